@@ -1,0 +1,21 @@
+"""aucopt: optimization modeling for AUC maximization, bipartite ranking and survival risk ranking.
+
+Data flows one way: pairs → formulation → problem → solver → model.
+"""
+
+from ._validation import survival_target
+from .estimators import LPRanker, SurvivalLPRanker
+from .kernels import Kernel, kernel_matrix
+from .metrics import harrell_c, roc_auc
+from .modeling import Model, available_formulations, formulation, get_formulation
+from .pairs import PairSet
+from .problem import Problem
+from .solvers import SolveResult, SolverError, Status, available_solvers, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "LPRanker", "SurvivalLPRanker", "PairSet", "Problem", "Model", "formulation",
+    "get_formulation", "available_formulations", "solve", "available_solvers", "SolveResult",
+    "SolverError", "Status", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "survival_target",
+]

@@ -1,0 +1,77 @@
+"""Kernels k(x, x') for kernel-expansion rankers (seed 003 eqs. 3.4–3.5).
+
+* ``linear``: x·x'
+* ``rbf``: exp(-γ ‖x − x'‖²)                           (seed 003 eq. 3.4)
+* ``poly``: (γ x·x' + coef0)^degree; γ = 1, coef0 = 1 gives the thesis's (x·x' + 1)^p (eq. 3.5)
+* ``precomputed``: X already is the kernel matrix (rows: points to score, columns: basis)
+* a callable ``k(X, Y) -> ndarray``
+
+Evaluation reuses :mod:`sklearn.metrics.pairwise`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+from sklearn.metrics import pairwise
+
+KERNELS = ("linear", "rbf", "poly", "precomputed")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A validated kernel specification; ``kernel(X, Y)`` returns the ``len(X) × len(Y)`` matrix."""
+
+    name: str | object = "rbf"
+    gamma: float | None = None
+    degree: int = 3
+    coef0: float = 1.0
+
+    @classmethod
+    def from_params(cls, kernel="rbf", gamma="scale", degree=3, coef0=1.0, X=None) -> "Kernel":
+        """Validate estimator-style parameters; ``gamma='scale'`` is 1 / (d · Var(X)) as in SVC."""
+        if not callable(kernel) and kernel not in KERNELS:
+            raise ValueError(f"Unknown kernel {kernel!r}; choose one of {KERNELS} or pass a callable.")
+        if isinstance(gamma, str):
+            if gamma not in ("scale", "auto"):
+                raise ValueError(f"gamma must be a positive number, 'scale' or 'auto'; got {gamma!r}.")
+            if X is None:
+                raise ValueError("gamma='scale'/'auto' needs the training data X.")
+            n_features = X.shape[1]
+            if gamma == "auto":
+                gamma = 1.0 / n_features
+            else:
+                var = float(np.var(X.toarray() if hasattr(X, "toarray") else X))
+                gamma = 1.0 / (n_features * var) if var > 0 else 1.0
+        elif not isinstance(gamma, Real) or isinstance(gamma, bool) or not gamma > 0:
+            raise ValueError(f"gamma must be a positive number, 'scale' or 'auto'; got {gamma!r}.")
+        if not isinstance(degree, Real) or degree < 1 or int(degree) != degree:
+            raise ValueError(f"degree must be a positive integer; got {degree!r}.")
+        if not isinstance(coef0, Real) or not np.isfinite(coef0):
+            raise ValueError(f"coef0 must be a finite number; got {coef0!r}.")
+        return cls(name=kernel, gamma=float(gamma), degree=int(degree), coef0=float(coef0))
+
+    def __call__(self, X, Y=None) -> np.ndarray:
+        name = self.name
+        if callable(name):
+            return np.asarray(name(X, X if Y is None else Y), dtype=float)
+        if name == "precomputed":
+            return np.asarray(X, dtype=float)
+        if name == "linear":
+            K = pairwise.linear_kernel(X, Y)
+        elif name == "rbf":
+            K = pairwise.rbf_kernel(X, Y, gamma=self.gamma)
+        else:
+            K = pairwise.polynomial_kernel(X, Y, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+        return np.asarray(K, dtype=float)
+
+    @property
+    def precomputed(self) -> bool:
+        return isinstance(self.name, str) and self.name == "precomputed"
+
+
+def kernel_matrix(X, Y=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0) -> np.ndarray:
+    """Kernel matrix k(X, Y) (``Y = X`` if omitted) for a kernel name or callable."""
+    return Kernel.from_params(kernel, gamma, degree, coef0, X=X)(X, Y)

@@ -1,0 +1,208 @@
+"""Pair sets: which (i, j) must satisfy f(x_i) > f(x_j), and with what weight.
+
+Every pair set here is an *ordered-suffix* structure. The points are sorted once
+(``order``); each *anchor* point i owns the contiguous suffix ``order[start_i:]`` as its
+partners j. This covers both cases of the seed papers:
+
+* **bipartite** (AUC, seed 003 eq. 3.3): anchors are the positives, their suffix is all
+  negatives — the special case of survival ordering with ``event = y`` and ``time = 1 - y``;
+* **survival** (Harrell's comparable set, seed 003 §3.1, eq. 5.1–5.3 with ties fixed):
+  ``(i, j)`` with ``event_i`` and ``(t_i < t_j or (t_i == t_j and not event_j))``.
+  Sorting by time with events before censored subjects inside a tied time makes each
+  event's partners a suffix starting at ``first(t_i) + events_at(t_i)``.
+
+Counting is therefore O(m log m) without listing pairs, and the same structure feeds the
+sorted-pair cores of the scalable paths. ``to_arrays`` lists pairs explicitly (for LP/QP
+builders), refusing with a clear error when that would exceed a memory limit.
+
+Weights: ``point_weights`` gives product-form pair weights ``w_ij = w_i * w_j`` (cluster
+sizes, seed 003 eq. 4.1); :meth:`PairSet.from_arrays` takes arbitrary per-pair weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import (
+    binary_labels,
+    check_consistent_length,
+    check_finite_1d,
+    format_bytes,
+    is_survival_target,
+    survival_arrays,
+)
+
+DEFAULT_MAX_BYTES = 2 * 1024**3
+"""Default memory budget (2 GiB) for explicit pair arrays and assembled problems."""
+
+BYTES_PER_PAIR = 4 + 4 + 8  # int32 i, int32 j, float64 weight
+
+
+@dataclass(frozen=True)
+class PairSet:
+    """Pairs (i, j, w_ij) with the requirement f(x_i) > f(x_j).
+
+    Attributes
+    ----------
+    n_points : number of points m the indices refer to.
+    kind : ``"bipartite"``, ``"survival"`` or ``"explicit"``.
+    signs : per-point label sign y_l in {-1, +1} used by sign-constrained expansions
+        (positives / events +1, negatives / censored -1).
+    order, start : the ordered-suffix structure (``None`` for explicit pairs): anchor i's
+        partners are ``order[start[i]:]``; non-anchors have ``start = m``.
+    point_weights : optional per-point weights; the pair weight is their product.
+    """
+
+    n_points: int
+    kind: str
+    signs: np.ndarray
+    order: np.ndarray | None = None
+    start: np.ndarray | None = None
+    point_weights: np.ndarray | None = None
+    _explicit: tuple | None = field(default=None, repr=False)
+
+    # ----------------------------------------------------------------- constructors
+    @classmethod
+    def bipartite(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
+        """Positives x negatives from binary labels ({0,1}, {-1,1}, bool, any two values)."""
+        positive, _ = binary_labels(y, pos_label)
+        return cls._from_order(
+            event=positive, time=(~positive).astype(float), kind="bipartite",
+            point_weights=point_weights,
+        )
+
+    @classmethod
+    def survival(cls, y, time=None, *, point_weights=None) -> "PairSet":
+        """Harrell's comparable pairs from a survival target or from ``(event, time)`` arrays."""
+        event, time = survival_arrays(y, time)
+        return cls._from_order(event=event, time=time, kind="survival", point_weights=point_weights)
+
+    @classmethod
+    def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
+        """Survival pairs for a structured / ``(event, time)`` target, bipartite pairs otherwise."""
+        if is_survival_target(y):
+            return cls.survival(y, point_weights=point_weights)
+        return cls.bipartite(y, pos_label=pos_label, point_weights=point_weights)
+
+    @classmethod
+    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None) -> "PairSet":
+        """Explicit pairs; ``signs`` defaults to +1 for points that appear first in some pair."""
+        i = np.asarray(i, dtype=np.int64).ravel()
+        j = np.asarray(j, dtype=np.int64).ravel()
+        check_consistent_length(i=i, j=j)
+        if len(i) and (min(i.min(), j.min()) < 0 or max(i.max(), j.max()) >= n_points):
+            raise ValueError(f"Pair indices must lie in [0, {n_points}).")
+        if np.any(i == j):
+            raise ValueError("A pair (i, i) cannot require f(x_i) > f(x_i).")
+        w = np.ones(len(i)) if weights is None else check_finite_1d(weights, "weights")
+        check_consistent_length(i=i, weights=w)
+        _check_nonnegative(w, "pair weights")
+        if signs is None:
+            signs = -np.ones(n_points)
+            signs[np.unique(i)] = 1.0
+        return cls(n_points=n_points, kind="explicit", signs=np.asarray(signs, float),
+                   _explicit=(i.astype(np.int32), j.astype(np.int32), w))
+
+    @classmethod
+    def _from_order(cls, *, event, time, kind, point_weights) -> "PairSet":
+        m = len(event)
+        # Sort by time, events first inside a tied time: an event's partners form a suffix.
+        order = np.lexsort((~event, time))
+        t_sorted = time[order]
+        event_times = np.sort(time[event])
+        first_at_t = np.searchsorted(t_sorted, time, side="left")
+        events_at_t = np.searchsorted(event_times, time, "right") - np.searchsorted(
+            event_times, time, "left"
+        )
+        start = np.where(event, first_at_t + events_at_t, m).astype(np.int64)
+        if point_weights is not None:
+            point_weights = check_finite_1d(point_weights, "point_weights")
+            check_consistent_length(point_weights=point_weights, y=event)
+            _check_nonnegative(point_weights, "point_weights")
+        signs = np.where(event, 1.0, -1.0)
+        return cls(n_points=m, kind=kind, signs=signs, order=order, start=start,
+                   point_weights=point_weights)
+
+    # ----------------------------------------------------------------- counting
+    @property
+    def partner_counts(self) -> np.ndarray:
+        """Number of partners j of each point i (0 for non-anchors), without enumeration."""
+        if self._explicit is not None:
+            return np.bincount(self._explicit[0], minlength=self.n_points)
+        return self.n_points - self.start
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of pairs, computed in O(m log m) without listing them."""
+        if self._explicit is not None:
+            return len(self._explicit[0])
+        return int(self.partner_counts.sum())
+
+    def total_weight(self) -> float:
+        """Sum of pair weights Σ w_ij, without enumeration for product-form weights."""
+        if self._explicit is not None:
+            return float(self._explicit[2].sum())
+        if self.point_weights is None:
+            return float(self.n_pairs)
+        w = self.point_weights
+        suffix = np.concatenate([np.cumsum(w[self.order][::-1])[::-1], [0.0]])
+        return float(np.dot(w, suffix[self.start]))
+
+    def nbytes_explicit(self) -> int:
+        """Memory that :meth:`to_arrays` would allocate."""
+        return self.n_pairs * BYTES_PER_PAIR
+
+    # ----------------------------------------------------------------- enumeration
+    def to_arrays(self, max_bytes: int | None = DEFAULT_MAX_BYTES):
+        """Explicit ``(i, j, w)`` arrays (int32, int32, float64), anchor by anchor.
+
+        Raises ``ValueError`` naming the pair count and memory when they exceed ``max_bytes``
+        (``None`` disables the check) and when the set is empty.
+        """
+        n_pairs = self.n_pairs
+        if n_pairs == 0:
+            raise ValueError(_no_pairs_message(self.kind))
+        need = self.nbytes_explicit()
+        if max_bytes is not None and need > max_bytes:
+            raise ValueError(
+                f"Listing {n_pairs:,} pairs of {self.n_points:,} points would need "
+                f"{format_bytes(need)} (limit {format_bytes(max_bytes)}). Raise max_bytes, "
+                "subsample, or use a scalable path that never lists pairs."
+            )
+        if self._explicit is not None:
+            return self._explicit
+        counts = self.partner_counts
+        anchors = np.flatnonzero(counts)
+        c = counts[anchors]
+        i = np.repeat(anchors, c).astype(np.int32)
+        # position in `order` of each pair's partner: start_i, start_i + 1, ..., m - 1
+        group_start = np.repeat(np.cumsum(c) - c, c)
+        pos = np.repeat(self.start[anchors], c) + (np.arange(n_pairs) - group_start)
+        j = self.order[pos].astype(np.int32)
+        if self.point_weights is None:
+            w = np.ones(n_pairs)
+        else:
+            w = self.point_weights[i] * self.point_weights[j]
+        return i, j, w
+
+    def check_nonempty(self) -> "PairSet":
+        """Raise a clear error when there is no pair to learn from; return self."""
+        if self.n_pairs == 0:
+            raise ValueError(_no_pairs_message(self.kind))
+        return self
+
+
+def _check_nonnegative(w, name):
+    if np.any(w < 0):
+        raise ValueError(f"{name} must be non-negative; found {int(np.sum(w < 0))} negative value(s).")
+
+
+def _no_pairs_message(kind: str) -> str:
+    if kind == "survival":
+        return (
+            "The survival target has no comparable pairs (a pair needs an observed event "
+            "before another subject's event or censoring time); e.g. all subjects are censored."
+        )
+    return "The pair set is empty: there is no pair (i, j) requiring f(x_i) > f(x_j)."

@@ -1,0 +1,110 @@
+"""Standard-form LP / convex QP, the single currency between formulations and solvers.
+
+    minimize    ½ xᵀ P x + cᵀ x + offset
+    subject to  row_lower ≤ A x ≤ row_upper
+                col_lower ≤ x   ≤ col_upper
+
+``A`` and ``P`` are scipy sparse (CSC); infinite bounds are ``±inf``; ``P`` is ``None`` for
+an LP and otherwise symmetric positive semidefinite (both triangles stored). ``blocks``
+names the variable blocks (``{"alpha": slice(0, m), ...}``) and ``outputs`` holds affine
+maps ``x -> M x + b`` (e.g. the per-point model coefficients) so that a solution maps
+back to a model without the solver knowing anything about ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass
+class Problem:
+    c: np.ndarray
+    A: sp.csc_matrix
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    col_lower: np.ndarray
+    col_upper: np.ndarray
+    P: sp.csc_matrix | None = None
+    offset: float = 0.0
+    blocks: dict[str, slice] = field(default_factory=dict)
+    outputs: dict[str, tuple] = field(default_factory=dict)
+    name: str = "problem"
+    metadata: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        n = len(self.c)
+        self.c = np.asarray(self.c, dtype=float)
+        self.A = sp.csc_matrix(self.A, dtype=float)
+        if self.A.shape[1] != n:
+            raise ValueError(f"A has {self.A.shape[1]} columns but there are {n} variables.")
+        k = self.A.shape[0]
+        for name, size in (("row_lower", k), ("row_upper", k), ("col_lower", n), ("col_upper", n)):
+            arr = np.asarray(getattr(self, name), dtype=float)
+            if arr.shape != (size,):
+                raise ValueError(f"{name} must have shape ({size},), got {arr.shape}.")
+            if np.any(np.isnan(arr)):
+                raise ValueError(f"{name} contains NaN.")
+            setattr(self, name, arr)
+        for lo, hi, what in ((self.row_lower, self.row_upper, "row"), (self.col_lower, self.col_upper, "column")):
+            if np.any(lo > hi):
+                raise ValueError(f"{int(np.sum(lo > hi))} {what} bound(s) have lower > upper.")
+        if self.P is not None:
+            self.P = sp.csc_matrix(self.P, dtype=float)
+            if self.P.shape != (n, n):
+                raise ValueError(f"P must be {n}×{n}, got {self.P.shape}.")
+            if self.P.nnz == 0:
+                self.P = None
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def n_vars(self) -> int:
+        return len(self.c)
+
+    @property
+    def n_rows(self) -> int:
+        return self.A.shape[0]
+
+    @property
+    def is_lp(self) -> bool:
+        return self.P is None
+
+    @property
+    def kind(self) -> str:
+        return "LP" if self.is_lp else "QP"
+
+    @property
+    def nnz(self) -> int:
+        return self.A.nnz + (0 if self.P is None else self.P.nnz)
+
+    def __repr__(self) -> str:
+        blocks = ", ".join(f"{k}[{s.stop - s.start}]" for k, s in self.blocks.items())
+        return (f"Problem({self.name!r}, {self.kind}, {self.n_vars:,} variables ({blocks}), "
+                f"{self.n_rows:,} rows, {self.nnz:,} nonzeros)")
+
+    # ------------------------------------------------------------------ solution maps
+    def objective(self, x) -> float:
+        """½ xᵀPx + cᵀx + offset at ``x``."""
+        x = np.asarray(x, dtype=float)
+        value = float(self.c @ x) + self.offset
+        if self.P is not None:
+            value += 0.5 * float(x @ (self.P @ x))
+        return value
+
+    def block(self, x, name: str) -> np.ndarray:
+        """The entries of ``x`` belonging to the variable block ``name``."""
+        return np.asarray(x)[self.blocks[name]]
+
+    def output(self, x, name: str) -> np.ndarray:
+        """Evaluate the named affine output map (e.g. ``"coef"``) at ``x``."""
+        M, b = self.outputs[name]
+        return M @ np.asarray(x, dtype=float) + b
+
+    def violation(self, x) -> float:
+        """Largest bound or row violation of ``x`` (0 for a feasible point)."""
+        x = np.asarray(x, dtype=float)
+        Ax = self.A @ x
+        parts = [self.row_lower - Ax, Ax - self.row_upper, self.col_lower - x, x - self.col_upper]
+        return float(max(0.0, *(np.max(p, initial=0.0) for p in parts)))

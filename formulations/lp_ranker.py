@@ -1,0 +1,20 @@
+"""LP Ranker (Ataman 2007, seed 003, eq. 3.3), kernel expansion f(x) = Σ_l y_l α_l k(x, x_l).
+
+    min_{α ≥ 0, z ≥ 0}  Σ_l α_l + C Σ_(i,j) w_ij z_ij
+    s.t.                f(x_i) − f(x_j) ≥ 1 − z_ij      for every pair (i, j)
+
+Over bipartite pairs this is the thesis's AUC ranker; over survival pairs (Harrell's
+comparable set) it is the survival LP Ranker of Ch. V (eq. 5.3), with y_l = +1 for subjects
+with an observed event and −1 for censored ones (the pair set's ``signs``).
+"""
+
+from aucopt.modeling import formulation
+
+
+@formulation("lp_ranker", kind="lp")
+def lp_ranker(m, C=1.0):
+    alpha = m.variable("alpha", m.n_basis, lower=0)  # ranking-vector weights
+    z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (hinge)
+    f = m.scores(alpha, signed=True)  # f = K Y α (lifted to score variables)
+    m.minimize(alpha.sum() + C * (m.pair_weights @ z))
+    m.subject_to(m.pair_difference(f) + z >= 1)

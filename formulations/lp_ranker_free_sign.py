@@ -1,0 +1,20 @@
+"""Free-sign LP Ranker: the ablation of seed 003 §1.4 without the sign structure y_l α_l.
+
+    f(x) = Σ_l β_l k(x, x_l),  β = β⁺ − β⁻ free in sign
+    min  ‖β‖₁ + C Σ w_ij z_ij    s.t.  f(x_i) − f(x_j) ≥ 1 − z_ij,  z ≥ 0
+
+This is an L1-regularized pairwise-hinge kernel expansion; the feasible set contains the
+LP Ranker's, so its optimum is never larger.
+"""
+
+from aucopt.modeling import formulation
+
+
+@formulation("lp_ranker_free_sign", kind="lp")
+def lp_ranker_free_sign(m, C=1.0):
+    beta_pos = m.variable("beta_pos", m.n_basis, lower=0)
+    beta_neg = m.variable("beta_neg", m.n_basis, lower=0)
+    z = m.variable("z", m.n_pairs, lower=0)
+    f = m.scores(beta_pos - beta_neg, signed=False)  # f = K (β⁺ − β⁻)
+    m.minimize(beta_pos.sum() + beta_neg.sum() + C * (m.pair_weights @ z))
+    m.subject_to(m.pair_difference(f) + z >= 1)

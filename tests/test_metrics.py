@@ -1,0 +1,273 @@
+"""Properties of aucopt.metrics and aucopt._order against independent oracles.
+
+Oracles: brute-force pair enumeration, sklearn.metrics.roc_auc_score,
+sksurv.metrics.concordance_index_censored and lifelines.utils.concordance_index
+(scikit-survival is used only as a test oracle).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import roc_auc_score
+
+from aucopt._order import suffix_less_equal_counts
+from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
+
+# ----------------------------------------------------------------------------- brute force
+
+
+def brute_auc(is_pos, score, tie_credit):
+    pos, neg = score[is_pos], score[~is_pos]
+    total = 0.0
+    for fi in pos:
+        for fj in neg:
+            total += 1.0 if fi > fj else (tie_credit if fi == fj else 0.0)
+    return total / (len(pos) * len(neg))
+
+
+def brute_concordance(event, time, risk):
+    conc = disc = tied = comp = 0
+    m = len(time)
+    for i in range(m):
+        if not event[i]:
+            continue
+        for j in range(m):
+            if time[i] < time[j] or (time[i] == time[j] and not event[j]):
+                comp += 1
+                if risk[i] > risk[j]:
+                    conc += 1
+                elif risk[i] == risk[j]:
+                    tied += 1
+                else:
+                    disc += 1
+    return ConcordanceCounts(conc, disc, tied, comp)
+
+
+def random_survival(rng, m, n_times=6, n_risks=5, p_event=0.6):
+    """Tied times, tied (integer-valued, so never *near*-tied) risks, mixed censoring."""
+    time = rng.integers(0, n_times, m).astype(float)
+    event = rng.random(m) < p_event
+    risk = rng.integers(0, n_risks, m).astype(float)
+    return event, time, risk
+
+
+# ----------------------------------------------------------------------------- _order
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    m=st.integers(1, 40),
+    n_queries=st.integers(0, 60),
+    n_values=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_suffix_counts_match_brute_force(m, n_queries, n_values, seed):
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(m)
+    values = rng.integers(0, n_values, m).astype(float)
+    weights = rng.standard_normal(m)
+    queries = rng.integers(0, m, n_queries)
+    start = rng.integers(0, m + 1, n_queries)
+    got = suffix_less_equal_counts(order, start, values, queries, weights)
+    for k in range(n_queries):
+        suffix = order[start[k] :]
+        x = values[queries[k]]
+        less, equal = values[suffix] < x, values[suffix] == x
+        assert got.less[k] == less.sum()
+        assert got.equal[k] == equal.sum()
+        assert got.weight_less[k] == pytest.approx(weights[suffix][less].sum(), abs=1e-9)
+        assert got.weight_equal[k] == pytest.approx(weights[suffix][equal].sum(), abs=1e-9)
+
+
+def test_suffix_counts_unweighted_and_edge_cases():
+    rng = np.random.default_rng(0)
+    m = 1000
+    order = rng.permutation(m)
+    values = rng.integers(0, 50, m)  # integer dtype works too
+    queries = np.arange(m)
+    start = rng.integers(0, m + 1, m)
+    got = suffix_less_equal_counts(order, start, values, queries)
+    assert got.weight_less is None and got.weight_equal is None
+    # Oracle: position-indexed values, counted per query with a vectorized mask.
+    pos_values = values[order]
+    mask = np.arange(m)[None, :] >= start[:, None]
+    x = values[queries][:, None]
+    np.testing.assert_array_equal(got.less, (mask & (pos_values[None, :] < x)).sum(1))
+    np.testing.assert_array_equal(got.equal, (mask & (pos_values[None, :] == x)).sum(1))
+    # Empty suffix (start == m) and no queries.
+    empty = suffix_less_equal_counts(order, [m], values, [3])
+    assert empty.less[0] == 0 and empty.equal[0] == 0
+    assert len(suffix_less_equal_counts(order, [], values, []).less) == 0
+    with pytest.raises(ValueError, match="permutation"):
+        suffix_less_equal_counts([0, 0, 1], [0], [1.0, 2.0, 3.0], [0])
+    with pytest.raises(ValueError, match="start"):
+        suffix_less_equal_counts([0, 1], [3], [1.0, 2.0], [0])
+
+
+# ----------------------------------------------------------------------------- roc_auc
+
+
+@settings(max_examples=100, deadline=None)
+@given(m=st.integers(2, 60), levels=st.integers(1, 6), seed=st.integers(0, 2**32 - 1))
+def test_roc_auc_half_equals_sklearn_with_many_ties(m, levels, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, m)
+    y[0], y[1] = 0, 1  # both classes present
+    score = np.round(rng.random(m) * levels) / levels  # quantized: many exact ties
+    assert roc_auc(y, score) == pytest.approx(roc_auc_score(y, score), abs=1e-12)
+    assert roc_auc(y, score, ties="strict") == pytest.approx(brute_auc(y == 1, score, 0.0), abs=1e-12)
+    assert roc_auc(y, score) == pytest.approx(brute_auc(y == 1, score, 0.5), abs=1e-12)
+
+
+def test_roc_auc_breast_cancer_matches_sklearn():
+    X, y = load_breast_cancer(return_X_y=True)
+    for column in (0, 1, 20, 27):
+        score = X[:, column]
+        assert roc_auc(y, score) == pytest.approx(roc_auc_score(y, score), abs=1e-12)
+        assert roc_auc(y, -score) == pytest.approx(roc_auc_score(y, -score), abs=1e-12)
+    rounded = np.round(X[:, 0])  # heavy ties on real data
+    assert roc_auc(y, rounded) == pytest.approx(roc_auc_score(y, rounded), abs=1e-12)
+    strict = roc_auc(y, rounded, ties="strict")
+    assert strict == pytest.approx(brute_auc(y == 1, rounded, 0.0), abs=1e-12)
+    assert strict < roc_auc(y, rounded)
+
+
+@pytest.mark.parametrize(
+    "ranking, expected",
+    [("++++-+----", 24 / 25), ("-++++----+", 16 / 25), ("+++--++---", 21 / 25), ("+--++-++--", 15 / 25)],
+)
+def test_roc_auc_thesis_toy_tables(ranking, expected):
+    # ranking lists the samples from highest to lowest score.
+    y = np.array([c == "+" for c in ranking])
+    score = np.arange(len(ranking), 0, -1, dtype=float)
+    assert roc_auc(y, score) == expected
+    assert roc_auc(y, score, ties="strict") == expected  # no ties here
+
+
+def test_roc_auc_label_encodings_agree():
+    rng = np.random.default_rng(3)
+    y01 = rng.integers(0, 2, 50)
+    score = np.round(rng.standard_normal(50), 1)
+    ref = roc_auc(y01, score)
+    assert roc_auc(2 * y01 - 1, score) == ref
+    assert roc_auc(y01.astype(bool), score) == ref
+    assert roc_auc(y01.astype(float), score) == ref
+    strings = np.where(y01 == 1, "sick", "healthy")
+    assert roc_auc(strings, score, pos_label="sick") == ref
+    # pos_label flips the roles: AUC(neg as positive) = 1 - AUC under ties="half".
+    assert roc_auc(strings, score, pos_label="healthy") == pytest.approx(1 - ref, abs=1e-12)
+    assert roc_auc(list(y01), list(score)) == ref
+
+
+def test_roc_auc_bad_input():
+    y, s = np.array([0, 1, 1, 0]), np.array([0.1, 0.4, 0.35, 0.8])
+    with pytest.raises(ValueError, match="NaN"):
+        roc_auc(y, np.array([0.1, np.nan, 0.3, 0.2]))
+    with pytest.raises(ValueError, match="one class"):
+        roc_auc(np.ones(4), s)
+    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+        roc_auc(y, s[:3])
+    with pytest.raises(ValueError, match="ties must be one of"):
+        roc_auc(y, s, ties="average")
+    with pytest.raises(ValueError, match="pos_label"):
+        roc_auc(y, s, pos_label=2)
+
+
+# ----------------------------------------------------------------------------- Harrell's C
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    m=st.integers(1, 30),
+    n_times=st.integers(1, 6),
+    n_risks=st.integers(1, 6),
+    p_event=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_concordance_counts_match_brute_force(m, n_times, n_risks, p_event, seed):
+    rng = np.random.default_rng(seed)
+    event, time, risk = random_survival(rng, m, n_times, n_risks, p_event)
+    expected = brute_concordance(event, time, risk)
+    got = concordance_counts((event, time), risk)
+    assert got == expected
+    assert all(type(v) is int for v in got)
+    if expected.comparable == 0:
+        with pytest.raises(ValueError, match="No comparable pairs"):
+            harrell_c((event, time), risk)
+    else:
+        c = expected.concordant
+        assert harrell_c((event, time), risk) == pytest.approx(
+            (c + 0.5 * expected.tied_risk) / expected.comparable, abs=1e-12
+        )
+        assert harrell_c((event, time), risk, ties="strict") == pytest.approx(
+            c / expected.comparable, abs=1e-12
+        )
+
+
+def test_harrell_c_structured_target_and_tuple_agree():
+    rng = np.random.default_rng(7)
+    event, time, risk = random_survival(rng, 80)
+    y = np.empty(80, dtype=[("status", bool), ("days", float)])
+    y["status"], y["days"] = event, time
+    assert harrell_c(y, risk) == harrell_c((event, time), risk)
+    assert harrell_c((event.astype(int), time), risk) == harrell_c((event, time), risk)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_harrell_c_matches_sksurv_and_lifelines_random(seed):
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    lifelines_utils = pytest.importorskip("lifelines.utils")
+    rng = np.random.default_rng(seed)
+    m = 300
+    event, time, risk = random_survival(rng, m, n_times=40, n_risks=25)
+    # Integer-valued risks: exact ties only, never within sksurv's tied_tol=1e-8 otherwise.
+    cindex, conc, disc, tied_risk, _ = sksurv_metrics.concordance_index_censored(event, time, risk)
+    counts = concordance_counts((event, time), risk)
+    assert (counts.concordant, counts.discordant, counts.tied_risk) == (conc, disc, tied_risk)
+    assert harrell_c((event, time), risk) == pytest.approx(cindex, abs=1e-12)
+    assert harrell_c((event, time), risk) == pytest.approx(
+        lifelines_utils.concordance_index(time, -risk, event), abs=1e-12
+    )
+
+
+def test_harrell_c_matches_oracles_on_whas500():
+    sksurv_datasets = pytest.importorskip("sksurv.datasets")
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    lifelines_utils = pytest.importorskip("lifelines.utils")
+    X, y = sksurv_datasets.load_whas500()
+    event, time = y["fstat"], y["lenfol"]
+    for column in ("age", "hr", "bmi"):
+        risk = X[column].to_numpy(dtype=float)
+        cindex, conc, disc, tied_risk, _ = sksurv_metrics.concordance_index_censored(
+            event, time, risk
+        )
+        counts = concordance_counts(y, risk)
+        assert (counts.concordant, counts.discordant, counts.tied_risk) == (conc, disc, tied_risk)
+        assert counts == brute_concordance(event, time, risk)
+        assert harrell_c(y, risk) == pytest.approx(cindex, abs=1e-12)
+        assert harrell_c(y, risk) == pytest.approx(
+            lifelines_utils.concordance_index(time, -risk, event), abs=1e-12
+        )
+    assert harrell_c(y, X["age"]) > 0.6  # age is a strong risk factor after MI
+
+
+def test_harrell_c_bad_input():
+    event = np.array([True, False, True, True])
+    time = np.array([1.0, 2.0, 3.0, 4.0])
+    risk = np.array([0.3, 0.1, 0.2, 0.0])
+    with pytest.raises(ValueError, match="NaN"):
+        harrell_c((event, time), np.array([0.3, np.nan, 0.2, 0.0]))
+    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+        harrell_c((event, time), risk[:3])
+    with pytest.raises(ValueError, match="No comparable pairs"):
+        harrell_c((np.zeros(4, dtype=bool), time), risk)
+    with pytest.raises(ValueError, match="ties must be one of"):
+        harrell_c((event, time), risk, ties="average")
+    with pytest.raises(ValueError, match="survival target"):
+        harrell_c(np.array([1, 0, 1, 1]), risk)
+    # All censored: counts are zero rather than an error.
+    assert concordance_counts((np.zeros(4, dtype=bool), time), risk) == ConcordanceCounts(0, 0, 0, 0)
