@@ -18,6 +18,7 @@ reproduces the dense form for comparison (see ``benchmarks/``).
 
 from __future__ import annotations
 
+import sys
 from numbers import Real
 from typing import Callable
 
@@ -337,7 +338,8 @@ class Formulation:
 
     def __init__(self, func: Callable, name: str, kind: str):
         self.func, self.name, self.kind = func, name, kind
-        self.__doc__ = func.__doc__
+        module = sys.modules.get(getattr(func, "__module__", ""), None)
+        self.__doc__ = func.__doc__ or getattr(module, "__doc__", None)
 
     def __call__(self, m: Model, **params):
         return self.func(m, **params)

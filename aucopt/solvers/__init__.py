@@ -137,7 +137,7 @@ def available_solvers() -> list[str]:
     cvx = _cvxpy_solvers()
     if cvx:
         names += ["cvxpy"] + [s.lower() for s in cvx]
-    return names
+    return list(dict.fromkeys(names))
 
 
 def check_solver(solver: str) -> str:

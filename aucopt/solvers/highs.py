@@ -4,7 +4,8 @@ Default LP algorithm: dual simplex (``algorithm="simplex"``). Measured on the LP
 (WDBC, lifted form) it is an order of magnitude faster than HiGHS's interior point or
 Clarabel, because the LP is highly degenerate and has few ranking vectors at the optimum.
 Options: ``algorithm`` ("simplex" | "ipm" | "pdlp" | "choose"), ``time_limit`` (s),
-``tol`` (primal/dual feasibility tolerance), ``presolve`` (bool), ``threads``, ``verbose``,
+``tol`` (primal/dual feasibility tolerance; default 1e-9 for LPs and HiGHS's 1e-7
+for QPs, whose active-set solver reports "solve error" when asked for tighter), ``presolve`` (bool), ``threads``, ``verbose``,
 and any raw HiGHS option through ``highs_options={name: value}``.
 """
 
@@ -39,7 +40,7 @@ def _clip(v):
 
 
 def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | None = None,
-          tol: float = 1e-9, presolve: bool = True, threads: int | None = None,
+          tol: float | None = None, presolve: bool = True, threads: int | None = None,
           verbose: bool = False, highs_options: dict | None = None) -> SolveResult:
     import highspy
 
@@ -48,6 +49,8 @@ def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | N
     if problem.is_lp:
         h.setOptionValue("solver", algorithm)
     h.setOptionValue("presolve", "on" if presolve else "off")
+    if tol is None:
+        tol = 1e-9 if problem.is_lp else 1e-7
     h.setOptionValue("primal_feasibility_tolerance", float(tol))
     h.setOptionValue("dual_feasibility_tolerance", float(tol))
     if time_limit is not None:

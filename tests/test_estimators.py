@@ -1,0 +1,631 @@
+"""Tests of aucopt.LPRanker (binary labels) and aucopt.SurvivalLPRanker (survival targets).
+
+Oracles: scikit-learn's estimator checks and metrics, brute-force pair enumeration,
+scikit-survival's ``concordance_index_censored`` and lifelines' ``concordance_index``
+(the survival packages are optional test oracles, loaded with ``pytest.importorskip``).
+
+LP fits use subsets of 60-150 rows of real data sets (``load_breast_cancer``, whas500) so that
+the whole file runs in well under a minute on two cores.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import get_scorer, roc_auc_score
+from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.utils.estimator_checks import estimator_checks_generator, parametrize_with_checks
+
+import aucopt
+import aucopt.estimators
+import aucopt.modeling
+from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation, harrell_c, survival_target
+
+# ============================================================================ data
+
+
+def _cancer_raw(n=300, seed=0):
+    """Breast cancer subset; malignant (target == 0) is the positive class (label 1)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    idx = np.random.RandomState(seed).permutation(len(y))[:n]
+    return X[idx], (y[idx] == 0).astype(int)
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    """150 training / 150 test rows, min-max scaled on the training rows."""
+    X, y = _cancer_raw()
+    scaler = MinMaxScaler().fit(X[:150])
+    return scaler.transform(X[:150]), y[:150], scaler.transform(X[150:]), y[150:]
+
+
+@pytest.fixture(scope="module")
+def cancer_model(cancer):
+    Xtr, ytr, _, _ = cancer
+    return LPRanker(C=1.0, gamma=1.0).fit(Xtr, ytr)
+
+
+def _whas500(n=150, seed=0):
+    sksurv_datasets = pytest.importorskip("sksurv.datasets")
+    X, y = sksurv_datasets.load_whas500()
+    Xn = X.select_dtypes("number").to_numpy(dtype=float)
+    idx = np.random.RandomState(seed).permutation(len(y))[:n]
+    return MinMaxScaler().fit_transform(Xn[idx]), y[idx]
+
+
+@pytest.fixture(scope="module")
+def whas():
+    return _whas500()
+
+
+@pytest.fixture(scope="module")
+def whas_model(whas):
+    X, y = whas
+    return SurvivalLPRanker(C=1.0).fit(X, y)
+
+
+def _event_time(y):
+    """(event, time) of a structured survival array, whatever its field names."""
+    names = y.dtype.names
+    e = next(n for n in names if y.dtype[n].kind == "b")
+    t = next(n for n in names if n != e)
+    return np.asarray(y[e], dtype=bool), np.asarray(y[t], dtype=float)
+
+
+def _toy(n=30, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.rand(n, 3)
+    y = np.r_[np.ones(n // 2, int), np.zeros(n - n // 2, int)]
+    return X, y
+
+
+# ============================================================================ brute force
+
+
+def _bipartite_pairs(y, pos_label=1):
+    pos = [i for i in range(len(y)) if y[i] == pos_label]
+    neg = [j for j in range(len(y)) if y[j] != pos_label]
+    return [(i, j) for i in pos for j in neg]
+
+
+def _harrell_pairs(event, time):
+    m = len(time)
+    return [
+        (i, j)
+        for i in range(m)
+        if event[i]
+        for j in range(m)
+        if time[i] < time[j] or (time[i] == time[j] and not event[j])
+    ]
+
+
+def _brute_objective(est, f, pairs, weights=None):
+    """Σ α + C Σ w_ij max(0, 1 − (f_i − f_j)) with α = |ranking_coef_| (zero elsewhere)."""
+    i, j = np.array(pairs).T
+    w = np.ones(len(i)) if weights is None else weights[i] * weights[j]
+    hinge = np.maximum(0.0, 1.0 - (f[i] - f[j]))
+    return float(np.abs(est.ranking_coef_).sum() + est.C * np.dot(w, hinge))
+
+
+# ============================================================================ scikit-learn compatibility
+
+#: Checks that cannot hold for this ranker by design, with the reason for each. Kept strict
+#: (an unexpectedly passing check fails the run) so the list cannot silently go stale.
+EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_train": (
+        "asserts predict == (decision_function > 0); LPRanker's decision_function is the raw "
+        "ranking score of the LP (which is invariant to a constant shift, so 0 has no meaning) "
+        "and predict thresholds it at threshold_, the training-accuracy-optimal cut "
+        "(tested in test_threshold_maximizes_training_accuracy)"
+    ),
+    "check_sample_weight_equivalence_on_dense_data": (
+        "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC, which scikit-learn "
+        "xfails for the same reason), so repeating rows changes the kernel width; with a fixed "
+        "gamma weighted and repeated fits agree (test_integer_weights_equal_repeated_rows)"
+    ),
+    "check_sample_weight_equivalence_on_sparse_data": (
+        "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
+        "unweighted variance of X)"
+    ),
+}
+
+
+def _expected_failed_checks(estimator):
+    return EXPECTED_FAILED_CHECKS
+
+
+CHECK_TIME_LIMIT = 10.0  # seconds per individual check (the whole suite takes a few seconds)
+
+
+@parametrize_with_checks(
+    [LPRanker(C=1.0)], expected_failed_checks=_expected_failed_checks, xfail_strict=True
+)
+def test_sklearn_estimator_checks(estimator, check):
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=UserWarning)
+        check(estimator)
+    elapsed = time.perf_counter() - start
+    assert elapsed < CHECK_TIME_LIMIT, f"estimator check took {elapsed:.1f} s"
+
+
+def test_expected_failed_checks_name_real_checks():
+    """A misspelled key would silently never apply; every key must be a generated check."""
+    names = set()
+    for _, check in estimator_checks_generator(LPRanker(C=1.0), legacy=True, mark="skip"):
+        func = getattr(check, "func", check)
+        names.add(func.__name__)
+    assert set(EXPECTED_FAILED_CHECKS) <= names
+    assert all(len(reason) > 40 for reason in EXPECTED_FAILED_CHECKS.values())
+
+
+def test_lpranker_declares_binary_only():
+    """LPRanker rejects more than two classes, so its tags must say so (scikit-learn then
+    runs the classifier checks on binary data instead of failing them on 3-class data)."""
+    tags = LPRanker().__sklearn_tags__()
+    assert tags.estimator_type == "classifier"
+    assert tags.classifier_tags.multi_class is False
+
+
+@pytest.mark.parametrize("cls", [LPRanker, SurvivalLPRanker])
+def test_clone_get_set_params_roundtrip(cls):
+    params = dict(C=0.5, kernel="poly", gamma=0.3, degree=2, coef0=0.5,
+                  formulation="lp_ranker_free_sign", solver="cvxpy",
+                  solver_options={"verbose": False}, tol=1e-6, lifted=False, max_bytes=10**7)
+    if cls is LPRanker:
+        params["pos_label"] = "yes"
+    est = cls(**params)
+    got = est.get_params(deep=False)
+    assert got == params  # every constructor argument is a parameter, stored unchanged
+    assert ("pos_label" in cls().get_params()) == (cls is LPRanker)
+
+    twin = clone(est)
+    assert twin is not est and twin.get_params() == est.get_params()
+    assert twin.solver_options is not est.solver_options  # deep-copied non-estimator param
+
+    assert est.set_params(C=2.0, kernel="linear") is est
+    assert est.get_params()["C"] == 2.0 and est.get_params()["kernel"] == "linear"
+    assert cls(**est.get_params()).get_params() == est.get_params()
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        est.set_params(not_a_parameter=1)
+
+
+def test_clone_of_fitted_is_unfitted_and_refits_identically(cancer, cancer_model):
+    Xtr, ytr, Xte, _ = cancer
+    twin = clone(cancer_model)
+    assert not hasattr(twin, "ranking_coef_")
+    twin.fit(Xtr, ytr)
+    np.testing.assert_allclose(twin.decision_function(Xte), cancer_model.decision_function(Xte))
+    assert twin.objective_ == pytest.approx(cancer_model.objective_, rel=1e-12)
+
+
+def test_pipeline_minmax_then_ranker():
+    X, y = _cancer_raw(n=250, seed=1)
+    Xtr, ytr, Xte, yte = X[:150], y[:150], X[150:], y[150:]
+    pipe = Pipeline([("scale", MinMaxScaler()), ("rank", LPRanker())]).fit(Xtr, ytr)
+    scaler = MinMaxScaler().fit(Xtr)
+    alone = LPRanker().fit(scaler.transform(Xtr), ytr)
+    np.testing.assert_allclose(pipe.decision_function(Xte), alone.decision_function(scaler.transform(Xte)))
+    np.testing.assert_array_equal(pipe.predict(Xte), alone.predict(scaler.transform(Xte)))
+    auc = pipe.score(Xte, yte)
+    assert auc == pytest.approx(roc_auc_score(yte, pipe.decision_function(Xte)), abs=1e-12)
+    assert auc > 0.95
+
+
+def test_grid_search_default_score_is_roc_auc():
+    X, y = _cancer_raw(n=150, seed=2)
+    X = MinMaxScaler().fit_transform(X)
+    grid = {"C": [0.1, 1], "gamma": [0.1, 1]}
+    by_score = GridSearchCV(LPRanker(), grid, cv=3).fit(X, y)
+    by_auc = GridSearchCV(LPRanker(), grid, cv=3, scoring="roc_auc").fit(X, y)
+    np.testing.assert_allclose(by_score.cv_results_["mean_test_score"],
+                               by_auc.cv_results_["mean_test_score"], atol=1e-12)
+    assert by_score.best_params_ == by_auc.best_params_
+    assert by_auc.best_score_ > 0.95
+    # recompute one fold by hand: StratifiedKFold(3) is what cv=3 means for a classifier
+    train, test = next(iter(StratifiedKFold(3).split(X, y)))
+    k = by_auc.cv_results_["params"].index(by_auc.best_params_)
+    fold = LPRanker(**by_auc.best_params_).fit(X[train], y[train])
+    expected = roc_auc_score(y[test], fold.decision_function(X[test]))
+    assert by_auc.cv_results_["split0_test_score"][k] == pytest.approx(expected, abs=1e-12)
+    assert by_auc.best_estimator_.get_params()["C"] == by_auc.best_params_["C"]
+
+
+def test_roc_auc_scorer_agrees_with_score_for_non_default_pos_label(cancer):
+    """With pos_label = classes_[0] (malignant = 0 in the raw target) scikit-learn's
+    ``roc_auc`` scorer must still agree with ``score``: by the classifier convention,
+    decision_function ranks classes_[1] high, and the scorer relies on that."""
+    Xtr, ytr, Xte, yte = cancer
+    raw_tr, raw_te = 1 - ytr, 1 - yte  # load_breast_cancer coding: 0 = malignant
+    est = LPRanker(C=1.0, gamma=1.0, pos_label=0).fit(Xtr, raw_tr)
+    assert est.pos_label_ == 0
+    assert est.score(Xte, raw_te) > 0.95
+    assert get_scorer("roc_auc")(est, Xte, raw_te) == pytest.approx(est.score(Xte, raw_te), abs=1e-12)
+
+
+def test_cross_val_score_survival_uses_harrell_c(whas):
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    X, y = whas
+    cv = KFold(3, shuffle=True, random_state=0)
+    est = SurvivalLPRanker(C=1.0, gamma=1.0)
+    scores = cross_val_score(est, X, y, cv=cv)
+    assert scores.shape == (3,)
+    event, t = _event_time(y)
+    for score, (train, test) in zip(scores, cv.split(X)):
+        risk = clone(est).fit(X[train], y[train]).predict(X[test])
+        assert score == pytest.approx(harrell_c(y[test], risk), abs=1e-12)
+        oracle = sksurv_metrics.concordance_index_censored(event[test], t[test], risk, tied_tol=0)[0]
+        assert score == pytest.approx(oracle, abs=1e-12)
+    assert np.all(scores > 0.6)
+
+
+# ============================================================================ correctness vs oracles
+
+
+def test_score_equals_sklearn_roc_auc(cancer, cancer_model):
+    Xtr, ytr, Xte, yte = cancer
+    for X, y in ((Xtr, ytr), (Xte, yte)):
+        f = cancer_model.decision_function(X)
+        assert cancer_model.score(X, y) == pytest.approx(roc_auc_score(y, f), abs=1e-12)
+    assert cancer_model.score(Xte, yte) > 0.95
+
+
+def test_survival_score_equals_sksurv_and_lifelines(whas, whas_model):
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    lifelines_utils = pytest.importorskip("lifelines.utils")
+    X, y = whas
+    event, t = _event_time(y)
+    risk = whas_model.predict(X)
+    c = whas_model.score(X, y)
+    # tied_tol=0: the LP makes some scores equal in exact arithmetic (f_i − f_j = 0 at a vertex),
+    # which come out ~1e-13 apart; aucopt counts exact ties only, sksurv's default within 1e-8.
+    assert c == pytest.approx(
+        sksurv_metrics.concordance_index_censored(event, t, risk, tied_tol=0)[0], abs=1e-12)
+    assert c == pytest.approx(lifelines_utils.concordance_index(t, -risk, event), abs=1e-12)
+
+
+def test_survival_fit_on_whas500_ranks_well(whas, whas_model):
+    X, y = whas
+    risk = whas_model.predict(X)
+    c = whas_model.score(X, y)
+    assert c == harrell_c(y, risk)
+    assert c > 0.75  # well above chance (0.5); ~0.92 here
+    assert whas_model.n_pairs_ == len(_harrell_pairs(*_event_time(y)))
+    assert whas_model.pair_kind_ == "survival"
+
+
+def test_objective_equals_brute_force_bipartite(cancer, cancer_model):
+    Xtr, ytr, _, _ = cancer
+    f = cancer_model.decision_function(Xtr)
+    pairs = _bipartite_pairs(ytr)
+    assert cancer_model.n_pairs_ == len(pairs)
+    assert cancer_model.objective_ == pytest.approx(_brute_objective(cancer_model, f, pairs), rel=1e-6)
+    # coef_l = y_l α_l with α ≥ 0: positives carry positive, negatives negative coefficients
+    signs = np.where(ytr[cancer_model.support_] == 1, 1.0, -1.0)
+    assert np.all(cancer_model.ranking_coef_ * signs > 0)
+
+
+def test_objective_equals_brute_force_survival(whas, whas_model):
+    X, y = whas
+    event, t = _event_time(y)
+    f = whas_model.decision_function(X)
+    pairs = _harrell_pairs(event, t)
+    assert whas_model.objective_ == pytest.approx(_brute_objective(whas_model, f, pairs), rel=1e-6)
+    signs = np.where(event[whas_model.support_], 1.0, -1.0)  # +1 events, −1 censored
+    assert np.all(whas_model.ranking_coef_ * signs > 0)
+
+
+def test_dropping_non_ranking_vectors_keeps_training_scores(cancer, cancer_model):
+    Xtr, ytr, _, _ = cancer
+    est = cancer_model
+    # rebuild the very same LP through the public pipeline to read the full expansion
+    K = est.kernel_(Xtr)
+    problem = get_formulation("lp_ranker").build(PairSet.bipartite(ytr), K, C=1.0)
+    assert problem.n_vars == len(est.solve_result_.x)
+    coef = problem.output(est.solve_result_.x, "coef")
+    dropped = np.setdiff1d(np.arange(len(ytr)), est.support_)
+    assert 0 < len(est.support_) < len(ytr) and len(dropped) > 0  # the test is not vacuous
+    np.testing.assert_allclose(coef[est.support_], est.ranking_coef_)
+    assert np.all(np.abs(coef[dropped]) <= est.tol * max(1.0, np.abs(coef).max()))
+    np.testing.assert_allclose(est.decision_function(Xtr), K @ coef, rtol=0, atol=1e-7)
+    # keeping every nonzero coefficient (tol=0) changes nothing either
+    full = LPRanker(C=1.0, gamma=1.0, tol=0.0).fit(Xtr, ytr)
+    np.testing.assert_allclose(full.decision_function(Xtr), est.decision_function(Xtr), atol=1e-7)
+
+
+def test_highs_and_clarabel_agree(cancer, cancer_model):
+    pytest.importorskip("cvxpy")
+    Xtr, ytr, Xte, yte = cancer
+    clarabel = LPRanker(C=1.0, gamma=1.0, solver="cvxpy").fit(Xtr, ytr)
+    assert clarabel.solve_result_.solver == "cvxpy:clarabel"
+    assert cancer_model.solve_result_.solver == "highs"
+    assert clarabel.objective_ == pytest.approx(cancer_model.objective_, rel=1e-6)
+    assert clarabel.score(Xte, yte) == pytest.approx(cancer_model.score(Xte, yte), abs=1e-6)
+
+
+def test_precomputed_rbf_equals_rbf(cancer):
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:100], ytr[:100]
+    gamma = 0.7
+    direct = LPRanker(C=1.0, kernel="rbf", gamma=gamma).fit(Xtr, ytr)
+    pre = LPRanker(C=1.0, kernel="precomputed").fit(rbf_kernel(Xtr, gamma=gamma), ytr)
+    assert pre.objective_ == pytest.approx(direct.objective_, rel=1e-9)
+    np.testing.assert_array_equal(pre.support_, direct.support_)
+    K_test = rbf_kernel(Xte, Xtr, gamma=gamma)
+    np.testing.assert_allclose(pre.decision_function(K_test), direct.decision_function(Xte), atol=1e-9)
+    np.testing.assert_array_equal(pre.predict(K_test), direct.predict(Xte))
+    assert pre.ranking_vectors_ is None and direct.ranking_vectors_.shape == (len(direct.support_), Xtr.shape[1])
+
+
+def test_linear_kernel_is_a_linear_model(cancer):
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:100], ytr[:100]
+    lin = LPRanker(C=1.0, kernel="linear").fit(Xtr, ytr)
+    w = lin.ranking_vectors_.T @ lin.ranking_coef_
+    np.testing.assert_allclose(lin.decision_function(Xte), Xte @ w, atol=1e-10)
+    pre = LPRanker(C=1.0, kernel="precomputed").fit(linear_kernel(Xtr), ytr)
+    assert pre.objective_ == pytest.approx(lin.objective_, rel=1e-9)
+    np.testing.assert_allclose(pre.decision_function(linear_kernel(Xte, Xtr)), lin.decision_function(Xte), atol=1e-9)
+
+
+def test_poly_kernel_matches_precomputed_and_callable(cancer):
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:100], ytr[:100]
+    kw = dict(degree=2, gamma=0.5, coef0=1.0)
+    poly = LPRanker(C=1.0, kernel="poly", **kw).fit(Xtr, ytr)
+    pre = LPRanker(C=1.0, kernel="precomputed").fit(polynomial_kernel(Xtr, **kw), ytr)
+    call = LPRanker(C=1.0, kernel=lambda A, B: polynomial_kernel(A, B, **kw)).fit(Xtr, ytr)
+    for other in (pre, call):
+        assert other.objective_ == pytest.approx(poly.objective_, rel=1e-9)
+    f = poly.decision_function(Xte)
+    np.testing.assert_allclose(pre.decision_function(polynomial_kernel(Xte, Xtr, **kw)), f, atol=1e-9)
+    np.testing.assert_allclose(call.decision_function(Xte), f, atol=1e-9)
+    # the degree matters: a cubic kernel is a different model
+    cubic = LPRanker(C=1.0, kernel="poly", degree=3, gamma=0.5, coef0=1.0).fit(Xtr, ytr)
+    assert abs(cubic.objective_ - poly.objective_) > 1e-6 * poly.objective_
+
+
+@pytest.mark.parametrize("container", [sp.csr_matrix, sp.csc_matrix])
+def test_sparse_X_equals_dense(cancer, container):
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:100], ytr[:100]
+    Xtr = np.where(Xtr < 0.3, 0.0, Xtr)  # genuinely sparse input
+    Xte = np.where(Xte < 0.3, 0.0, Xte)
+    dense = LPRanker(C=1.0).fit(Xtr, ytr)  # gamma="scale": also checks the sparse variance
+    sparse = LPRanker(C=1.0).fit(container(Xtr), ytr)
+    assert sparse.objective_ == pytest.approx(dense.objective_, rel=1e-9)
+    assert sparse.kernel_.gamma == pytest.approx(dense.kernel_.gamma, rel=1e-12)
+    np.testing.assert_allclose(sparse.decision_function(container(Xte)), dense.decision_function(Xte), atol=1e-9)
+    np.testing.assert_allclose(sparse.decision_function(Xte), dense.decision_function(Xte), atol=1e-9)
+    np.testing.assert_array_equal(sparse.predict(container(Xte)), dense.predict(Xte))
+
+
+def test_sparse_precomputed_kernel_equals_dense(cancer):
+    """The estimator declares sparse support (input_tags.sparse = True) for every kernel."""
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:60], ytr[:60]
+    K = rbf_kernel(Xtr, gamma=1.0)
+    dense = LPRanker(kernel="precomputed").fit(K, ytr)
+    sparse = LPRanker(kernel="precomputed").fit(sp.csr_matrix(K), ytr)
+    assert sparse.objective_ == pytest.approx(dense.objective_, rel=1e-9)
+    K_test = rbf_kernel(Xte, Xtr, gamma=1.0)
+    np.testing.assert_allclose(sparse.decision_function(sp.csr_matrix(K_test)),
+                               dense.decision_function(K_test), atol=1e-9)
+
+
+def test_lifted_and_dense_lp_agree(cancer):
+    Xtr, ytr, _, _ = cancer
+    Xtr, ytr = Xtr[:60], ytr[:60]
+    lifted = LPRanker(C=1.0, gamma=1.0, lifted=True).fit(Xtr, ytr)
+    dense = LPRanker(C=1.0, gamma=1.0, lifted=False).fit(Xtr, ytr)
+    assert dense.objective_ == pytest.approx(lifted.objective_, rel=1e-7)
+    assert dense.problem_size_["nonzeros"] > lifted.problem_size_["nonzeros"]
+    # the free-sign relaxation's feasible set contains the LP Ranker's: never a larger optimum
+    free = LPRanker(C=1.0, gamma=1.0, formulation="lp_ranker_free_sign").fit(Xtr, ytr)
+    assert free.objective_ <= lifted.objective_ * (1 + 1e-7)
+
+
+def test_sample_weight_all_twos_equals_four_times_C(cancer):
+    """Point weights w give pair weights w_i·w_j, so w ≡ 2 multiplies the loss by 4:
+    Σα + C Σ 4·h_ij = Σα + (4C) Σ h_ij — the same LP as C × 4 (and not C × 2)."""
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:100], ytr[:100]
+    C = 0.25
+    weighted = LPRanker(C=C, gamma=1.0).fit(Xtr, ytr, sample_weight=np.full(len(ytr), 2.0))
+    times4 = LPRanker(C=4 * C, gamma=1.0).fit(Xtr, ytr)
+    times2 = LPRanker(C=2 * C, gamma=1.0).fit(Xtr, ytr)
+    assert weighted.objective_ == pytest.approx(times4.objective_, rel=1e-9)
+    np.testing.assert_allclose(weighted.decision_function(Xte), times4.decision_function(Xte), atol=1e-9)
+    assert weighted.threshold_ == pytest.approx(times4.threshold_, abs=1e-9)
+    assert abs(weighted.objective_ - times2.objective_) > 1e-3 * times4.objective_
+    ones = LPRanker(C=C, gamma=1.0).fit(Xtr, ytr, sample_weight=np.ones(len(ytr)))
+    plain = LPRanker(C=C, gamma=1.0).fit(Xtr, ytr)
+    assert ones.objective_ == pytest.approx(plain.objective_, rel=1e-12)
+
+
+def test_integer_weights_equal_repeated_rows(cancer, whas):
+    """Weights in {1, 2, 3} ≡ repeating rows: copies of a point are never paired with each other
+    (same label / same time and status), their pair losses add up to w_i·w_j h_ij and their α's
+    merge, so both LPs have the same optimal value (fixed gamma: 'scale' depends on repetition)."""
+    rng = np.random.RandomState(3)
+    Xtr, ytr, _, _ = cancer
+    X, y = Xtr[:50], ytr[:50]
+    w = rng.randint(1, 4, size=len(y))
+    weighted = LPRanker(C=1.0, gamma=1.0).fit(X, y, sample_weight=w)
+    repeated = LPRanker(C=1.0, gamma=1.0).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    assert weighted.objective_ == pytest.approx(repeated.objective_, rel=1e-7)
+
+    Xs, ys = whas[0][:50], whas[1][:50]
+    ws = rng.randint(1, 4, size=len(ys))
+    weighted = SurvivalLPRanker(C=1.0, gamma=1.0).fit(Xs, ys, sample_weight=ws)
+    repeated = SurvivalLPRanker(C=1.0, gamma=1.0).fit(np.repeat(Xs, ws, axis=0), np.repeat(ys, ws))
+    assert weighted.objective_ == pytest.approx(repeated.objective_, rel=1e-7)
+
+
+def test_all_zero_sample_weight_is_rejected(cancer):
+    """All-zero weights leave nothing to learn (the LP optimum is α = 0, a constant model)."""
+    Xtr, ytr, _, _ = cancer
+    with pytest.raises(ValueError, match="(?i)weight"):
+        LPRanker(C=1.0, gamma=1.0).fit(Xtr[:40], ytr[:40], sample_weight=np.zeros(40))
+
+
+def test_predict_returns_original_labels(cancer):
+    Xtr, ytr, Xte, _ = cancer
+    labels = np.array(["benign", "malignant"])
+    est = LPRanker(C=1.0, gamma=1.0).fit(Xtr[:100], labels[ytr[:100]])
+    np.testing.assert_array_equal(est.classes_, labels)
+    assert est.pos_label_ == "malignant"
+    pred = est.predict(Xte)
+    assert pred.dtype.kind == "U" and set(pred) <= set(labels) and len(set(pred)) == 2
+    f = est.decision_function(Xte)
+    np.testing.assert_array_equal(pred, np.where(f >= est.threshold_, "malignant", "benign"))
+    # same model as with 0/1 labels
+    num = LPRanker(C=1.0, gamma=1.0).fit(Xtr[:100], ytr[:100])
+    np.testing.assert_allclose(f, num.decision_function(Xte))
+
+
+def test_survival_predict_is_risk_score(whas, whas_model):
+    X, y = whas
+    risk = whas_model.predict(X)
+    assert risk.dtype == np.float64 and risk.shape == (len(y),)
+    np.testing.assert_array_equal(risk, whas_model.decision_function(X))
+    # higher risk = earlier event: early events score above late censored subjects on average
+    event, t = _event_time(y)
+    early = event & (t < np.quantile(t, 0.25))
+    late = ~event & (t > np.quantile(t, 0.75))
+    assert risk[early].mean() > risk[late].mean()
+
+
+def test_threshold_maximizes_training_accuracy(cancer):
+    Xtr, ytr, _, _ = cancer
+    X, y = Xtr[:100], ytr[:100]
+    est = LPRanker(C=1.0, gamma=1.0).fit(X, y)
+    positive = y == est.pos_label_
+    f = est.decision_function(X)
+    u = np.unique(f)
+    candidates = np.r_[-np.inf, (u[:-1] + u[1:]) / 2, np.inf]
+    best = max(int(np.sum((f >= tau) == positive)) for tau in candidates)
+    assert int(np.sum((f >= est.threshold_) == positive)) == best
+    assert int(np.sum(est.predict(X) == y)) == best
+    assert best > 0.9 * len(y)
+    # pos_label = the other class: the mirrored LP (f -> -f) has the same best training accuracy
+    other = LPRanker(C=1.0, gamma=1.0, pos_label=0).fit(X, y)
+    assert other.pos_label_ == 0
+    assert int(np.sum(other.predict(X) == y)) == best
+
+
+def test_survival_target_forms_agree(whas):
+    X, y = whas
+    X, y = X[:60], y[:60]
+    event, t = _event_time(y)
+    ref = SurvivalLPRanker(C=1.0, gamma=1.0).fit(X, y)
+    swapped = np.empty(len(y), dtype=[("time", float), ("status", bool)])
+    swapped["time"], swapped["status"] = t, event
+    for target in (survival_target(event, t), swapped):
+        other = SurvivalLPRanker(C=1.0, gamma=1.0).fit(X, target)
+        assert other.objective_ == pytest.approx(ref.objective_, rel=1e-12)
+        assert other.score(X, target) == ref.score(X, y)
+
+
+# ============================================================================ bad input
+
+
+@pytest.fixture
+def no_solver(monkeypatch):
+    """Fail loudly if anything builds or solves an LP."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("validation must happen before building / solving the LP")
+
+    monkeypatch.setattr(aucopt.estimators, "solve", boom)
+    monkeypatch.setattr(aucopt.modeling.Formulation, "build", boom)
+
+
+def test_no_solver_guard_is_effective(no_solver):
+    X, y = _toy()
+    with pytest.raises(AssertionError, match="before building"):
+        LPRanker(gamma=1.0).fit(X, y)
+
+
+def _bad_cases():
+    X, y = _toy()  # 30 × 3, 15 positives and 15 negatives → 225 pairs
+    event = np.r_[np.ones(10, bool), np.zeros(20, bool)]
+    ys = survival_target(event, np.arange(30, dtype=float) + 1)
+    X_nan = X.copy()
+    X_nan[3, 1] = np.nan
+    X_inf = X.copy()
+    X_inf[5, 0] = np.inf
+    return [
+        ("nan", LPRanker(), X_nan, y, "NaN"),
+        ("inf", LPRanker(), X_inf, y, "infinity"),
+        ("survival-nan", SurvivalLPRanker(), X_nan, ys, "NaN"),
+        ("one-class", LPRanker(), X, np.ones(30, int), "only one class"),
+        ("three-classes", LPRanker(), X, np.arange(30) % 3, "binary, got 3 classes"),
+        ("all-censored", SurvivalLPRanker(), X, survival_target(np.zeros(30, bool), np.arange(30.0)),
+         "no comparable pairs"),
+        ("length-mismatch", LPRanker(), X, y[:-1], "30 samples.*29"),
+        ("survival-length-mismatch", SurvivalLPRanker(), X[:-1], ys, "29 samples.*30"),
+        ("unknown-solver", LPRanker(solver="no_such_solver"), X, y, "Unknown solver 'no_such_solver'"),
+        ("unknown-kernel", LPRanker(kernel="sigmoid"), X, y, "Unknown kernel 'sigmoid'"),
+        ("unknown-formulation", LPRanker(formulation="no_such_lp"), X, y,
+         "Unknown formulation 'no_such_lp'"),
+        ("C-zero", LPRanker(C=0), X, y, "C must be a positive"),
+        ("C-negative", LPRanker(C=-1.0), X, y, "C must be a positive"),
+        ("C-nan", SurvivalLPRanker(C=float("nan")), X, ys, "C must be a positive"),
+        ("gamma-negative", LPRanker(gamma=-0.5), X, y, "gamma must be a positive"),
+        ("survival-gamma-negative", SurvivalLPRanker(gamma=-1.0), X, ys, "gamma must be a positive"),
+        ("memory", LPRanker(max_bytes=1000), X, y,
+         r"30 points and 225 pairs would need about \d+(\.\d+)? kB.*limit max_bytes="),
+        ("survival-to-LPRanker", LPRanker(), X, ys, "use SurvivalLPRanker"),
+        ("binary-to-SurvivalLPRanker", SurvivalLPRanker(), X, y, "needs a survival target"),
+        ("precomputed-not-square", LPRanker(kernel="precomputed"), X, y, r"must be square.*\(30, 3\)"),
+    ]
+
+
+@pytest.mark.parametrize("name, est, X, y, match", _bad_cases(), ids=[c[0] for c in _bad_cases()])
+def test_bad_input_raises_before_solving(no_solver, name, est, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "sample_weight, match",
+    [(np.r_[-1.0, np.ones(29)], "non-negative"), (np.ones(29), "Inconsistent"),
+     (np.r_[np.nan, np.ones(29)], "NaN")],
+    ids=["negative", "wrong-length", "nan"],
+)
+def test_bad_sample_weight_raises_before_solving(no_solver, sample_weight, match):
+    X, y = _toy()
+    with pytest.raises(ValueError, match=match):
+        LPRanker().fit(X, y, sample_weight=sample_weight)
+
+
+def test_wrong_number_of_features_at_predict_time(cancer, cancer_model, whas, whas_model):
+    _, _, Xte, yte = cancer
+    for method in ("decision_function", "predict"):
+        with pytest.raises(ValueError, match="features"):
+            getattr(cancer_model, method)(Xte[:, :5])
+    with pytest.raises(ValueError, match="features"):
+        cancer_model.score(Xte[:, :5], yte)
+    X, y = whas
+    with pytest.raises(ValueError, match="features"):
+        whas_model.predict(X[:, :-1])
+    with pytest.raises(ValueError, match="features"):
+        whas_model.score(X[:, :-1], y)
+
+
+def test_precomputed_kernel_wrong_columns_at_predict_time(cancer):
+    Xtr, ytr, Xte, _ = cancer
+    Xtr, ytr = Xtr[:40], ytr[:40]
+    est = LPRanker(kernel="precomputed").fit(rbf_kernel(Xtr, gamma=1.0), ytr)
+    with pytest.raises(ValueError, match="features"):
+        est.decision_function(rbf_kernel(Xte, Xtr[:30], gamma=1.0))

@@ -1,0 +1,389 @@
+"""Solver backends through aucopt.solvers.solve, cross-checked against each other and oracles.
+
+Oracles: HiGHS vs Clarabel (two unrelated algorithms: simplex vs interior point) on the
+LP Ranker; numpy KKT solves, scipy.optimize.lsq_linear and QPs/LPs with hand-designed
+optimal primal/dual pairs for the QP path and the dual sign convention.
+
+Tolerances: HiGHS / Clarabel / ECOS agree to 1e-6 relative in the objective; OSQP, a
+first-order method, is run at eps_abs = eps_rel = 1e-5 on the LP Ranker and must agree to
+1e-3 relative (its objective and its feasibility error); on small strictly convex QPs and
+small non-degenerate LPs its polished solution must agree to 1e-6.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import lsq_linear
+
+from aucopt import PairSet, Problem, SolverError, Status, available_solvers, get_formulation, kernel_matrix, solve
+from aucopt.solvers import SolverWarning, check_solver
+
+INF = np.inf
+EXACT = ["highs", "cvxpy", "clarabel"]  # the backends held to 1e-6
+
+
+def lp_ranker(X, target, gamma, C=1.0):
+    K = kernel_matrix(X, gamma=gamma)
+    return get_formulation("lp_ranker").build(PairSet.from_target(target), K, C=C)
+
+
+def subset(n, size, seed):
+    return np.random.default_rng(seed).choice(n, size, replace=False)
+
+
+def assert_agree(problem, reference, solvers, rel=1e-6, feas=1e-6, **options):
+    for name in solvers:
+        res = solve(problem, solver=name, **options)
+        assert res.status == Status.OPTIMAL, (name, res.status, res.message)
+        assert res.x is not None and res.x.shape == (problem.n_vars,)
+        assert problem.violation(res.x) < feas, name
+        assert res.objective == pytest.approx(problem.objective(res.x), rel=1e-12)
+        assert res.objective == pytest.approx(reference, rel=rel), name
+
+
+# ----------------------------------------------------------------------------- LP Ranker, real data
+
+
+@pytest.mark.parametrize("size, gamma, seed", [(80, 0.5, 0), (120, 2.0, 1), (150, 0.1, 2)])
+def test_lp_ranker_breast_cancer_highs_equals_clarabel(breast_cancer, size, gamma, seed):
+    X, y = breast_cancer
+    idx = subset(len(y), size, seed)
+    problem = lp_ranker(X[idx], y[idx], gamma, C=1.0)
+    ref = solve(problem, "highs").raise_for_status()
+    assert problem.violation(ref.x) < 1e-7
+    assert ref.info["highs_objective"] == pytest.approx(ref.objective, rel=1e-9)
+    assert_agree(problem, ref.objective, EXACT)
+
+
+def test_lp_ranker_whas500_survival_highs_equals_clarabel(whas500):
+    X, event, time = whas500
+    idx = subset(len(time), 100, 3)
+    problem = lp_ranker(X[idx], (event[idx], time[idx]), gamma=1.0, C=0.5)
+    assert problem.metadata["pair_kind"] == "survival"
+    ref = solve(problem, "highs").raise_for_status()
+    assert_agree(problem, ref.objective, EXACT)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lp_ranker_random_highs_equals_clarabel(seed):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(20, 50))
+    X = rng.normal(size=(m, 4))
+    y = (X[:, 0] + rng.normal(size=m) > 0).astype(int)
+    problem = lp_ranker(X, y, gamma=0.3, C=float(rng.uniform(0.2, 3.0)))
+    ref = solve(problem, "highs")
+    assert_agree(problem, ref.objective, EXACT + ["cvxpy:ecos"] * ("ecos" in available_solvers()))
+    ipm = solve(problem, "highs", algorithm="ipm")
+    assert ipm.status == Status.OPTIMAL and ipm.objective == pytest.approx(ref.objective, rel=1e-6)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_lp_ranker_osqp_loose(seed):
+    # OSQP (ADMM) is slow to reach high accuracy on the degenerate LP Ranker: fixed small
+    # instances where it converges at eps 1e-5; it must match HiGHS to 1e-3 relative.
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(30, 3))
+    y = (X[:, 0] + rng.normal(size=30) > 0).astype(int)
+    problem = lp_ranker(X, y, gamma=0.5)
+    ref = solve(problem, "highs").objective
+    res = solve(problem, "osqp", eps_abs=1e-5, eps_rel=1e-5, max_iter=50_000)
+    assert res.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE), res.status
+    assert res.objective == pytest.approx(ref, rel=1e-3)
+    assert problem.violation(res.x) < 1e-3
+
+
+# ----------------------------------------------------------------------------- QPs with oracles
+
+
+def kkt_qp(seed, n=6, k=2):
+    """min ½xᵀPx + cᵀx s.t. Ex = b (free x): solution and multipliers from the KKT system."""
+    rng = np.random.default_rng(seed)
+    M = rng.normal(size=(n, n))
+    P = M @ M.T + 0.5 * np.eye(n)
+    c, E, b = rng.normal(size=n), rng.normal(size=(k, n)), rng.normal(size=k)
+    kkt = np.block([[P, E.T], [E, np.zeros((k, k))]])
+    sol = np.linalg.solve(kkt, np.r_[-c, b])
+    x, lam = sol[:n], sol[n:]  # P x + c + Eᵀλ = 0
+    problem = Problem(c=c, A=sp.csc_matrix(E), row_lower=b, row_upper=b, col_lower=np.full(n, -INF),
+                      col_upper=np.full(n, INF), P=sp.csc_matrix(P), offset=1.5, name="kkt")
+    return problem, x, -lam  # aucopt's convention: c + P x − Aᵀ y = 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_equality_qp_matches_kkt(seed, solver):
+    problem, x_ref, y_ref = kkt_qp(seed)
+    assert not problem.is_lp
+    res = solve(problem, solver).raise_for_status()
+    np.testing.assert_allclose(res.x, x_ref, atol=1e-6)
+    np.testing.assert_allclose(res.dual, y_ref, atol=1e-5)
+    assert res.objective == pytest.approx(problem.objective(x_ref), rel=1e-6)
+    # the objective includes ½ xᵀPx and the offset exactly once
+    P = problem.P.toarray()
+    assert problem.objective(x_ref) == pytest.approx(0.5 * x_ref @ P @ x_ref + problem.c @ x_ref + 1.5)
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_box_constrained_least_squares_matches_lsq_linear(solver):
+    rng = np.random.default_rng(21)
+    M, b = rng.normal(size=(12, 5)), rng.normal(size=12) * 3
+    lb, ub = np.array([-0.2, 0.0, -INF, -1.0, 0.1]), np.array([0.2, INF, 0.3, 1.0, 0.5])
+    ref = lsq_linear(M, b, bounds=(lb, ub), method="bvls", tol=1e-12)
+    assert ref.success
+    problem = Problem(c=-M.T @ b, A=sp.csc_matrix((0, 5)), row_lower=np.zeros(0), row_upper=np.zeros(0),
+                      col_lower=lb, col_upper=ub, P=sp.csc_matrix(M.T @ M), offset=0.5 * b @ b)
+    res = solve(problem, solver).raise_for_status()
+    np.testing.assert_allclose(res.x, ref.x, atol=1e-6)
+    assert res.objective == pytest.approx(0.5 * np.sum((M @ ref.x - b) ** 2), rel=1e-6)
+    assert any(np.isclose(ref.x, lb) | np.isclose(ref.x, ub))  # some bound is active
+
+
+def designed_qp(seed, n=6):
+    """A strictly convex QP whose optimum (x*, y*) is chosen first and c derived from the KKT conditions.
+
+    Rows: one equality, one ≥ active (y > 0), one ≤ active (y < 0), one range row inactive,
+    one range row active at its upper end; column 0 at its lower bound 0 with reduced cost > 0.
+    """
+    rng = np.random.default_rng(seed)
+    M = rng.normal(size=(n, n))
+    P = M @ M.T + np.eye(n)
+    A = rng.normal(size=(5, n))
+    x = rng.uniform(0.5, 1.5, n)
+    x[0] = 0.0
+    Ax = A @ x
+    y = np.array([rng.normal(), 0.8, -0.6, 0.0, -1.1])
+    row_lower = np.array([Ax[0], Ax[1], -INF, Ax[3] - 1.0, Ax[4] - 2.0])
+    row_upper = np.array([Ax[0], INF, Ax[2], Ax[3] + 1.0, Ax[4]])
+    zc = np.zeros(n)
+    zc[0] = 0.7  # reduced cost of the column at its lower bound
+    c = -P @ x + A.T @ y + zc  # c + P x − Aᵀ y = z ≥ 0 (z = 0 on free / inactive columns)
+    col_lower = np.r_[0.0, np.full(n - 1, -INF)]
+    problem = Problem(c=c, A=sp.csc_matrix(A), row_lower=row_lower, row_upper=row_upper,
+                      col_lower=col_lower, col_upper=np.full(n, INF), P=sp.csc_matrix(P))
+    return problem, x, y
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_designed_qp_all_backends_agree(seed):
+    problem, x_ref, y_ref = designed_qp(seed)
+    results = {s: solve(problem, s).raise_for_status() for s in ("highs", "osqp", "clarabel", "cvxpy")}
+    for name, res in results.items():
+        np.testing.assert_allclose(res.x, x_ref, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(res.dual, y_ref, atol=1e-5, err_msg=name)
+        assert res.objective == pytest.approx(problem.objective(x_ref), rel=1e-6, abs=1e-9)
+
+
+# ----------------------------------------------------------------------------- dual convention
+
+
+def designed_lp():
+    """Non-degenerate LP with unique primal and dual solutions, worked out by hand.
+
+    min x0 + 2x1 + 3x2 − x3 − x4, x ≥ 0
+      r0: x0 + x1 + x2 = 1          (y = 1)
+      r1: 0.3 ≤ x1 + x2 ≤ 0.5       (at lower, y = 1)
+      r2: x3 + 2x4 ≤ 4              (at upper, y = −0.4)
+      r3: 3x3 + x4 ≤ 6              (at upper, y = −0.2)
+      r4: x0 + x3 ≥ −5              (inactive, y = 0)
+    optimum x = (0.7, 0.3, 0, 1.6, 1.2), value −1.5.
+    """
+    A = np.array([[1, 1, 1, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 1, 2], [0, 0, 0, 3, 1], [1, 0, 0, 1, 0]], float)
+    problem = Problem(c=np.array([1.0, 2.0, 3.0, -1.0, -1.0]), A=sp.csc_matrix(A),
+                      row_lower=np.array([1.0, 0.3, -INF, -INF, -5.0]),
+                      row_upper=np.array([1.0, 0.5, 4.0, 6.0, INF]),
+                      col_lower=np.zeros(5), col_upper=np.full(5, INF), name="designed_lp")
+    return problem, np.array([0.7, 0.3, 0.0, 1.6, 1.2]), np.array([1.0, 1.0, -0.4, -0.2, 0.0])
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "cvxpy", "clarabel", "cvxpy:ecos", "scs"])
+def test_lp_duals_same_convention(solver):
+    if solver.split(":")[-1] not in available_solvers():
+        pytest.skip(f"{solver} not installed")
+    loose = solver == "scs"
+    problem, x_ref, y_ref = designed_lp()
+    res = solve(problem, solver).raise_for_status()
+    tol = 1e-3 if loose else 1e-6
+    np.testing.assert_allclose(res.x, x_ref, atol=tol)
+    np.testing.assert_allclose(res.dual, y_ref, atol=tol)
+    y = res.dual
+    reduced = problem.c - problem.A.T @ y
+    assert np.all(reduced >= -tol)  # dual feasibility: all columns have lower bound 0
+    assert np.all(np.abs(reduced * res.x) < tol)  # complementary slackness
+    # rows: y ≥ 0 only where the lower bound is finite, y ≤ 0 only where the upper bound is
+    assert np.all(y[np.isinf(problem.row_lower)] <= tol)
+    assert np.all(y[np.isinf(problem.row_upper)] >= -tol)
+    dual_value = np.sum(np.where(y > 0, y * np.nan_to_num(problem.row_lower, posinf=0, neginf=0),
+                                 y * np.nan_to_num(problem.row_upper, posinf=0, neginf=0)))
+    assert dual_value == pytest.approx(res.objective, abs=tol)  # strong duality
+    assert res.objective == pytest.approx(-1.5, abs=tol)
+
+
+def test_lp_ranker_duals_strong_duality():
+    """On the LP Ranker (rows ≥ 1 and = 0, α, z ≥ 0, s free) HiGHS and Clarabel duals certify the optimum."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(25, 3))
+    y = (X[:, 0] > 0).astype(int)
+    problem = lp_ranker(X, y, gamma=0.5, C=0.7)
+    free = np.isinf(problem.col_lower)
+    for name in ("highs", "clarabel"):
+        res = solve(problem, name).raise_for_status()
+        reduced = problem.c - problem.A.T @ res.dual
+        assert np.all(reduced[~free] >= -1e-6), name
+        np.testing.assert_allclose(reduced[free], 0.0, atol=1e-6)
+        assert np.all(res.dual[np.isinf(problem.row_upper)] >= -1e-7)
+        assert res.dual @ problem.row_lower == pytest.approx(res.objective, rel=1e-6)
+
+
+# ----------------------------------------------------------------------------- statuses
+
+
+def infeasible_lp():
+    # x0 + x1 ≥ 3, x0 − x1 = 0, x0 ≤ 1, x ≥ 0
+    A = sp.csc_matrix(np.array([[1.0, 1.0], [1.0, -1.0]]))
+    return Problem(c=np.array([1.0, 1.0]), A=A, row_lower=np.array([3.0, 0.0]), row_upper=np.array([INF, 0.0]),
+                   col_lower=np.zeros(2), col_upper=np.array([1.0, INF]), name="infeasible")
+
+
+def unbounded_lp():
+    # min −x0 − x1 s.t. x0 − x1 ≥ 0, x ≥ 0
+    return Problem(c=np.array([-1.0, -1.0]), A=sp.csc_matrix(np.array([[1.0, -1.0]])),
+                   row_lower=np.array([0.0]), row_upper=np.array([INF]),
+                   col_lower=np.zeros(2), col_upper=np.full(2, INF), name="unbounded")
+
+
+CASES = [("highs", {}), ("highs", {"presolve": False}), ("osqp", {}), ("cvxpy", {}), ("clarabel", {})]
+
+
+@pytest.mark.parametrize("solver, options", CASES)
+def test_infeasible_status(solver, options):
+    res = solve(infeasible_lp(), solver, **options)
+    assert res.status in (Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED), res.status
+    assert not res.ok
+    with pytest.raises(SolverError, match="infeasible") as excinfo:
+        res.raise_for_status()
+    assert excinfo.value.result is res
+    assert "'infeasible'" in str(excinfo.value)
+
+
+@pytest.mark.parametrize("solver, options", CASES)
+def test_unbounded_status(solver, options):
+    res = solve(unbounded_lp(), solver, **options)
+    assert res.status in (Status.UNBOUNDED, Status.INFEASIBLE_OR_UNBOUNDED), res.status
+    with pytest.raises(SolverError, match="unbounded"):
+        res.raise_for_status()
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_infeasible_qp_status(solver):
+    base = infeasible_lp()
+    qp = Problem(c=base.c, A=base.A, row_lower=base.row_lower, row_upper=base.row_upper,
+                 col_lower=base.col_lower, col_upper=base.col_upper, P=sp.identity(2, format="csc"))
+    res = solve(qp, solver)
+    assert res.status in (Status.INFEASIBLE, Status.INFEASIBLE_OR_UNBOUNDED), res.status
+    with pytest.raises(SolverError):
+        res.raise_for_status()
+
+
+@pytest.fixture(scope="module")
+def ranker_lp():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    return lp_ranker(X, rng.integers(0, 2, 30), gamma=0.5)
+
+
+@pytest.mark.parametrize(
+    "solver, options, expected",
+    [
+        ("osqp", {"max_iter": 1, "polish": False}, {Status.ITERATION_LIMIT}),
+        ("highs", {"presolve": False, "highs_options": {"simplex_iteration_limit": 1}}, {Status.ITERATION_LIMIT}),
+        ("highs", {"algorithm": "ipm", "highs_options": {"ipm_iteration_limit": 1, "run_crossover": "off"}},
+         {Status.ITERATION_LIMIT}),
+        ("highs", {"time_limit": 0.0}, {Status.TIME_LIMIT}),
+        ("clarabel", {"solver_options": {"max_iter": 1}}, {Status.ITERATION_LIMIT, Status.TIME_LIMIT}),
+    ],
+)
+def test_limit_status_warns(ranker_lp, solver, options, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # backends' own chatter
+        res = solve(ranker_lp, solver, **options)
+    assert res.status in expected, res.status
+    assert res.x is not None and res.x.shape == (ranker_lp.n_vars,)
+    with pytest.warns(SolverWarning, match="approximate"):
+        assert res.raise_for_status() is res
+    # the point it stopped at is not the optimum
+    ref = solve(ranker_lp, "highs").objective
+    assert ranker_lp.violation(res.x) > 1e-6 or res.objective > ref * (1 + 1e-6)
+
+
+def test_optimal_does_not_warn(ranker_lp):
+    res = solve(ranker_lp, "highs")
+    assert res.ok and res.status == Status.OPTIMAL and str(res.status) == "optimal"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert res.raise_for_status() is res
+    assert res.solver == "highs" and res.problem_name == "lp_ranker"
+    assert res.iterations > 0 and res.wall_time >= 0
+
+
+# ----------------------------------------------------------------------------- names and validation
+
+
+def test_available_and_unknown_solvers():
+    names = available_solvers()
+    assert {"highs", "osqp", "cvxpy"} <= set(names)
+    with pytest.raises(ValueError, match="Unknown solver") as excinfo:
+        solve(designed_lp()[0], solver="gurobi_9000")
+    for name in ("highs", "osqp", "cvxpy"):
+        assert name in str(excinfo.value)
+    with pytest.raises(ValueError, match="Unknown solver"):
+        check_solver("nope")
+    with pytest.raises(ValueError):
+        solve(designed_lp()[0], solver=None)
+    with pytest.raises(ValueError, match="not installed"):
+        solve(designed_lp()[0], solver="cvxpy:no_such_cvxpy_solver")
+
+
+@pytest.mark.parametrize("name, label", [("cvxpy", "cvxpy:clarabel"), ("CLARABEL", "cvxpy:clarabel"),
+                                         ("cvxpy:clarabel", "cvxpy:clarabel"), (" HiGHS ", "highs"),
+                                         ("cvxpy-scs", "cvxpy:scs")])
+def test_solver_name_forms(name, label):
+    res = solve(designed_lp()[0], solver=name)
+    assert res.solver == label
+    assert res.objective == pytest.approx(-1.5, abs=1e-3)
+
+
+def _problem(**overrides):
+    kw = dict(c=np.zeros(3), A=sp.csc_matrix(np.ones((2, 3))), row_lower=np.zeros(2), row_upper=np.ones(2),
+              col_lower=np.zeros(3), col_upper=np.ones(3))
+    kw.update(overrides)
+    return Problem(**kw)
+
+
+@pytest.mark.parametrize(
+    "overrides, match",
+    [
+        ({"A": sp.csc_matrix(np.ones((2, 4)))}, "columns"),
+        ({"row_lower": np.zeros(3)}, "row_lower"),
+        ({"col_upper": np.ones(2)}, "col_upper"),
+        ({"row_lower": np.array([0.0, 2.0])}, "lower > upper"),
+        ({"col_lower": np.array([0.0, 2.0, 0.0])}, "lower > upper"),
+        ({"row_upper": np.array([1.0, np.nan])}, "NaN"),
+        ({"col_lower": np.array([np.nan, 0.0, 0.0])}, "NaN"),
+        ({"P": sp.identity(2, format="csc")}, "P must be"),
+    ],
+)
+def test_problem_validation(overrides, match):
+    with pytest.raises(ValueError, match=match):
+        _problem(**overrides)
+
+
+def test_problem_accepts_infinite_bounds_and_drops_empty_P():
+    p = _problem(row_lower=np.array([-INF, 0.0]), col_upper=np.full(3, INF), P=sp.csc_matrix((3, 3)))
+    assert p.is_lp and p.kind == "LP" and p.n_vars == 3 and p.n_rows == 2
+    assert p.violation(np.zeros(3)) == 0.0
+    assert p.violation(np.array([-1.5, 0.0, 3.0])) == pytest.approx(1.5)  # rows: 1.5 > 1; col 0: −1.5 < 0
+    assert p.violation(np.array([0.0, 0.0, 3.0])) == pytest.approx(2.0)  # rows: 3 > 1
