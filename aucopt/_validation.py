@@ -121,8 +121,10 @@ def binary_labels(y, pos_label=None) -> tuple[np.ndarray, object]:
     """Boolean "is positive" mask from two-valued labels ({0,1}, {-1,1}, bool, strings …).
 
     ``pos_label`` defaults to the larger of the two classes' values (1, True, …).
-    Raises for one class only, more than two classes, or NaN.
+    Raises for ``None``, continuous targets, one class only, more than two classes, or NaN.
     """
+    if y is None:
+        raise ValueError("This estimator requires y to be passed, but the target y is None.")
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.ravel()
@@ -131,14 +133,19 @@ def binary_labels(y, pos_label=None) -> tuple[np.ndarray, object]:
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError("y contains NaN or infinite values.")
     classes = np.unique(arr)
+    if arr.dtype.kind == "f" and np.any(classes != np.round(classes)) and len(classes) > 2:
+        raise ValueError(
+            "Unknown label type: continuous. y must hold two class labels; "
+            "for survival data pass a structured (event, time) target."
+        )
     if len(classes) < 2:
         raise ValueError(
             f"y has only one class ({classes.tolist()}); ranking needs both positives and negatives."
         )
     if len(classes) > 2:
         raise ValueError(
-            f"y must be binary, got {len(classes)} classes {classes[:6].tolist()}; "
-            "for survival data pass a structured (event, time) target."
+            f"Only binary classification is supported. y has {len(classes)} classes "
+            f"{classes[:6].tolist()}; for survival data pass a structured (event, time) target."
         )
     if pos_label is None:
         pos_label = classes[1]

@@ -16,7 +16,7 @@ from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ._validation import format_bytes, is_survival_target
 from .kernels import Kernel
@@ -81,11 +81,16 @@ class _KernelPairRanker(BaseEstimator):
         if pairs.n_points != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
         pairs.check_nonempty()
+        if pairs.total_weight() == 0:
+            raise ValueError(
+                "All pair weights are zero: sample_weight leaves no pair with positive weight "
+                "(e.g. only one class, or no event, has nonzero weight)."
+            )
         self._check_size(pairs)
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=X)
         if kernel.precomputed and X.shape[0] != X.shape[1]:
             raise ValueError(f"A precomputed kernel must be square at fit time; got {X.shape}.")
-        K = kernel(X)
+        K = kernel(_dense(X) if kernel.precomputed else X)
         problem = form.build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes, C=float(self.C))
         result = solve(problem, self.solver, **(self.solver_options or {})).raise_for_status()
         coef = problem.output(result.x, "coef")
@@ -101,12 +106,12 @@ class _KernelPairRanker(BaseEstimator):
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """Ranking score f(x) = Σ_{l ∈ ranking vectors} coef_l k(x, x_l); higher ranks first."""
+    def _expansion(self, X) -> np.ndarray:
+        """The kernel expansion f(x) = Σ_{l ∈ ranking vectors} coef_l k(x, x_l)."""
         check_is_fitted(self, "ranking_coef_")
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         if self.kernel_.precomputed:
-            K = np.asarray(X, dtype=float)[:, self.support_]
+            K = _dense(X)[:, self.support_]
         elif len(self.support_) == 0:
             return np.zeros(X.shape[0])
         else:
@@ -144,7 +149,11 @@ class LPRanker(ClassifierMixin, _KernelPairRanker):
     ----------
     support_, ranking_vectors_, ranking_coef_ : ranking vectors and their y_l α_l.
     objective_ : optimal LP objective;  solve_result_ : the :class:`~aucopt.solvers.SolveResult`.
-    threshold_ : score threshold with the best training accuracy, used by ``predict``.
+    threshold_ : the expansion value with the best training accuracy (seed 003 §1.6).
+    intercept_ : ``decision_function`` is f(x) − threshold_ = Σ coef_l k(x, x_l) + intercept_
+        (negated when ``pos_label`` is ``classes_[0]``, so that, as in scikit-learn, positive
+        values favour ``classes_[1]``); ``predict`` is its sign. A constant shift leaves the
+        ranking, the AUC and the pairwise loss unchanged.
     """
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
@@ -162,22 +171,34 @@ class LPRanker(ClassifierMixin, _KernelPairRanker):
 
     def fit(self, X, y, sample_weight=None):
         """Fit the ranker; returns self."""
+        if y is not None and not is_survival_target(y):
+            y = column_or_1d(y, warn=True)
         self._fit(X, y, sample_weight)
-        y = np.asarray(y).ravel()
         self.classes_ = np.unique(y)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
-        self.threshold_ = _best_accuracy_threshold(self.decision_function(X), y == self.pos_label_)
+        self.threshold_ = _best_accuracy_threshold(self._expansion(X), y == self.pos_label_)
+        sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
+        self.intercept_ = -sign * self.threshold_
         return self
 
+    def decision_function(self, X) -> np.ndarray:
+        """Ranking score: f(x) − threshold_ for ``pos_label`` = ``classes_[1]``, its negative otherwise."""
+        shifted = self._expansion(X) - self.threshold_
+        return shifted if self.pos_label_ == self.classes_[1] else -shifted
+
     def predict(self, X) -> np.ndarray:
-        """Class labels: the positive class where f(x) ≥ ``threshold_``."""
-        positive = self.decision_function(X) >= self.threshold_
-        negative_label = self.classes_[self.classes_ != self.pos_label_][0]
-        return np.where(positive, self.pos_label_, negative_label)
+        """Class labels: ``classes_[1]`` where ``decision_function`` > 0."""
+        check_is_fitted(self, "classes_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
     def score(self, X, y, sample_weight=None) -> float:
-        """AUC of ``decision_function`` (ties ½, equal to ``sklearn.metrics.roc_auc_score``)."""
-        return roc_auc(y, self.decision_function(X), pos_label=self.pos_label_)
+        """AUC of the ranking (ties ½, equal to ``sklearn.metrics.roc_auc_score``)."""
+        return roc_auc(y, self._expansion(X), pos_label=self.pos_label_)
 
 
 class SurvivalLPRanker(_KernelPairRanker):
@@ -204,13 +225,18 @@ class SurvivalLPRanker(_KernelPairRanker):
         """Fit the risk ranker; returns self."""
         return self._fit(X, y, sample_weight)
 
+    def decision_function(self, X) -> np.ndarray:
+        """Risk score f(x) = Σ_{l ∈ ranking vectors} coef_l k(x, x_l); higher = earlier event."""
+        return self._expansion(X)
+
     def predict(self, X) -> np.ndarray:
         """Risk scores (higher = earlier event), as scikit-survival's ``predict``."""
-        return self.decision_function(X)
+        return self._expansion(X)
 
     def score(self, X, y, sample_weight=None) -> float:
-        """Harrell's C of the risk scores (ties ½, equal to scikit-survival's)."""
-        return harrell_c(y, self.decision_function(X))
+        """Harrell's C of the risk scores (exact ties count ½; scikit-survival's
+        ``concordance_index_censored`` with ``tied_tol=0``)."""
+        return harrell_c(y, self._expansion(X))
 
 
 def _best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray) -> float:
@@ -222,8 +248,12 @@ def _best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray) -> float:
     pos_from = np.concatenate([np.cumsum(pos[::-1])[::-1], [0.0]])
     ks = np.concatenate([[0], np.flatnonzero(np.diff(s) > 0) + 1, [len(s)]])  # cut between distinct values
     best = ks[np.argmax((neg_below + pos_from)[ks])]
-    if best == 0:
-        return -np.inf
+    if best == 0:  # everything positive: a finite cut below the smallest score
+        return float(s[0]) - 1.0
     if best == len(s):
-        return np.inf
+        return float(s[-1]) + 1.0
     return 0.5 * (s[best - 1] + s[best])
+
+
+def _dense(X) -> np.ndarray:
+    return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)

@@ -54,7 +54,7 @@ class Affine:
     def _lift(self, other) -> "Affine":
         if isinstance(other, Affine):
             return other
-        if isinstance(other, Real) or np.ndim(other) <= 1:
+        if isinstance(other, Real) or (isinstance(other, (np.ndarray, list, tuple)) and np.ndim(other) <= 1):
             const = np.broadcast_to(np.asarray(other, dtype=float), (self.size,))
             return Affine(self.model, {}, const.copy())
         return NotImplemented
@@ -108,12 +108,18 @@ class Affine:
 
     # ----------------------------------------------------------------- constraints
     def __ge__(self, rhs):
+        if isinstance(rhs, Affine):
+            return (self - rhs) >= 0
         return Constraint(self, lower=rhs, upper=np.inf)
 
     def __le__(self, rhs):
+        if isinstance(rhs, Affine):
+            return (self - rhs) <= 0
         return Constraint(self, lower=-np.inf, upper=rhs)
 
     def __eq__(self, rhs):  # type: ignore[override]
+        if isinstance(rhs, Affine):
+            return (self - rhs) == 0
         return Constraint(self, lower=rhs, upper=rhs)
 
     __hash__ = None  # type: ignore[assignment]
@@ -205,6 +211,8 @@ class Model:
     # ----------------------------------------------------------------- declarations
     @property
     def n_basis(self) -> int:
+        if self.kernel is None:
+            raise ValueError("This formulation needs a kernel matrix (pass kernel=K to build).")
         return self.kernel.shape[1]
 
     def variable(self, name: str, size: int, lower=None, upper=None) -> Variable:

@@ -121,12 +121,6 @@ def _brute_objective(est, f, pairs, weights=None):
 #: Checks that cannot hold for this ranker by design, with the reason for each. Kept strict
 #: (an unexpectedly passing check fails the run) so the list cannot silently go stale.
 EXPECTED_FAILED_CHECKS = {
-    "check_classifiers_train": (
-        "asserts predict == (decision_function > 0); LPRanker's decision_function is the raw "
-        "ranking score of the LP (which is invariant to a constant shift, so 0 has no meaning) "
-        "and predict thresholds it at threshold_, the training-accuracy-optimal cut "
-        "(tested in test_threshold_maximizes_training_accuracy)"
-    ),
     "check_sample_weight_equivalence_on_dense_data": (
         "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC, which scikit-learn "
         "xfails for the same reason), so repeating rows changes the kernel width; with a fixed "
@@ -336,7 +330,7 @@ def test_dropping_non_ranking_vectors_keeps_training_scores(cancer, cancer_model
     assert 0 < len(est.support_) < len(ytr) and len(dropped) > 0  # the test is not vacuous
     np.testing.assert_allclose(coef[est.support_], est.ranking_coef_)
     assert np.all(np.abs(coef[dropped]) <= est.tol * max(1.0, np.abs(coef).max()))
-    np.testing.assert_allclose(est.decision_function(Xtr), K @ coef, rtol=0, atol=1e-7)
+    np.testing.assert_allclose(est.decision_function(Xtr), K @ coef + est.intercept_, rtol=0, atol=1e-7)
     # keeping every nonzero coefficient (tol=0) changes nothing either
     full = LPRanker(C=1.0, gamma=1.0, tol=0.0).fit(Xtr, ytr)
     np.testing.assert_allclose(full.decision_function(Xtr), est.decision_function(Xtr), atol=1e-7)
@@ -371,7 +365,7 @@ def test_linear_kernel_is_a_linear_model(cancer):
     Xtr, ytr = Xtr[:100], ytr[:100]
     lin = LPRanker(C=1.0, kernel="linear").fit(Xtr, ytr)
     w = lin.ranking_vectors_.T @ lin.ranking_coef_
-    np.testing.assert_allclose(lin.decision_function(Xte), Xte @ w, atol=1e-10)
+    np.testing.assert_allclose(lin.decision_function(Xte), Xte @ w + lin.intercept_, atol=1e-10)
     pre = LPRanker(C=1.0, kernel="precomputed").fit(linear_kernel(Xtr), ytr)
     assert pre.objective_ == pytest.approx(lin.objective_, rel=1e-9)
     np.testing.assert_allclose(pre.decision_function(linear_kernel(Xte, Xtr)), lin.decision_function(Xte), atol=1e-9)
@@ -487,7 +481,7 @@ def test_predict_returns_original_labels(cancer):
     pred = est.predict(Xte)
     assert pred.dtype.kind == "U" and set(pred) <= set(labels) and len(set(pred)) == 2
     f = est.decision_function(Xte)
-    np.testing.assert_array_equal(pred, np.where(f >= est.threshold_, "malignant", "benign"))
+    np.testing.assert_array_equal(pred, np.where(f > 0, "malignant", "benign"))
     # same model as with 0/1 labels
     num = LPRanker(C=1.0, gamma=1.0).fit(Xtr[:100], ytr[:100])
     np.testing.assert_allclose(f, num.decision_function(Xte))
@@ -510,11 +504,12 @@ def test_threshold_maximizes_training_accuracy(cancer):
     X, y = Xtr[:100], ytr[:100]
     est = LPRanker(C=1.0, gamma=1.0).fit(X, y)
     positive = y == est.pos_label_
-    f = est.decision_function(X)
+    f = est.decision_function(X) + est.threshold_  # the kernel expansion itself
     u = np.unique(f)
     candidates = np.r_[-np.inf, (u[:-1] + u[1:]) / 2, np.inf]
-    best = max(int(np.sum((f >= tau) == positive)) for tau in candidates)
-    assert int(np.sum((f >= est.threshold_) == positive)) == best
+    best = max(int(np.sum((f > tau) == positive)) for tau in candidates)
+    assert int(np.sum((f > est.threshold_) == positive)) == best
+    assert np.isfinite(est.threshold_)
     assert int(np.sum(est.predict(X) == y)) == best
     assert best > 0.9 * len(y)
     # pos_label = the other class: the mirrored LP (f -> -f) has the same best training accuracy
@@ -569,7 +564,7 @@ def _bad_cases():
         ("inf", LPRanker(), X_inf, y, "infinity"),
         ("survival-nan", SurvivalLPRanker(), X_nan, ys, "NaN"),
         ("one-class", LPRanker(), X, np.ones(30, int), "only one class"),
-        ("three-classes", LPRanker(), X, np.arange(30) % 3, "binary, got 3 classes"),
+        ("three-classes", LPRanker(), X, np.arange(30) % 3, "Only binary classification is supported. y has 3 classes"),
         ("all-censored", SurvivalLPRanker(), X, survival_target(np.zeros(30, bool), np.arange(30.0)),
          "no comparable pairs"),
         ("length-mismatch", LPRanker(), X, y[:-1], "30 samples.*29"),

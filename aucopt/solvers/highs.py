@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..problem import Problem
-from . import SolveResult, Status
+from . import USABLE, SolveResult, Status
 
 INF = 1e30  # HiGHS's infinity
 
@@ -80,7 +80,7 @@ def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | N
     status = _status_map().get(model_status, Status.ERROR)
     info = h.getInfo()
     solution = h.getSolution()
-    has_x = bool(solution.value_valid)
+    has_x = bool(solution.value_valid) and status in USABLE
     x = np.array(solution.col_value) if has_x else None
     dual = np.array(solution.row_dual) if solution.dual_valid else None
     iterations = int(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0)
