@@ -18,13 +18,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from aucopt._order import suffix_less_equal_counts
-from aucopt._validation import (
-    binary_labels,
-    check_consistent_length,
-    check_finite_1d,
-    survival_arrays,
-)
+from ._order import suffix_less_equal_counts
+from ._validation import binary_labels, check_consistent_length, check_finite_1d, survival_arrays
+from .pairs import PairSet
 
 __all__ = ["ConcordanceCounts", "concordance_counts", "harrell_c", "roc_auc"]
 
@@ -87,26 +83,6 @@ class ConcordanceCounts(NamedTuple):
     comparable: int
 
 
-def _comparable_suffixes(event: np.ndarray, time: np.ndarray):
-    """Time order with events first among tied times, and each event's comparable suffix.
-
-    In ``order = lexsort((~event, time))`` the partners ``j`` comparable with an event ``i``
-    (``t_j > t_i``, or ``t_j == t_i`` and censored) are exactly ``order[start_i:]`` with
-    ``start_i = #{j : t_j < t_i} + #{j event : t_j == t_i}``.
-    Returns ``(order, event_indices, start)``.
-    """
-    order = np.lexsort((~event, time))
-    events = np.flatnonzero(event)
-    t_event = time[events]
-    sorted_time = time[order]
-    sorted_event_time = np.sort(t_event)
-    n_before = np.searchsorted(sorted_time, t_event, side="left")
-    n_events_tied = np.searchsorted(sorted_event_time, t_event, side="right") - np.searchsorted(
-        sorted_event_time, t_event, side="left"
-    )
-    return order, events, n_before + n_events_tied
-
-
 def concordance_counts(y, risk) -> ConcordanceCounts:
     """Concordant, discordant and risk-tied pairs among Harrell's comparable pairs.
 
@@ -127,8 +103,10 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
     event, time = survival_arrays(y)
     risk = check_finite_1d(risk, "risk")
     check_consistent_length(y=event, risk=risk)
-    order, events, start = _comparable_suffixes(event, time)
-    counts = suffix_less_equal_counts(order, start, risk, events)
+    pairs = PairSet.survival(event, time)  # each event's comparable partners: a suffix of pairs.order
+    events = np.flatnonzero(event)
+    start = pairs.start[events]
+    counts = suffix_less_equal_counts(pairs.order, start, risk, events)
     comparable = int((len(time) - start).sum())
     concordant = int(counts.less.sum())
     tied_risk = int(counts.equal.sum())
@@ -144,7 +122,9 @@ def harrell_c(y, risk, *, ties: str = "half") -> float:
     """Harrell's concordance index ``(concordant + c * tied_risk) / comparable``.
 
     ``c = 1/2`` for ``ties="half"`` (as scikit-survival and lifelines) and ``c = 0`` for
-    ``ties="strict"``; see :func:`concordance_counts` for the pair definitions.
+    ``ties="strict"``; see :func:`concordance_counts` for the pair definitions. Risks tie only
+    when exactly equal, as in lifelines and ``concordance_index_censored(..., tied_tol=0)``;
+    scikit-survival's default also ties risks within 1e-8.
     Raises ``ValueError`` when no pair is comparable (e.g. every sample censored).
     """
     ties = _check_ties(ties)
