@@ -29,8 +29,6 @@ from .solvers import check_solver, solve
 class _KernelPairRanker(BaseEstimator):
     """Shared fit / decision_function for kernel-expansion rankers solved as LP/QP."""
 
-    _default_formulation = "lp_ranker"
-
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", solver="highs", solver_options=None, tol=1e-8,
                  lifted=True, max_bytes=DEFAULT_MAX_BYTES):
