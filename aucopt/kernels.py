@@ -75,3 +75,29 @@ class Kernel:
 def kernel_matrix(X, Y=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0) -> np.ndarray:
     """Kernel matrix k(X, Y) (``Y = X`` if omitted) for a kernel name or callable."""
     return Kernel.from_params(kernel, gamma, degree, coef0, X=X)(X, Y)
+
+
+def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarray:
+    """Exact low-rank factor L (n × r) with K = L Lᵀ, from the eigendecomposition of K.
+
+    Eigenvalues below ``rtol · λ_max`` are dropped (they are rounding noise of a PSD matrix;
+    the reconstruction error is at most ``n · rtol · λ_max``); r ≤ n is the numerical rank.
+    Raises ``ValueError`` when K is not symmetric or has an eigenvalue below
+    ``−psd_tol · max(1, λ_max)``: a kernel that is not positive semidefinite would make the
+    QP non-convex.
+    """
+    K = np.asarray(K, dtype=float)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise ValueError(f"A kernel matrix must be square, got shape {K.shape}.")
+    scale = max(1.0, float(np.max(np.abs(K)))) if K.size else 1.0
+    if not np.allclose(K, K.T, rtol=0, atol=1e-10 * scale):
+        raise ValueError("The kernel matrix is not symmetric; a kernel must satisfy k(x, x') = k(x', x).")
+    eigval, eigvec = np.linalg.eigh(0.5 * (K + K.T))
+    top = float(eigval[-1]) if len(eigval) else 0.0
+    if len(eigval) and eigval[0] < -psd_tol * max(1.0, top):
+        raise ValueError(
+            f"The kernel matrix is not positive semidefinite (smallest eigenvalue {eigval[0]:.3g}, "
+            f"largest {top:.3g}); the QP would not be convex. Use a valid (Mercer) kernel."
+        )
+    keep = eigval > rtol * max(top, 0.0)
+    return eigvec[:, keep] * np.sqrt(eigval[keep])

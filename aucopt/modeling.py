@@ -185,14 +185,19 @@ class Model:
     ----------
     pairs : the :class:`~aucopt.pairs.PairSet` (defines ``n_points``, ``signs``, the pair rows).
     kernel : ``n_points × n_basis`` kernel matrix K between training points and the expansion basis.
+    factor : optional ``n_points × r`` matrix L with K = L Lᵀ (dense or sparse), e.g. the
+        explicit features of a linear kernel; computed from ``kernel`` on first use otherwise.
     lifted : emit auxiliary score variables (sparse) instead of dense pair rows.
     max_bytes : refuse to assemble anything larger (pair arrays, dense blocks) than this.
     """
 
-    def __init__(self, pairs: PairSet, kernel=None, *, lifted: bool = True,
+    def __init__(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
                  max_bytes: int | None = DEFAULT_MAX_BYTES):
         self.pairs = pairs.check_nonempty()
         self.kernel = None if kernel is None else np.asarray(kernel, dtype=float)
+        if factor is not None and factor.shape[0] != pairs.n_points:
+            raise ValueError(f"The kernel factor has {factor.shape[0]} rows but the pair set has {pairs.n_points} points.")
+        self._factor = factor
         if self.kernel is not None and self.kernel.shape[0] != pairs.n_points:
             raise ValueError(
                 f"The kernel has {self.kernel.shape[0]} rows but the pair set has {pairs.n_points} points."
@@ -214,6 +219,17 @@ class Model:
         if self.kernel is None:
             raise ValueError("This formulation needs a kernel matrix (pass kernel=K to build).")
         return self.kernel.shape[1]
+
+    @property
+    def kernel_factor(self):
+        """L (points × r) with K = L Lᵀ: the given factor, or an exact eigen-factor of K."""
+        if self._factor is None:
+            from .kernels import kernel_factor
+
+            if self.kernel is None:
+                raise ValueError("This formulation needs a kernel matrix or a kernel factor.")
+            self._factor = kernel_factor(self.kernel)
+        return self._factor
 
     def variable(self, name: str, size: int, lower=None, upper=None) -> Variable:
         if name in self._variables:
@@ -272,14 +288,23 @@ class Model:
         self.subject_to(s - f == 0)
         return s
 
-    def sum_squares(self, expr: Affine) -> Quadratic:
-        """Σ expr², lifting a non-variable expression into an auxiliary variable."""
+    def lift(self, expr: Affine, name: str | None = None) -> Variable:
+        """A new free variable v with the rows v − expr = 0; keeps later products sparse
+        (e.g. v = Aᵀα has 2 nonzeros per pair, and Lᵀv then costs r·n, not r·P)."""
+        v = self.variable(name or f"_aux{len(self._variables)}", expr.size)
+        self.subject_to(v - expr == 0)
+        return v
+
+    def sum_squares(self, expr: Affine, weights=None) -> Quadratic:
+        """Σ_k weights_k · expr_k² (weights default 1, must be ≥ 0); a non-variable
+        expression is lifted into an auxiliary variable first."""
         if not (isinstance(expr, Variable) and np.all(expr.const == 0)):
-            aux = self.variable(f"_aux{len(self._variables)}", expr.size)
-            self.subject_to(aux - expr == 0)
-            expr = aux
+            expr = self.lift(expr)
+        w = np.ones(expr.size) if weights is None else np.broadcast_to(np.asarray(weights, float), (expr.size,))
+        if np.any(w < 0) or not np.all(np.isfinite(w)):
+            raise ValueError("sum_squares weights must be finite and non-negative (convexity).")
         zero = Affine(self, {}, np.zeros(1))
-        return Quadratic({expr.name: 2.0 * sp.identity(expr.size, format="csc")}, zero)
+        return Quadratic({expr.name: sp.diags(2.0 * w, format="csc")}, zero)
 
     # ----------------------------------------------------------------- assembly
     def _check_nnz_budget(self, M, expr: Affine, what: str) -> None:
@@ -352,9 +377,9 @@ class Formulation:
     def __call__(self, m: Model, **params):
         return self.func(m, **params)
 
-    def build(self, pairs: PairSet, kernel=None, *, lifted: bool = True,
+    def build(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
               max_bytes: int | None = DEFAULT_MAX_BYTES, **params) -> Problem:
-        m = Model(pairs, kernel, lifted=lifted, max_bytes=max_bytes)
+        m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes)
         self.func(m, **params)
         return m.build(self.name)
 

@@ -1,0 +1,19 @@
+"""AUC-maximizing SVM, 1-norm soft margin, dual (Brefeld & Scheffer 2005, seed 001, OP3).
+
+    min_α  ½ αᵀ K′ α − 1ᵀα     s.t.  0 ≤ α_ij ≤ C w_ij      (closed box: the paper's "<" is a typo)
+
+with the pairwise kernel K′ = A K Aᵀ (A: pair incidence, +1 at i, −1 at j), never formed:
+v = Aᵀα (2 nonzeros per pair) and u = Lᵀv with K = L Lᵀ give αᵀK′α = ‖u‖². The model is
+f(x) = Σ_l coef_l k(x_l, x) with coef = Aᵀα (the output "coef"); w_ij are the pair weights
+(1 in the paper). Over survival pairs this is the hinge-loss survival SVM.
+"""
+
+from aucopt.modeling import formulation
+
+
+@formulation("aucsvm_l1_dual", kind="qp")
+def aucsvm_l1_dual(m, C=1.0):
+    alpha = m.variable("alpha", m.n_pairs, lower=0, upper=C * m.pair_weights)
+    coef = m.lift(m.pair_incidence.T @ alpha, name="coef")  # v = Aᵀα
+    m.output("coef", coef)
+    m.minimize(0.5 * m.sum_squares(m.kernel_factor.T @ coef) - alpha.sum())  # ½‖Lᵀv‖² − Σα

@@ -1,0 +1,23 @@
+"""AUC-maximizing SVM, 2-norm soft margin, dual (Brefeld & Scheffer 2005, seed 001, OP4 / eq. 12).
+
+    min_α  ½ αᵀ (K′ + diag(1 / (C w_ij))) α − 1ᵀα     s.t.  α ≥ 0
+
+(the paper's "K′ + (1/C) 1" means the identity, not the all-ones matrix). Lifted as in OP3:
+v = Aᵀα, u = Lᵀv, objective ½‖u‖² + Σ α²/(2 C w) − Σα. The primal slacks are ξ = α / (C w).
+Pairs of weight 0 do not enter the loss, so their α is fixed at 0.
+"""
+
+import numpy as np
+
+from aucopt.modeling import formulation
+
+
+@formulation("aucsvm_l2_dual", kind="qp")
+def aucsvm_l2_dual(m, C=1.0):
+    w = m.pair_weights
+    alpha = m.variable("alpha", m.n_pairs, lower=0, upper=np.where(w > 0, np.inf, 0.0))
+    coef = m.lift(m.pair_incidence.T @ alpha, name="coef")  # v = Aᵀα
+    m.output("coef", coef)
+    ridge = np.divide(1.0, C * w, out=np.zeros_like(w), where=w > 0)  # 1/(C w_ij)
+    m.minimize(0.5 * m.sum_squares(m.kernel_factor.T @ coef)
+               + 0.5 * m.sum_squares(alpha, weights=ridge) - alpha.sum())
