@@ -4,7 +4,7 @@ Data flows one way: pairs → formulation → problem → solver → model.
 """
 
 from ._validation import survival_target
-from .estimators import LPRanker, SurvivalLPRanker
+from .estimators import AUCSVM, LPRanker, SurvivalAUCSVM, SurvivalLPRanker
 from .kernels import Kernel, kernel_matrix
 from .metrics import harrell_c, roc_auc
 from .modeling import Model, available_formulations, formulation, get_formulation
@@ -15,7 +15,7 @@ from .solvers import SolveResult, SolverError, Status, available_solvers, solve
 __version__ = "0.1.0"
 
 __all__ = [
-    "LPRanker", "SurvivalLPRanker", "PairSet", "Problem", "Model", "formulation",
+    "LPRanker", "SurvivalLPRanker", "AUCSVM", "SurvivalAUCSVM", "PairSet", "Problem", "Model", "formulation",
     "get_formulation", "available_formulations", "solve", "available_solvers", "SolveResult",
     "SolverError", "Status", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "survival_target",
 ]
