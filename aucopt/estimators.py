@@ -128,7 +128,7 @@ class _BinaryRanker(ClassifierMixin):
         self._fit(X, y, sample_weight)
         self.classes_ = np.unique(y)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
-        self.threshold_ = _best_accuracy_threshold(self._expansion(X), y == self.pos_label_)
+        self.threshold_ = _best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
         sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
         self.intercept_ = -sign * self.threshold_
         return self
@@ -431,13 +431,15 @@ class SurvivalAUCSVM(_SurvivalRanker, _AUCSVMModel):
 
 
 # ============================================================================ helpers
-def _best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray) -> float:
-    """Midpoint threshold τ maximizing the accuracy of ``f > τ`` (seed 003 §1.6)."""
+def _best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_weight=None) -> float:
+    """Midpoint threshold τ maximizing the (weighted) accuracy of ``f > τ`` (seed 003 §1.6)."""
+    weight = np.ones(len(scores)) if sample_weight is None else np.asarray(sample_weight, float)
+    scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
     order = np.argsort(scores, kind="mergesort")
-    s, pos = scores[order], positive[order].astype(float)
-    # predict + for indices ≥ k: correct = negatives below k + positives from k on
-    neg_below = np.concatenate([[0.0], np.cumsum(1 - pos)])
-    pos_from = np.concatenate([np.cumsum(pos[::-1])[::-1], [0.0]])
+    s, pos, w = scores[order], positive[order], weight[order]
+    # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on
+    neg_below = np.concatenate([[0.0], np.cumsum(np.where(pos, 0.0, w))])
+    pos_from = np.concatenate([np.cumsum(np.where(pos, w, 0.0)[::-1])[::-1], [0.0]])
     ks = np.concatenate([[0], np.flatnonzero(np.diff(s) > 0) + 1, [len(s)]])  # cut between distinct values
     best = ks[np.argmax((neg_below + pos_from)[ks])]
     if best == 0:  # everything positive: a finite cut below the smallest score

@@ -14,6 +14,7 @@ from aucopt.modeling import formulation
 @formulation("aucsvm_l1_dual", kind="qp")
 def aucsvm_l1_dual(m, C=1.0):
     alpha = m.variable("alpha", m.n_pairs, lower=0, upper=C * m.pair_weights)
-    coef = m.lift(m.pair_incidence.T @ alpha, name="coef")  # v = Aᵀα
-    m.output("coef", coef)
+    v = m.pair_incidence.T @ alpha  # v = Aᵀα: the per-point coefficients
+    m.output("coef", v)
+    coef = m.lift(v, name="coef")  # lifted, so that Lᵀv costs r·n nonzeros, not r·P
     m.minimize(0.5 * m.sum_squares(m.kernel_factor.T @ coef) - alpha.sum())  # ½‖Lᵀv‖² − Σα

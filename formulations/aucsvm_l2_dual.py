@@ -16,8 +16,9 @@ from aucopt.modeling import formulation
 def aucsvm_l2_dual(m, C=1.0):
     w = m.pair_weights
     alpha = m.variable("alpha", m.n_pairs, lower=0, upper=np.where(w > 0, np.inf, 0.0))
-    coef = m.lift(m.pair_incidence.T @ alpha, name="coef")  # v = Aᵀα
-    m.output("coef", coef)
+    v = m.pair_incidence.T @ alpha  # v = Aᵀα: the per-point coefficients
+    m.output("coef", v)
+    coef = m.lift(v, name="coef")  # lifted, so that Lᵀv costs r·n nonzeros, not r·P
     ridge = np.divide(1.0, C * w, out=np.zeros_like(w), where=w > 0)  # 1/(C w_ij)
     m.minimize(0.5 * m.sum_squares(m.kernel_factor.T @ coef)
                + 0.5 * m.sum_squares(alpha, weights=ridge) - alpha.sum())

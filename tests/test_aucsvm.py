@@ -107,10 +107,6 @@ def _reduced_dual(Cmat, C, norm):
     return Cmat.T @ a.value
 
 
-def _cos(a, b):
-    return float(a @ b / np.sqrt((a @ a) * (b @ b)))
-
-
 @pytest.fixture(scope="module")
 def cancer40(breast_cancer):
     return _subset(breast_cancer, 40, seed=0)
@@ -165,9 +161,10 @@ def test_pairwise_kernel_from_factor_equals_four_term_formula(kernel):
             brute[p, q] = k(xi, xu) - k(xi, xv) - k(xj, xu) + k(xj, xv)
     scale = np.abs(brute).max()
     np.testing.assert_allclose(Kp, brute, rtol=0, atol=1e-10 * scale)
-    np.testing.assert_allclose(AL @ AL.T, A @ m.kernel_factor @ (A @ m.kernel_factor).T, atol=1e-10 * scale)
+    ALm = A @ m.kernel_factor  # the Model's own (lazily computed) factor
+    np.testing.assert_allclose(ALm @ ALm.T, brute, rtol=0, atol=1e-10 * scale)
 
-    # the oracle has power: the transposed cross block (k(x_v, x_i) read as K₊₋[j, u]) is wrong
+    # spec §2.6 block form: k_ju = k(x_j⁻, x_u⁺) = K₊₋[u, j], the cross block *transposed*
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     Kpm = K[np.ix_(pos, neg)]
     ip = np.searchsorted(pos, i)
@@ -175,8 +172,8 @@ def test_pairwise_kernel_from_factor_equals_four_term_formula(kernel):
     blocks = (K[np.ix_(i, i)] - Kpm[ip[:, None], jn[None, :]] - Kpm[ip[None, :], jn[:, None]]
               + K[np.ix_(j, j)])
     np.testing.assert_allclose(blocks, brute, atol=1e-10 * scale)  # spec §2.6 block formula
-    # reading k_ju as K₊₋[j, u] is impossible; the tempting "fix" K₊₋[i, v] (the transposed
-    # P × P term) gives a symmetric, wrong matrix
+    # the oracle has power: reusing the k_iv term K₊₋[i, v] for k_ju (forgetting the transpose,
+    # pitfall 5.1) gives a wrong matrix
     clash = K[np.ix_(i, i)] - 2 * Kpm[ip[:, None], jn[None, :]] + K[np.ix_(j, j)]
     assert np.abs(clash - brute).max() > 1e-3 * scale
 
@@ -301,15 +298,16 @@ def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
     centroid = np.zeros(len(y))
     centroid[pos], centroid[neg] = 1.0 / len(pos), -1.0 / len(neg)  # μ⁺ − μ⁻
 
-    for C in (C_star, 0.3 * C_star):
+    for C in (C_star, 0.5 * C_star, 0.1 * C_star):
         est = AUCSVM(C=C, kernel=kernel, gamma=1.0, norm=1, solver="clarabel", tol=0).fit(X, y)
-        assert len(est.support_alpha_) == len(pos) * len(neg)
-        np.testing.assert_allclose(est.support_alpha_, C, rtol=1e-6)
         coef = np.zeros(len(y))
         coef[est.support_] = est.ranking_coef_
         cos = (coef @ K @ centroid) / np.sqrt((coef @ K @ coef) * (centroid @ K @ centroid))
         assert cos == pytest.approx(1.0, abs=1e-6)
-        np.testing.assert_allclose(coef, C * s, atol=1e-6 * C * np.abs(s).max())
+        if C < C_star:  # at C = C* the extreme pair has zero gradient: α there is ill-conditioned
+            assert len(est.support_alpha_) == len(pos) * len(neg)
+            np.testing.assert_allclose(est.support_alpha_, C, rtol=1e-6)
+            np.testing.assert_allclose(coef, C * s, atol=1e-6 * C * np.abs(s).max())
 
     above = AUCSVM(C=3 * C_star, kernel=kernel, gamma=1.0, norm=1, solver="clarabel").fit(X, y)
     n_at_bound = np.sum(above.support_alpha_ > (1 - 1e-3) * 3 * C_star)
@@ -396,10 +394,15 @@ def test_solvers_agree_on_survival_pairs(whas50, kernel, norm):
     X, y = whas50
     fits = _agree(lambda s: SurvivalAUCSVM(C=0.1, kernel=kernel, norm=norm, solver=s), X, y)
     event, t = y["event"], y["time"]
-    n_harrell = sum(1 for a in range(len(t)) if event[a] for b in range(len(t))
-                    if t[a] < t[b] or (t[a] == t[b] and not event[b]))
-    assert fits["osqp"].n_pairs_ == n_harrell
+    harrell = np.array([(a, b) for a in range(len(t)) if event[a] for b in range(len(t))
+                        if t[a] < t[b] or (t[a] == t[b] and not event[b])])
+    assert fits["osqp"].n_pairs_ == len(harrell)
     assert fits["osqp"].pair_kind_ == "survival"
+    if kernel == "linear":  # OP2 over Harrell's comparable pairs, solved directly
+        w_ref, _, value = _primal_qp(X[harrell[:, 0]] - X[harrell[:, 1]], 0.1, norm)
+        assert fits["clarabel"].objective_ == pytest.approx(value, rel=1e-6)
+        np.testing.assert_allclose(fits["clarabel"].ranking_coef_ @ fits["clarabel"].ranking_vectors_,
+                                   w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
 
 
 # ============================================================================ Theorem 1
@@ -414,7 +417,7 @@ def test_theorem1_training_auc_bound(cancer60, norm):
     n_pairs = len(pairs)
     n_violations = []
     for C in (1e-4, 1e-2, 1.0):
-        est = AUCSVM(C=C, kernel="linear", norm=norm, solver="clarabel").fit(X, y)
+        est = AUCSVM(C=C, kernel="linear", norm=norm, solver="osqp").fit(X, y)
         f = _f_of(est, X)
         margin = f[pairs[:, 0]] - f[pairs[:, 1]]
         violations = int(np.sum(margin <= 0))
@@ -425,7 +428,7 @@ def test_theorem1_training_auc_bound(cancer60, norm):
         else:
             ps = PairSet.bipartite(y)
             problem = get_formulation("aucsvm_l2_dual").build(ps, factor=X, C=C)
-            res = solve(problem, "clarabel").raise_for_status()
+            res = solve(problem, "osqp").raise_for_status()  # polished: exact active set
             xi = problem.block(res.x, "alpha") / C
             np.testing.assert_allclose(np.sort(xi), np.sort(np.maximum(0.0, 1 - margin)), atol=1e-6)
         bound = np.sum(xi**norm) / n_pairs
@@ -445,21 +448,22 @@ def test_theorem1_training_auc_bound(cancer60, norm):
 def test_per_example_coef_equals_pair_expansion(cancer40, breast_cancer, kernel, params, norm):
     X, y = cancer40
     Xt, _ = _subset(breast_cancer, 25, seed=7)
-    est = AUCSVM(C=0.5, kernel=kernel, norm=norm, solver="osqp", tol=0, **params).fit(X, y)
+    est = AUCSVM(C=0.5, kernel=kernel, norm=norm, solver="clarabel", tol=0, **params).fit(X, y)
     kfun = (lambda A, B: rbf_kernel(A, B, gamma=params["gamma"])) if kernel == "rbf" else (
         lambda A, B: polynomial_kernel(A, B, **params))
     i, j = est.support_pairs_.T
     assert np.all(y[i] == 1) and np.all(y[j] == 0)
     f_pairs = est.support_alpha_ @ (kfun(X[i], Xt) - kfun(X[j], Xt))  # Σ α_ij (k(x_i,x) − k(x_j,x))
     f_coef = _f_of(est, Xt)
-    np.testing.assert_allclose(f_coef, f_pairs, atol=1e-9 * max(1.0, np.abs(f_pairs).max()))
+    # (tol=0 keeps every α > 0; coef is the lifted v = Aᵀα, equal up to feasibility 1e-8)
+    np.testing.assert_allclose(f_coef, f_pairs, atol=1e-8 * max(1.0, np.abs(f_pairs).max()))
     # the collapse coef = Aᵀα: row sums on positives, minus column sums on negatives
     coef = np.zeros(len(y))
     np.add.at(coef, i, est.support_alpha_)
     np.add.at(coef, j, -est.support_alpha_)
     full = np.zeros(len(y))
     full[est.support_] = est.ranking_coef_
-    np.testing.assert_allclose(full, coef, atol=1e-12 * max(1.0, np.abs(coef).max()))
+    np.testing.assert_allclose(full, coef, atol=1e-8 * max(1.0, np.abs(coef).max()))
 
 
 # ============================================================================ k-means reduction
@@ -549,6 +553,9 @@ def test_weighted_pairs_match_weighted_primal(cancer40, norm):
     w = _w_of(est, X.shape[1])
     np.testing.assert_allclose(w, w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
     assert est.objective_ == pytest.approx(value, rel=1e-6)
+    lib = AUCSVM(C=C, kernel="linear", norm=norm, solver="liblinear").fit(X, y, sample_weight=sw)
+    np.testing.assert_allclose(_w_of(lib, X.shape[1]), w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
+    assert lib.objective_ == pytest.approx(value, rel=1e-6)
 
     slot = {tuple(p): k for k, p in enumerate(pairs.tolist())}
     idx = np.array([slot[tuple(p)] for p in est.support_pairs_.tolist()])
@@ -578,18 +585,29 @@ def test_integer_weights_equal_repeated_rows_linear(cancer40):
     assert weighted.objective_ == pytest.approx(repeated.objective_, rel=1e-6)
 
 
-def test_weighted_threshold_equals_repeated_rows(cancer40):
-    """The fitted threshold_ must treat integer weights as repetitions too (scikit-learn's
-    sample_weight semantics), so decision_function / predict agree, not only the ranking."""
-    X, y = cancer40
-    sw = np.random.RandomState(2).randint(1, 4, size=len(y))
-    weighted = AUCSVM(C=0.2, kernel="linear", solver="clarabel").fit(X, y, sample_weight=sw)
-    repeated = AUCSVM(C=0.2, kernel="linear", solver="clarabel").fit(np.repeat(X, sw, axis=0), np.repeat(y, sw))
+def test_weighted_threshold_equals_repeated_rows():
+    """threshold_ must treat integer weights as repetitions (scikit-learn's sample_weight
+    semantics), i.e. maximize the *weighted* training accuracy, so decision_function and
+    predict agree with a fit on repeated rows, not only the ranking. On x = 0..3 with labels
+    0, 1, 0, 1 the cuts at 0.5 and 2.5 (in x) tie without weights; weight 3 on the negative
+    at x = 2 makes 2.5 the only best cut (5 of 6 weighted points correct, against 3 of 6)."""
+    X = np.arange(4.0)[:, None]
+    y = np.array([0, 1, 0, 1])
+    sw = np.array([1, 1, 3, 1])
+    # C = 0.5: the objective is ½w² + C(1 − w) + 3C(1 + w) + 3C(1 − w) near w = ½, smooth there
+    weighted = AUCSVM(C=0.5, kernel="linear", solver="clarabel").fit(X, y, sample_weight=sw)
+    repeated = AUCSVM(C=0.5, kernel="linear", solver="clarabel").fit(np.repeat(X, sw, axis=0), np.repeat(y, sw))
     f = _f_of(weighted, X)
-    pos = y == 1
-    acc = [np.sum(sw * ((f > t) == pos)) for t in (weighted.threshold_, repeated.threshold_)]
-    assert acc[0] == acc[1], f"weighted training accuracy {acc[0]} < {acc[1]} (repeated-rows threshold)"
-    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X), atol=1e-6)
+    np.testing.assert_allclose(f, 0.5 * X.ravel(), atol=1e-6)  # w = C = ½ by hand
+    np.testing.assert_allclose(_f_of(repeated, X), f, atol=1e-6)  # same ranking function
+    assert np.all(np.diff(f) > 0)
+    cuts = np.r_[f[0] - 1, 0.5 * (f[1:] + f[:-1]), f[-1] + 1]
+    best = max(np.sum(sw * ((f > c) == (y == 1))) for c in cuts)
+    assert best == 5
+    assert np.sum(sw * ((f > repeated.threshold_) == (y == 1))) == best
+    got = np.sum(sw * ((f > weighted.threshold_) == (y == 1)))
+    assert got == best, f"threshold_ ignores sample_weight: weighted training accuracy {got}/6, best {best}/6"
+    np.testing.assert_array_equal(weighted.predict(X), repeated.predict(X))
 
 
 # ============================================================================ estimator behaviour
@@ -599,13 +617,13 @@ def test_weighted_threshold_equals_repeated_rows(cancer40):
 EXPECTED_FAILED_CHECKS = {
     "check_sample_weight_equivalence_on_dense_data": (
         "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC), so repeating rows "
-        "changes the kernel width; in addition threshold_ maximizes the unweighted training "
-        "accuracy (see test_weighted_threshold_equals_repeated_rows), while the expansion itself "
-        "matches repeated rows (test_integer_weights_equal_repeated_rows_linear)"
+        "changes the kernel width; with a fixed gamma the expansion and the weighted threshold "
+        "match repeated rows (test_integer_weights_equal_repeated_rows_linear, "
+        "test_weighted_threshold_equals_repeated_rows)"
     ),
     "check_sample_weight_equivalence_on_sparse_data": (
         "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
-        "unweighted variance of X; threshold_ ignores sample_weight)"
+        "unweighted variance of X)"
     ),
 }
 
@@ -712,6 +730,12 @@ def test_bad_parameters_raise_before_solving(no_solver_work, cancer40, whas50, c
     X, y = cancer40 if cls is AUCSVM else whas50
     with pytest.raises(ValueError, match=match):
         cls(**params).fit(X, y)
+
+
+def test_unknown_cvxpy_subsolver_raises_before_solving(no_solver_work, cancer40):
+    """'cvxpy:<NAME>' of a solver cvxpy does not have is as unknown as 'no_such_solver'."""
+    with pytest.raises(ValueError, match="(?i)nope.*(not installed|unknown)|unknown solver"):
+        AUCSVM(solver="cvxpy:nope").fit(*cancer40)
 
 
 def test_non_psd_precomputed_kernel_raises_before_solving(no_solver_work):

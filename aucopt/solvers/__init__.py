@@ -105,9 +105,13 @@ def _split_name(solver: str) -> tuple[str, dict]:
     key = solver.strip().lower()
     if key in BACKENDS:
         return BACKENDS[key], {}
-    if key.startswith("cvxpy:") or key.startswith("cvxpy-"):
-        return "cvxpy", {"solver": solver.split(key[5], 1)[1].upper()}
     cvx = _cvxpy_solvers()
+    if key.startswith("cvxpy:") or key.startswith("cvxpy-"):
+        name = key[6:].upper()
+        if name not in cvx:
+            raise ValueError(f"Unknown solver {solver!r}: cvxpy solver {name!r} is not installed; "
+                             f"installed cvxpy solvers: {cvx}.")
+        return "cvxpy", {"solver": name}
     if key.upper() in cvx:
         return "cvxpy", {"solver": key.upper()}
     raise ValueError(

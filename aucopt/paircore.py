@@ -1,0 +1,549 @@
+"""One pair core for every scalable path: pairwise loss, gradient coefficients, Hessian products.
+
+For scores ``f`` (length m) and a :class:`~aucopt.pairs.PairSet`, every pair (i, j) has the
+argument ``z_ij = f_i - f_j`` (computed in float64, exactly as a brute-force loop would) and
+
+    L(f) = Σ_(i,j) w_ij ℓ(z_ij),                                         w_ij = w_i w_j,
+    c    = ∂L/∂f,      c_k = Σ_(k,j) w_kj ℓ'(z_kj) - Σ_(i,k) w_ik ℓ'(z_ik),
+    Q(v) = Σ_(i,j) w_ij ℓ''(z_ij) (v_i - v_j)(e_i - e_j)   (generalized Hessian of L).
+
+With ``f = Kβ`` the gradient is ``Kᵀc`` and the Hessian product is ``Kᵀ Q(K s)``. This is
+seed 004 §2.1 (the corrected eqs. 18–20 of RankRC: ``g = Aᵀ ℓ'``, ``H = Aᵀ I^Q A / (2ε)`` with
+``A = P_mat K``; ``Q(v) = P_matᵀ diag(ℓ'') P_mat v``) and, for the hinge, the subgradient of
+the LP Ranker objective (seed 003 eq. 4.4, §2.3 "Fast evaluation": ``c_u`` counts violated pairs).
+
+Losses (:class:`PairLoss`; written with ``t = 1 - z``, half-open pieces, seed 004 §1.2):
+
+* ``"hinge"``          ℓ = t            on z < 1, else 0;   ℓ' = -1 on z < 1 (0 at z = 1); no ℓ''.
+* ``"squared_hinge"``  ℓ = t²           on z < 1, else 0;   ℓ' = -2t, ℓ'' = 2 on z < 1.
+* ``"smoothed_hinge"`` ℓ = t - ε        on z < 1 - 2ε;      ℓ' = -1,      ℓ'' = 0,
+                       ℓ = t² / (4ε)    on 1 - 2ε ≤ z < 1;  ℓ' = -t/(2ε), ℓ'' = 1/(2ε),
+                       ℓ = 0            on z ≥ 1.
+
+Nothing is enumerated for ordered-suffix pair sets (anchor i's partners are
+``order[start_i:]``, see :mod:`aucopt.pairs`). For a fixed anchor, ``z_ij`` is a
+non-increasing function of ``f_j``, so each loss piece selects the partners whose score lies
+in a half-open range ``[lo_i, hi_i)`` of score ranks (the sorted-pair trick of seed 004
+§2.2, after Chapelle & Keerthi). The boundary ranks are found by a binary search that evaluates
+the float64 predicate ``f_i - f_j < b`` itself, so ties and scores exactly on a breakpoint are
+classified exactly as in the elementwise definition. Everything then reduces to two linear maps
+per breakpoint ``b``:
+
+    C_b x  (per anchor)  = Σ_{j in suffix(i), z_ij ≥ b} x_j,
+    C_bᵀ y (per point)   = Σ_{anchors i with j in suffix(i), z_ij ≥ b} y_i,
+
+and a piece ``[b_lo, b_hi)`` is ``C_lo - C_hi`` (``C_-inf`` = the whole suffix). With sums of
+``w, w f, w f²`` the loss and ``c`` follow in closed form per anchor / partner.
+
+* **Bipartite** (all anchors share one suffix): the partners are sorted by score once; ``C_b``
+  is a prefix-sum gather and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per product
+  after one ``O(m log m)`` sort (seed 004 §2.2).
+* **Survival** (Harrell's comparable set; suffixes differ): the 2-D dominance sums
+  "position in the suffix AND score rank below a threshold" use a wavelet matrix over score
+  ranks, walked level by level with numpy (stable partitions, no per-sample loop):
+  ``O(m log m)`` per product, ``O(m)`` memory when streamed.
+* **Explicit** pair sets fall back to vectorized enumeration over their arrays.
+
+Public API: :class:`PairLoss`, :func:`pair_loss` (``(L, c)``), :class:`PairHessian` (state at
+fixed ``f``; ``matvec(v) = Q(v)``, ``n_active``) and :func:`pair_counts` (number of pairs
+with ``z < threshold``, per point).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validation import check_finite_1d
+from .pairs import PairSet
+
+__all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_counts"]
+
+LOSSES = ("hinge", "squared_hinge", "smoothed_hinge")
+"""Names accepted by :class:`PairLoss`."""
+
+_INT = np.int64
+
+
+# ===================================================================================== losses
+class _Piece(NamedTuple):
+    """ℓ(z) = d0 + d1 t + d2 t² with t = 1 - z, on ``lower <= z < upper`` (``lower`` may be -inf)."""
+
+    lower: float
+    upper: float
+    d0: float
+    d1: float
+    d2: float
+
+
+@dataclass(frozen=True)
+class PairLoss:
+    """A piecewise-quadratic pairwise loss ℓ(z) of the margin ``z = f_i - f_j``.
+
+    ``name`` is one of :data:`LOSSES`; ``eps`` ∈ (0, 1] is used by ``"smoothed_hinge"`` only
+    (seed 004 §1.2: C¹, ℓ(1-2ε) = ε, ℓ'(1-2ε) = -1, hinge as ε → 0, at ε = 1 the quadratic
+    piece starts at z = -1). Pieces are half-open ``[lower, upper)``; ``value``,
+    ``derivative`` and ``second`` evaluate ℓ, ℓ' and ℓ'' elementwise with exactly these tie
+    rules (ℓ' is the right-continuous subgradient choice: 0 at z = 1 for the hinge).
+    """
+
+    name: str = "squared_hinge"
+    eps: float = 0.5
+
+    def __post_init__(self):
+        if self.name not in LOSSES:
+            raise ValueError(f"Unknown pair loss {self.name!r}; choose one of {', '.join(LOSSES)}.")
+        eps = float(self.eps)
+        if not (np.isfinite(eps) and 0.0 < eps <= 1.0):
+            raise ValueError(f"eps must lie in (0, 1], got {self.eps!r}.")
+        object.__setattr__(self, "eps", eps)
+
+    @classmethod
+    def make(cls, loss="squared_hinge", eps: float = 0.5) -> "PairLoss":
+        """A :class:`PairLoss` from a name (with ``eps``) or an existing instance."""
+        if isinstance(loss, PairLoss):
+            return loss
+        return cls(str(loss), eps)
+
+    @property
+    def pieces(self) -> tuple[_Piece, ...]:
+        """Non-zero pieces ``(lower, upper, d0, d1, d2)`` of ℓ in ``t = 1 - z``; ℓ = 0 elsewhere."""
+        if self.name == "hinge":
+            return (_Piece(-np.inf, 1.0, 0.0, 1.0, 0.0),)
+        if self.name == "squared_hinge":
+            return (_Piece(-np.inf, 1.0, 0.0, 0.0, 1.0),)
+        e = self.eps
+        a = 1.0 - 2.0 * e
+        return (_Piece(-np.inf, a, -e, 1.0, 0.0), _Piece(a, 1.0, 0.0, 0.0, 0.25 / e))
+
+    @property
+    def twice_differentiable(self) -> bool:
+        """Whether ℓ'' is defined piecewise (False for the hinge: no Hessian)."""
+        return self.name != "hinge"
+
+    def _map(self, z, fn):
+        z = np.asarray(z, dtype=float)
+        out = np.zeros_like(z)
+        for p in self.pieces:
+            inside = (z >= p.lower) & (z < p.upper)
+            out = np.where(inside, fn(p, 1.0 - z), out)
+        return out
+
+    def value(self, z):
+        """ℓ(z), elementwise."""
+        return self._map(z, lambda p, t: p.d0 + p.d1 * t + p.d2 * t * t)
+
+    def derivative(self, z):
+        """ℓ'(z) = -(d1 + 2 d2 t), elementwise (0 at the kink z = 1)."""
+        return self._map(z, lambda p, t: -(p.d1 + 2.0 * p.d2 * t))
+
+    def second(self, z):
+        """ℓ''(z) = 2 d2 on each piece, elementwise (the generalized second derivative)."""
+        return self._map(z, lambda p, t: np.full_like(t, 2.0 * p.d2))
+
+
+# ============================================================================ rank thresholds
+def _count_not_below(u: np.ndarray, x: np.ndarray, b: float) -> np.ndarray:
+    """``k[q] = #{p : fl(x[q] - u[p]) >= b}`` for ascending ``u``.
+
+    ``fl(x - u)`` is non-increasing in ``u`` (rounding is monotone), so the predicate holds on
+    a prefix of ``u`` and ``u[k[q]:]`` are exactly the values with ``x[q] - u < b`` in float64.
+    A ``searchsorted`` around ``x - b`` brackets the boundary to a few ulps; a vectorized
+    bisection evaluating the predicate itself settles it (usually zero or one step).
+    """
+    x = np.asarray(x, dtype=float)
+    c = x - b
+    margin = 4.0 * (np.spacing(np.abs(c)) + np.spacing(abs(b)))
+    lo = np.searchsorted(u, c - margin, side="right").astype(_INT)
+    hi = np.searchsorted(u, c + margin, side="right").astype(_INT)
+    active = np.flatnonzero(lo < hi)
+    while active.size:
+        l, h = lo[active], hi[active]
+        mid = (l + h) // 2
+        ok = (x[active] - u[mid]) >= b
+        lo[active] = np.where(ok, mid + 1, l)
+        hi[active] = np.where(ok, h, mid)
+        active = active[lo[active] < hi[active]]
+    return lo
+
+
+# ============================================================================ cut operators
+def _cumsum0(x: np.ndarray) -> np.ndarray:
+    """Prefix sums with a leading 0 along the last axis."""
+    out = np.zeros(x.shape[:-1] + (x.shape[-1] + 1,))
+    np.cumsum(x, axis=-1, out=out[..., 1:])
+    return out
+
+
+class _SortedCut:
+    """Cut operators when every anchor has the same suffix (bipartite pairs).
+
+    The ``n`` partners are sorted by score rank once. ``C_b`` row i is the prefix of the
+    sorted partners with rank below ``y_b(i)``: a gather of prefix sums. ``C_bᵀ`` is a
+    difference array over sorted positions (``bincount`` + ``cumsum``). ``O(m)`` per product.
+    """
+
+    def __init__(self, m, partners, rank, y):
+        self.m = m
+        by_rank = np.argsort(rank[partners], kind="stable")
+        self.sorted_points = partners[by_rank]
+        sorted_rank = rank[self.sorted_points]
+        n = len(partners)
+        # cut 0 is the whole suffix; cut c >= 1: partners with rank < y[c - 1]
+        self.idx = [np.full(y.shape[1], n, dtype=_INT)] + [
+            np.searchsorted(sorted_rank, yc, side="left").astype(_INT) for yc in y
+        ]
+
+    def apply(self, X=None, Y=None):
+        """``F[c] = C_c X`` (shape ``(n_cuts, k, n_anchors)``), ``G = Σ_c C_cᵀ Y[c]`` (``(k2, m)``)."""
+        F = G = None
+        n = len(self.sorted_points)
+        if X is not None:
+            P = _cumsum0(X[:, self.sorted_points])
+            F = np.stack([P[:, idx] for idx in self.idx])
+        if Y is not None:
+            k2 = Y.shape[1]
+            G = np.zeros((k2, self.m))
+            for col in range(k2):
+                D = np.zeros(n + 1)
+                for c, idx in enumerate(self.idx):
+                    D += np.bincount(idx, weights=Y[c, col], minlength=n + 1)
+                # partner at sorted position r is in row i iff r < idx_i
+                G[col, self.sorted_points] = D[::-1].cumsum()[::-1][1:]
+        return F, G
+
+
+class _WaveletCut:
+    """Cut operators for general ordered suffixes (survival pairs): a wavelet matrix.
+
+    Sequence: position p of ``order`` carries the score rank of point ``order[p]``. Query
+    (i, c): positions ``[start_i, m)`` with rank ``< y_c(i)``. Walking the rank bits from the
+    top, each level stably partitions the sequence into 0-bit / 1-bit halves and moves every
+    query range into the half of its threshold's bit; when that bit is 1 the 0-half part of
+    the range (all ranks below the threshold on the bits seen so far) is a contiguous block of
+    the next level's arrangement: a prefix-sum difference for ``C``, a difference array for
+    ``Cᵀ``. ``O((m + q) log m)`` per product. With ``store=True`` the per-level arrangements
+    and block bounds are kept (int32/int64, ``O((m + q) log m)`` memory) so products skip the
+    partitions; otherwise each product re-walks the levels in ``O(m + q)`` memory.
+    """
+
+    def __init__(self, m, order, start_anchor, rank, y, n_ranks, store):
+        self.m = m
+        self.order = order
+        self.start = start_anchor  # suffix start of each anchor
+        self.n_anchors = len(start_anchor)
+        self.n_cuts = 1 + len(y)
+        self.values = rank[order]
+        self.a = np.tile(start_anchor, len(y))
+        self.y = np.concatenate(list(y)) if len(y) else np.zeros(0, _INT)
+        self.n_bits = max(1, int(n_ranks).bit_length())  # y <= n_ranks < 2**n_bits
+        self.levels = list(self._walk()) if store else None
+
+    def _walk(self):
+        """Yield ``(positions, queries, lo, hi)`` per level: query q gains the block
+        ``positions[lo:hi]`` of original sequence positions."""
+        m, q = self.m, len(self.y)
+        if q == 0 or m == 0:
+            return
+        small = np.int32 if max(m, q) < 2**31 - 1 else _INT
+        arr = self.values
+        pos = np.arange(m, dtype=small)
+        a = self.a.astype(_INT)
+        b = np.full(q, m, dtype=_INT)
+        zeros_before = np.zeros(m + 1, dtype=_INT)
+        for level in reversed(range(self.n_bits)):
+            one = ((arr >> level) & 1).astype(bool)
+            zero = ~one
+            np.cumsum(zero, out=zeros_before[1:])
+            n_zero = zeros_before[m]
+            za, zb = zeros_before[a], zeros_before[b]
+            ybit = ((self.y >> level) & 1).astype(bool)
+            zero_idx = np.flatnonzero(zero)
+            take = np.flatnonzero(ybit & (zb > za))
+            if take.size:
+                yield pos[zero_idx], take.astype(small), za[take].astype(small), zb[take].astype(small)
+            if level == 0:
+                break
+            one_idx = np.flatnonzero(one)
+            arr = np.concatenate((arr[zero_idx], arr[one_idx]))
+            pos = np.concatenate((pos[zero_idx], pos[one_idx]))
+            a = np.where(ybit, n_zero + a - za, za)
+            b = np.where(ybit, n_zero + b - zb, zb)
+
+    def apply(self, X=None, Y=None):
+        """Same contract as :meth:`_SortedCut.apply`."""
+        nA, m = self.n_anchors, self.m
+        F = G = None
+        if X is not None:
+            Xs = X[:, self.order]
+            k = Xs.shape[0]
+            F = np.zeros((self.n_cuts, k, nA))
+            F[0] = Xs[:, ::-1].cumsum(axis=1)[:, ::-1][:, self.start]
+            cut = np.zeros((k, len(self.y)))
+        if Y is not None:
+            k2 = Y.shape[1]
+            Gs = np.zeros((k2, m))
+            # whole suffix: position p is in row i iff start_i <= p
+            for col in range(k2):
+                Gs[col] = np.bincount(self.start, weights=Y[0, col], minlength=m + 1).cumsum()[:m]
+            Ycut = Y[1:].transpose(1, 0, 2).reshape(k2, -1)  # (k2, (n_cuts - 1) * nA)
+        levels = self.levels if self.levels is not None else self._walk()
+        for pos, take, lo, hi in levels:
+            if X is not None:
+                for col in range(k):
+                    P = _cumsum0(Xs[col, pos])
+                    cut[col, take] += P[hi] - P[lo]
+            if Y is not None:
+                n = len(pos) + 1
+                for col in range(k2):
+                    w = Ycut[col, take]
+                    D = np.bincount(lo, weights=w, minlength=n) - np.bincount(hi, weights=w, minlength=n)
+                    Gs[col, pos] += D.cumsum()[:-1]
+        if X is not None:
+            F[1:] = cut.reshape(k, self.n_cuts - 1, nA).transpose(1, 0, 2)
+        if Y is not None:
+            G = np.empty_like(Gs)
+            G[:, self.order] = Gs
+        return F, G
+
+
+# ============================================================================ shared set-up
+class _Core:
+    """Validated inputs plus the cut operators of one (pairs, f, loss)."""
+
+    def __init__(self, pairs: PairSet, f, loss: PairLoss, *, store=False, cuts=None):
+        if not isinstance(pairs, PairSet):
+            raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
+        m = pairs.n_points
+        f = check_finite_1d(f, "f")
+        if len(f) != m:
+            raise ValueError(f"f has {len(f)} entries but the pair set has {m} points.")
+        self.m, self.f, self.loss = m, f, loss
+        self.w = np.ones(m) if pairs.point_weights is None else np.asarray(pairs.point_weights, float)
+        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
+        # pair membership always uses the raw float64 z = f_i - f_j.
+        self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
+        self.explicit = pairs.kind == "explicit"
+        if self.explicit:
+            i, j, w = pairs._explicit
+            self.i, self.j = i.astype(_INT), j.astype(_INT)
+            self.wij = np.asarray(w, float)
+            self.z = f[self.i] - f[self.j]
+            return
+        if cuts is None:
+            cuts = sorted({p.upper for p in loss.pieces} | {p.lower for p in loss.pieces} - {-np.inf})
+        self.cuts = [-np.inf] + list(cuts)  # index 0: whole suffix
+        start = np.asarray(pairs.start, dtype=_INT)
+        order = np.asarray(pairs.order, dtype=_INT)
+        self.anchors = np.flatnonzero(start < m)
+        s = start[self.anchors]
+        uniq, rank = np.unique(f, return_inverse=True)
+        rank = rank.astype(_INT).ravel()
+        # y[c][a] = number of score ranks r with f_anchor - uniq[r] >= cut c (rank < y <=> z >= cut)
+        y = np.array([_count_not_below(uniq, uniq, b)[rank[self.anchors]] for b in self.cuts[1:]],
+                     dtype=_INT).reshape(len(self.cuts) - 1, len(self.anchors))
+        if len(self.anchors) == 0 or np.all(s == s[0]):
+            s0 = s[0] if len(s) else m
+            self.op = _SortedCut(m, order[s0:], rank, y)
+            self.method = "sorted"
+        else:
+            self.op = _WaveletCut(m, order, s, rank, y, len(uniq), store)
+            self.method = "wavelet"
+
+    def piece_cuts(self, piece: _Piece) -> tuple[int, int]:
+        """Indices (into ``cuts``) with ``M_piece = C[lo] - C[hi]``."""
+        return self.cuts.index(piece.lower), self.cuts.index(piece.upper)
+
+
+def _fold(core: _Core, per_piece: dict) -> np.ndarray:
+    """Adjoint input ``Y[c]`` from per-piece rows: ``M_π = C_lo - C_hi``."""
+    first = next(iter(per_piece.values()))
+    Y = np.zeros((len(core.cuts),) + first.shape)
+    for piece, rows in per_piece.items():
+        lo, hi = core.piece_cuts(piece)
+        Y[lo] += rows
+        Y[hi] -= rows
+    return Y
+
+
+# ============================================================================ loss and c
+def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tuple[float, np.ndarray]:
+    """Total pair loss ``L(f) = Σ w_ij ℓ(f_i - f_j)`` and its coefficient vector ``c = ∂L/∂f``.
+
+    Per anchor i and loss piece π (partners with ``z_ij`` in π), with ``h_i = 1 - f_i`` and
+    ``W_k = Σ_j w_j f_j^k`` over those partners (seed 004 §2.2 "Loss + coefficients"):
+
+        L   += w_i [d0 W_0 + d1 (h_i W_0 + W_1) + d2 (h_i² W_0 + 2 h_i W_1 + W_2)],
+        c_i -= w_i [d1 W_0 + 2 d2 (h_i W_0 + W_1)],
+
+    and per partner j with ``A_k = Σ_i w_i f_i^k`` over the anchors whose pair with j is in π:
+
+        c_j += w_j [d1 A_0 + 2 d2 (A_0 - A_1 + f_j A_0)].
+
+    For the hinge, ``-c`` are the weighted violated-pair counts of the LP Ranker subgradient
+    (seed 003 eq. 4.4, §2.3; pairs with z exactly 1 count 0). With ``f = Kβ``, ``∂L/∂β = Kᵀc``.
+
+    Cost: ``O(m log m)`` time and ``O(m)`` memory for bipartite and survival pair sets
+    (nothing is enumerated); ``O(n_pairs)`` for explicit ones. Returns ``(L, c)``.
+    """
+    loss = PairLoss.make(loss, eps)
+    core = _Core(pairs, f, loss)
+    m, w, g = core.m, core.w, core.g
+    if core.explicit:
+        z = core.z
+        L = float(np.dot(core.wij, loss.value(z)))
+        d = core.wij * loss.derivative(z)
+        c = np.bincount(core.i, weights=d, minlength=m) - np.bincount(core.j, weights=d, minlength=m)
+        return L, c
+    A = core.anchors
+    c = np.zeros(m)
+    if len(A) == 0:
+        return 0.0, c
+    wA, gA = w[A], g[A]
+    # partner-side rows do not depend on the anchor-side sums: one pass computes both
+    partner_rows = {
+        p: np.stack([(p.d1 + 2.0 * p.d2) * wA, -2.0 * p.d2 * wA * gA, 2.0 * p.d2 * wA])
+        for p in loss.pieces
+    }
+    F, G = core.op.apply(X=np.stack([w, w * g, w * g * g]), Y=_fold(core, partner_rows))
+    h = 1.0 - gA
+    L = 0.0
+    cA = np.zeros(len(A))
+    for piece in loss.pieces:
+        lo, hi = core.piece_cuts(piece)
+        W0, W1, W2 = F[lo] - F[hi]
+        d0, d1, d2 = piece.d0, piece.d1, piece.d2
+        L += float(np.dot(wA, d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)))
+        cA -= wA * (d1 * W0 + 2.0 * d2 * (h * W0 + W1))
+    c += w * (G[0] + G[1] + g * G[2])
+    c[A] += cA
+    return L, c
+
+
+# ============================================================================ Hessian
+class PairHessian:
+    """Generalized Hessian of ``L`` at fixed scores ``f``: ``Q(v) = Σ w_ij ℓ''(z_ij)(v_i - v_j)(e_i - e_j)``.
+
+    Only the quadratic pieces contribute (ℓ'' = 2 d2: 2 for the squared hinge on z < 1,
+    1/(2ε) for the smoothed hinge on 1-2ε ≤ z < 1). Per anchor i and partner j (seed 004
+    §2.2 "Q(v)", corrected eq. 20: ``Q = P_matᵀ I^Q P_mat`` times ℓ''):
+
+        Q_i = w_i Σ_π 2 d2 (v_i N_i - Σ_{j∈π(i)} w_j v_j),   N_i = Σ_{j∈π(i)} w_j,
+        Q_j = w_j Σ_π 2 d2 (v_j N'_j - Σ_{i: j∈π(i)} w_i v_i), N'_j = Σ_{i: j∈π(i)} w_i.
+
+    The state (ranks, thresholds, sorted partners / wavelet levels, ``N``, ``N'``) is built
+    once per ``f``; each :meth:`matvec` costs ``O(m)`` for bipartite pairs and
+    ``O(m log m)`` for survival pairs, with no sort. ``store_levels`` (default True) keeps the
+    survival wavelet levels, ``O(m log m)`` memory (about ``(4 m + 12 q)·log2 m`` bytes,
+    q = number of anchors × cuts) for products about 3–5× faster; ``False`` keeps ``O(m)``.
+
+    Attributes: ``n_active`` — number of pairs with ℓ'' > 0 (counted, never listed);
+    ``loss``, ``n_points``.
+    Raises ``ValueError`` for the hinge (ℓ'' = 0 almost everywhere; no Hessian).
+    """
+
+    def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *,
+                 store_levels: bool = True):
+        loss = PairLoss.make(loss, eps)
+        if not loss.twice_differentiable:
+            raise ValueError(
+                f"The {loss.name!r} loss has no second derivative (ℓ'' = 0 almost everywhere); "
+                "use 'squared_hinge' or 'smoothed_hinge' for Hessian products."
+            )
+        self.loss = loss
+        self._quad = [p for p in loss.pieces if p.d2 != 0.0]
+        cuts = sorted({p.upper for p in self._quad} | {p.lower for p in self._quad} - {-np.inf})
+        core = _Core(pairs, f, loss, store=store_levels, cuts=cuts)
+        self._core = core
+        self.n_points = core.m
+        w = core.w
+        if core.explicit:
+            self._h2 = core.wij * loss.second(core.z)
+            self.n_active = int(np.count_nonzero(loss.second(core.z) > 0))
+            return
+        A = core.anchors
+        if len(A) == 0:
+            self.n_active = 0
+            self._NA = self._NP = None
+            return
+        F, G = core.op.apply(
+            X=np.stack([w, np.ones(core.m)]),
+            Y=_fold(core, {p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
+        )
+        self._NP = G[0]
+        self._NA = np.zeros(len(A))
+        count = 0.0
+        for p in self._quad:
+            lo, hi = core.piece_cuts(p)
+            N, n = F[lo] - F[hi]
+            self._NA += 2.0 * p.d2 * N
+            count += n.sum()
+        self.n_active = int(round(count))
+
+    def matvec(self, v) -> np.ndarray:
+        """``Q(v)`` (length m); linear, symmetric, positive semi-definite in ``v``."""
+        core = self._core
+        v = check_finite_1d(v, "v")
+        if len(v) != core.m:
+            raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
+        m = core.m
+        if core.explicit:
+            d = self._h2 * (v[core.i] - v[core.j])
+            return np.bincount(core.i, weights=d, minlength=m) - np.bincount(core.j, weights=d, minlength=m)
+        out = np.zeros(m)
+        if self._NA is None:
+            return out
+        A, w = core.anchors, core.w
+        wv = w * v
+        F, G = core.op.apply(
+            X=wv[None],
+            Y=_fold(core, {p: (2.0 * p.d2 * wv[A])[None] for p in self._quad}),
+        )
+        VA = np.zeros(len(A))
+        for p in self._quad:
+            lo, hi = core.piece_cuts(p)
+            VA += 2.0 * p.d2 * (F[lo, 0] - F[hi, 0])
+        out += w * (v * self._NP - G[0])
+        out[A] += w[A] * (v[A] * self._NA - VA)
+        return out
+
+    __call__ = matvec
+
+
+# ============================================================================ counts
+class PairCounts(NamedTuple):
+    """Pairs with ``z_ij = f_i - f_j < threshold``: ``total`` and per point as first element
+    (``first[i] = #{j : (i, j) counted}``) and as second element (``second[j]``)."""
+
+    total: int
+    first: np.ndarray
+    second: np.ndarray
+
+
+def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
+    """Count (never list) the pairs with ``f_i - f_j < threshold`` (unweighted).
+
+    With ``threshold = 1`` these are the margin violators whose counts form the LP Ranker
+    subgradient (seed 003 eq. 4.4, §2.3); for pair weights use ``-pair_loss(..., "hinge")[1]``,
+    which is ``first - second`` weighted by ``w_ij``. ``O(m log m)`` time, ``O(m)`` memory.
+    """
+    threshold = float(threshold)
+    if not np.isfinite(threshold):
+        raise ValueError(f"threshold must be finite, got {threshold!r}.")
+    core = _Core(pairs, f, PairLoss("hinge"), cuts=[threshold])
+    m = core.m
+    if core.explicit:
+        hit = core.z < threshold
+        first = np.bincount(core.i[hit], minlength=m)
+        second = np.bincount(core.j[hit], minlength=m)
+        return PairCounts(int(hit.sum()), first.astype(_INT), second.astype(_INT))
+    first = np.zeros(m, dtype=_INT)
+    A = core.anchors
+    if len(A) == 0:
+        return PairCounts(0, first, np.zeros(m, dtype=_INT))
+    F, G = core.op.apply(X=np.ones((1, m)), Y=_fold(core, {_Piece(-np.inf, threshold, 0.0, 1.0, 0.0): np.ones((1, len(A)))}))
+    first[A] = np.rint(F[0, 0] - F[1, 0]).astype(_INT)
+    second = np.rint(G[0]).astype(_INT)
+    return PairCounts(int(first.sum()), first, second)

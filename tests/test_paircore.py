@@ -1,0 +1,499 @@
+"""aucopt.paircore against brute-force pair enumeration, calculus and invariances.
+
+Oracle: explicit pairs from ``PairSet.to_arrays()`` with ``z = f[i] - f[j]`` in float64 and the
+elementwise ``PairLoss.value / derivative / second`` (seed 004 §6 oracles 1–4 and 8; seed 003
+§2.3 subgradient counts). The brute force lives here, not in the library.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aucopt import PairSet
+from aucopt.paircore import (
+    LOSSES,
+    PairCounts,
+    PairHessian,
+    PairLoss,
+    _Core,
+    _count_not_below,
+    _SortedCut,
+    _WaveletCut,
+    pair_counts,
+    pair_loss,
+)
+
+EPS_DYADIC = (0.125, 0.25, 0.375, 0.5, 0.75, 1.0)  # 1 - 2ε exact: scores on breakpoints
+EPS_OTHER = (0.1, 0.3, 1e-3)
+ALL_LOSSES = (
+    [PairLoss("hinge"), PairLoss("squared_hinge")]
+    + [PairLoss("smoothed_hinge", e) for e in EPS_DYADIC + EPS_OTHER]
+)
+SMOOTH_LOSSES = [loss for loss in ALL_LOSSES if loss.twice_differentiable]
+
+
+# ----------------------------------------------------------------------------- brute force
+def explicit_pairs(pairs: PairSet):
+    if pairs.n_pairs == 0:
+        e = np.zeros(0, dtype=np.int64)
+        return e, e, np.zeros(0)
+    i, j, w = pairs.to_arrays()
+    return i.astype(np.int64), j.astype(np.int64), w
+
+
+def brute_loss(pairs, f, loss):
+    """(L, c, scale): scale = Σ w |ℓ| + Σ w |ℓ'| bounds the magnitude of the summed terms."""
+    i, j, w = explicit_pairs(pairs)
+    z = f[i] - f[j]
+    val, der = w * loss.value(z), w * loss.derivative(z)
+    m = pairs.n_points
+    c = np.bincount(i, weights=der, minlength=m) - np.bincount(j, weights=der, minlength=m)
+    return float(val.sum()), c, 1.0 + np.abs(val).sum() + np.abs(der).sum()
+
+
+def brute_q(pairs, f, loss, v):
+    i, j, w = explicit_pairs(pairs)
+    d = w * loss.second(f[i] - f[j]) * (v[i] - v[j])
+    m = pairs.n_points
+    return np.bincount(i, weights=d, minlength=m) - np.bincount(j, weights=d, minlength=m)
+
+
+def brute_active(pairs, f, loss):
+    i, j, _ = explicit_pairs(pairs)
+    return int(np.count_nonzero(loss.second(f[i] - f[j]) > 0))
+
+
+def assert_close(got, want, scale, rtol=1e-10):
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale)
+
+
+# ----------------------------------------------------------------------------- instances
+def make_pairs(kind, m, rng, weighted):
+    w = None
+    if weighted:
+        w = rng.integers(0, 5, m) / 2.0 if rng.random() < 0.5 else rng.uniform(0, 2, m)
+    if kind == "bipartite" and m >= 2:
+        y = rng.integers(0, 2, m)
+        y[rng.permutation(m)[:2]] = [0, 1]
+        return PairSet.bipartite(y, point_weights=w)
+    if kind == "explicit" and m >= 2:
+        n = int(rng.integers(0, 3 * m))
+        i = rng.integers(0, m, n)
+        j = (i + rng.integers(1, m, n)) % m
+        return PairSet.from_arrays(i, j, rng.uniform(0, 2, n), n_points=m)
+    event = rng.random(m) < rng.choice([0.0, 0.5, 1.0, 0.7])
+    time_ = rng.integers(0, int(rng.integers(1, 5)), m).astype(float)
+    return PairSet.survival(event, time_, point_weights=w)
+
+
+def make_scores(style, m, rng):
+    if style == "zero":
+        return np.zeros(m)
+    if style == "quarters":  # exact ties and z exactly on 1 and 1 - 2ε (dyadic ε)
+        return rng.integers(-6, 7, m) / 4.0
+    if style == "tenths":  # decimal grid: fl(f_i - f_j) != 1 although f_j == f_i - 1 "on paper"
+        return np.round(rng.integers(-20, 21, m) * 0.1, 10)
+    return rng.standard_normal(m) * rng.choice([0.3, 1.0, 3.0])
+
+
+@st.composite
+def instances(draw, max_m=14):
+    m = draw(st.integers(1, max_m))
+    kind = draw(st.sampled_from(["bipartite", "survival", "explicit"]))
+    style = draw(st.sampled_from(["zero", "quarters", "tenths", "normal"]))
+    weighted = draw(st.booleans())
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return make_pairs(kind, m, rng, weighted), make_scores(style, m, rng), rng
+
+
+# ----------------------------------------------------------------------------- losses
+@pytest.mark.parametrize("eps", EPS_DYADIC + EPS_OTHER)
+def test_smoothed_hinge_pieces(eps):
+    """Seed 004 oracle 1: ℓ(1-2ε) = ε, ℓ(1) = 0, ℓ' continuous (-1 at 1-2ε, -> 0 at 1)."""
+    loss = PairLoss("smoothed_hinge", eps)
+    a = 1.0 - 2.0 * eps
+    assert loss.value(a) == pytest.approx(eps, rel=1e-12)
+    assert loss.value(1.0) == 0.0 and loss.derivative(1.0) == 0.0 and loss.second(1.0) == 0.0
+    assert loss.derivative(a) == pytest.approx(-1.0)
+    assert loss.derivative(np.nextafter(a, -np.inf)) == -1.0
+    assert loss.derivative(np.nextafter(1.0, -np.inf)) == pytest.approx(0.0, abs=1e-12 / eps)
+    assert loss.second(a) == pytest.approx(0.5 / eps) and loss.second(a - 1e-9) == 0.0
+    z = np.linspace(-3, 2, 1001)
+    assert np.all(np.diff(loss.value(z)) <= 1e-15)  # non-increasing
+    assert np.all(loss.value(z) >= 0)
+
+
+def test_loss_definitions_and_limits():
+    z = np.array([-2.0, 0.0, 0.5, 1.0 - 1e-12, 1.0, 3.0])
+    hinge, sq = PairLoss("hinge"), PairLoss("squared_hinge")
+    np.testing.assert_allclose(hinge.value(z), np.maximum(0, 1 - z))
+    np.testing.assert_array_equal(hinge.derivative(z), [-1, -1, -1, -1, 0, 0])
+    np.testing.assert_allclose(sq.value(z), np.maximum(0, 1 - z) ** 2)
+    np.testing.assert_allclose(sq.derivative(z), -2 * np.maximum(0, 1 - z))
+    np.testing.assert_array_equal(sq.second(z), [2, 2, 2, 2, 0, 0])
+    tiny = PairLoss("smoothed_hinge", 1e-9)  # ε -> 0 recovers the hinge
+    np.testing.assert_allclose(tiny.value(z), hinge.value(z), atol=1e-8)
+    assert PairLoss.make(sq) is sq and PairLoss.make("hinge") == hinge
+    assert set(LOSSES) == {"hinge", "squared_hinge", "smoothed_hinge"}
+    for bad in [dict(name="logistic"), dict(name="smoothed_hinge", eps=0.0),
+                dict(name="smoothed_hinge", eps=1.5), dict(name="smoothed_hinge", eps=np.nan)]:
+        with pytest.raises(ValueError):
+            PairLoss(**bad)
+
+
+def test_input_validation():
+    pairs = PairSet.bipartite([0, 1, 1])
+    with pytest.raises(ValueError, match="no second derivative"):
+        PairHessian(pairs, np.zeros(3), "hinge")
+    with pytest.raises(ValueError, match="entries"):
+        pair_loss(pairs, np.zeros(4))
+    with pytest.raises(ValueError, match="NaN"):
+        pair_loss(pairs, [0.0, np.nan, 1.0])
+    with pytest.raises(ValueError, match="entries"):
+        PairHessian(pairs, np.zeros(3)).matvec(np.zeros(2))
+    with pytest.raises(TypeError):
+        pair_loss((np.array([0]), np.array([1])), np.zeros(2))
+    with pytest.raises(ValueError, match="threshold"):
+        pair_counts(pairs, np.zeros(3), threshold=np.inf)
+
+
+# ----------------------------------------------------------------------------- thresholds
+def test_count_not_below_is_exact_in_float64():
+    """The rank boundary evaluates fl(x - u) >= b itself, across magnitudes and ulp-close values."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        scale = 10.0 ** rng.integers(-20, 20)
+        base = rng.standard_normal(15) * scale
+        b = float(rng.choice([1.0, 0.0, -1.0, 0.5, 1 - 2 * 0.1, 1 - 2 * 0.3, 1e-300]))
+        x = rng.choice(base, 8)
+        near = [x - b + k * np.spacing(np.abs(x - b)) * s for k in range(-4, 5) for s in (1, 1e-3, 1e3)]
+        u = np.unique(np.concatenate([base, *near, [0.0, 5e-324]]))
+        k = _count_not_below(u, x, b)
+        for xq, kq in zip(x, k):
+            assert np.all(xq - u[:kq] >= b) and np.all(xq - u[kq:] < b)
+
+
+# ----------------------------------------------------------------------------- brute force
+@settings(max_examples=250, deadline=None)
+@given(inst=instances(), loss=st.sampled_from(ALL_LOSSES))
+def test_loss_and_coefficients_match_brute_force(inst, loss):
+    pairs, f, _ = inst
+    L, c = pair_loss(pairs, f, loss)
+    Lb, cb, scale = brute_loss(pairs, f, loss)
+    assert_close(L, Lb, scale)
+    assert_close(c, cb, scale)
+    assert c.shape == (pairs.n_points,)
+    assert abs(c.sum()) <= 1e-10 * scale  # shift invariance: Σ_k ∂L/∂f_k = 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(inst=instances(), loss=st.sampled_from(SMOOTH_LOSSES), store=st.booleans())
+def test_hessian_product_matches_brute_force(inst, loss, store):
+    pairs, f, rng = inst
+    m = pairs.n_points
+    H = PairHessian(pairs, f, loss, store_levels=store)
+    assert H.n_active == brute_active(pairs, f, loss)
+    i, j, w = explicit_pairs(pairs)
+    scale = 1.0 + 2.0 * np.abs(loss.second(f[i] - f[j]) * w).sum() * 3.0
+    for v in (rng.standard_normal(m), np.ones(m), rng.integers(-2, 3, m) / 2.0):
+        Qv = H.matvec(v)
+        assert_close(Qv, brute_q(pairs, f, loss, v), scale * (1 + np.abs(v).max()))
+    assert_close(H(np.ones(m)), np.zeros(m), scale)  # Q annihilates constants
+
+
+@settings(max_examples=150, deadline=None)
+@given(inst=instances(), threshold=st.sampled_from([1.0, 0.0, -0.5, 0.75, 0.3, 2.0]))
+def test_pair_counts_match_brute_force(inst, threshold):
+    pairs, f, _ = inst
+    m = pairs.n_points
+    i, j, _ = explicit_pairs(pairs)
+    hit = (f[i] - f[j]) < threshold
+    got = pair_counts(pairs, f, threshold)
+    assert isinstance(got, PairCounts) and got.total == int(hit.sum())
+    np.testing.assert_array_equal(got.first, np.bincount(i[hit], minlength=m))
+    np.testing.assert_array_equal(got.second, np.bincount(j[hit], minlength=m))
+
+
+def test_hinge_coefficients_are_weighted_violation_counts():
+    """Seed 003 §2.3: unweighted hinge c = -(first - second) of the z < 1 counts."""
+    rng = np.random.default_rng(11)
+    event, time_ = rng.random(300) < 0.6, rng.integers(0, 40, 300).astype(float)
+    pairs = PairSet.survival(event, time_)
+    f = rng.integers(-8, 9, 300) / 4.0
+    counts = pair_counts(pairs, f)
+    L, c = pair_loss(pairs, f, "hinge")
+    np.testing.assert_array_equal(c, -(counts.first - counts.second))
+    Lb, _, _ = brute_loss(pairs, f, PairLoss("hinge"))
+    assert L == pytest.approx(Lb, rel=1e-12)
+
+
+def test_decimal_scores_follow_float64_margins():
+    """With f on a 0.1 grid, 'f_j > f_i - 1' and 'f_i - f_j < 1' disagree for some pairs; the
+    core must follow z = f_i - f_j as computed (what the brute force and explicit paths see)."""
+    f = np.round(np.arange(-30, 31) * 0.1, 10)
+    zij = f[:, None] - f[None, :]
+    assert np.any((zij < 1) != (f[None, :] > f[:, None] - 1))  # the trap exists
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, len(f))
+    event, time_ = rng.random(len(f)) < 0.7, rng.integers(0, 6, len(f)).astype(float)
+    for pairs in (PairSet.bipartite(y), PairSet.survival(event, time_)):
+        for loss in (PairLoss("hinge"), PairLoss("squared_hinge"), PairLoss("smoothed_hinge", 0.1)):
+            L, c = pair_loss(pairs, f, loss)
+            Lb, cb, scale = brute_loss(pairs, f, loss)
+            assert_close(L, Lb, scale)
+            assert_close(c, cb, scale)
+            if loss.twice_differentiable:
+                assert PairHessian(pairs, f, loss).n_active == brute_active(pairs, f, loss)
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_medium_instances_match_brute_force(kind):
+    """m = 1500: deep wavelet levels, many ties, weights; all losses."""
+    rng = np.random.default_rng(2024)
+    m = 1500
+    w = rng.uniform(0, 2, m)
+    if kind == "bipartite":
+        pairs = PairSet.bipartite(rng.random(m) < 0.3, point_weights=w)
+    else:
+        pairs = PairSet.survival(rng.random(m) < 0.5, rng.integers(0, 200, m).astype(float),
+                                 point_weights=w)
+    f = rng.integers(-40, 41, m) / 16.0
+    v = rng.standard_normal(m)
+    for loss in ALL_LOSSES:
+        L, c = pair_loss(pairs, f, loss)
+        Lb, cb, scale = brute_loss(pairs, f, loss)
+        assert_close(L, Lb, scale)
+        assert_close(c, cb, scale)
+        if loss.twice_differentiable:
+            H = PairHessian(pairs, f, loss)
+            assert H.n_active == brute_active(pairs, f, loss)
+            assert_close(H.matvec(v), brute_q(pairs, f, loss, v), scale * 10)
+
+
+def test_explicit_pairs_with_arbitrary_weights():
+    rng = np.random.default_rng(9)
+    m, n = 30, 200
+    i = rng.integers(0, m, n)
+    j = (i + rng.integers(1, m, n)) % m
+    pairs = PairSet.from_arrays(i, j, rng.uniform(0, 3, n), n_points=m)
+    f = rng.integers(-4, 5, m) / 4.0
+    v = rng.standard_normal(m)
+    for loss in ALL_LOSSES:
+        L, c = pair_loss(pairs, f, loss)
+        Lb, cb, scale = brute_loss(pairs, f, loss)
+        assert_close(L, Lb, scale)
+        assert_close(c, cb, scale)
+        if loss.twice_differentiable:
+            assert_close(PairHessian(pairs, f, loss).matvec(v), brute_q(pairs, f, loss, v), scale * 10)
+
+
+# ----------------------------------------------------------------------------- edge cases
+def test_sets_without_pairs():
+    cases = [
+        PairSet.survival([False, False, False], [1.0, 2.0, 3.0]),  # all censored
+        PairSet.survival([True], [1.0]),  # one point
+        PairSet.survival([True, True], [2.0, 2.0]),  # tied events: not comparable
+        PairSet.from_arrays([], [], n_points=3),
+    ]
+    for pairs in cases:
+        m = pairs.n_points
+        f = np.arange(m, dtype=float)
+        for loss in ALL_LOSSES:
+            L, c = pair_loss(pairs, f, loss)
+            assert L == 0.0 and np.array_equal(c, np.zeros(m))
+            if loss.twice_differentiable:
+                H = PairHessian(pairs, f, loss)
+                assert H.n_active == 0 and np.array_equal(H.matvec(np.ones(m)), np.zeros(m))
+        assert pair_counts(pairs, f).total == 0
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_tiny_survival_all_events_and_ties(m):
+    rng = np.random.default_rng(m)
+    for time_ in (np.arange(m, dtype=float), np.zeros(m), rng.integers(0, 2, m).astype(float)):
+        for event in (np.ones(m, bool), np.zeros(m, bool), rng.random(m) < 0.5):
+            pairs = PairSet.survival(event, time_)
+            for f in (np.zeros(m), rng.integers(-4, 5, m) / 4.0):
+                for loss in ALL_LOSSES:
+                    L, c = pair_loss(pairs, f, loss)
+                    Lb, cb, scale = brute_loss(pairs, f, loss)
+                    assert_close(L, Lb, scale)
+                    assert_close(c, cb, scale)
+
+
+@pytest.mark.parametrize("eps", EPS_DYADIC + EPS_OTHER)
+def test_zero_scores_bipartite_oracle(eps):
+    """Seed 004 oracle 4: f = 0 gives L = m₊m₋(1-ε) (ε ≤ ½) or m₊m₋/(4ε) (ε ≥ ½) and
+    c_i = m₋ℓ'(0) for positives, c_j = -m₊ℓ'(0) for negatives."""
+    y = np.array([1, 0, 0, 1, 0, 0, 0, 1, 0])
+    n_pos, n_neg = 3, 6
+    pairs = PairSet.bipartite(y)
+    L, c = pair_loss(pairs, np.zeros(len(y)), "smoothed_hinge", eps)
+    expected = 1 - eps if eps <= 0.5 else 1 / (4 * eps)
+    d0 = -1.0 if eps <= 0.5 else -1 / (2 * eps)
+    assert L == pytest.approx(n_pos * n_neg * expected, rel=1e-14)
+    np.testing.assert_allclose(c, np.where(y == 1, n_neg * d0, -n_pos * d0), rtol=1e-14)
+    for name, value, slope in (("hinge", 1.0, -1.0), ("squared_hinge", 1.0, -2.0)):
+        L, c = pair_loss(pairs, np.zeros(len(y)), name)
+        assert L == pytest.approx(n_pos * n_neg * value)
+        np.testing.assert_allclose(c, np.where(y == 1, n_neg * slope, -n_pos * slope))
+
+
+# ----------------------------------------------------------------------------- calculus
+def continuous_instance(seed, kind, m=40):
+    rng = np.random.default_rng(seed)
+    pairs = make_pairs(kind, m, rng, weighted=bool(seed % 2))
+    while True:
+        f = rng.standard_normal(m)
+        i, j, _ = explicit_pairs(pairs)
+        z = f[i] - f[j]
+        breaks = np.array([1.0, 0.0, 0.5, 1 - 2 * 0.3, -1.0])
+        if len(z) == 0 or np.min(np.abs(z[:, None] - breaks[None, :])) > 1e-4:
+            return pairs, f, rng
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival", "explicit"])
+@pytest.mark.parametrize("seed", range(3))
+def test_coefficients_match_finite_differences(kind, seed):
+    pairs, f, rng = continuous_instance(seed, kind)
+    h = 1e-6
+    for loss in [PairLoss("hinge"), PairLoss("squared_hinge"), PairLoss("smoothed_hinge", 0.5),
+                 PairLoss("smoothed_hinge", 0.25), PairLoss("smoothed_hinge", 0.3),
+                 PairLoss("smoothed_hinge", 1.0)]:
+        _, c = pair_loss(pairs, f, loss)
+        fd = np.empty_like(f)
+        for k in range(len(f)):
+            e = np.zeros_like(f)
+            e[k] = h
+            fd[k] = (pair_loss(pairs, f + e, loss)[0] - pair_loss(pairs, f - e, loss)[0]) / (2 * h)
+        np.testing.assert_allclose(c, fd, rtol=1e-6, atol=1e-6 * (1 + np.abs(c).max()))
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival", "explicit"])
+@pytest.mark.parametrize("seed", range(3))
+def test_hessian_is_derivative_of_c_symmetric_and_psd(kind, seed):
+    pairs, f, rng = continuous_instance(seed, kind)
+    m = len(f)
+    for loss in [PairLoss("squared_hinge"), PairLoss("smoothed_hinge", 0.5),
+                 PairLoss("smoothed_hinge", 0.3), PairLoss("smoothed_hinge", 1.0)]:
+        H = PairHessian(pairs, f, loss)
+        u, v = rng.standard_normal(m), rng.standard_normal(m)
+        Qu, Qv = H.matvec(u), H.matvec(v)
+        scale = 1 + np.abs(Qu).sum() + np.abs(Qv).sum()
+        assert abs(u @ Qv - v @ Qu) <= 1e-12 * scale
+        assert v @ Qv >= -1e-12 * scale and u @ Qu >= -1e-12 * scale
+        # c is piecewise linear: a central difference is exact up to roundoff away from breaks
+        h = 1e-7 / (1 + np.abs(v).max())
+        fd = (pair_loss(pairs, f + h * v, loss)[1] - pair_loss(pairs, f - h * v, loss)[1]) / (2 * h)
+        np.testing.assert_allclose(Qv, fd, rtol=1e-5, atol=1e-5 * (1 + np.abs(Qv).max()))
+
+
+# ----------------------------------------------------------------------------- invariances
+@settings(max_examples=80, deadline=None)
+@given(inst=instances(), loss=st.sampled_from(ALL_LOSSES), shift=st.sampled_from([0.5, -3.0, 1.25]))
+def test_shift_invariance(inst, loss, shift):
+    """Seed 004 oracle 8. Quarter-grid scores and dyadic shifts keep every z_ij exact."""
+    pairs, _, rng = inst
+    f = rng.integers(-6, 7, pairs.n_points) / 4.0
+    L0, c0 = pair_loss(pairs, f, loss)
+    L1, c1 = pair_loss(pairs, f + shift, loss)
+    _, _, scale = brute_loss(pairs, f, loss)
+    assert_close(L1, L0, scale)
+    assert_close(c1, c0, scale)
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_permuting_points_permutes_c_and_q(kind):
+    rng = np.random.default_rng(17)
+    m = 60
+    w = rng.uniform(0, 2, m)
+    f = rng.integers(-6, 7, m) / 4.0
+    v = rng.standard_normal(m)
+    perm = rng.permutation(m)
+    if kind == "bipartite":
+        y = rng.random(m) < 0.4
+        make = lambda idx: PairSet.bipartite(y[idx], point_weights=w[idx])  # noqa: E731
+    else:
+        event, time_ = rng.random(m) < 0.6, rng.integers(0, 8, m).astype(float)
+        make = lambda idx: PairSet.survival(event[idx], time_[idx], point_weights=w[idx])  # noqa: E731
+    base, permuted = make(np.arange(m)), make(perm)
+    for loss in ALL_LOSSES:
+        L0, c0 = pair_loss(base, f, loss)
+        L1, c1 = pair_loss(permuted, f[perm], loss)
+        assert L1 == pytest.approx(L0, rel=1e-12)
+        np.testing.assert_allclose(c1, c0[perm], rtol=1e-12, atol=1e-12 * np.abs(c0).sum())
+        if loss.twice_differentiable:
+            q0 = PairHessian(base, f, loss).matvec(v)
+            q1 = PairHessian(permuted, f[perm], loss).matvec(v[perm])
+            np.testing.assert_allclose(q1, q0[perm], rtol=1e-12, atol=1e-12 * np.abs(q0).sum())
+
+
+# ----------------------------------------------------------------------------- internals
+def test_wavelet_and_sorted_operators_agree():
+    """The general (wavelet) cut operator equals the bipartite fast path on bipartite pairs."""
+    rng = np.random.default_rng(23)
+    m = 400
+    pairs = PairSet.bipartite(rng.random(m) < 0.3)
+    f = rng.integers(-30, 31, m) / 8.0
+    core = _Core(pairs, f, PairLoss("smoothed_hinge", 0.25))
+    assert core.method == "sorted" and isinstance(core.op, _SortedCut)
+    uniq, rank = np.unique(f, return_inverse=True)
+    y = np.array([_count_not_below(uniq, uniq, b)[rank[core.anchors]] for b in core.cuts[1:]])
+    s = pairs.start[core.anchors]
+    X, Y = rng.standard_normal((3, m)), rng.standard_normal((len(core.cuts), 2, len(core.anchors)))
+    F0, G0 = core.op.apply(X=X, Y=Y)
+    for store in (True, False):
+        wave = _WaveletCut(m, pairs.order, s, rank, y, len(uniq), store)
+        F1, G1 = wave.apply(X=X, Y=Y)
+        np.testing.assert_allclose(F1, F0, atol=1e-10)
+        np.testing.assert_allclose(G1, G0, atol=1e-10)
+    # and the dispatch: survival with distinct event times takes the wavelet path
+    surv = PairSet.survival([True, False, True, True], [1.0, 2.0, 3.0, 4.0])
+    assert _Core(surv, np.zeros(4), PairLoss()).method == "wavelet"
+
+
+def test_counts_relations_between_losses():
+    """n_active(squared hinge) = #{z < 1}; n_active(smoothed) = #{z < 1} - #{z < 1 - 2ε}."""
+    rng = np.random.default_rng(31)
+    m = 3000
+    pairs = PairSet.survival(rng.random(m) < 0.5, rng.exponential(size=m).round(2))
+    f = rng.standard_normal(m)
+    below_one = pair_counts(pairs, f, 1.0).total
+    assert PairHessian(pairs, f, "squared_hinge").n_active == below_one
+    assert PairHessian(pairs, f, "smoothed_hinge", 0.25).n_active == below_one - pair_counts(pairs, f, 0.5).total
+
+
+# ----------------------------------------------------------------------------- scaling smoke
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_scaling_smoke(kind, capsys):
+    """m = 200,000 without listing pairs; prints timings (not asserted)."""
+    rng = np.random.default_rng(0)
+    m = 200_000
+    if kind == "bipartite":
+        pairs = PairSet.bipartite(rng.random(m) < 0.1)
+    else:
+        pairs = PairSet.survival(rng.random(m) < 0.5, rng.exponential(size=m).round(3),
+                                 point_weights=rng.uniform(0.5, 2, m))
+    f = rng.standard_normal(m)
+    v = rng.standard_normal(m)
+    t0 = time.perf_counter()
+    L, c = pair_loss(pairs, f, "smoothed_hinge", 0.25)
+    t1 = time.perf_counter()
+    H = PairHessian(pairs, f, "smoothed_hinge", 0.25)
+    t2 = time.perf_counter()
+    Qv = H.matvec(v)
+    t3 = time.perf_counter()
+    counts = pair_counts(pairs, f)
+    t4 = time.perf_counter()
+    assert np.isfinite(L) and np.all(np.isfinite(c)) and np.all(np.isfinite(Qv))
+    assert abs(c.sum()) <= 1e-8 * np.abs(c).sum()
+    assert abs(H.matvec(np.ones(m))).max() <= 1e-8 * np.abs(Qv).max()
+    assert 0 < H.n_active <= counts.total <= pairs.n_pairs
+    with capsys.disabled():
+        print(f"\n[paircore {kind} m={m:,}, {pairs.n_pairs:,} pairs] pair_loss {t1 - t0:.2f}s, "
+              f"PairHessian {t2 - t1:.2f}s, matvec {t3 - t2:.3f}s, pair_counts {t4 - t3:.2f}s")
