@@ -121,11 +121,11 @@ class _BinaryRanker(ClassifierMixin):
             )
         return PairSet.bipartite(y, pos_label=self.pos_label, point_weights=sample_weight)
 
-    def fit(self, X, y, sample_weight=None):
-        """Fit the ranker; returns self."""
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the ranker (``sample_weight``: pair weights w_i·w_j); returns self."""
         if y is not None and not is_survival_target(y):
             y = column_or_1d(y, warn=True)
-        self._fit(X, y, sample_weight)
+        self._fit(X, y, sample_weight, **fit_params)
         self.classes_ = np.unique(y)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
         self.threshold_ = _best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
@@ -164,9 +164,9 @@ class _SurvivalRanker:
             )
         return PairSet.survival(y, point_weights=sample_weight)
 
-    def fit(self, X, y, sample_weight=None):
-        """Fit the risk ranker; returns self."""
-        return self._fit(X, y, sample_weight)
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the risk ranker (``sample_weight``: pair weights w_i·w_j); returns self."""
+        return self._fit(X, y, sample_weight, **fit_params)
 
     def decision_function(self, X) -> np.ndarray:
         """Risk score f(x) = Σ_{l ∈ kept vectors} coef_l k(x, x_l); higher = earlier event."""

@@ -18,6 +18,22 @@ import numpy as np
 from sklearn.metrics import pairwise
 
 KERNELS = ("linear", "rbf", "poly", "precomputed")
+GAMMA_RULES = ("scale", "auto", "sigma2")
+
+
+def gamma_from_rule(rule: str, X) -> float:
+    """γ from the data: ``"scale"`` 1/(d·Var X) and ``"auto"`` 1/d (as ``sklearn.svm.SVC``), or
+    ``"sigma2"`` 1/σ² with σ² = (1/m²) Σ_ij ‖x_i − x_j‖² = 2·(1/m) Σ_i ‖x_i − x̄‖², the RankRC
+    heuristic (seed 004 §1.4; σ² = 2d on standardized data)."""
+    dense = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
+    n_features = dense.shape[1]
+    if rule == "auto":
+        return 1.0 / n_features
+    if rule == "scale":
+        var = float(np.var(dense))
+        return 1.0 / (n_features * var) if var > 0 else 1.0
+    sigma2 = 2.0 * float(np.mean(np.sum((dense - dense.mean(axis=0)) ** 2, axis=1)))
+    return 1.0 / sigma2 if sigma2 > 0 else 1.0
 
 
 @dataclass(frozen=True)
@@ -35,18 +51,13 @@ class Kernel:
         if not callable(kernel) and kernel not in KERNELS:
             raise ValueError(f"Unknown kernel {kernel!r}; choose one of {KERNELS} or pass a callable.")
         if isinstance(gamma, str):
-            if gamma not in ("scale", "auto"):
-                raise ValueError(f"gamma must be a positive number, 'scale' or 'auto'; got {gamma!r}.")
+            if gamma not in GAMMA_RULES:
+                raise ValueError(f"gamma must be a positive number or one of {GAMMA_RULES}; got {gamma!r}.")
             if X is None:
-                raise ValueError("gamma='scale'/'auto' needs the training data X.")
-            n_features = X.shape[1]
-            if gamma == "auto":
-                gamma = 1.0 / n_features
-            else:
-                var = float(np.var(X.toarray() if hasattr(X, "toarray") else X))
-                gamma = 1.0 / (n_features * var) if var > 0 else 1.0
+                raise ValueError(f"gamma={gamma!r} needs the training data X.")
+            gamma = gamma_from_rule(gamma, X)
         elif not isinstance(gamma, Real) or isinstance(gamma, bool) or not gamma > 0:
-            raise ValueError(f"gamma must be a positive number, 'scale' or 'auto'; got {gamma!r}.")
+            raise ValueError(f"gamma must be a positive number or one of {GAMMA_RULES}; got {gamma!r}.")
         if not isinstance(degree, Real) or degree < 1 or int(degree) != degree:
             raise ValueError(f"degree must be a positive integer; got {degree!r}.")
         if not isinstance(coef0, Real) or not np.isfinite(coef0):

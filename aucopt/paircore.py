@@ -344,6 +344,9 @@ class _Core:
         # y[c][a] = number of score ranks r with f_anchor - uniq[r] >= cut c (rank < y <=> z >= cut)
         y = np.array([_count_not_below(uniq, uniq, b)[rank[self.anchors]] for b in self.cuts[1:]],
                      dtype=_INT).reshape(len(self.cuts) - 1, len(self.anchors))
+        # rank thresholds per cut (cut 0: every rank); a piece is empty for anchor i when its
+        # rank range is; such rows are masked so empty pieces give exact zeros, not roundoff
+        self._y = [np.full(len(self.anchors), len(uniq), dtype=_INT)] + list(y)
         if len(self.anchors) == 0 or np.all(s == s[0]):
             s0 = s[0] if len(s) else m
             self.op = _SortedCut(m, order[s0:], rank, y)
@@ -356,16 +359,21 @@ class _Core:
         """Indices (into ``cuts``) with ``M_piece = C[lo] - C[hi]``."""
         return self.cuts.index(piece.lower), self.cuts.index(piece.upper)
 
+    def piece_sums(self, F: np.ndarray, piece: _Piece) -> np.ndarray:
+        """``M_piece X`` per anchor from the forward cut sums ``F`` (shape ``(k, n_anchors)``)."""
+        lo, hi = self.piece_cuts(piece)
+        return np.where(self._y[lo] > self._y[hi], F[lo] - F[hi], 0.0)
 
-def _fold(core: _Core, per_piece: dict) -> np.ndarray:
-    """Adjoint input ``Y[c]`` from per-piece rows: ``M_π = C_lo - C_hi``."""
-    first = next(iter(per_piece.values()))
-    Y = np.zeros((len(core.cuts),) + first.shape)
-    for piece, rows in per_piece.items():
-        lo, hi = core.piece_cuts(piece)
-        Y[lo] += rows
-        Y[hi] -= rows
-    return Y
+    def fold(self, rows_per_piece: dict) -> np.ndarray:
+        """Adjoint input ``Y`` with ``Σ_c C_cᵀ Y[c] = Σ_π M_πᵀ rows_π`` (``M_π = C_lo - C_hi``)."""
+        first = next(iter(rows_per_piece.values()))
+        Y = np.zeros((len(self.cuts),) + first.shape)
+        for piece, rows in rows_per_piece.items():
+            lo, hi = self.piece_cuts(piece)
+            rows = np.where(self._y[lo] > self._y[hi], rows, 0.0)
+            Y[lo] += rows
+            Y[hi] -= rows
+        return Y
 
 
 # ============================================================================ loss and c
@@ -407,13 +415,12 @@ def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tupl
         p: np.stack([(p.d1 + 2.0 * p.d2) * wA, -2.0 * p.d2 * wA * gA, 2.0 * p.d2 * wA])
         for p in loss.pieces
     }
-    F, G = core.op.apply(X=np.stack([w, w * g, w * g * g]), Y=_fold(core, partner_rows))
+    F, G = core.op.apply(X=np.stack([w, w * g, w * g * g]), Y=core.fold(partner_rows))
     h = 1.0 - gA
     L = 0.0
     cA = np.zeros(len(A))
     for piece in loss.pieces:
-        lo, hi = core.piece_cuts(piece)
-        W0, W1, W2 = F[lo] - F[hi]
+        W0, W1, W2 = core.piece_sums(F, piece)
         d0, d1, d2 = piece.d0, piece.d1, piece.d2
         L += float(np.dot(wA, d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)))
         cA -= wA * (d1 * W0 + 2.0 * d2 * (h * W0 + W1))
@@ -470,14 +477,13 @@ class PairHessian:
             return
         F, G = core.op.apply(
             X=np.stack([w, np.ones(core.m)]),
-            Y=_fold(core, {p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
+            Y=core.fold({p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
         )
         self._NP = G[0]
         self._NA = np.zeros(len(A))
         count = 0.0
         for p in self._quad:
-            lo, hi = core.piece_cuts(p)
-            N, n = F[lo] - F[hi]
+            N, n = core.piece_sums(F, p)
             self._NA += 2.0 * p.d2 * N
             count += n.sum()
         self.n_active = int(round(count))
@@ -499,12 +505,11 @@ class PairHessian:
         wv = w * v
         F, G = core.op.apply(
             X=wv[None],
-            Y=_fold(core, {p: (2.0 * p.d2 * wv[A])[None] for p in self._quad}),
+            Y=core.fold({p: (2.0 * p.d2 * wv[A])[None] for p in self._quad}),
         )
         VA = np.zeros(len(A))
         for p in self._quad:
-            lo, hi = core.piece_cuts(p)
-            VA += 2.0 * p.d2 * (F[lo, 0] - F[hi, 0])
+            VA += 2.0 * p.d2 * core.piece_sums(F, p)[0]
         out += w * (v * self._NP - G[0])
         out[A] += w[A] * (v[A] * self._NA - VA)
         return out
@@ -543,7 +548,8 @@ def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
     A = core.anchors
     if len(A) == 0:
         return PairCounts(0, first, np.zeros(m, dtype=_INT))
-    F, G = core.op.apply(X=np.ones((1, m)), Y=_fold(core, {_Piece(-np.inf, threshold, 0.0, 1.0, 0.0): np.ones((1, len(A)))}))
-    first[A] = np.rint(F[0, 0] - F[1, 0]).astype(_INT)
+    below = _Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
+    F, G = core.op.apply(X=np.ones((1, m)), Y=core.fold({below: np.ones((1, len(A)))}))
+    first[A] = np.rint(core.piece_sums(F, below)[0]).astype(_INT)
     second = np.rint(G[0]).astype(_INT)
     return PairCounts(int(first.sum()), first, second)
