@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .pairs import PairSet
-from .paircore import PairHessian, PairLoss, pair_loss
+from .paircore import PairLoss, pair_loss_and_hessian
 
 
 @dataclass
@@ -74,24 +74,20 @@ def newton_solve(M, pairs: PairSet, lam: float, *, loss: str = "squared_hinge", 
     if theta.shape != (p,):
         raise ValueError(f"theta0 must have shape ({p},), got {theta.shape}.")
     f = _matvec(M, theta)
-
-    def objective_and_coef(scores, th):
-        L, c = pair_loss(pairs, scores, loss_obj.name, loss_obj.eps)
-        return L / N + 0.5 * lam * float(th @ th), c
-
     history, total_cg = [], 0
     bar = _progress_bar(progress, max_iter)
     start = time.perf_counter()
-    F, c = objective_and_coef(f, theta)
+    state = _Evaluation(pairs, loss_obj, N, lam, f, theta)
     converged, message = False, f"reached max_iter={max_iter}"
     it = 0
     for it in range(1, max_iter + 1):
-        g = _rmatvec(M, c) / N + lam * theta
+        F = state.objective
+        g = _rmatvec(M, state.c) / N + lam * theta
         g_inf = float(np.max(np.abs(g), initial=0.0))
         if g_inf <= tol:
             converged, message, it = True, "gradient norm below tol", it - 1
             break
-        hess = PairHessian(pairs, f, loss_obj.name, loss_obj.eps)
+        hess = state.hessian
 
         def hessp(v):
             return _rmatvec(M, hess.matvec(_matvec(M, v))) / N + lam * v
@@ -103,43 +99,48 @@ def newton_solve(M, pairs: PairSet, lam: float, *, loss: str = "squared_hinge", 
             converged, message, it = True, "Newton decrement below tol * F", it - 1
             break
         v = _matvec(M, s)
-        t = _line_search(pairs, loss_obj, N, lam, f, v, theta, s, float(g @ s))
+        t, state = _line_search(pairs, loss_obj, N, lam, f, v, theta, s, float(g @ s))
         theta = theta + t * s
         f = f + t * v
-        F_new, c = objective_and_coef(f, theta)
-        record = {"iteration": it, "objective": F_new, "grad_inf": g_inf, "decrement": decrement,
-                  "step": t, "cg_iterations": n_cg, "seconds": time.perf_counter() - start}
+        record = {"iteration": it, "objective": state.objective, "grad_inf": g_inf,
+                  "decrement": decrement, "step": t, "cg_iterations": n_cg,
+                  "seconds": time.perf_counter() - start}
         history.append(record)
         if callback is not None:
             callback(record)
         if bar is not None:
             bar.update(1)
-            bar.set_postfix(F=f"{F_new:.6g}", grad=f"{g_inf:.1e}")
-        F = F_new
+            bar.set_postfix(F=f"{state.objective:.6g}", grad=f"{g_inf:.1e}")
     if bar is not None:
         bar.close()
-    return NewtonResult(theta=theta, objective=F, converged=converged, iterations=it,
+    return NewtonResult(theta=theta, objective=state.objective, converged=converged, iterations=it,
                         cg_iterations=total_cg, message=message, history=history)
 
 
-def _line_search(pairs, loss_obj, N, lam, f, v, theta, s, slope0, max_steps=60) -> float:
-    """Exact minimizer of the convex φ(t) = F(θ + t s), starting from the Newton step t = 1."""
+class _Evaluation:
+    """Loss, c and the generalized Hessian at scores f (θ for the regularizer), computed once."""
+
+    def __init__(self, pairs, loss_obj, N, lam, f, theta):
+        L, self.c, self.hessian = pair_loss_and_hessian(pairs, f, loss_obj.name, loss_obj.eps)
+        self.objective = L / N + 0.5 * lam * float(theta @ theta)
+
+
+def _line_search(pairs, loss_obj, N, lam, f, v, theta, s, slope0, rtol=1e-6, max_steps=60):
+    """Minimize the convex φ(t) = F(θ + t s) from the Newton step t = 1, to |φ'(t)| ≤ rtol·|φ'(0)|.
+
+    φ'(t) = c(f + tv)ᵀv / N + λ(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + λ sᵀs  (seed 004 §2.4b);
+    1-D Newton safeguarded by bisection. Returns t and the evaluation at θ + t s, which the
+    next outer iteration reuses (its c, objective and Hessian).
+    """
     ss, ts = float(s @ s), float(theta @ s)
-
-    def derivatives(t):
-        _, c = pair_loss(pairs, f + t * v, loss_obj.name, loss_obj.eps)
-        d1 = float(c @ v) / N + lam * (ts + t * ss)
-        hv = PairHessian(pairs, f + t * v, loss_obj.name, loss_obj.eps).matvec(v)
-        d2 = float(v @ hv) / N + lam * ss
-        return d1, d2
-
-    lo, hi = 0.0, np.inf  # φ'(lo) < 0; φ'(hi) > 0 once found
+    lo, hi = 0.0, np.inf  # φ'(lo) < 0 ≤ φ'(hi)
     t = 1.0
-    scale = abs(slope0)
     for _ in range(max_steps):
-        d1, d2 = derivatives(t)
-        if abs(d1) <= 1e-12 * scale or (d2 > 0 and d1 * d1 / d2 <= 1e-16 * scale):
-            return t
+        state = _Evaluation(pairs, loss_obj, N, lam, f + t * v, theta + t * s)
+        d1 = float(state.c @ v) / N + lam * (ts + t * ss)
+        if abs(d1) <= rtol * abs(slope0):
+            break
+        d2 = float(v @ state.hessian.matvec(v)) / N + lam * ss
         if d1 < 0:
             lo = t
         else:
@@ -147,10 +148,10 @@ def _line_search(pairs, loss_obj, N, lam, f, v, theta, s, slope0, max_steps=60) 
         t_new = t - d1 / d2 if d2 > 0 else np.inf
         if not (lo < t_new < hi):  # Newton left the bracket: bisect (or expand)
             t_new = 0.5 * (lo + hi) if np.isfinite(hi) else 2.0 * max(t, lo)
-        if np.isfinite(hi) and hi - lo <= 1e-15 * max(1.0, hi):
-            return t_new
+        if np.isfinite(hi) and hi - lo <= 1e-12 * hi:
+            break
         t = t_new
-    return t
+    return t, state
 
 
 def _conjugate_gradient(hessp, b, maxiter, rtol):

@@ -467,7 +467,8 @@ def test_counts_relations_between_losses():
     f = rng.standard_normal(m)
     below_one = pair_counts(pairs, f, 1.0).total
     assert PairHessian(pairs, f, "squared_hinge").n_active == below_one
-    assert PairHessian(pairs, f, "smoothed_hinge", 0.25).n_active == below_one - pair_counts(pairs, f, 0.5).total
+    below_half = pair_counts(pairs, f, 0.5).total
+    assert PairHessian(pairs, f, "smoothed_hinge", 0.25).n_active == below_one - below_half
 
 
 # ----------------------------------------------------------------------------- scaling smoke

@@ -1,0 +1,162 @@
+"""Benchmark: linear survival RankSVM (aucopt, truncated Newton on the sorted-pair core) vs
+scikit-survival's FastSurvivalSVM (optional baseline; GPL, not a dependency).
+
+Both minimize the same problem: ½‖w‖² + (α/2) Σ_{comparable (i,j)} max(0, 1 − (r_i − r_j))² with
+r = risk scores, i.e. aucopt's F = (1/N) Σ ℓ + (λ/2)‖w‖² with α = 2/(λN) (F/λ is sksurv's
+objective). Times are distinct (continuous), so both use exactly Harrell's pairs. Each fit runs in
+its own process (wall time and peak memory); both objectives are evaluated by the same code.
+
+Data: synthetic proportional-hazards survival data (d = 20, ~40% censored), and the real SUPPORT
+and flchain sets when available (../shared/data/survival/support_train_test.h5 with h5py;
+scikit-survival's load_flchain).
+
+    python benchmarks/newton_vs_fastsurvivalsvm.py [--sizes 10000 100000 300000] [--large 1000000 10000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+LAM = 1e-4
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(HERE, "..", "..", "shared", "data", "survival", "support_train_test.h5")
+
+
+def synthetic(n: int, d: int = 20, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    beta = rng.normal(size=d) / np.sqrt(d)
+    event_time = rng.exponential(np.exp(-X @ beta))
+    censor_time = rng.exponential(1.5 * np.median(event_time), size=n)
+    return X, event_time <= censor_time, np.minimum(event_time, censor_time)
+
+
+def load(name: str, n: int):
+    if name == "synthetic":
+        return synthetic(n)
+    from sklearn.preprocessing import StandardScaler
+
+    if name == "support":
+        import h5py
+
+        with h5py.File(SHARED, "r") as f:
+            X = np.vstack([f["train"]["x"][:], f["test"]["x"][:]])
+            t = np.concatenate([f["train"]["t"][:], f["test"]["t"][:]]).astype(float)
+            e = np.concatenate([f["train"]["e"][:], f["test"]["e"][:]]).astype(bool)
+    else:  # flchain
+        import pandas as pd
+        from sksurv.datasets import load_flchain
+
+        Xf, y = load_flchain()
+        Xf = pd.get_dummies(Xf, drop_first=True).astype(float)
+        keep = ~Xf.isna().any(axis=1).to_numpy()
+        X, e, t = Xf.to_numpy()[keep], y["death"][keep], y["futime"][keep].astype(float)
+    t = t + np.random.default_rng(1).random(len(t)) * 1e-6 * max(1.0, float(np.ptp(t)))  # distinct times
+    return StandardScaler().fit_transform(X), e, t
+
+
+def objective(X, event, time_, w_risk, N):
+    """F/λ = ½‖w‖² + (α/2) Σ ℓ with α = 2/(λN), evaluated through the pair core."""
+    from aucopt import PairSet
+    from aucopt.paircore import pair_loss
+
+    L, _ = pair_loss(PairSet.survival(event, time_), X @ w_risk, "squared_hinge")
+    return 0.5 * float(w_risk @ w_risk) + L / (LAM * N)
+
+
+def run_one(method: str, data: str, n: int) -> dict:
+    from aucopt import PairSet
+
+    X, event, time_ = load(data, n)
+    N = PairSet.survival(event, time_).n_pairs
+    start = time.perf_counter()
+    if method == "aucopt":
+        from aucopt import SurvivalRankSVM, survival_target
+
+        model = SurvivalRankSVM(lam=LAM, tol=1e-6).fit(X, survival_target(event, time_))
+        w_risk, iters = model.coef_, model.n_iter_
+    else:
+        import warnings
+
+        from sksurv.svm import FastSurvivalSVM
+        from sksurv.util import Surv
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = FastSurvivalSVM(alpha=2.0 / (LAM * N), rank_ratio=1.0, fit_intercept=False,
+                                    max_iter=100, tol=1e-6, random_state=0)
+            model.fit(X, Surv.from_arrays(event, time_))
+        result = getattr(model, "optimizer_result_", None)
+        w_risk, iters = -model.coef_, getattr(result, "nit", -1)
+    seconds = time.perf_counter() - start
+    return {"method": method, "data": data, "n": len(time_), "pairs": N, "seconds": seconds,
+            "iterations": int(iters), "objective": objective(X, event, time_, w_risk, N),
+            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def spawn(method, data, n, time_limit):
+    cmd = [sys.executable, __file__, "--one", method, data, str(n)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except subprocess.TimeoutExpired:
+        return {"status": f"> {time_limit:.0f} s"}
+    except subprocess.CalledProcessError as exc:
+        tail = (exc.stderr or "").strip().splitlines()[-1:] or [f"signal {-exc.returncode}"]
+        return {"status": f"failed: {tail[0][:50]}"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 300_000])
+    parser.add_argument("--large", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--time-limit", type=float, default=1800.0)
+    parser.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one[0], args.one[1], int(args.one[2]))))
+        return
+    try:
+        import sksurv  # noqa: F401
+        have_sksurv = True
+    except ImportError:
+        have_sksurv = False
+        print("scikit-survival is not installed: the baseline column is skipped (pip install scikit-survival).")
+    jobs = [("synthetic", n) for n in args.sizes]
+    if os.path.exists(SHARED):
+        jobs.append(("support", 0))
+    else:
+        print(f"SUPPORT data not found at {os.path.normpath(SHARED)}: skipped.")
+    if have_sksurv:
+        jobs.append(("flchain", 0))
+    print(f"λ = {LAM}; objective = ½‖w‖² + (α/2) Σ ℓ_sq (lower is better), α = 2/(λN)")
+    print(f"{'data':10} {'n':>9} {'pairs':>15} | {'aucopt s':>9} {'obj':>14} {'MB':>6} | "
+          f"{'sksurv s':>9} {'obj':>14} {'MB':>6} | speed-up")
+    for data, n in jobs:
+        ours = spawn("aucopt", data, n, args.time_limit)
+        base = spawn("sksurv", data, n, args.time_limit) if have_sksurv else {"status": "n/a"}
+        row = f"{data:10} {ours.get('n', n):9,d} {ours.get('pairs', 0):15,d} | "
+        row += (f"{ours['seconds']:9.2f} {ours['objective']:14.6f} {ours['peak_mb']:6.0f} | "
+                if "seconds" in ours else f"{ours['status']:>31} | ")
+        row += (f"{base['seconds']:9.2f} {base['objective']:14.6f} {base['peak_mb']:6.0f} | "
+                if "seconds" in base else f"{base['status']:>31} | ")
+        if "seconds" in ours and "seconds" in base:
+            row += f"{base['seconds'] / ours['seconds']:.1f}x"
+        print(row, flush=True)
+    for n in args.large:
+        ours = spawn("aucopt", "synthetic", n, args.time_limit)
+        print(f"{'synthetic':10} {n:9,d} {ours.get('pairs', 0):15,d} | "
+              + (f"{ours['seconds']:9.2f} {ours['objective']:14.6f} {ours['peak_mb']:6.0f} | (aucopt only)"
+                 if "seconds" in ours else ours["status"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
