@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import subprocess
-import sys
 import time
 
 import numpy as np
+from _harness import peak_mb, spawn
 
 C, GAMMA = 0.01, 1.0
 
@@ -68,23 +66,8 @@ def run_one(form: str, n: int) -> dict:
         result = solve(problem, solver)
         objective, status = result.objective, str(result.status)
     seconds = time.perf_counter() - start
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"form": form, "n": n, "pairs": pairs.n_pairs, "objective": objective, "status": status,
-            "seconds": seconds, "peak_mb": peak_mb}
-
-
-def spawn(form: str, n: int, time_limit: float) -> dict:
-    cmd = [sys.executable, __file__, "--one", form, str(n)]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit, check=True)
-        return json.loads(out.stdout.strip().splitlines()[-1])
-    except subprocess.TimeoutExpired:
-        return {"form": form, "n": n, "status": f"> {time_limit:.0f} s (stopped)"}
-    except subprocess.CalledProcessError as exc:
-        if exc.returncode < 0:  # e.g. SIGKILL from the kernel's out-of-memory killer
-            return {"form": form, "n": n, "status": f"killed (signal {-exc.returncode})"}
-        tail = (exc.stderr or "").strip().splitlines()[-1:] or ["?"]
-        return {"form": form, "n": n, "status": f"failed: {tail[0][:60]}"}
+            "seconds": seconds, "peak_mb": peak_mb()}
 
 
 def main() -> None:
@@ -110,7 +93,7 @@ def main() -> None:
             if form == "naive" and 8 * P * P / 1e9 > args.max_gb:
                 rows[form] = {"status": f"skipped: K′ needs {8 * P * P / 1e9:.0f} GB"}
             else:
-                rows[form] = spawn(form, n, args.time_limit)
+                rows[form] = {"form": form, "n": n, **spawn(__file__, [form, n], args.time_limit)}
             r = rows[form]
             if "seconds" in r:
                 largest[form] = max(largest.get(form, 0), P)

@@ -18,12 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
-import sys
 import time
 
 import numpy as np
+from _harness import peak_mb, spawn
 
 LAM = 1e-4
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,7 +79,7 @@ def run_one(method: str, data: str, n: int) -> dict:
     if method == "aucopt":
         from aucopt import SurvivalRankSVM, survival_target
 
-        model = SurvivalRankSVM(lam=LAM, tol=1e-6).fit(X, survival_target(event, time_))
+        model = SurvivalRankSVM(lam=LAM, tol=1e-9).fit(X, survival_target(event, time_))
         w_risk, iters = model.coef_, model.n_iter_
     else:
         import warnings
@@ -99,19 +97,7 @@ def run_one(method: str, data: str, n: int) -> dict:
     seconds = time.perf_counter() - start
     return {"method": method, "data": data, "n": len(time_), "pairs": N, "seconds": seconds,
             "iterations": int(iters), "objective": objective(X, event, time_, w_risk, N),
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
-
-
-def spawn(method, data, n, time_limit):
-    cmd = [sys.executable, __file__, "--one", method, data, str(n)]
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit, check=True)
-        return json.loads(out.stdout.strip().splitlines()[-1])
-    except subprocess.TimeoutExpired:
-        return {"status": f"> {time_limit:.0f} s"}
-    except subprocess.CalledProcessError as exc:
-        tail = (exc.stderr or "").strip().splitlines()[-1:] or [f"signal {-exc.returncode}"]
-        return {"status": f"failed: {tail[0][:50]}"}
+            "peak_mb": peak_mb()}
 
 
 def main():
@@ -131,18 +117,23 @@ def main():
         have_sksurv = False
         print("scikit-survival is not installed: the baseline column is skipped (pip install scikit-survival).")
     jobs = [("synthetic", n) for n in args.sizes]
-    if os.path.exists(SHARED):
+    try:
+        import h5py  # noqa: F401
+        have_h5py = True
+    except ImportError:
+        have_h5py = False
+    if os.path.exists(SHARED) and have_h5py:
         jobs.append(("support", 0))
     else:
-        print(f"SUPPORT data not found at {os.path.normpath(SHARED)}: skipped.")
+        print(f"SUPPORT skipped: needs {os.path.normpath(SHARED)} and h5py (pip install h5py).")
     if have_sksurv:
         jobs.append(("flchain", 0))
     print(f"λ = {LAM}; objective = ½‖w‖² + (α/2) Σ ℓ_sq (lower is better), α = 2/(λN)")
     print(f"{'data':10} {'n':>9} {'pairs':>15} | {'aucopt s':>9} {'obj':>14} {'MB':>6} | "
           f"{'sksurv s':>9} {'obj':>14} {'MB':>6} | speed-up")
     for data, n in jobs:
-        ours = spawn("aucopt", data, n, args.time_limit)
-        base = spawn("sksurv", data, n, args.time_limit) if have_sksurv else {"status": "n/a"}
+        ours = spawn(__file__, ["aucopt", data, n], args.time_limit)
+        base = spawn(__file__, ["sksurv", data, n], args.time_limit) if have_sksurv else {"status": "n/a"}
         row = f"{data:10} {ours.get('n', n):9,d} {ours.get('pairs', 0):15,d} | "
         row += (f"{ours['seconds']:9.2f} {ours['objective']:14.6f} {ours['peak_mb']:6.0f} | "
                 if "seconds" in ours else f"{ours['status']:>31} | ")
@@ -152,7 +143,7 @@ def main():
             row += f"{base['seconds'] / ours['seconds']:.1f}x"
         print(row, flush=True)
     for n in args.large:
-        ours = spawn("aucopt", "synthetic", n, args.time_limit)
+        ours = spawn(__file__, ["aucopt", "synthetic", n], args.time_limit)
         print(f"{'synthetic':10} {n:9,d} {ours.get('pairs', 0):15,d} | "
               + (f"{ours['seconds']:9.2f} {ours['objective']:14.6f} {ours['peak_mb']:6.0f} | (aucopt only)"
                  if "seconds" in ours else ours["status"]), flush=True)

@@ -1,0 +1,28 @@
+"""Shared benchmark plumbing: run one measurement in a fresh process (wall time, peak RSS)."""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process so far, in MB (Linux ru_maxrss is in kB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def spawn(script: str, args: list, time_limit: float) -> dict:
+    """Run ``python script --one *args`` and return the JSON dict it prints last, or a status."""
+    cmd = [sys.executable, script, "--one", *map(str, args)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except subprocess.TimeoutExpired:
+        return {"status": f"> {time_limit:.0f} s (stopped)"}
+    except subprocess.CalledProcessError as exc:
+        if exc.returncode < 0:  # e.g. SIGKILL from the out-of-memory killer
+            return {"status": f"killed (signal {-exc.returncode})"}
+        tail = (exc.stderr or "").strip().splitlines()[-1:] or ["?"]
+        return {"status": f"failed: {tail[0][:60]}"}

@@ -1,0 +1,288 @@
+"""Tests of aucopt.newton.newton_solve (truncated Newton in score space; seed 004 §2.4b, §6 oracle 5).
+
+Oracle: scipy's L-BFGS-B with tight tolerances on the brute-force objective
+
+    F(θ) = (1/N) Σ_(i,j) w_ij ℓ((Mθ)_i − (Mθ)_j) + (λ/2) ‖θ‖²,    N = Σ w_ij,
+
+whose pairs are enumerated here from their definitions (all positive × negative pairs;
+Harrell's comparable pairs with ties; arbitrary weighted pairs) and whose loss ℓ and ℓ' are
+written here from seed 004 §1.2, independently of :mod:`aucopt.paircore`. Problems are tiny
+(m = 40–60, p = 8) so that L-BFGS converges fully and the whole file runs in a few seconds.
+The sorted-pair core itself is tested in ``test_paircore.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+
+from aucopt import PairSet
+from aucopt.newton import newton_solve
+
+LOSSES = [("squared_hinge", 0.5), ("smoothed_hinge", 0.5), ("smoothed_hinge", 0.1), ("smoothed_hinge", 1.0)]
+KINDS = ("bipartite", "bipartite_weighted", "survival_ties", "explicit_weighted")
+
+
+# ============================================================================ oracles
+def loss_value_and_derivative(loss, eps):
+    """ℓ and ℓ' from seed 004 §1.2 (half-open pieces), written out independently."""
+    if loss == "squared_hinge":
+        def value(z):
+            return np.where(z < 1, (1 - z) ** 2, 0.0)
+
+        def derivative(z):
+            return np.where(z < 1, -2.0 * (1 - z), 0.0)
+    else:
+        a = 1 - 2 * eps
+
+        def value(z):
+            return np.where(z < a, 1 - eps - z, np.where(z < 1, (1 - z) ** 2 / (4 * eps), 0.0))
+
+        def derivative(z):
+            return np.where(z < a, -1.0, np.where(z < 1, -(1 - z) / (2 * eps), 0.0))
+    return value, derivative
+
+
+def brute_objective(M, i, j, w, lam, loss, eps):
+    """(F, ∇F) of the explicit-pair objective; M dense or sparse."""
+    value, derivative = loss_value_and_derivative(loss, eps)
+    N, m = float(w.sum()), M.shape[0]
+
+    def fg(theta):
+        f = np.asarray(M @ theta).ravel()
+        z = f[i] - f[j]
+        d = w * derivative(z)
+        c = np.bincount(i, weights=d, minlength=m) - np.bincount(j, weights=d, minlength=m)
+        F = float(w @ value(z)) / N + 0.5 * lam * float(theta @ theta)
+        return F, np.asarray(M.T @ c).ravel() / N + lam * theta
+
+    return fg
+
+
+def lbfgs_optimum(fg, p):
+    res = minimize(fg, np.zeros(p), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 20000, "maxfun": 40000, "ftol": 1e-16, "gtol": 1e-13, "maxcor": 10})
+    return res.x, float(res.fun)
+
+
+def make_problem(kind, sparse=False, seed=0):
+    """(M, PairSet, explicit i, j, w) with pairs enumerated from their definition."""
+    rng = np.random.default_rng(seed)
+    m, p = {"bipartite": 60, "bipartite_weighted": 60, "survival_ties": 50, "explicit_weighted": 40}[kind], 8
+    if sparse:
+        M = sp.random(m, p, density=0.35, format="csr", random_state=seed, data_rvs=rng.standard_normal)
+        dense = M.toarray()
+    else:
+        M = dense = rng.standard_normal((m, p))
+    signal = dense @ rng.standard_normal(p)
+    if kind.startswith("bipartite"):
+        y = (signal + rng.standard_normal(m) > 0.3).astype(int)
+        y[:2] = [0, 1]  # both classes present
+        pw = None
+        if kind == "bipartite_weighted":
+            pw = rng.uniform(0.2, 3.0, m)
+            pw[3] = 0.0
+        pairs = PairSet.bipartite(y, point_weights=pw)
+        i, j = np.nonzero((y[:, None] == 1) & (y[None, :] == 0))
+        w = np.ones(len(i)) if pw is None else pw[i] * pw[j]
+    elif kind == "survival_ties":
+        time = rng.integers(0, 8, m).astype(float)  # heavy ties
+        event = rng.random(m) < 0.6
+        pairs = PairSet.survival(event, time)
+        comparable = event[:, None] & (
+            (time[:, None] < time[None, :]) | ((time[:, None] == time[None, :]) & ~event[None, :])
+        )
+        i, j = np.nonzero(comparable)
+        w = np.ones(len(i))
+        tied = (time[i] == time[j])
+        assert tied.any()  # event-vs-censored ties are in the problem
+    else:
+        n_pairs = 300
+        i = rng.integers(0, m, n_pairs)
+        j = rng.integers(0, m, n_pairs)
+        keep = i != j
+        i, j = i[keep], j[keep]
+        w = rng.uniform(0.0, 2.0, len(i))
+        w[:5] = 0.0
+        pairs = PairSet.from_arrays(i, j, w, n_points=m)
+    return M, pairs, i.astype(np.int64), j.astype(np.int64), np.asarray(w, float)
+
+
+# ============================================================================ optimum
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("loss,eps", LOSSES, ids=[f"{l}-{e}" for l, e in LOSSES])
+def test_newton_reaches_lbfgs_optimum(loss, eps, kind, sparse):
+    lam = 1e-2
+    M, pairs, i, j, w = make_problem(kind, sparse, seed=3)
+    assert pairs.total_weight() == pytest.approx(w.sum(), rel=1e-12)
+    fg = brute_objective(M, i, j, w, lam, loss, eps)
+    result = newton_solve(M, pairs, lam, loss=loss, eps=eps)
+    theta_ref, F_ref = lbfgs_optimum(fg, M.shape[1])
+
+    assert result.converged, result.message
+    F_newton, _ = fg(result.theta)
+    assert result.objective == pytest.approx(F_newton, rel=1e-11, abs=1e-14)  # reports the true F
+    assert abs(F_newton - F_ref) <= 1e-8
+    scores = np.asarray(M @ result.theta).ravel()
+    scores_ref = np.asarray(M @ theta_ref).ravel()
+    assert np.max(np.abs(scores - scores_ref)) <= 1e-3
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("loss,eps", [("squared_hinge", 0.5), ("smoothed_hinge", 0.1)])
+def test_gradient_vanishes_at_tight_tolerance(loss, eps, kind):
+    """A certificate independent of L-BFGS: for the λ-strongly convex F,
+    F(θ) − F* ≤ ‖∇F(θ)‖² / (2λ), with ∇F from the brute-force pairs."""
+    lam = 1e-2
+    M, pairs, i, j, w = make_problem(kind, seed=5)
+    fg = brute_objective(M, i, j, w, lam, loss, eps)
+    F0, g0 = fg(np.zeros(M.shape[1]))
+    result = newton_solve(M, pairs, lam, loss=loss, eps=eps, tol=1e-12)
+    _, g = fg(result.theta)
+    assert result.converged
+    assert np.max(np.abs(g)) <= 1e-6 * max(1.0, np.max(np.abs(g0)))
+    assert float(g @ g) / (2 * lam) <= 1e-10
+
+
+def test_lambda_sweep_matches_lbfgs():
+    """Small and large λ on the same problem (conditioning changes by 10^4)."""
+    M, pairs, i, j, w = make_problem("bipartite", seed=7)
+    for lam in (1e-3, 1e-1, 10.0):
+        fg = brute_objective(M, i, j, w, lam, "smoothed_hinge", 0.5)
+        result = newton_solve(M, pairs, lam, loss="smoothed_hinge", eps=0.5)
+        _, F_ref = lbfgs_optimum(fg, M.shape[1])
+        assert abs(fg(result.theta)[0] - F_ref) <= 1e-8, lam
+
+
+def test_objective_at_zero_is_the_closed_form():
+    """Seed 004 §2.4: at θ = 0, F = 1 − ε (ε ≤ 0.5) or 1/(4ε) (ε ≥ 0.5); squared hinge: 1.
+    One iteration from 0 must start from (and improve on) that value."""
+    M, pairs, *_ = make_problem("bipartite", seed=1)
+    for loss, eps, F0 in [("squared_hinge", 0.5, 1.0), ("smoothed_hinge", 0.1, 0.9),
+                          ("smoothed_hinge", 0.5, 0.5), ("smoothed_hinge", 1.0, 0.25)]:
+        result = newton_solve(M, pairs, 1e-2, loss=loss, eps=eps, max_iter=1)
+        assert result.history[0]["objective"] < F0
+        # the zero vector is already optimal for a huge λ: zero iterations, F = F(0)
+        M0 = np.zeros_like(M)
+        at_zero = newton_solve(M0, pairs, 1e-2, loss=loss, eps=eps)
+        assert at_zero.iterations == 0 and at_zero.converged
+        assert at_zero.objective == pytest.approx(F0, rel=1e-14)
+        assert np.all(at_zero.theta == 0)
+
+
+# ============================================================================ warm start, history, callback
+@pytest.mark.parametrize("kind", KINDS)
+def test_warm_start_from_solution_takes_no_iteration(kind):
+    M, pairs, *_ = make_problem(kind, seed=11)
+    first = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=0.5)
+    assert first.converged and first.iterations > 0
+    calls = []
+    again = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=0.5, theta0=first.theta,
+                         callback=calls.append)
+    assert again.converged
+    assert again.iterations == 0 and again.history == [] and calls == []
+    np.testing.assert_array_equal(again.theta, first.theta)
+    assert again.objective == pytest.approx(first.objective, rel=1e-13)
+
+
+def test_warm_start_is_not_mutated_and_reaches_same_optimum():
+    M, pairs, i, j, w = make_problem("survival_ties", seed=2)
+    theta0 = np.random.default_rng(0).standard_normal(M.shape[1])
+    keep = theta0.copy()
+    warm = newton_solve(M, pairs, 1e-2, theta0=theta0)
+    cold = newton_solve(M, pairs, 1e-2)
+    np.testing.assert_array_equal(theta0, keep)
+    assert abs(warm.objective - cold.objective) <= 1e-9
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("loss,eps", [("squared_hinge", 0.5), ("smoothed_hinge", 0.1)])
+def test_history_and_callback_are_consistent(loss, eps, kind):
+    M, pairs, i, j, w = make_problem(kind, seed=13)
+    lam = 1e-3
+    fg = brute_objective(M, i, j, w, lam, loss, eps)
+    theta0 = 0.5 * np.random.default_rng(1).standard_normal(M.shape[1])
+    F0, g0 = fg(theta0)
+    calls = []
+    result = newton_solve(M, pairs, lam, loss=loss, eps=eps, theta0=theta0, callback=calls.append)
+
+    history = result.history
+    assert result.iterations == len(history) >= 1
+    assert calls == history and all(a is b for a, b in zip(calls, history))  # once per iteration
+    assert [r["iteration"] for r in history] == list(range(1, len(history) + 1))
+    objectives = [F0] + [r["objective"] for r in history]
+    assert all(b <= a + 1e-15 * abs(a) for a, b in zip(objectives, objectives[1:]))  # non-increasing
+    assert objectives[1] < F0
+    assert history[-1]["objective"] == result.objective
+    assert history[0]["grad_inf"] == pytest.approx(np.max(np.abs(g0)), rel=1e-10)
+    for r in history:
+        assert r["decrement"] > 0 and r["step"] > 0 and r["cg_iterations"] >= 1
+        assert fg(theta0)[0] >= r["objective"]
+    assert sum(r["cg_iterations"] for r in history) <= result.cg_iterations
+    assert all(b["seconds"] >= a["seconds"] for a, b in zip(history, history[1:]))
+
+
+def test_max_iter_stops_unconverged():
+    M, pairs, *_ = make_problem("bipartite", seed=17)
+    calls = []
+    result = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", eps=0.1, max_iter=1, callback=calls.append)
+    assert not result.converged
+    assert result.iterations == 1 == len(result.history) == len(calls)
+    assert "max_iter=1" in result.message
+    full = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", eps=0.1)
+    assert full.converged and full.iterations > 1
+    assert full.objective < result.objective
+
+
+def test_dense_and_sparse_give_the_same_solution():
+    M, pairs, *_ = make_problem("survival_ties", sparse=True, seed=19)
+    a = newton_solve(M, pairs, 1e-2)
+    b = newton_solve(M.toarray(), pairs, 1e-2)
+    c = newton_solve(M.tocsc(), pairs, 1e-2)
+    assert a.objective == pytest.approx(b.objective, rel=1e-12)
+    assert c.objective == pytest.approx(b.objective, rel=1e-12)
+    np.testing.assert_allclose(a.theta, b.theta, rtol=0, atol=1e-7)
+
+
+# ============================================================================ input validation
+@pytest.fixture
+def tiny():
+    M, pairs, *_ = make_problem("bipartite", seed=23)
+    return M, pairs
+
+
+@pytest.mark.parametrize("lam", [0, 0.0, -1.0, np.nan, np.inf, True, None, [1.0]])
+def test_bad_lambda(tiny, lam):
+    M, pairs = tiny
+    with pytest.raises(ValueError, match="lam must be a positive finite number"):
+        newton_solve(M, pairs, lam)
+
+
+@pytest.mark.parametrize("eps", [0, -0.1, 1.5, np.nan])
+def test_bad_eps(tiny, eps):
+    M, pairs = tiny
+    with pytest.raises(ValueError, match=r"eps must lie in \(0, 1\]"):
+        newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=eps)
+    newton_solve(M, pairs, 1e-2, loss="squared_hinge", eps=eps, max_iter=1)  # eps unused
+
+
+@pytest.mark.parametrize("loss", ["hinge", "logistic", "Squared_Hinge", None])
+def test_unknown_or_non_smooth_loss(tiny, loss):
+    M, pairs = tiny
+    with pytest.raises(ValueError, match="twice differentiable"):
+        newton_solve(M, pairs, 1e-2, loss=loss)
+
+
+def test_bad_theta0_and_empty_pairs(tiny):
+    M, pairs = tiny
+    with pytest.raises(ValueError, match=r"theta0 must have shape \(8,\)"):
+        newton_solve(M, pairs, 1e-2, theta0=np.zeros(7))
+    no_events = PairSet.survival(np.zeros(M.shape[0], bool), np.arange(M.shape[0], dtype=float))
+    with pytest.raises(ValueError, match="no comparable pairs"):
+        newton_solve(M, no_events, 1e-2)
+    zero_weight = PairSet.from_arrays([0, 1], [2, 3], [0.0, 0.0], n_points=M.shape[0])
+    with pytest.raises(ValueError, match="All pair weights are zero"):
+        newton_solve(M, zero_weight, 1e-2)
