@@ -52,7 +52,9 @@ def check_loss_params(lam, loss, eps) -> PairLoss:
             f"loss must be 'squared_hinge' or 'smoothed_hinge' (twice differentiable pieces, as "
             f"Newton needs); got {loss!r}."
         )
-    if loss == "smoothed_hinge" and not (np.isscalar(eps) and 0 < float(eps) <= 1):
+    if loss == "squared_hinge":
+        return PairLoss.make(loss)  # eps plays no role
+    if not (np.isscalar(eps) and 0 < float(eps) <= 1):
         raise ValueError(f"eps must lie in (0, 1] for the smoothed hinge; got {eps!r}.")
     return PairLoss.make(loss, eps)
 

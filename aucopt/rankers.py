@@ -61,7 +61,10 @@ class _NewtonRanker(BaseEstimator):
             raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
         pairs.check_nonempty()
         if pairs.total_weight() == 0:
-            raise ValueError("All pair weights are zero: sample_weight leaves no pair with positive weight.")
+            raise ValueError(
+                "All pair weights are zero: sample_weight leaves no pair with positive weight "
+                "(e.g. only one class, or no event, has nonzero weight)."
+            )
         M = self._design(X, pairs)
         theta, self.path_ = None, []
         for lam in path + [float(self.lam)]:  # warm starts along the path, ending at self.lam
@@ -200,7 +203,14 @@ class _KernelModel(_NewtonRanker):
                     raise ValueError(f"basis_size must be an integer in [1, {m}]; got {self.basis_size!r}.")
                 idx = np.sort(np.random.default_rng(self.random_state).choice(m, size, replace=False))
         else:
-            idx = np.unique(np.asarray(self.basis, dtype=np.int64).ravel())
+            arr = np.asarray(self.basis).ravel()
+            if arr.dtype == bool:
+                if len(arr) != m:
+                    raise ValueError(f"A boolean basis mask must have one entry per sample ({m}); got {len(arr)}.")
+                arr = np.flatnonzero(arr)
+            elif len(arr) and arr.dtype.kind not in "iu":
+                raise ValueError(f"basis indices must be integers; got dtype {arr.dtype}.")
+            idx = np.unique(arr.astype(np.int64))
             if len(idx) and (idx[0] < 0 or idx[-1] >= m):
                 raise ValueError(f"basis indices must lie in [0, {m}).")
         if len(idx) == 0:
@@ -248,7 +258,8 @@ _KERNEL_DOC = """
     ----------
     lam : regularization λ > 0 on βᵀK_RRβ.
     basis : ``"rare"`` (RankRC, default), ``"random"`` (``basis_size`` points drawn with
-        ``random_state``; default size = the rare set's), ``"full"`` (RankSVM), or indices.
+        ``random_state``; default size = the rare set's), ``"full"`` (RankSVM), integer indices
+        or a boolean mask over the training rows.
     kernel, gamma, degree, coef0 : kernel (``"rbf"`` default; ``"linear"``, ``"poly"``, callable);
         ``gamma="sigma2"`` is the paper's 1/σ², σ² = mean pairwise squared distance (§1.4);
         ``"scale"``, ``"auto"`` or a number also work.

@@ -17,12 +17,20 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import minimize
+from threadpoolctl import threadpool_limits
 
 from aucopt import PairSet
 from aucopt.newton import newton_solve
 
 LOSSES = [("squared_hinge", 0.5), ("smoothed_hinge", 0.5), ("smoothed_hinge", 0.1), ("smoothed_hinge", 1.0)]
 KINDS = ("bipartite", "bipartite_weighted", "survival_ties", "explicit_weighted")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_blas_thread():
+    """The problems are tiny: BLAS threads only add contention (40x slower on a busy 2-core box)."""
+    with threadpool_limits(1):
+        yield
 
 
 # ============================================================================ oracles
@@ -266,7 +274,6 @@ def test_bad_eps(tiny, eps):
     M, pairs = tiny
     with pytest.raises(ValueError, match=r"eps must lie in \(0, 1\]"):
         newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=eps)
-    newton_solve(M, pairs, 1e-2, loss="squared_hinge", eps=eps, max_iter=1)  # eps unused
 
 
 @pytest.mark.parametrize("loss", ["hinge", "logistic", "Squared_Hinge", None])
