@@ -187,6 +187,25 @@ class PairSet:
             w = self.point_weights[i] * self.point_weights[j]
         return i, j, w
 
+    def pairs_at(self, index) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(i, j, w)`` of the pairs with the given positions in the enumeration order of
+        :meth:`to_arrays`, without listing the others (O(len(index) · log m))."""
+        index = np.asarray(index, dtype=np.int64).ravel()
+        n_pairs = self.n_pairs
+        if len(index) and (index.min() < 0 or index.max() >= n_pairs):
+            raise ValueError(f"pair positions must lie in [0, {n_pairs}).")
+        if self._explicit is not None:
+            i, j, w = self._explicit
+            return i[index], j[index], w[index]
+        counts = self.partner_counts
+        anchors = np.flatnonzero(counts)
+        first = np.concatenate([[0], np.cumsum(counts[anchors])])  # position of each anchor's first pair
+        k = np.searchsorted(first, index, side="right") - 1
+        i = anchors[k]
+        j = self.order[self.start[i] + (index - first[k])]
+        w = np.ones(len(index)) if self.point_weights is None else self.point_weights[i] * self.point_weights[j]
+        return i.astype(np.int32), j.astype(np.int32), w
+
     def check_nonempty(self) -> "PairSet":
         """Raise a clear error when there is no pair to learn from; return self."""
         if self.n_pairs == 0:

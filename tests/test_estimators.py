@@ -173,8 +173,9 @@ def test_lpranker_declares_binary_only():
 @pytest.mark.parametrize("cls", [LPRanker, SurvivalLPRanker])
 def test_clone_get_set_params_roundtrip(cls):
     params = dict(C=0.5, kernel="poly", gamma=0.3, degree=2, coef0=0.5,
-                  formulation="lp_ranker_free_sign", solver="cvxpy",
-                  solver_options={"verbose": False}, tol=1e-6, lifted=False, max_bytes=10**7)
+                  formulation="lp_ranker_free_sign", method="full", method_options={"scheme": 2},
+                  solver="cvxpy", solver_options={"verbose": False}, tol=1e-6, lifted=False,
+                  max_bytes=10**7)
     if cls is LPRanker:
         params["pos_label"] = "yes"
     est = cls(**params)

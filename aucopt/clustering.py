@@ -1,0 +1,256 @@
+"""Agglomerative local clustering for the reduced LP Ranker, LPR(clus) (seed 003 §4.3.1).
+
+Ataman (2007), Fig. 4.2/4.3: merge *nearest same-class* centers into their weighted mean and
+freeze ("flag") nearest *opposite-class* pairs, so single-class regions collapse into a few
+weighted centers while class transitions stay unclustered. There is no numeric parameter (no k,
+no distance threshold): the class transition is the stopping criterion.
+
+Algorithm (Euclidean distance in the given, already scaled, input space)::
+
+    c_l ← x_l,  w_l ← 1,  flagged_l ← false                       for every point l
+    loop:
+        (a, b) ← closest pair of *candidate* centers (see variants); stop if there is none
+        if y_a == y_b (both unflagged):  c ← (w_a c_a + w_b c_b)/(w_a + w_b),  w ← w_a + w_b,
+                                          c replaces a and b and is unflagged
+        elif y_a != y_b:                  flag a and b
+
+so every center is the mean of its member points and Σ_{Ω+} w = n⁺, Σ_{Ω−} w = n⁻.
+
+Fig. 4.2 leaves open whether flagged centers still take part in the search (seed 003 §2.2,
+erratum 15). ``variant`` selects the reading:
+
+* ``"b"`` (literal): flagged centers are invisible; candidates are pairs of unflagged centers;
+  stop when fewer than 2 unflagged centers remain. Can merge *across* a flagged
+  opposite-class center and therefore reduces hardest.
+* ``"bp"``: candidates are pairs with at least one unflagged member. A closest pair that is
+  same-class with one flagged member flags the other one too (no merge). Ends with every
+  center flagged.
+* ``"f"``: as ``"bp"``, but such a same-class pair is only *blocked* (never considered
+  again); nothing is flagged. Also ends with every center flagged.
+
+The reduced LP (eq. 4.1) then has one constraint per center pair (s, t) ∈ Ω+ × Ω− with weight
+w_s·w_t, the number of original pair constraints it replaces; Σ_{s,t} w_s w_t = n⁺n⁻ so the
+loss keeps the scale of the full LP. :meth:`LocalClusters.pairs` gives that weighted pair set.
+
+Ties in distance are broken deterministically: among equidistant candidate pairs the one with
+the lexicographically smallest (r_small, r_large) wins, where a center's *representative* r is
+the smallest original point index among its members (a merged center inherits the smaller one).
+
+Complexity. A dense m × m matrix of squared distances (∞ for non-candidate pairs) and, for
+every *unflagged* center (each candidate pair has one), its exact nearest candidate are kept;
+each step (merge, flag or block) costs O(m) vectorised work, plus O(m·d) for a merged center's
+new row and O(m) per unflagged center whose nearest neighbour was the merged / flagged one.
+There are ≤ m − 1 merges, ≤ m flag steps and (variant "f") one block per blocked pair, in
+practice O(m), so a run is O(m²·d) time in practice (O(m³) only in contrived worst cases)
+against O(m³) for the naive loop, with **O(m²) memory** (8·m² bytes: 32 MB at m = 2,000, 200 MB at
+m = 5,000). Above ``max_points`` a ``ValueError`` is raised; for larger training sets use the
+subgradient path (:func:`aucopt.lp_scale.subgradient`), which never forms pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial.distance import pdist, squareform
+
+from ._validation import as_event_indicator, format_bytes
+from .pairs import PairSet
+
+VARIANTS = ("b", "bp", "f")
+DEFAULT_MAX_POINTS = 5000
+
+
+@dataclass(frozen=True)
+class LocalClusters:
+    """Result of :func:`local_clustering`: the weighted centers Ω of the reduced LP (4.1).
+
+    Attributes
+    ----------
+    centers : (k, d) centers, each the mean of its member points.
+    weights : (k,) int, number of original points per center w_s (Σ = m).
+    positive : (k,) bool, class of each center (every center is single-class).
+    labels : (m,) int, the center index of each original point.
+    flagged : (k,) bool, final flag of each center.
+    variant : ``"b"``, ``"bp"`` or ``"f"``.
+    n_points_before, n_points_after : m and k.
+    n_pairs_before, n_pairs_after : n⁺n⁻ and k⁺k⁻ (constraints of the full / reduced LP).
+    n_merges, n_blocked : merges performed; pairs blocked (variant ``"f"`` only).
+
+    Centers are ordered by their smallest member index.
+    """
+
+    centers: np.ndarray
+    weights: np.ndarray
+    positive: np.ndarray
+    labels: np.ndarray
+    flagged: np.ndarray
+    variant: str
+    n_points_before: int
+    n_points_after: int
+    n_pairs_before: int
+    n_pairs_after: int
+    n_merges: int
+    n_blocked: int
+
+    def pairs(self) -> PairSet:
+        """Reduced pairs Ω+ × Ω− with product weights w_s·w_t (Σ = n⁺n⁻), for LP (4.1)."""
+        return PairSet.bipartite(self.positive, point_weights=self.weights.astype(float))
+
+    @property
+    def point_reduction(self) -> float:
+        """Fraction of points removed, (m − k)/m (Table 4.3 "%reduc." / 100)."""
+        return 1.0 - self.n_points_after / self.n_points_before
+
+    @property
+    def pair_reduction(self) -> float:
+        """Fraction of pair constraints removed, (n⁺n⁻ − k⁺k⁻)/(n⁺n⁻)."""
+        return 1.0 - self.n_pairs_after / self.n_pairs_before
+
+
+def local_clustering(X, y_positive, variant: str = "b", *,
+                     max_points: int | None = DEFAULT_MAX_POINTS) -> LocalClusters:
+    """Agglomerative local clustering of seed 003 Fig. 4.2 (see the module docstring).
+
+    Parameters
+    ----------
+    X : (m, d) points, in the scaling used for the kernel (distances are Euclidean in X).
+    y_positive : (m,) bool (or 0/1) class indicator; both classes must be present.
+    variant : ``"b"`` (literal Fig. 4.2), ``"bp"`` or ``"f"``; see the module docstring.
+    max_points : refuse m above this (the distance matrix needs 8·m² bytes); ``None`` = no limit.
+    """
+    X, pos = _check_input(X, y_positive, variant, max_points)
+    m = X.shape[0]
+    literal = variant == "b"
+
+    # Slot i holds the center whose representative (smallest member index) is i; merging slots
+    # a < b keeps a. D[i, j] is the squared center distance (+inf on the diagonal, for dead
+    # slots, for blocked pairs and, in variant "b", for flagged centers). Every candidate pair
+    # has an unflagged member, so only unflagged rows are searched: nn[u] / nnd[u] hold the
+    # exact nearest candidate of each unflagged center u (ties -> smallest index); nnd = inf
+    # for flagged and dead slots, whose rows are never read again.
+    D = squareform(pdist(X, "sqeuclidean"))
+    np.fill_diagonal(D, np.inf)
+    sums = X.copy()
+    w = np.ones(m, dtype=np.int64)
+    centers = X.copy()
+    alive = np.ones(m, dtype=bool)
+    flagged = np.zeros(m, dtype=bool)
+    owner = np.arange(m)  # slot of each original point
+    nn = np.argmin(D, axis=1)
+    nnd = D[np.arange(m), nn]
+    n_merges = n_blocked = 0
+
+    def recompute(rows):
+        if len(rows):
+            nn[rows] = np.argmin(D[rows], axis=1)
+            nnd[rows] = D[rows, nn[rows]]
+
+    while True:
+        dmin = nnd.min()
+        if not np.isfinite(dmin):
+            break
+        rows = np.flatnonzero(nnd == dmin)
+        lo = np.minimum(rows, nn[rows])
+        hi = np.maximum(rows, nn[rows])
+        t = np.lexsort((hi, lo))[0] if len(rows) > 1 else 0  # tie rule: smallest (lo, hi)
+        a, b = int(lo[t]), int(hi[t])
+
+        if pos[a] == pos[b] and not flagged[a] and not flagged[b]:
+            # ---- merge b into a: weighted mean (= mean of all members), unflagged
+            sums[a] += sums[b]
+            w[a] += w[b]
+            centers[a] = sums[a] / w[a]
+            alive[b] = False
+            owner[owner == b] = a
+            D[b, :] = np.inf
+            D[:, b] = np.inf
+            nnd[b] = np.inf
+            cand = alive & ~flagged if literal else alive.copy()
+            cand[a] = False
+            row = np.full(m, np.inf)
+            row[cand] = _sq_dist(centers[cand], centers[a])
+            D[a, :] = row
+            D[:, a] = row
+            searched = alive & ~flagged
+            stale = searched & ((nn == a) | (nn == b))
+            stale[a] = True
+            # other searched rows: only their entries for a (new) and b (now inf, not their nn)
+            better = searched & ~stale & ((row < nnd) | ((row == nnd) & (nn > a)))
+            nn[better] = a
+            nnd[better] = row[better]
+            recompute(np.flatnonzero(stale))
+            n_merges += 1
+            continue
+
+        if pos[a] != pos[b]:
+            newly = [c for c in (a, b) if not flagged[c]]  # opposite classes: flag both
+        elif variant == "bp":
+            newly = [a if flagged[b] else b]  # same class, one flagged: flag the other one
+        else:  # variant "f": same class, one flagged: block this pair only
+            D[a, b] = D[b, a] = np.inf
+            recompute(np.array([b if flagged[a] else a]))  # the pair lives in that row only
+            n_blocked += 1
+            continue
+
+        flagged[newly] = True
+        nnd[newly] = np.inf
+        if literal:
+            # flagged centers become invisible to the search
+            D[:, newly] = np.inf
+            recompute(np.flatnonzero(alive & ~flagged & np.isin(nn, newly)))
+        # bp / f: pairs (unflagged, newly flagged) stay candidates and sit in unflagged rows;
+        # pairs of two flagged centers are dropped simply by no longer searching flagged rows.
+
+    slots = np.flatnonzero(alive)
+    index_of_slot = np.full(m, -1)
+    index_of_slot[slots] = np.arange(len(slots))
+    positive = pos[slots]
+    k_pos = int(positive.sum())
+    n_pos = int(pos.sum())
+    return LocalClusters(
+        centers=centers[slots], weights=w[slots], positive=positive,
+        labels=index_of_slot[owner], flagged=flagged[slots], variant=variant,
+        n_points_before=m, n_points_after=len(slots),
+        n_pairs_before=n_pos * (m - n_pos), n_pairs_after=k_pos * (len(slots) - k_pos),
+        n_merges=n_merges, n_blocked=n_blocked,
+    )
+
+
+def _sq_dist(C, c):
+    """Squared Euclidean distances from each row of C to c."""
+    diff = C - c
+    return (diff * diff).sum(axis=1)
+
+
+def _check_input(X, y_positive, variant, max_points):
+    if variant not in VARIANTS:
+        raise ValueError(f"Unknown variant {variant!r}; choose one of {VARIANTS}.")
+    try:
+        X = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError("X must be a numeric array of shape (m, d).") from exc
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional (m, d), got shape {X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"X contains {int(np.sum(~np.isfinite(X)))} NaN or infinite value(s).")
+    pos = as_event_indicator(np.asarray(y_positive).ravel() if np.ndim(y_positive) == 2
+                             and 1 in np.shape(y_positive) else y_positive, "y_positive")
+    if len(pos) != X.shape[0]:
+        raise ValueError(
+            f"X has {X.shape[0]} rows but y_positive has {len(pos)} entries; they must match."
+        )
+    n_pos = int(pos.sum())
+    if n_pos == 0 or n_pos == len(pos):
+        raise ValueError(
+            "y_positive holds one class only; local clustering needs both positives and negatives."
+        )
+    m = X.shape[0]
+    if max_points is not None and m > max_points:
+        raise ValueError(
+            f"Local clustering of {m:,} points needs an {m:,} × {m:,} distance matrix "
+            f"({format_bytes(8.0 * m * m)}), above max_points={max_points:,}. Raise max_points, "
+            "subsample, or use the subgradient path (aucopt.lp_scale.subgradient), which never "
+            "forms pairs."
+        )
+    return np.ascontiguousarray(X), pos
