@@ -209,6 +209,7 @@ class _LPRankerModel(_KernelPairRanker):
             raise ValueError(f"method must be one of {LP_METHODS}; got {self.method!r}.")
         if self.method_options is not None and not isinstance(self.method_options, dict):
             raise ValueError(f"method_options must be a dict or None; got {self.method_options!r}.")
+        _check_method_options(self.method, self.method_options)
         if self.method in ("chunking", "subgradient") and self.formulation != "lp_ranker":
             raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker'.")
         check_solver(self.solver)
@@ -420,6 +421,27 @@ class _AUCSVMModel(_KernelPairRanker):
         u = np.asarray(factor.T @ coef).ravel()  # Lᵀ coef: w in the factor's coordinates
         f = np.asarray(factor @ u).ravel()  # training scores K coef
         return _Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, norm))
+
+
+def _check_method_options(method: str, options):
+    """Reject option names the chosen LP method does not take (before any work)."""
+    import inspect
+
+    from . import lp_scale
+    from .clustering import local_clustering
+
+    if not options:
+        return
+    target = {"chunking": lp_scale.chunking, "subgradient": lp_scale.subgradient,
+              "clustering": local_clustering}.get(method)
+    reserved = {"K", "pairs", "C", "X", "y_positive", "solver", "solver_options"}
+    valid = [] if target is None else [p for p in inspect.signature(target).parameters if p not in reserved]
+    unknown = sorted(set(options) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"method_options {unknown} are not options of method={method!r}; valid: {valid or 'none'}"
+            + (" (solver and solver_options are estimator parameters)." if method == "chunking" else ".")
+        )
 
 
 def _check_kernel_bytes(n: int, max_bytes):

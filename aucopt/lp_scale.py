@@ -51,7 +51,7 @@ class SubgradientResult:
 
 def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: float = 2.0,
                 lam_end: float = 0.005, patience: int = 10, shrink: float = 2.0,
-                target_frac: float = 0.1, step: float = 1.0, max_iter: int = 5000, alpha0=None,
+                target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, alpha0=None,
                 callback=None, progress: bool | None = False) -> SubgradientResult:
     """Projected subgradient for the LP Ranker (seed 003 Fig. 4.4 / eq. 4.5), keeping the best iterate.
 
@@ -59,8 +59,10 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: flo
     u's violated pairs as first element, +Σ_i w_iu as second; pairs with margin exactly 1
     contribute 0). ``rule="dynamic"`` (default, the thesis's choice): λ starts at ``lam0``, is
     divided by ``shrink`` on the (patience+1)-th consecutive non-improving iteration, and the
-    run stops when λ < ``lam_end`` (or at ``max_iter``); ``"constant"``: s_k = ``step``;
-    ``"sqrt"``: s_k = ``step``/√k (both run ``max_iter`` iterations).
+    run stops when λ < ``lam_end`` (or at ``max_iter``); ``"constant"`` and ``"sqrt"`` (both run
+    ``max_iter`` iterations) move α by the distance ``step`` resp. ``step``/√k along −g/‖g‖
+    (normalized steps: ‖g‖ grows with C and the number of pairs, so a raw step size would not
+    transfer between problems). ``history[k]["step"]`` is the multiplier s_k of g actually used.
     """
     _check_subgradient_params(rule, lam0, lam_end, patience, shrink, target_frac, step, max_iter, C)
     pairs.check_nonempty()
@@ -92,12 +94,14 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: flo
         if rule == "dynamic":
             s = lam * target_frac * F / gg
         elif rule == "constant":
-            s = step
+            s = step / np.sqrt(gg)
         else:
-            s = step / np.sqrt(k)
+            s = step / np.sqrt(k * gg)
         alpha = np.maximum(alpha - s * g, 0.0)
-        record = {"iteration": k, "objective": F, "best": best_F, "step": s, "lam": lam,
+        record = {"iteration": k, "objective": F, "best": best_F, "step": s, "grad_norm": np.sqrt(gg),
                   "seconds": time.perf_counter() - start}
+        if rule == "dynamic":
+            record["lam"] = lam
         history.append(record)
         if callback is not None:
             callback(record)
@@ -120,7 +124,7 @@ def _check_subgradient_params(rule, lam0, lam_end, patience, shrink, target_frac
         if not np.isscalar(value) or isinstance(value, bool) or not ok(float(value)):
             raise ValueError(f"{name}={value!r} is out of range.")
     for name, value in (("patience", patience), ("max_iter", max_iter)):
-        if not isinstance(value, (int, np.integer)) or value < (0 if name == "patience" else 1):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < (0 if name == "patience" else 1):
             raise ValueError(f"{name} must be a {'non-negative' if name == 'patience' else 'positive'} integer; got {value!r}.")
 
 
@@ -153,9 +157,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     if violation not in ("margin", "misorder"):
         raise ValueError(f"violation must be 'margin' (exact) or 'misorder'; got {violation!r}.")
     P = pairs.check_nonempty().n_pairs
-    if not isinstance(n_chunks, (int, np.integer)) or not 1 <= n_chunks <= P:
+    if isinstance(n_chunks, bool) or not isinstance(n_chunks, (int, np.integer)) or not 1 <= n_chunks <= P:
         raise ValueError(f"n_chunks must be an integer in [1, {P}]; got {n_chunks!r}.")
-    if not isinstance(top_k, (int, np.integer)) or top_k < 1:
+    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
         raise ValueError(f"top_k must be a positive integer; got {top_k!r}.")
     form = get_formulation("lp_ranker")
     rng = np.random.default_rng(random_state)
