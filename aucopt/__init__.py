@@ -8,6 +8,7 @@ from .estimators import AUCSVM, LPRanker, SurvivalAUCSVM, SurvivalLPRanker
 from .kernels import Kernel, kernel_matrix
 from .metrics import harrell_c, roc_auc
 from .modeling import Model, available_formulations, formulation, get_formulation
+from .onepass import OnePassAUC
 from .pairs import PairSet
 from .rankers import RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM
 from .problem import Problem
@@ -17,7 +18,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "LPRanker", "SurvivalLPRanker", "AUCSVM", "SurvivalAUCSVM", "RankSVM", "SurvivalRankSVM",
-    "RankRC", "SurvivalRankRC", "PairSet", "Problem", "Model", "formulation",
+    "RankRC", "SurvivalRankRC", "OnePassAUC", "PairSet", "Problem", "Model", "formulation",
     "get_formulation", "available_formulations", "solve", "available_solvers", "SolveResult",
     "SolverError", "Status", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "survival_target",
 ]

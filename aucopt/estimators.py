@@ -42,6 +42,22 @@ class _Solution:
     objective: float
 
 
+def validated_data_and_pairs(estimator, X, y, sample_weight):
+    """Validate X (resetting the estimator's feature count) and build the estimator's pair set
+    (``estimator._make_pairs``), refusing empty or all-zero-weight pair sets; ``(X, pairs)``."""
+    X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
+    pairs = estimator._make_pairs(y, sample_weight)
+    if pairs.n_points != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
+    pairs.check_nonempty()
+    if pairs.total_weight() == 0:
+        raise ValueError(
+            "All pair weights are zero: sample_weight leaves no pair with positive weight "
+            "(e.g. only one class, or no event, has nonzero weight)."
+        )
+    return X, pairs
+
+
 class _KernelPairRanker(BaseEstimator):
     """Shared validation, fit and scoring of kernel-expansion pair rankers."""
 
@@ -66,16 +82,7 @@ class _KernelPairRanker(BaseEstimator):
     def _fit(self, X, y, sample_weight=None):
         """Validate everything, then solve; ``sample_weight`` gives pair weights w_i·w_j."""
         self._check_common_params()
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
-        pairs = self._make_pairs(y, sample_weight)
-        if pairs.n_points != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
-        pairs.check_nonempty()
-        if pairs.total_weight() == 0:
-            raise ValueError(
-                "All pair weights are zero: sample_weight leaves no pair with positive weight "
-                "(e.g. only one class, or no event, has nonzero weight)."
-            )
+        X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=X)
         if kernel.precomputed and X.shape[0] != X.shape[1]:
             raise ValueError(f"A precomputed kernel must be square at fit time; got {X.shape}.")

@@ -17,6 +17,11 @@ builders), refusing with a clear error when that would exceed a memory limit.
 
 Weights: ``point_weights`` gives product-form pair weights ``w_ij = w_i * w_j`` (cluster
 sizes, seed 003 eq. 4.1); :meth:`PairSet.from_arrays` takes arbitrary per-pair weights.
+
+Survival variants (seed 003 §3.1, Table 5.3): ``PairSet.survival(..., variant="lprex")``
+(Harrell's pairs plus censored–censored pairs with weight 0.5), time-difference weights
+``time_weight=`` and user pair weights ``weights=`` return explicit pair sets listed by
+:func:`survival_pair_arrays`; the unweighted default stays the ordered-suffix structure.
 """
 
 from __future__ import annotations
@@ -74,10 +79,41 @@ class PairSet:
         )
 
     @classmethod
-    def survival(cls, y, time=None, *, point_weights=None) -> "PairSet":
-        """Harrell's comparable pairs from a survival target or from ``(event, time)`` arrays."""
+    def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
+                 censored_weight: float = 0.5, time_weight=None, time_scale=None, weights=None,
+                 max_bytes: int | None = DEFAULT_MAX_BYTES) -> "PairSet":
+        """Harrell's comparable pairs from a survival target or from ``(event, time)`` arrays.
+
+        With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is
+        the ordered-suffix structure (``kind="survival"``, never listed). Any of the options
+        below returns an **explicit** pair set (``kind="explicit"``, listed vectorized and
+        refused with a clear error beyond ``max_bytes``, like :meth:`to_arrays`), usable by
+        the LP/QP builders, :mod:`aucopt.lp_scale` and the pair core. Signs stay +1 for events
+        and −1 for censored subjects. See :func:`survival_pair_arrays` for the exact pairs,
+        their enumeration order and the weight ``w_ij`` (a product of the factors below).
+
+        variant : ``"harrell"`` or ``"lprex"`` (seed 003 Table 5.3: Harrell's pairs plus the
+            censored–censored pairs (i, j) with t_i < t_j — the shorter event-free time ranks
+            higher — with weight ``censored_weight``).
+        time_weight : ``None``, ``"linear"``, ``"log"``, ``"capped"`` or a callable ``g``;
+            multiplies w_ij by g(Δ_ij), Δ_ij = t_j − t_i ≥ 0 (see :data:`TIME_WEIGHTS`).
+        time_scale : positive scale s of the named time weights; default the median of the
+            positive Δ_ij over the pairs (1.0 when no Δ is positive).
+        weights : user pair weights, multiplied in: a callable
+            ``weights(i, j, t_i, t_j, e_i, e_j) -> w`` called once with the pair arrays, or an
+            array aligned with the pair enumeration order.
+        point_weights : per-point weights; explicit sets multiply in ``w_i · w_j``.
+        """
         event, time = survival_arrays(y, time)
-        return cls._from_order(event=event, time=time, kind="survival", point_weights=point_weights)
+        if variant not in SURVIVAL_VARIANTS:
+            raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
+        if variant == "harrell" and time_weight is None and weights is None:
+            return cls._from_order(event=event, time=time, kind="survival", point_weights=point_weights)
+        i, j, w = survival_pair_arrays(
+            event, time, variant=variant, censored_weight=censored_weight, time_weight=time_weight,
+            time_scale=time_scale, weights=weights, point_weights=point_weights, max_bytes=max_bytes,
+        )
+        return cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0))
 
     @classmethod
     def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
@@ -211,6 +247,137 @@ class PairSet:
         if self.n_pairs == 0:
             raise ValueError(_no_pairs_message(self.kind))
         return self
+
+
+SURVIVAL_VARIANTS = ("harrell", "lprex")
+
+CAPPED_FLOOR = 0.01
+"""Floor of the ``"capped"`` time weight, so that tied-time pairs (Δ = 0) keep a small weight."""
+
+TIME_WEIGHTS = {
+    "linear": lambda d: 1.0 + d,
+    "log": lambda d: 1.0 + np.log1p(d),
+    "capped": lambda d: np.clip(d, CAPPED_FLOOR, 1.0),
+}
+"""Named time-difference weights g(Δ) as functions of u = Δ / scale (Δ = t_j − t_i ≥ 0):
+``"linear"``: 1 + u; ``"log"``: 1 + log(1 + u); ``"capped"``: min(1, max(u, CAPPED_FLOOR))."""
+
+
+def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5, time_weight=None,
+                         time_scale=None, weights=None, point_weights=None,
+                         max_bytes: int | None = DEFAULT_MAX_BYTES):
+    """Explicit ``(i, j, w)`` of a survival pair variant (validated ``event``/``time`` arrays).
+
+    Pairs, in this enumeration order:
+
+    1. Harrell's comparable pairs ``event_i and (t_i < t_j or (t_i == t_j and not event_j))``,
+       in the order of ``PairSet.survival(event, time).to_arrays()``, base weight 1;
+    2. (``variant="lprex"`` only) censored–censored pairs ``not event_i, not event_j,
+       t_i < t_j``, grouped by anchor i in increasing (t_i, i), partners in increasing
+       (t_j, j), base weight ``censored_weight``.
+
+    ``w_ij = base_ij · g(t_j − t_i) · user_ij · pw_i · pw_j`` where the last three factors are
+    present only when ``time_weight``, ``weights`` resp. ``point_weights`` are given. Named
+    ``g`` are applied to Δ / scale (:data:`TIME_WEIGHTS`); a callable ``g`` gets the raw Δ
+    array and must return non-negative finite values of the same shape.
+    """
+    if variant not in SURVIVAL_VARIANTS:
+        raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
+    if not (isinstance(censored_weight, (int, float, np.floating, np.integer))
+            and not isinstance(censored_weight, bool) and np.isfinite(censored_weight)
+            and censored_weight >= 0):
+        raise ValueError(f"censored_weight must be a non-negative finite number; got {censored_weight!r}.")
+    if time_weight is not None and not callable(time_weight) and time_weight not in TIME_WEIGHTS:
+        raise ValueError(
+            f"time_weight must be None, one of {tuple(TIME_WEIGHTS)} or a callable g(delta); got {time_weight!r}."
+        )
+    if time_scale is not None and not (np.isscalar(time_scale) and np.isfinite(time_scale) and time_scale > 0):
+        raise ValueError(f"time_scale must be a positive finite number or None; got {time_scale!r}.")
+    if weights is not None and not callable(weights):
+        weights = check_finite_1d(weights, "weights")
+    if point_weights is not None:
+        point_weights = check_finite_1d(point_weights, "point_weights")
+        check_consistent_length(point_weights=point_weights, y=event)
+        _check_nonnegative(point_weights, "point_weights")
+    m = len(event)
+    harrell = PairSet._from_order(event=event, time=time, kind="survival", point_weights=None)
+    n_h = harrell.n_pairs
+    # censored-censored pairs: censored sorted by (time, index); partners = strictly later times
+    cens = np.flatnonzero(~event)
+    cens = cens[np.argsort(time[cens], kind="stable")]
+    t_c = time[cens]
+    c_start = np.searchsorted(t_c, t_c, side="right")
+    c_counts = len(cens) - c_start if variant == "lprex" else np.zeros(len(cens), dtype=np.int64)
+    n_c = int(c_counts.sum())
+    n_total = n_h + n_c
+    if n_total == 0:
+        raise ValueError(_no_pairs_message("survival"))
+    need = n_total * (BYTES_PER_PAIR + 8)  # pair arrays plus one float64 work array
+    if max_bytes is not None and need > max_bytes:
+        raise ValueError(
+            f"Listing {n_total:,} survival pairs of {m:,} points would need {format_bytes(need)} "
+            f"(limit {format_bytes(max_bytes)}). Raise max_bytes, subsample, or use the default "
+            "Harrell pairs without weights (never listed)."
+        )
+    if n_h:
+        hi, hj, _ = harrell.to_arrays(max_bytes=None)
+        hi, hj = hi.astype(np.int64), hj.astype(np.int64)
+    else:
+        hi = hj = np.zeros(0, dtype=np.int64)
+    if n_c:
+        pos = np.flatnonzero(c_counts)
+        cnt = c_counts[pos]
+        ci = np.repeat(cens[pos], cnt)
+        group_start = np.repeat(np.cumsum(cnt) - cnt, cnt)
+        cj = cens[np.repeat(c_start[pos], cnt) + (np.arange(n_c) - group_start)]
+    else:
+        ci = cj = np.zeros(0, dtype=np.int64)
+    i = np.concatenate([hi, ci])
+    j = np.concatenate([hj, cj])
+    w = np.concatenate([np.ones(n_h), np.full(n_c, float(censored_weight))])
+    if time_weight is not None:
+        delta = time[j] - time[i]
+        if callable(time_weight):
+            g = np.asarray(time_weight(delta), dtype=float)
+            if g.shape != delta.shape:
+                g = np.broadcast_to(g, delta.shape) if g.ndim == 0 else g
+            if g.shape != delta.shape:
+                raise ValueError(
+                    f"time_weight(delta) must return an array of shape {delta.shape}; got {g.shape}. "
+                    "Write g with numpy operations (it is called once with all time gaps)."
+                )
+            if not np.all(np.isfinite(g)) or np.any(g < 0):
+                raise ValueError("time_weight(delta) must return finite non-negative weights.")
+        else:
+            if time_scale is None:
+                positive = delta[delta > 0]
+                time_scale = float(np.median(positive)) if len(positive) else 1.0
+            g = TIME_WEIGHTS[time_weight](delta / float(time_scale))
+        w = w * g
+    if weights is not None:
+        if callable(weights):
+            u = np.asarray(weights(i, j, time[i], time[j], event[i], event[j]), dtype=float)
+            if u.ndim == 0:
+                u = np.broadcast_to(u, i.shape)
+            if u.shape != i.shape:
+                raise ValueError(
+                    f"weights(i, j, t_i, t_j, e_i, e_j) must return one weight per pair, shape "
+                    f"{i.shape}; got {u.shape}. It is called once with the pair arrays."
+                )
+            if not np.all(np.isfinite(u)):
+                raise ValueError("weights(...) returned NaN or infinite pair weights.")
+        else:
+            u = weights
+            if len(u) != n_total:
+                raise ValueError(
+                    f"weights has {len(u)} entries but the {variant!r} pair set has {n_total} pairs "
+                    "(align it with PairSet.survival(...).to_arrays() order)."
+                )
+        _check_nonnegative(u, "pair weights")
+        w = w * u
+    if point_weights is not None:
+        w = w * point_weights[i] * point_weights[j]
+    return i, j, w
 
 
 def _check_nonnegative(w, name):

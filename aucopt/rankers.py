@@ -27,7 +27,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import format_bytes
-from .estimators import _BinaryRanker, _SurvivalRanker
+from .estimators import _BinaryRanker, _SurvivalRanker, validated_data_and_pairs
 from .kernels import Kernel
 from .newton import check_loss_params, newton_solve
 from .pairs import DEFAULT_MAX_BYTES, PairSet
@@ -55,16 +55,7 @@ class _NewtonRanker(BaseEstimator):
         path = [] if lam_path is None else [float(v) for v in np.ravel(lam_path)]
         for lam in path:
             check_loss_params(lam, self.loss, self.eps)
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
-        pairs = self._make_pairs(y, sample_weight)
-        if pairs.n_points != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
-        pairs.check_nonempty()
-        if pairs.total_weight() == 0:
-            raise ValueError(
-                "All pair weights are zero: sample_weight leaves no pair with positive weight "
-                "(e.g. only one class, or no event, has nonzero weight)."
-            )
+        X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
         M = self._design(X, pairs)
         theta, self.path_ = None, []
         for lam in path + [float(self.lam)]:  # warm starts along the path, ending at self.lam

@@ -1,0 +1,455 @@
+"""Survival evaluation as in Ataman (2007), seed 003 Ch. V: pooled-percentile C-index, tests, KM.
+
+* :func:`percentile_scores` — test score → percentage of *training* scores strictly below it
+  (§3.2 step 2: raw scores of different folds are not comparable; percentiles are).
+* :func:`pooled_cindex_cv` — repeated (stratified) k-fold CV; every test fold is converted to
+  its training percentiles, the folds of one repetition are pooled into a single ordering of all
+  samples, and Harrell's C (tied risks ½) of the pooled ordering is the repetition's score
+  (§3.2 steps 1–4). Per-fold ordinary C-indices are reported alongside.
+* :func:`compare_methods` — paired t-test over the repetitions (§3.2 step 5, df = R − 1).
+* :func:`time_dependent_auc` — cumulative/dynamic AUC via scikit-survival (optional).
+* :class:`CoxPH` — sklearn-style wrapper of lifelines' ``CoxPHFitter`` (risk = βᵀx; optional
+  extra ``aucopt[survival]``). scikit-survival estimators (e.g. ``FastSurvivalSVM``) can be
+  passed to :func:`pooled_cindex_cv` directly.
+* :func:`kaplan_meier`, :func:`logrank` (log-rank, Gehan–Breslow–Wilcoxon, Tarone–Ware),
+  :func:`risk_groups`, :func:`plot_risk_groups`, :func:`save_figure` — the Kaplan–Meier risk-group
+  analysis of §3.2 step 6 (own product-limit and test implementations).
+
+Risk convention everywhere: higher score = higher risk = earlier event (scikit-survival's
+``predict``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_consistent_length, check_finite_1d, survival_arrays, survival_target
+from .metrics import concordance_counts, harrell_c
+from .pairs import PairSet
+
+__all__ = [
+    "percentile_scores", "pooled_cindex_cv", "PooledCVResult", "compare_methods", "ComparisonResult",
+    "time_dependent_auc", "CoxPH", "kaplan_meier", "KaplanMeierCurve", "logrank", "LogRankResult",
+    "risk_groups", "RiskGroups", "plot_risk_groups", "save_figure",
+]
+
+
+# ============================================================================ percentiles
+def percentile_scores(train_scores, test_scores) -> np.ndarray:
+    """``100 · |{u ∈ train : f_u < f(x)}| / |train|`` for every test score (seed 003 §3.2).
+
+    Strict ``<``: a test score equal to the smallest training score gets 0, one above every
+    training score gets 100. O((n_train + n_test) log n_train).
+    """
+    train = check_finite_1d(train_scores, "train_scores")
+    test = check_finite_1d(test_scores, "test_scores")
+    if len(train) == 0:
+        raise ValueError("train_scores is empty; percentiles need at least one training score.")
+    below = np.searchsorted(np.sort(train), test, side="left")
+    return 100.0 * below / len(train)
+
+
+# ============================================================================ pooled CV
+@dataclass
+class PooledCVResult:
+    """Result of :func:`pooled_cindex_cv` (R repetitions × k folds, m samples).
+
+    pooled_c : (R,) Harrell's C (ties ½) of each repetition's pooled percentile ordering.
+    fold_c : (R, k) ordinary Harrell's C of the raw test-fold risks; NaN for a test fold with no
+        comparable pair (e.g. no event in it).
+    percentiles : (R, m) pooled test percentiles, indexed like the input samples.
+    scores : (R, m) raw test risks (not comparable across folds).
+    folds : (R, m) test-fold index of every sample in each repetition.
+    """
+
+    pooled_c: np.ndarray
+    fold_c: np.ndarray
+    percentiles: np.ndarray
+    scores: np.ndarray
+    folds: np.ndarray
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.pooled_c))
+
+    @property
+    def std(self) -> float:
+        """Sample standard deviation (ddof=1) of the per-repetition pooled C; 0 for R = 1."""
+        return float(np.std(self.pooled_c, ddof=1)) if len(self.pooled_c) > 1 else 0.0
+
+    @property
+    def mean_percentiles(self) -> np.ndarray:
+        """Per-sample percentile averaged over the repetitions (one ordering for KM groups)."""
+        return self.percentiles.mean(axis=0)
+
+
+def _take(X, idx):
+    return X.iloc[idx] if hasattr(X, "iloc") else X[idx]
+
+
+def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5, random_state=0,
+                     stratify: bool = True, min_events_per_fold: int = 1) -> PooledCVResult:
+    """Pooled-percentile C-index by repeated k-fold CV (seed 003 §3.2; defaults 10 × 5).
+
+    For each repetition r and fold k: ``clone(estimator).fit(X_train, y_train)``, risks
+    ``predict`` on the training and test folds, test risks → training percentiles
+    (:func:`percentile_scores`). The k test folds cover every sample once; Harrell's C of the
+    pooled percentiles against the full target is ``pooled_c[r]``. Folds are stratified on the
+    event indicator (``stratify=True``) by ``RepeatedStratifiedKFold(random_state=...)``.
+
+    ``estimator`` is anything sklearn-clonable whose ``fit(X, y)`` takes a structured survival
+    target and whose ``predict`` returns a risk (higher = earlier event): aucopt survival
+    rankers, :class:`CoxPH`, scikit-survival models.
+
+    Raises ``ValueError`` before any fit when: the target is invalid (negative/NaN times,
+    non-boolean events), there are fewer than ``n_splits · min_events_per_fold`` events (a
+    stratified test fold could then lack events), or some training fold has no comparable pair.
+    A test fold without comparable pairs gets ``fold_c = NaN`` (its samples still enter the
+    pooled ordering).
+    """
+    event, time = survival_arrays(y)
+    for name, value, low in (("n_splits", n_splits, 2), ("n_repeats", n_repeats, 1),
+                             ("min_events_per_fold", min_events_per_fold, 0)):
+        if not isinstance(value, Integral) or isinstance(value, bool) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")
+    if not hasattr(estimator, "fit") or not hasattr(estimator, "predict"):
+        raise ValueError(f"estimator must have fit and predict methods; got {type(estimator).__name__}.")
+    m = len(event)
+    if not hasattr(X, "shape"):
+        X = np.asarray(X)
+    if X.shape[0] != m:
+        raise ValueError(f"X has {X.shape[0]} samples but the survival target has {m}.")
+    n_events = int(event.sum())
+    if n_events == 0:
+        raise ValueError("All samples are censored: there is no event to rank against.")
+    if n_splits > m:
+        raise ValueError(f"n_splits={n_splits} exceeds the number of samples ({m}).")
+    if n_events < n_splits * min_events_per_fold:
+        raise ValueError(
+            f"Too few events per fold: {n_events} events for n_splits={n_splits} folds "
+            f"(min_events_per_fold={min_events_per_fold}). Use fewer folds or more data."
+        )
+    if isinstance(y, np.ndarray) and y.dtype.names is not None:
+        y_struct = y
+    else:
+        y_struct = survival_target(event, time)
+    if stratify:
+        cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+        splits = list(cv.split(np.zeros(m), event.astype(int)))
+    else:
+        cv = RepeatedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+        splits = list(cv.split(np.zeros(m)))
+    for s, (train, _) in enumerate(splits):  # validate every split before the first fit
+        if PairSet.survival(event[train], time[train]).n_pairs == 0:
+            raise ValueError(
+                f"Training fold {s % n_splits} of repetition {s // n_splits} has no comparable pairs "
+                f"({int(event[train].sum())} events); use fewer folds or more data."
+            )
+    fold_c = np.full((n_repeats, n_splits), np.nan)
+    percentiles = np.full((n_repeats, m), np.nan)
+    scores = np.full((n_repeats, m), np.nan)
+    folds = np.full((n_repeats, m), -1, dtype=np.int64)
+    for s, (train, test) in enumerate(splits):
+        r, k = divmod(s, n_splits)
+        model = clone(estimator).fit(_take(X, train), y_struct[train])
+        train_risk = check_finite_1d(model.predict(_take(X, train)), "training risk")
+        test_risk = check_finite_1d(model.predict(_take(X, test)), "test risk")
+        percentiles[r, test] = percentile_scores(train_risk, test_risk)
+        scores[r, test] = test_risk
+        folds[r, test] = k
+        if concordance_counts((event[test], time[test]), test_risk).comparable > 0:
+            fold_c[r, k] = harrell_c((event[test], time[test]), test_risk)
+    pooled = np.array([harrell_c((event, time), percentiles[r]) for r in range(n_repeats)])
+    return PooledCVResult(pooled_c=pooled, fold_c=fold_c, percentiles=percentiles, scores=scores,
+                          folds=folds)
+
+
+# ============================================================================ comparison
+class ComparisonResult(NamedTuple):
+    """Paired t-test of two methods' per-repetition scores (``diff`` = a − b)."""
+
+    mean_a: float
+    sd_a: float
+    mean_b: float
+    sd_b: float
+    mean_diff: float
+    statistic: float
+    pvalue: float
+    n: int
+
+    def __str__(self) -> str:
+        return (f"{self.mean_a:.4f} ± {self.sd_a:.4f} vs {self.mean_b:.4f} ± {self.sd_b:.4f} "
+                f"(diff {self.mean_diff:+.4f}, t = {self.statistic:.3f}, p = {self.pvalue:.4g}, n = {self.n})")
+
+
+def _per_repetition(results, name):
+    values = results.pooled_c if isinstance(results, PooledCVResult) else results
+    return check_finite_1d(values, name)
+
+
+def compare_methods(results_a, results_b) -> ComparisonResult:
+    """Paired two-sided t-test over repetitions, ``scipy.stats.ttest_rel(a, b)`` (seed 003 §3.2.5).
+
+    ``results_*``: :class:`PooledCVResult` (uses ``pooled_c``) or arrays of per-repetition
+    scores; the two must come from the same splits (same ``random_state``) to be paired.
+    Means and sample standard deviations (ddof = 1) are reported.
+    """
+    a = _per_repetition(results_a, "results_a")
+    b = _per_repetition(results_b, "results_b")
+    check_consistent_length(results_a=a, results_b=b)
+    if len(a) < 2:
+        raise ValueError(f"A paired t-test needs at least 2 repetitions; got {len(a)}.")
+    test = stats.ttest_rel(a, b)
+    return ComparisonResult(
+        mean_a=float(a.mean()), sd_a=float(a.std(ddof=1)), mean_b=float(b.mean()),
+        sd_b=float(b.std(ddof=1)), mean_diff=float((a - b).mean()), statistic=float(test.statistic),
+        pvalue=float(test.pvalue), n=len(a),
+    )
+
+
+# ============================================================================ time-dependent AUC
+def time_dependent_auc(y_train, y_test, risk, times):
+    """Cumulative/dynamic AUC(t) via ``sksurv.metrics.cumulative_dynamic_auc``.
+
+    Returns ``(auc_at_times, mean_auc)``. ``y_train`` estimates the censoring distribution;
+    ``times`` must lie inside the follow-up of ``y_test``. Requires scikit-survival.
+    """
+    try:
+        from sksurv.metrics import cumulative_dynamic_auc
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "time_dependent_auc needs scikit-survival: pip install scikit-survival."
+        ) from exc
+    e_tr, t_tr = survival_arrays(y_train)
+    e_te, t_te = survival_arrays(y_test)
+    risk = check_finite_1d(risk, "risk")
+    check_consistent_length(y_test=e_te, risk=risk)
+    return cumulative_dynamic_auc(survival_target(e_tr, t_tr), survival_target(e_te, t_te), risk,
+                                  np.atleast_1d(np.asarray(times, dtype=float)))
+
+
+# ============================================================================ Cox baseline
+class CoxPH(BaseEstimator):
+    """Cox proportional hazards baseline (lifelines ``CoxPHFitter``, Efron ties).
+
+    ``fit(X, y)`` with a structured survival target; ``predict(X)`` returns the linear
+    predictor βᵀx (uncentred) as the risk; ``score`` is Harrell's C. ``penalizer`` and
+    ``l1_ratio`` are passed to lifelines (a small ridge, e.g. 0.01, helps convergence on
+    collinear or separable data). Requires lifelines (``pip install 'aucopt[survival]'``).
+    """
+
+    def __init__(self, penalizer: float = 0.0, l1_ratio: float = 0.0):
+        self.penalizer = penalizer
+        self.l1_ratio = l1_ratio
+
+    def fit(self, X, y):
+        try:
+            import pandas as pd
+            from lifelines import CoxPHFitter
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("CoxPH needs lifelines: pip install 'aucopt[survival]' (or lifelines).") from exc
+        for name, value in (("penalizer", self.penalizer), ("l1_ratio", self.l1_ratio)):
+            if not isinstance(value, Real) or isinstance(value, bool) or not (0 <= value < np.inf):
+                raise ValueError(f"{name} must be a non-negative finite number; got {value!r}.")
+        if self.l1_ratio > 1:
+            raise ValueError(f"l1_ratio must lie in [0, 1]; got {self.l1_ratio!r}.")
+        event, time = survival_arrays(y)
+        X = validate_data(self, X, dtype=np.float64, reset=True)
+        check_consistent_length(X=X, y=event)
+        if not event.any():
+            raise ValueError("All samples are censored: the Cox model has no event to fit.")
+        cols = [f"x{c}" for c in range(X.shape[1])]
+        df = pd.DataFrame(X, columns=cols)
+        df["_time"] = time
+        df["_event"] = event.astype(int)
+        self.fitter_ = CoxPHFitter(penalizer=self.penalizer, l1_ratio=self.l1_ratio)
+        self.fitter_.fit(df, duration_col="_time", event_col="_event")
+        self.coef_ = self.fitter_.params_[cols].to_numpy(dtype=float)
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """Risk = linear predictor βᵀx (higher = earlier event)."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_
+
+    def score(self, X, y) -> float:
+        """Harrell's C of the risk (ties ½)."""
+        return harrell_c(y, self.predict(X))
+
+
+# ============================================================================ Kaplan–Meier
+class KaplanMeierCurve(NamedTuple):
+    """Product-limit estimate: S just after each distinct event time (right-continuous step)."""
+
+    times: np.ndarray
+    survival: np.ndarray
+
+    def at(self, t) -> np.ndarray:
+        """S(t) for arbitrary times (1 before the first event time)."""
+        idx = np.searchsorted(self.times, np.asarray(t, dtype=float), side="right") - 1
+        return np.where(idx >= 0, self.survival[np.maximum(idx, 0)], 1.0)
+
+
+def _survival_pair(time, event):
+    event, time = survival_arrays(event, time)
+    if len(time) == 0:
+        raise ValueError("A Kaplan–Meier group must contain at least one sample.")
+    return time, event
+
+
+def kaplan_meier(time, event) -> KaplanMeierCurve:
+    """Kaplan–Meier estimate ``S(t) = Π_{t_k ≤ t} (1 − d_k / n_k)`` over distinct event times t_k.
+
+    d_k = events at t_k; n_k = subjects with time ≥ t_k (censored at t_k count as at risk, the
+    usual convention). Note seed 003 pitfall 41: the thesis's formula has δ inverted.
+    Returns the distinct event times and S there (empty arrays when there is no event).
+    """
+    time, event = _survival_pair(time, event)
+    ts = np.sort(time)
+    t_k, d_k = np.unique(time[event], return_counts=True)
+    n_k = len(time) - np.searchsorted(ts, t_k, side="left")
+    return KaplanMeierCurve(times=t_k, survival=np.cumprod(1.0 - d_k / n_k))
+
+
+class LogRankResult(NamedTuple):
+    statistic: float  # chi-square with 1 degree of freedom
+    pvalue: float
+    observed_minus_expected: float  # weighted Σ w_k (d_ak − E_ak), group a
+    variance: float
+
+
+LOGRANK_WEIGHTINGS = (None, "wilcoxon", "tarone-ware")
+
+
+def logrank(time_a, event_a, time_b, event_b, *, weighting=None) -> LogRankResult:
+    """Two-sample weighted log-rank test; χ² with 1 df.
+
+    At each distinct event time t_k of the pooled sample, with n_k at risk (n_ak in group a),
+    d_k events (d_ak in a): ``E_ak = n_ak d_k / n_k``, ``V_k = n_ak n_bk d_k (n_k − d_k) /
+    (n_k² (n_k − 1))`` (0 when n_k = 1), ``Z = Σ w_k (d_ak − E_ak)``, ``χ² = Z² / Σ w_k² V_k``.
+    Weights: ``None`` → 1 (log-rank), ``"wilcoxon"`` → n_k (Gehan–Breslow generalized
+    Wilcoxon, seed 003 §3.2.6), ``"tarone-ware"`` → √n_k. Matches lifelines ``logrank_test``.
+    """
+    if weighting not in LOGRANK_WEIGHTINGS:
+        raise ValueError(f"weighting must be one of {LOGRANK_WEIGHTINGS}; got {weighting!r}.")
+    ta, ea = _survival_pair(time_a, event_a)
+    tb, eb = _survival_pair(time_b, event_b)
+    time = np.concatenate([ta, tb])
+    event = np.concatenate([ea, eb])
+    if not event.any():
+        raise ValueError("The log-rank test needs at least one event in the pooled sample.")
+    t_k, d_k = np.unique(time[event], return_counts=True)
+    d_ak = np.unique(np.concatenate([t_k, ta[ea]]), return_counts=True)[1] - 1
+    n_ak = len(ta) - np.searchsorted(np.sort(ta), t_k, side="left")
+    n_bk = len(tb) - np.searchsorted(np.sort(tb), t_k, side="left")
+    n_k = n_ak + n_bk
+    expected = n_ak * d_k / n_k
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v_k = np.where(n_k > 1, n_ak * n_bk * d_k * (n_k - d_k) / (n_k.astype(float) ** 2 * (n_k - 1)), 0.0)
+    w_k = {None: np.ones(len(t_k)), "wilcoxon": n_k.astype(float),
+           "tarone-ware": np.sqrt(n_k.astype(float))}[weighting]
+    z = float(np.sum(w_k * (d_ak - expected)))
+    var = float(np.sum(w_k**2 * v_k))
+    if var <= 0:
+        raise ValueError("The log-rank variance is zero (e.g. one group has no subject at risk at any event time).")
+    chi2 = z * z / var
+    return LogRankResult(statistic=chi2, pvalue=float(stats.chi2.sf(chi2, 1)),
+                         observed_minus_expected=z, variance=var)
+
+
+# ============================================================================ risk groups
+class RiskGroups(NamedTuple):
+    high: np.ndarray  # boolean mask: the top ``top`` % of scores
+    low: np.ndarray  # boolean mask: the rest
+
+
+def risk_groups(pooled_percentiles, top: float = 10) -> RiskGroups:
+    """Split a (pooled) risk ordering into the top ``top`` % (high risk) and the rest.
+
+    ``round(top/100 · m)`` samples with the highest scores form the high-risk group (at least
+    one and at most m − 1); ties at the cut are broken by sample index (earlier index first),
+    so the group sizes are exact. ``top=10`` is the thesis's "top 10% vs rest"; ``top=90``
+    gives "bottom 10%" as ``low``. Pass one repetition's ``result.percentiles[r]`` or
+    ``result.mean_percentiles``.
+    """
+    scores = check_finite_1d(pooled_percentiles, "pooled_percentiles")
+    m = len(scores)
+    if m < 2:
+        raise ValueError("risk_groups needs at least 2 samples.")
+    if not isinstance(top, Real) or isinstance(top, bool) or not 0 < top < 100:
+        raise ValueError(f"top must be a percentage in (0, 100); got {top!r}.")
+    k = int(min(max(round(top / 100.0 * m), 1), m - 1))
+    order = np.lexsort((np.arange(m), -scores))  # descending score, then index
+    high = np.zeros(m, dtype=bool)
+    high[order[:k]] = True
+    return RiskGroups(high=high, low=~high)
+
+
+def _km_steps(curve: KaplanMeierCurve):
+    x = np.concatenate([[0.0], curve.times])
+    y = np.concatenate([[1.0], curve.survival])
+    return x, y
+
+
+def plot_risk_groups(time, event, scores_by_method, *, top: float = 10, weighting="wilcoxon",
+                     title=None, xlabel="time", figsize=(7, 4.5)):
+    """Kaplan–Meier curves of the high- (top ``top`` %) and low-risk groups of each method.
+
+    ``scores_by_method``: ``{"LPR": pooled_percentiles, "Cox": ...}`` (1-d, aligned with
+    ``time``/``event``) or a single array. Solid lines: high-risk groups, dashed: the rest;
+    the legend gives each group's size and the ``weighting`` log-rank p-value of high vs rest.
+    Returns a ``matplotlib.figure.Figure`` (Agg canvas; no pyplot state). Save with
+    :func:`save_figure`.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    time_arr, ev = _survival_pair(time, event)
+    if not isinstance(scores_by_method, dict):
+        scores_by_method = {"model": scores_by_method}
+    if not scores_by_method:
+        raise ValueError("scores_by_method is empty.")
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    colors = ["C0", "C3", "C2", "C1", "C4", "C5"]
+    for c, (name, scores) in enumerate(scores_by_method.items()):
+        scores = check_finite_1d(scores, f"scores of {name!r}")
+        check_consistent_length(time=time_arr, scores=scores)
+        groups = risk_groups(scores, top)
+        test = logrank(time_arr[groups.high], ev[groups.high], time_arr[groups.low], ev[groups.low],
+                       weighting=weighting)
+        for mask, style, label in ((groups.high, "-", f"top {top:g}%"), (groups.low, "--", "rest")):
+            x, y = _km_steps(kaplan_meier(time_arr[mask], ev[mask]))
+            x = np.concatenate([x, [time_arr[mask].max()]])
+            y = np.concatenate([y, [y[-1]]])
+            ax.step(x, y, where="post", linestyle=style, color=colors[c % len(colors)],
+                    label=f"{name}: {label} (n={int(mask.sum())})")
+        ax.plot([], [], " ", label=f"{name}: p = {test.pvalue:.3g} ({weighting or 'log-rank'})")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("event-free probability")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize="small", loc="best")
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def save_figure(fig, path, *, dpi: int = 120):
+    """Write ``fig`` as a PNG (Agg backend) and return ``path``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    fig.savefig(path, format="png", dpi=dpi)
+    return path

@@ -1,0 +1,330 @@
+"""OPAUC / OPAUC_r (aucopt.onepass) and the dask statistics (aucopt.distributed); spec seed 002 §7."""
+
+import bz2
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import dump_svmlight_file, load_breast_cancer, load_svmlight_file
+from sklearn.model_selection import GridSearchCV, train_test_split
+from sklearn.preprocessing import StandardScaler
+
+from aucopt.metrics import roc_auc
+from aucopt.onepass import (ClassStats, OnePassAUC, batch_solution, batch_solution_from_stats,
+                            class_statistics, iter_svmlight_chunks)
+
+
+def _stream(seed=0, n=80, d=7, frac=0.3):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < frac, 1, -1)
+    X = rng.standard_normal((n, d)) * 0.4 + 0.7 + 0.3 * (y == 1)[:, None]  # uncentered
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    sc = StandardScaler().fit(Xtr)
+    return sc.transform(Xtr), sc.transform(Xte), ytr, yte
+
+
+# ------------------------------------------------------------------ O1 gradient, O3 covariance
+def test_streaming_gradient_equals_bruteforce_pairwise_gradient():
+    X, y = _stream()
+    lam = 0.3
+    est = OnePassAUC(lam=lam, eta=0.05)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for t in range(len(y)):
+        if t:
+            w = rng.standard_normal(X.shape[1])
+            opp = np.flatnonzero(y[:t] != y[t])
+            if len(opp):  # brute force ∇ of (λ/2)|w|² + (1/2T_opp) Σ (1 − y_t wᵀ(x_t − x_i))²
+                D = X[t] - X[opp]
+                r = 1 - y[t] * (D @ w)
+                brute = lam * w - y[t] * (D.T @ r) / len(opp)
+            else:
+                brute = np.zeros_like(w)
+            got = est.loss_gradient(X[t], y[t], w)
+            np.testing.assert_allclose(got, brute, rtol=0, atol=1e-10 * max(1, np.abs(brute).max()))
+            checked += 1
+            for k, lab in ((0, -1), (1, 1)):  # Welford statistics = numpy on the prefix
+                Xc = X[:t][y[:t] == lab]
+                assert est.class_count_[k] == len(Xc)
+                if len(Xc):
+                    np.testing.assert_allclose(est.class_mean_[k], Xc.mean(0), atol=1e-12)
+                    np.testing.assert_allclose(est.class_cov_[k], np.cov(Xc.T, bias=True), atol=1e-12)
+        est.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+    assert checked == len(y) - 1
+
+
+def test_no_step_until_both_classes_seen():
+    X, y = _stream()
+    y = np.r_[np.ones(5, int), -np.ones(5, int), y[10:]]
+    est = OnePassAUC(eta=0.1)
+    est.partial_fit(X[:5], y[:5])  # classes unknown, one label only
+    assert not hasattr(est, "classes_") and np.all(est.coef_ == 0) and est.n_updates_ == 0
+    est.partial_fit(X[5:], y[5:])
+    ref = OnePassAUC(eta=0.1).fit(X, y)
+    np.testing.assert_array_equal(est.coef_, ref.coef_)
+    np.testing.assert_array_equal(est.class_mean_, ref.class_mean_)
+    assert ref.n_updates_ == len(y) - 5  # the 5 leading positives only update statistics
+
+
+def test_batch_solution_solves_pairwise_normal_equations():
+    X, y = _stream(n=60, d=5)
+    lam = 0.05
+    P, N = X[y == 1], X[y == -1]
+    D = (P[:, None, :] - N[None, :, :]).reshape(-1, X.shape[1])
+    w_brute = np.linalg.solve(lam * np.eye(5) + D.T @ D / len(D), D.sum(0) / len(D))
+    np.testing.assert_allclose(batch_solution(X, y, lam), w_brute, rtol=1e-10)
+
+
+# ------------------------------------------------------------------ O5 convergence
+def test_one_pass_approaches_batch_solution_synthetic():
+    rng = np.random.default_rng(1)
+    d, T = 10, 50_000
+    y = np.where(rng.random(T + 20_000) < 0.2, 1, -1)
+    A = rng.standard_normal((d, d)) / np.sqrt(d)
+    X = rng.standard_normal((len(y), d)) @ A * 0.5 + np.outer(y == 1, np.linspace(-0.3, 0.3, d)) + 0.2
+    X /= np.linalg.norm(X, axis=1).max()  # |x| <= 1 as in the theory
+    Xtr, ytr, Xte, yte = X[:T], y[:T], X[T:], y[T:]
+    ws = batch_solution(Xtr, ytr, 1e-3)
+    est = OnePassAUC(lam=1e-3, eta=0.2).fit(Xtr, ytr)
+    assert np.linalg.norm(est.coef_ - ws) / np.linalg.norm(ws) < 0.10
+    assert abs(est.score(Xte, yte) - roc_auc(yte, Xte @ ws)) < 0.01
+    np.testing.assert_allclose(est.batch_solution(), ws, rtol=1e-9)  # streamed stats are exact
+
+
+def test_breast_cancer_one_pass_auc_and_passes_reach_batch(cancer):
+    Xtr, Xte, ytr, yte = cancer
+    lam = 0.1
+    ws = batch_solution(Xtr, ytr, lam)
+    auc_star = roc_auc(yte, Xte @ ws)
+    one = OnePassAUC(lam=lam, eta=0.01).fit(Xtr, ytr)
+    assert abs(one.score(Xte, yte) - auc_star) < 0.01
+    # repeating the data leaves the class means / population covariances unchanged, so
+    # further shuffled passes keep w* as the fixed point and close the gap
+    est, rng = OnePassAUC(lam=lam, eta=0.003), np.random.default_rng(0)
+    for _ in range(30):
+        p = rng.permutation(len(ytr))
+        est.partial_fit(Xtr[p], ytr[p])
+    assert np.linalg.norm(est.coef_ - ws) / np.linalg.norm(ws) < 0.10
+    assert abs(est.score(Xte, yte) - auc_star) < 0.01
+    np.testing.assert_allclose(est.batch_solution(), ws, rtol=1e-8)
+
+
+# ------------------------------------------------------------------ O6 low rank
+def test_lowrank_with_orthonormal_sketch_equals_full():
+    rng = np.random.default_rng(3)
+    d, T = 12, 12
+    X, y = _stream(seed=4, n=T, d=d, frac=0.5)
+    R = np.linalg.qr(rng.standard_normal((d, d)))[0][:T]  # R Rᵀ = I_T, tau = d
+    full = OnePassAUC(lam=0.01, eta=0.05)
+    low = OnePassAUC(lam=0.01, eta=0.05, sketch=R)
+    for t in range(T):
+        full.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        low.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
+        np.testing.assert_allclose(low.coef_, full.coef_, atol=1e-10)
+        for k in (0, 1):
+            if full.class_count_[k]:
+                w = rng.standard_normal(d)
+                np.testing.assert_allclose(low._cov_matvec(k, w), full.class_cov_[k] @ w, atol=1e-10)
+    assert low.n_updates_ > 0 and low.rank_ == d
+
+
+def test_lowrank_random_sketch_matvec_and_quality(cancer):
+    Xtr, Xte, ytr, yte = cancer
+    est = OnePassAUC(lam=0.1, eta=0.01, rank=10, random_state=0).fit(Xtr, ytr)
+    assert est.class_sketch_.shape == (2, Xtr.shape[1], 10) and not hasattr(est, "class_cov_")
+    # the Z-trick matvec equals the explicit (Z − c sᵀ)(Z − c sᵀ)ᵀ / T
+    Z, s, c, n = est.class_sketch_[1], est.class_sketch_sum_[1], est.class_mean_[1], est.class_count_[1]
+    B = Z - np.outer(c, s)
+    w = np.arange(Xtr.shape[1], dtype=float)
+    np.testing.assert_allclose(est._cov_matvec(1, w), B @ (B.T @ w) / n, rtol=1e-12)
+    assert est.score(Xte, yte) > 0.95
+    again = OnePassAUC(lam=0.1, eta=0.01, rank=10, random_state=0).fit(Xtr, ytr)
+    np.testing.assert_array_equal(again.coef_, est.coef_)
+
+
+# ------------------------------------------------------------------ chunks, sparse, files
+@pytest.mark.parametrize("rank", [None, 3])
+def test_chunks_sparse_and_iterator_equal_fit(rank):
+    X, y = _stream(n=150, d=6)
+    ref = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(X, y)
+    part = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True)
+    for a, b in [(0, 7), (7, 8), (8, 100), (100, 150)]:
+        part.partial_fit(X[a:b], y[a:b])
+    spm = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(sp.csr_matrix(X), y)
+    it = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(
+        (X[a:a + 40], y[a:a + 40]) for a in range(0, 150, 40))
+    for other in (part, spm, it):
+        np.testing.assert_array_equal(other.coef_, ref.coef_)
+        np.testing.assert_array_equal(other.coef_avg_, ref.coef_avg_)
+        np.testing.assert_array_equal(other.decision_function(X), ref.decision_function(X))
+    assert ref.n_seen_ == 150
+
+
+def test_refit_resets_state():
+    X, y = _stream()
+    est = OnePassAUC().fit(X, y)
+    first = est.coef_.copy()
+    np.testing.assert_array_equal(est.fit(X, y).coef_, first)
+    assert est.class_count_.sum() == len(y)
+
+
+@pytest.mark.parametrize("suffix", ["", ".bz2"])
+def test_svmlight_chunk_streamer(tmp_path, suffix):
+    rng = np.random.default_rng(0)
+    X = sp.random(53, 9, density=0.3, random_state=1, format="csr")
+    y = np.where(rng.random(53) < 0.4, 1, -1)
+    path = tmp_path / "data.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False, comment="header")
+    if suffix:
+        path = tmp_path / ("data.svm" + suffix)
+        path.write_bytes(bz2.compress((tmp_path / "data.svm").read_bytes()))
+    Xr, yr = load_svmlight_file(str(tmp_path / "data.svm"), n_features=9, zero_based=False)
+    chunks = list(iter_svmlight_chunks(path, chunk_size=10, n_features=9))
+    assert len(chunks) == 6
+    np.testing.assert_array_equal(sp.vstack([c[0] for c in chunks]).toarray(), Xr.toarray())
+    np.testing.assert_array_equal(np.concatenate([c[1] for c in chunks]), yr)
+    streamed = OnePassAUC(eta=0.1).fit(iter_svmlight_chunks(path, 10, 9))
+    np.testing.assert_array_equal(streamed.coef_, OnePassAUC(eta=0.1).fit(Xr, yr).coef_)
+
+
+# ------------------------------------------------------------------ sklearn API, bad input
+def test_sklearn_compat(cancer):
+    Xtr, Xte, ytr, yte = cancer
+    est = OnePassAUC(lam=0.1, eta=0.01)
+    assert clone(est).get_params() == est.get_params()
+    gs = GridSearchCV(est, {"lam": [1e-2, 1e-1]}, cv=3).fit(Xtr, ytr)
+    assert gs.best_params_["lam"] in (1e-2, 1e-1) and gs.score(Xte, yte) > 0.95
+    est.fit(Xtr, ytr)
+    pred = est.predict(Xte)
+    assert set(pred) <= {0, 1} and np.mean(pred == yte) > 0.85
+    np.testing.assert_allclose(est.score(Xte, yte), roc_auc(yte, est.decision_function(Xte)))
+    # string labels with pos_label = the smaller one: the ranking flips sign consistently
+    ys = np.where(ytr == 1, "benign", "malignant")
+    flip = OnePassAUC(lam=0.1, eta=0.01, pos_label="malignant").fit(Xtr, ys)
+    np.testing.assert_allclose(flip.coef_, -est.coef_, atol=1e-12)
+    assert flip.score(Xte, np.where(yte == 1, "benign", "malignant")) == pytest.approx(est.score(Xte, yte))
+
+
+@pytest.mark.parametrize("params, X_y, match", [
+    ({}, "one_class", "one class"),
+    ({}, "nan", "NaN"),
+    ({"lam": 0}, None, "lam"),
+    ({"lam": -1.0}, None, "lam"),
+    ({"eta": 0}, None, "eta"),
+    ({"rank": 0}, None, "rank"),
+    ({"rank": 8}, None, "rank"),
+    ({"max_bytes": 500}, None, "rank="),
+    ({}, "three", "binary"),
+])
+def test_bad_input(params, X_y, match):
+    X, y = _stream(n=30, d=7)
+    if X_y == "one_class":
+        y = np.ones_like(y)
+    elif X_y == "nan":
+        X = X.copy()
+        X[3, 2] = np.nan
+    elif X_y == "three":
+        y = np.arange(30) % 3
+    with pytest.raises(ValueError, match=match):
+        OnePassAUC(**params).fit(X, y)
+
+
+def test_bad_input_streaming():
+    X, y = _stream(n=30, d=7)
+    with pytest.raises(ValueError, match="one class"):
+        OnePassAUC().fit(iter([(X, np.ones(30))]))
+    est = OnePassAUC().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.partial_fit(X[:, :3], y)
+    with pytest.raises(ValueError, match="binary"):
+        est.partial_fit(X[:2], [5, 5])
+    with pytest.raises(ValueError, match="y to be passed"):
+        OnePassAUC().fit(X)
+
+
+# ------------------------------------------------------------------ dask
+@pytest.fixture(scope="module")
+def dask_client():
+    pytest.importorskip("dask.array")
+    distributed = pytest.importorskip("dask.distributed")
+    client = distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                                dashboard_address=None)
+    yield client
+    client.close()
+
+
+def _assert_stats_equal(got, want):
+    assert got.count == want.count
+    np.testing.assert_allclose(got.mean, want.mean, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(got.scatter, want.scatter, rtol=1e-10, atol=1e-10 * len(want.mean))
+
+
+def test_dask_array_statistics_equal_numpy(dask_client, cancer):
+    import dask.array as da
+
+    from aucopt.distributed import dask_fit
+
+    Xtr, Xte, ytr, yte = cancer
+    lam = 0.1
+    res = dask_fit(da.from_array(Xtr, chunks=(50, 10)), da.from_array(ytr, chunks=70), lam)
+    neg, pos = class_statistics(Xtr, ytr)
+    _assert_stats_equal(res.neg, neg)
+    _assert_stats_equal(res.pos, pos)
+    np.testing.assert_allclose(res.coef, batch_solution(Xtr, ytr, lam), rtol=1e-10)
+    est = res.to_estimator(eta=0.003)
+    assert est.score(Xte, yte) == pytest.approx(roc_auc(yte, Xte @ res.coef))
+    np.testing.assert_allclose(est.class_cov_[1], np.cov(Xtr[ytr == 1].T, bias=True), atol=1e-10)
+    est.partial_fit(Xte[:5], yte[:5])  # the loaded state streams on
+    assert est.n_seen_ == len(ytr) + 5
+
+
+def test_dask_dataframe_statistics_equal_numpy(dask_client, cancer):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+
+    from aucopt.distributed import dask_fit
+
+    Xtr, _, ytr, _ = cancer
+    frame = pd.DataFrame(Xtr, columns=[f"f{i}" for i in range(Xtr.shape[1])])
+    frame["label"] = np.where(ytr == 1, "pos", "neg")
+    res = dask_fit(dd.from_pandas(frame, npartitions=5), "label", 0.05, pos_label="pos")
+    neg, pos = class_statistics(Xtr, ytr)
+    _assert_stats_equal(res.neg, neg)
+    _assert_stats_equal(res.pos, pos)
+    np.testing.assert_allclose(res.coef, batch_solution_from_stats(neg, pos, 0.05), rtol=1e-10)
+    assert list(res.classes) == ["neg", "pos"] and res.pos_label == "pos"
+
+
+def test_chan_merge_is_exact():
+    X, y = _stream(n=100, d=4)
+    parts = [ClassStats.from_array(X[a:b]) for a, b in [(0, 1), (1, 40), (40, 40), (40, 100)]]
+    merged = parts[0]
+    for p in parts[1:]:
+        merged = merged.merge(p)
+    _assert_stats_equal(merged, ClassStats.from_array(X))
+    _assert_stats_equal(ClassStats.from_array(sp.csr_matrix(X)), ClassStats.from_array(X))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
+def test_sklearn_check_estimator():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    results = check_estimator(OnePassAUC(), on_fail=None)
+    assert [r["check_name"] for r in results if r["status"] == "failed"] == []
+
+
+def test_missing_dask_names_the_extra(monkeypatch):
+    import sys
+
+    from aucopt import distributed
+
+    monkeypatch.setitem(sys.modules, "dask", None)
+    with pytest.raises(ImportError, match=r"aucopt\[dask\]"):
+        distributed.dask_fit(np.zeros((2, 2)), [0, 1])

@@ -1,0 +1,282 @@
+"""Tests of aucopt.sparse_greedy: SparseAUC / SurvivalSparseAUC (seed 000, oracles of §7).
+
+Independent oracles: pairs enumerated here from their definitions (bipartite; Harrell's
+comparable pairs with tied times), the squared-hinge objective / gradient / generalized Hessian
+written here in explicit pair loops, central finite differences, scipy's L-BFGS-B on the full
+kernel RankSVM, scipy's ``minimize_scalar`` for the 1-D problem, ``sklearn.metrics.roc_auc_score``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize, minimize_scalar
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.metrics import roc_auc_score
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
+
+from aucopt import PairSet, RankRC, harrell_c, survival_target
+from aucopt.sparse_greedy import (SparseAUC, SurvivalSparseAUC, line_minimize, retrain_due,
+                                  sparse_objective)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_blas_thread():
+    with threadpool_limits(1):
+        yield
+
+
+@pytest.fixture(scope="module")
+def cancer_split():
+    X, y = load_breast_cancer(return_X_y=True)
+    y = (y == 0).astype(int)  # malignant = positive
+    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=300, random_state=0, stratify=y)
+    sc = StandardScaler().fit(Xtr)
+    return sc.transform(Xtr), sc.transform(Xte), ytr, yte
+
+
+# ============================================================================ brute force
+def brute_pairs(event, time):
+    """Harrell's comparable pairs (i, j): i has an event and t_i < t_j, or t_i = t_j with j censored."""
+    return [(i, j) for i in range(len(time)) for j in range(len(time))
+            if event[i] and (time[i] < time[j] or (time[i] == time[j] and not event[j]))]
+
+
+def brute(KJ, KJJ, beta, pairs, w, C):
+    """E, ∇E, and v ↦ ∇²E v (generalized: ℓ'' = 2 on z < 1) from explicit pair loops."""
+    z = KJ @ beta
+    E, gz = 0.5 * beta @ KJJ @ beta, np.zeros(len(z))
+    active = []
+    for (i, j) in pairs:
+        r = 1.0 - (z[i] - z[j])
+        if r > 0:
+            E += 0.5 * C * w[i] * w[j] * r * r
+            gz[i] -= C * w[i] * w[j] * r
+            gz[j] += C * w[i] * w[j] * r
+            active.append((i, j))
+
+    def hessp(v):
+        u, hu = KJ @ v, np.zeros(len(z))
+        for (i, j) in active:
+            d = C * w[i] * w[j] * (u[i] - u[j])
+            hu[i] += d
+            hu[j] -= d
+        return KJJ @ v + KJ.T @ hu
+
+    return E, KJJ @ beta + KJ.T @ gz, hessp
+
+
+def _case(kind, rng, l=30, r=6, integer=True, weighted=False):
+    if kind == "bipartite":
+        event = rng.random(l) < 0.4
+        event[:2] = [True, False]
+        time = (~event).astype(float)
+        pairs = PairSet.bipartite(event)
+    else:
+        event = rng.random(l) < 0.6
+        time = rng.integers(0, 6, l).astype(float)  # many tied times
+        pairs = PairSet.survival(survival_target(event, time))
+    w = rng.uniform(0.5, 2.0, l) if weighted else np.ones(l)
+    if weighted:
+        pairs = (PairSet.bipartite(event, point_weights=w) if kind == "bipartite"
+                 else PairSet.survival(survival_target(event, time), point_weights=w))
+    if integer:  # integer scores: many exact ties and margins exactly 1
+        KJ = rng.integers(-1, 2, (l, r)).astype(float)
+        beta = rng.integers(-2, 3, r).astype(float)
+    else:
+        KJ, beta = rng.normal(size=(l, r)), rng.normal(size=r)
+    B = rng.normal(size=(r, r))
+    return KJ, B @ B.T, beta, pairs, brute_pairs(event, time), w
+
+
+# ============================================================================ 1. derivatives
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_objective_gradient_hessian_equal_brute_force(kind, weighted):
+    rng = np.random.default_rng(1)
+    for trial in range(12):
+        KJ, KJJ, beta, pairs, plist, w = _case(kind, rng, integer=trial % 2 == 0, weighted=weighted)
+        C = 10.0 ** rng.uniform(-2, 1)
+        E, g, hp = sparse_objective(KJ, KJJ, beta, pairs, C)
+        Eb, gb, hpb = brute(KJ, KJJ, beta, plist, w, C)
+        assert E == pytest.approx(Eb, rel=1e-10, abs=1e-12)
+        np.testing.assert_allclose(g, gb, rtol=1e-9, atol=1e-10 * (1 + np.abs(gb).max()))
+        v = rng.normal(size=len(beta))
+        np.testing.assert_allclose(hp(v), hpb(v), rtol=1e-9, atol=1e-10 * (1 + np.abs(hpb(v)).max()))
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_gradient_and_hessian_match_finite_differences(kind):
+    rng = np.random.default_rng(2)
+    KJ, KJJ, beta, pairs, _, _ = _case(kind, rng, integer=False)
+    C, h = 0.7, 1e-6
+    E, g, hp = sparse_objective(KJ, KJJ, beta, pairs, C)
+    fd = np.array([(sparse_objective(KJ, KJJ, beta + h * e, pairs, C)[0]
+                    - sparse_objective(KJ, KJJ, beta - h * e, pairs, C)[0]) / (2 * h) for e in np.eye(len(beta))])
+    assert np.linalg.norm(fd - g) <= 1e-6 * np.linalg.norm(g)
+    v = rng.normal(size=len(beta))
+    fdh = (sparse_objective(KJ, KJJ, beta + h * v, pairs, C)[1] - sparse_objective(KJ, KJJ, beta - h * v, pairs, C)[1]) / (2 * h)
+    assert np.linalg.norm(fdh - hp(v)) <= 1e-5 * np.linalg.norm(hp(v))
+
+
+# ============================================================================ 2. 1-D subproblem
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_candidate_line_minimization_matches_scipy(kind):
+    rng = np.random.default_rng(3)
+    for trial in range(10):
+        KJ, KJJ, beta, pairs, plist, w = _case(kind, rng, l=40, integer=False)
+        col, kqq, b, C = rng.normal(size=40), rng.uniform(0.5, 2), rng.normal(), 10.0 ** rng.uniform(-1, 1)
+        z = KJ @ beta
+
+        def phi(t):  # brute-force φ(t) − φ(0)
+            loss = lambda f: sum(w[i] * w[j] * max(0.0, 1 - f[i] + f[j]) ** 2 for i, j in plist)
+            return t * b + 0.5 * kqq * t * t + 0.5 * C * (loss(z + t * col) - loss(z))
+
+        t, dE, _ = line_minimize(pairs, z, col, b, kqq, C)
+        ref = minimize_scalar(phi, bracket=(-1.0, 1.0), tol=1e-12)
+        assert dE <= 0.0
+        assert dE == pytest.approx(phi(t), rel=1e-9, abs=1e-12)
+        assert dE <= ref.fun + 1e-10 * (1 + abs(ref.fun))
+        assert t == pytest.approx(ref.x, rel=1e-4, abs=1e-5)  # strictly convex: unique minimizer
+        grid = np.linspace(t - 1, t + 1, 2001)
+        assert dE <= min(phi(s) for s in grid[::50]) + 1e-10 * (1 + abs(dE))  # roundoff of L(z+tc) - L(z)
+
+
+# ============================================================================ 3. schedule
+def test_retrain_schedule():
+    due = [d for d in range(1, 600) if retrain_due(d, 10_000)]
+    assert due[:28] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 23, 27, 32, 39, 46, 54, 64, 77, 91,
+                        108, 128, 153, 182, 216, 256]
+    assert {305, 363, 431, 512} <= set(due)
+    assert retrain_due(50, 50) and not retrain_due(50, 51) and retrain_due(9, 9, "always")
+
+
+# ============================================================================ 4. full basis
+def test_full_basis_equals_kernel_ranksvm_lbfgs(cancer_split):
+    Xtr, _, ytr, _ = cancer_split
+    X, y = Xtr[:50], ytr[:50]
+    C, gamma = 0.5, 1.0 / 30
+    model = SparseAUC(C, max_basis=50, kappa=50, selection="newton1", validation_fraction=0,
+                      gamma=gamma, tol=1e-12, max_iter=200).fit(X, y)
+    assert sorted(model.basis_) == list(range(50))
+    K = rbf_kernel(X, X, gamma=gamma)
+    P, N = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+
+    def fun(beta):
+        z = K @ beta
+        r = np.maximum(0.0, 1.0 - z[P][:, None] + z[N][None, :])
+        gz = np.zeros(len(z))
+        gz[P] = -C * r.sum(axis=1)
+        gz[N] = C * r.sum(axis=0)
+        return 0.5 * beta @ K @ beta + 0.5 * C * (r * r).sum(), K @ beta + K @ gz
+
+    ref = minimize(fun, np.zeros(50), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 20000, "gtol": 1e-12, "ftol": 1e-16, "maxcor": 50})
+    E = model.objective_
+    assert E == pytest.approx(fun(model.dual_coef_[np.argsort(model.basis_)])[0], rel=1e-12)
+    assert E <= ref.fun * (1 + 1e-9)
+    assert E == pytest.approx(ref.fun, rel=1e-6)
+    z_model = K[:, model.basis_] @ model.dual_coef_
+    np.testing.assert_allclose(z_model, K @ ref.x, atol=1e-3 * (1 + np.abs(z_model).max()))
+
+
+# ============================================================================ 5. monotone path
+@pytest.mark.parametrize("retrain, selection", [("schedule", "exact"), ("always", "newton1"),
+                                                ("schedule", "newton1")])
+def test_objective_never_increases(cancer_split, retrain, selection):
+    Xtr, _, ytr, _ = cancer_split
+    C = 0.01
+    m = SparseAUC(C, max_basis=24, kappa=20, selection=selection, retrain=retrain,
+                  validation_fraction=0, gamma=1 / 60).fit(Xtr, ytr)
+    E = np.array([r["objective"] for r in m.path_])
+    p = ytr.sum()
+    E0 = 0.5 * C * p * (len(ytr) - p)  # E(∅): every pair violated by 1
+    assert E[0] < E0
+    assert np.all(np.diff(E) <= 1e-12 * E[:-1])
+    assert [r["n_basis"] for r in m.path_] == list(range(1, 25))
+    assert len(set(m.basis_)) == 24 and m.path_[-1]["retrained"]
+    assert m.objective_ == pytest.approx(E[-1])
+
+
+# ============================================================================ 6. greedy vs random
+def test_greedy_beats_random_basis(cancer_split):
+    Xtr, Xte, ytr, yte = cancer_split
+    C, gamma, size = 0.01, 1 / 60, 10
+    greedy = SparseAUC(C, max_basis=size, validation_fraction=0, gamma=gamma, random_state=0).fit(Xtr, ytr)
+    N = ytr.sum() * (len(ytr) - ytr.sum())
+    lam = 2.0 / (C * N)  # E = (C N / 2) · F  (module docs)
+    # RankRC on the greedy basis re-optimizes the same problem: same objective (scaling check)
+    same = RankRC(lam, basis=greedy.basis_, loss="squared_hinge", gamma=gamma, tol=1e-12).fit(Xtr, ytr)
+    assert same.objective_ * C * N / 2 == pytest.approx(greedy.objective_, rel=1e-6)
+    E_rand, auc_rand = [], []
+    for seed in range(5):
+        idx = np.random.default_rng(seed).choice(len(ytr), size, replace=False)
+        rr = RankRC(lam, basis=idx, loss="squared_hinge", gamma=gamma, tol=1e-10).fit(Xtr, ytr)
+        E_rand.append(rr.objective_ * C * N / 2)
+        auc_rand.append(rr.score(Xte, yte))
+    assert greedy.objective_ < min(E_rand)
+    auc = greedy.score(Xte, yte)
+    assert auc == pytest.approx(roc_auc_score(yte, greedy.decision_function(Xte)))
+    assert auc >= np.median(auc_rand) - 0.01
+
+
+def test_validation_stopping_keeps_best_checkpoint(cancer_split):
+    Xtr, Xte, ytr, yte = cancer_split
+    m = SparseAUC(0.01, max_basis=60, selection="newton1", gamma=1 / 60, patience=3).fit(Xtr, ytr)
+    checks = [r for r in m.path_ if r["val_score"] is not None]
+    best = max(checks, key=lambda r: r["val_score"])
+    assert m.val_score_ == best["val_score"] and len(m.basis_) == best["n_basis"]
+    assert len(m.validation_indices_) + len(m.train_indices_) == len(ytr)
+    assert not set(m.basis_) & set(m.validation_indices_)
+    assert m.score(Xte, yte) > 0.95
+
+
+# ============================================================================ 7. survival
+def test_survival_sparse_auc():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(120, 4))
+    risk = X[:, 0] - 0.5 * X[:, 1] ** 2
+    time = np.round(rng.exponential(np.exp(-risk)) * 4)  # rounded: tied times
+    event = rng.random(120) < 0.7
+    y = survival_target(event, time)
+    m = SurvivalSparseAUC(1.0, max_basis=15, kappa=30, validation_fraction=0.25, random_state=1).fit(X, y)
+    assert 1 <= len(m.basis_) <= 15
+    assert m.score(X, y) == pytest.approx(harrell_c(y, m.predict(X)))
+    assert m.score(X, y) > 0.6
+    E = [r["objective"] for r in m.path_]
+    assert np.all(np.diff(E) <= 1e-12 * np.abs(E[:-1]))
+
+
+# ============================================================================ 8. API and errors
+def test_sklearn_basics(cancer_split):
+    Xtr, Xte, ytr, _ = cancer_split
+    est = SparseAUC(0.1, max_basis=5, kappa=10, pos_label=1)
+    assert clone(est).get_params() == est.get_params()
+    est.set_params(kappa=7)
+    assert est.get_params()["kappa"] == 7
+    est.fit(Xtr, ytr)
+    assert est.decision_function(Xte).shape == (len(Xte),)
+    assert set(est.predict(Xte)) <= {0, 1}
+    assert est.basis_vectors_.shape == (len(est.basis_), Xtr.shape[1])
+    assert len(est.dual_coef_) == len(est.basis_)
+
+
+def test_bad_input(cancer_split):
+    Xtr, _, ytr, _ = cancer_split
+    X, y = Xtr[:40], ytr[:40]
+    for kw, msg in [({"C": 0}, "C must"), ({"C": -1.0}, "C must"), ({"max_basis": 0}, "max_basis"),
+                    ({"max_basis": 41}, "max_basis"), ({"kappa": 0}, "kappa"),
+                    ({"selection": "bad"}, "selection"), ({"validation_fraction": 1.0}, "validation_fraction"),
+                    ({"max_bytes": 1000}, "max_bytes")]:
+        with pytest.raises(ValueError, match=msg):
+            SparseAUC(**{"validation_fraction": 0, **kw}).fit(X, y)
+    with pytest.raises(ValueError, match="one class"):
+        SparseAUC().fit(X, np.ones(40))
+    with pytest.raises(ValueError, match="censored"):
+        SurvivalSparseAUC().fit(X, survival_target(np.zeros(40, bool), np.arange(40.0)))
+    with pytest.raises(ValueError, match="survival"):
+        SurvivalSparseAUC().fit(X, y)
