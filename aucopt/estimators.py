@@ -160,8 +160,21 @@ class _BinaryRanker(ClassifierMixin):
         return tags
 
 
+#: keyword options of :meth:`PairSet.survival` a survival estimator passes on (``pair_options``)
+SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights")
+
+PAIR_OPTIONS_DOC = """
+    pair_options : dict or None — the survival pair set (seed 003 §3.1): ``{"variant": "lprex",
+        "censored_weight": 0.5}`` adds censored–censored pairs (LPRex), ``{"time_weight": "linear" |
+        "log" | "capped" | callable, "time_scale": ...}`` weights pairs by g(t_j − t_i), ``{"weights": ...}``
+        takes user pair weights; None (default) is exactly Harrell's comparable set.
+"""
+
+
 class _SurvivalRanker:
-    """Survival targets → Harrell's comparable pairs; risk scores; Harrell's C."""
+    """Survival targets → Harrell's comparable pairs (or a variant); risk scores; Harrell's C."""
+
+    pair_options = None  # overridden by each estimator's constructor parameter
 
     def _make_pairs(self, y, sample_weight):
         if not is_survival_target(y):
@@ -169,7 +182,11 @@ class _SurvivalRanker:
                 f"{type(self).__name__} needs a survival target: a structured array with a boolean "
                 "event and a float time field (aucopt.survival_target(event, time))."
             )
-        return PairSet.survival(y, point_weights=sample_weight)
+        options = dict(self.pair_options or {})
+        unknown = set(options) - set(SURVIVAL_PAIR_OPTIONS)
+        if unknown:
+            raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {list(SURVIVAL_PAIR_OPTIONS)}.")
+        return PairSet.survival(y, point_weights=sample_weight, **options)
 
     def fit(self, X, y, sample_weight=None, **fit_params):
         """Fit the risk ranker (``sample_weight``: pair weights w_i·w_j); returns self."""
@@ -350,7 +367,17 @@ class SurvivalLPRanker(_SurvivalRanker, _LPRankerModel):
     censored subjects. Higher scores mean higher risk (earlier event). ``y`` is a structured
     array with a boolean event field and a float time field (scikit-survival's
     ``Surv.from_arrays`` or :func:`aucopt.survival_target`).
-    """ + _LP_DOC
+    """ + _LP_DOC + PAIR_OPTIONS_DOC
+
+    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 formulation="lp_ranker", method="full", method_options=None, solver="highs",
+                 solver_options=None, tol=1e-8, pair_options=None, lifted=True,
+                 max_bytes=DEFAULT_MAX_BYTES):
+        super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         formulation=formulation, method=method, method_options=method_options,
+                         solver=solver, solver_options=solver_options, tol=tol, lifted=lifted,
+                         max_bytes=max_bytes)
+        self.pair_options = pair_options
 
 
 # ============================================================================ AUC-SVM
@@ -516,7 +543,16 @@ class SurvivalAUCSVM(_SurvivalRanker, _AUCSVMModel):
 
     Ranks subjects by risk (higher = earlier event) with one pair constraint per comparable
     pair (event_i and t_i < t_j, or t_i = t_j with j censored).
-    """ + _AUCSVM_DOC
+    """ + _AUCSVM_DOC + PAIR_OPTIONS_DOC
+
+    def __init__(self, C=1.0, *, norm=1, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 solver="osqp", solver_options=None, reduction=None, n_clusters=None,
+                 random_state=0, tol=1e-8, pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
+        super().__init__(C, norm=norm, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         solver=solver, solver_options=solver_options, reduction=reduction,
+                         n_clusters=n_clusters, random_state=random_state, tol=tol,
+                         max_bytes=max_bytes)
+        self.pair_options = pair_options
 
 
 # ============================================================================ helpers

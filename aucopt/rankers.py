@@ -27,7 +27,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import format_bytes
-from .estimators import _BinaryRanker, _SurvivalRanker, validated_data_and_pairs
+from .estimators import PAIR_OPTIONS_DOC, _BinaryRanker, _SurvivalRanker, validated_data_and_pairs
 from .kernels import Kernel
 from .newton import check_loss_params, newton_solve
 from .pairs import DEFAULT_MAX_BYTES, PairSet
@@ -152,7 +152,13 @@ class SurvivalRankSVM(_SurvivalRanker, _LinearModel):
 
     Equals scikit-survival's ``FastSurvivalSVM(alpha=2/(λN), rank_ratio=1, fit_intercept=False)``
     up to its sign convention and its random tie-breaking of tied times (see the module docs).
-    """ + _LINEAR_DOC
+    """ + _LINEAR_DOC + PAIR_OPTIONS_DOC
+
+    def __init__(self, lam=1e-3, *, loss="squared_hinge", eps=0.5, tol=1e-8, max_iter=100,
+                 cg_maxiter=25, progress=False, pair_options=None):
+        super().__init__(lam, loss=loss, eps=eps, tol=tol, max_iter=max_iter,
+                         cg_maxiter=cg_maxiter, progress=progress)
+        self.pair_options = pair_options
 
 
 # ============================================================================ kernel
@@ -284,4 +290,15 @@ class RankRC(_BinaryRanker, _KernelModel):
 
 
 class SurvivalRankRC(_SurvivalRanker, _KernelModel):
-    __doc__ = """Kernel survival ranker over Harrell's pairs with a basis R (default: the subjects with events).""" + _KERNEL_DOC
+    __doc__ = ("""Kernel survival ranker over Harrell's pairs with a basis R (default: the subjects with events)."""
+               + _KERNEL_DOC + PAIR_OPTIONS_DOC)
+
+    def __init__(self, lam=1e-3, *, basis="rare", basis_size=None, kernel="rbf", gamma="sigma2",
+                 degree=3, coef0=1.0, loss="smoothed_hinge", eps=0.5, tol=1e-8, max_iter=100,
+                 cg_maxiter=25, random_state=0, max_bytes=DEFAULT_MAX_BYTES, progress=False,
+                 pair_options=None):
+        super().__init__(lam, basis=basis, basis_size=basis_size, kernel=kernel, gamma=gamma,
+                         degree=degree, coef0=coef0, loss=loss, eps=eps, tol=tol, max_iter=max_iter,
+                         cg_maxiter=cg_maxiter, random_state=random_state, max_bytes=max_bytes,
+                         progress=progress)
+        self.pair_options = pair_options

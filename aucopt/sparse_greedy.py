@@ -51,7 +51,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import format_bytes
-from .estimators import _BinaryRanker, _SurvivalRanker
+from .estimators import PAIR_OPTIONS_DOC, _BinaryRanker, _SurvivalRanker
 from .kernels import Kernel
 from .metrics import harrell_c, roc_auc
 from .newton import newton_solve
@@ -373,4 +373,14 @@ class SurvivalSparseAUC(_SurvivalRanker, _SparseGreedy):
     __doc__ = """Sparse kernel survival ranker over Harrell's comparable pairs (risk: higher = earlier event).
 
     ``score`` is Harrell's C (ties ½).
-    """ + _DOC
+    """ + _DOC + PAIR_OPTIONS_DOC
+
+    def __init__(self, C=1.0, *, max_basis=None, kappa=100, selection="exact", retrain="schedule",
+                 validation_fraction=0.2, patience=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
+                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, random_state=0,
+                 max_bytes=DEFAULT_MAX_BYTES, pair_options=None):
+        super().__init__(C, max_basis=max_basis, kappa=kappa, selection=selection, retrain=retrain,
+                         validation_fraction=validation_fraction, patience=patience,
+                         min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         tol=tol, max_iter=max_iter, random_state=random_state, max_bytes=max_bytes)
+        self.pair_options = pair_options

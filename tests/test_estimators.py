@@ -178,6 +178,8 @@ def test_clone_get_set_params_roundtrip(cls):
                   max_bytes=10**7)
     if cls is LPRanker:
         params["pos_label"] = "yes"
+    else:
+        params["pair_options"] = {"variant": "lprex"}
     est = cls(**params)
     got = est.get_params(deep=False)
     assert got == params  # every constructor argument is a parameter, stored unchanged
