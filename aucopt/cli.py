@@ -136,6 +136,70 @@ def sparse(args) -> int:
     return 0
 
 
+SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
+
+
+def _survival_model(name: str, args, n_pairs: int):
+    """The estimator behind ``--model`` (min-max scaling fitted inside each training fold)."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from . import SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM
+
+    pair_options = {"variant": "lprex"} if args.lprex else None
+    if name == "lpr":
+        method = args.method if args.method != "auto" else ("full" if n_pairs <= 200_000 else "subgradient")
+        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=method, pair_options=pair_options,
+                                 tol=1e-3 if method == "subgradient" else 1e-8)
+    elif name == "aucsvm":
+        model = SurvivalAUCSVM(C=args.C / max(n_pairs, 1) * 100, gamma=args.gamma, pair_options=pair_options)
+    elif name == "newton":
+        model = SurvivalRankSVM(lam=args.lam, pair_options=pair_options)
+    else:
+        model = SurvivalRankRC(lam=args.lam, gamma=args.gamma, pair_options=pair_options)
+    return make_pipeline(MinMaxScaler(), model)
+
+
+def survival(args) -> int:
+    """The thesis's survival protocol (seed 003 §3.2): pooled-percentile C-index by repeated
+    k-fold CV for each model and Cox regression, paired t-tests, Kaplan–Meier risk groups."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from .datasets import load_survival
+    from .pairs import PairSet
+    from .survival import CoxPH, compare_methods, plot_risk_groups, pooled_cindex_cv, save_figure
+
+    X, y = load_survival(args.data, time=args.time, event=args.event)
+    n_pairs = PairSet.survival(y).n_pairs
+    print(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
+          f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
+    methods = {m: _survival_model(m, args, n_pairs) for m in args.model}
+    try:
+        import lifelines  # noqa: F401
+
+        methods["cox"] = make_pipeline(MinMaxScaler(), CoxPH(penalizer=args.cox_penalizer))
+    except ImportError:
+        print("lifelines is not installed: the Cox baseline is skipped (pip install 'aucopt[survival]').")
+    results = {}
+    for name, est in methods.items():
+        start = time.perf_counter()
+        results[name] = pooled_cindex_cv(est, X, y, n_splits=args.splits, n_repeats=args.repeats,
+                                         random_state=args.seed, progress=None)
+        results[name].seconds = time.perf_counter() - start
+    print(f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs cox':>9} {'seconds':>8}")
+    for name, res in results.items():
+        p = compare_methods(res, results["cox"]).pvalue if "cox" in results and name != "cox" else float("nan")
+        print(f"{name:14} {res.mean:8.4f} ± {res.std:6.4f} {np.nanmean(res.fold_c):8.4f} "
+              f"{p:9.4f} {res.seconds:8.1f}")
+    if args.km_png:
+        fig = plot_risk_groups(y["time"], y["event"],
+                               {k: r.percentiles[0] for k, r in results.items()}, top=args.top,
+                               title=f"{args.data}: top {args.top:g}% vs rest (pooled CV, repetition 1)")
+        print(f"Kaplan–Meier figure: {save_figure(fig, args.km_png)}")
+    return 0
+
+
 def list_solvers(args) -> int:
     from . import available_solvers
 
@@ -187,6 +251,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--selection", choices=("exact", "newton1"), default="exact")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=sparse)
+    p = sub.add_parser("survival", help="pooled-percentile C-index CV vs Cox, Kaplan–Meier risk groups")
+    p.add_argument("--data", default="whas500",
+                   help="whas500 | gbsg2 | veterans | flchain (scikit-survival) or FILE.csv")
+    p.add_argument("--time", help="time column of a CSV file")
+    p.add_argument("--event", help="event column of a CSV file (bool or 0/1)")
+    p.add_argument("--model", nargs="+", choices=SURVIVAL_MODELS, default=["lpr"],
+                   help="lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
+                        "newton-kernel (RankRC over the events)")
+    p.add_argument("--method", default="auto", choices=("auto", "full", "chunking", "subgradient"),
+                   help="LP Ranker path (auto: full LP up to 200k pairs, else subgradient)")
+    p.add_argument("--lprex", action="store_true", help="add censored–censored pairs (LPRex, weight 0.5)")
+    p.add_argument("--C", type=float, default=1.0, help="LP Ranker C (thesis Table 5.1: 1)")
+    p.add_argument("--gamma", type=float, default=0.05, help="RBF gamma (thesis Table 5.1: 0.05)")
+    p.add_argument("--lam", type=float, default=1e-3, help="λ of the Newton rankers")
+    p.add_argument("--cox-penalizer", type=float, default=0.01)
+    p.add_argument("--splits", type=int, default=10)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--top", type=float, default=10, help="high-risk group size in percent")
+    p.add_argument("--km-png", default="aucopt_km.png", help="where to write the Kaplan–Meier figure ('' to skip)")
+    p.set_defaults(func=survival)
     sub.add_parser("solvers", help="list usable solver names").set_defaults(func=list_solvers)
     sub.add_parser("formulations", help="list registered formulations").set_defaults(func=list_formulations)
     return parser

@@ -52,3 +52,44 @@ def load_coil2000(path: str | None = None):
             columns.append(col.astype(float))
     X = pd.concat(columns, axis=1).to_numpy(float)
     return X[:5822], y[:5822], X[5822:], y[5822:]
+
+
+SKSURV_SETS = {"whas500": ("load_whas500", "fstat", "lenfol"),
+               "gbsg2": ("load_gbsg2", "cens", "time"),
+               "veterans": ("load_veterans_lung_cancer", "Status", "Survival_in_days"),
+               "flchain": ("load_flchain", "death", "futime")}
+
+
+def load_survival(name: str, *, time: str | None = None, event: str | None = None):
+    """A survival data set as ``(X, y)``: numeric covariates (categoricals one-hot encoded, rows
+    with missing values dropped) and a structured target from :func:`aucopt.survival_target`.
+
+    ``name`` is one of ``whas500``, ``gbsg2``, ``veterans``, ``flchain`` (shipped by
+    scikit-survival, an optional dependency) or a CSV file with the ``time`` and ``event`` columns.
+    """
+    import pandas as pd
+
+    from ._validation import survival_target
+
+    if name in SKSURV_SETS:
+        try:
+            import sksurv.datasets as sd
+        except ImportError as exc:
+            raise ImportError(f"The {name!r} data set ships with scikit-survival: pip install scikit-survival") from exc
+        loader, event_col, time_col = SKSURV_SETS[name]
+        frame, target = getattr(sd, loader)()
+        frame = frame.copy()
+        e, t = np.asarray(target[event_col], bool), np.asarray(target[time_col], float)
+    else:
+        if not os.path.exists(name):
+            raise ValueError(f"Unknown data set {name!r}: use one of {sorted(SKSURV_SETS)} or a CSV path.")
+        if time is None or event is None:
+            raise ValueError("A CSV data set needs --time COL and --event COL.")
+        frame = pd.read_csv(name)
+        for col in (time, event):
+            if col not in frame.columns:
+                raise ValueError(f"Column {col!r} is not in {name}; columns: {list(frame.columns)[:12]} …")
+        t, e = frame.pop(time).to_numpy(float), frame.pop(event).to_numpy()
+    frame = pd.get_dummies(frame, drop_first=True, dtype=float)
+    keep = ~frame.isna().any(axis=1).to_numpy() & np.isfinite(t)
+    return frame.to_numpy(float)[keep], survival_target(np.asarray(e)[keep], t[keep])

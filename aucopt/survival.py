@@ -96,7 +96,8 @@ def _take(X, idx):
 
 
 def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5, random_state=0,
-                     stratify: bool = True, min_events_per_fold: int = 1) -> PooledCVResult:
+                     stratify: bool = True, min_events_per_fold: int = 1,
+                     progress: bool | None = False) -> PooledCVResult:
     """Pooled-percentile C-index by repeated k-fold CV (seed 003 §3.2; defaults 10 × 5).
 
     For each repetition r and fold k: ``clone(estimator).fit(X_train, y_train)``, risks
@@ -113,7 +114,7 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5,
     non-boolean events), there are fewer than ``n_splits · min_events_per_fold`` events (a
     stratified test fold could then lack events), or some training fold has no comparable pair.
     A test fold without comparable pairs gets ``fold_c = NaN`` (its samples still enter the
-    pooled ordering).
+    pooled ordering). ``progress`` shows a tqdm bar over the folds (``None``: on a terminal only).
     """
     event, time = survival_arrays(y)
     for name, value, low in (("n_splits", n_splits, 2), ("n_repeats", n_repeats, 1),
@@ -157,6 +158,11 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5,
     percentiles = np.full((n_repeats, m), np.nan)
     scores = np.full((n_repeats, m), np.nan)
     folds = np.full((n_repeats, m), -1, dtype=np.int64)
+    if progress is not False:
+        from tqdm.auto import tqdm
+
+        splits = tqdm(splits, desc=f"CV {type(estimator).__name__}", unit="fold", leave=False,
+                      disable=None if progress is None else not progress)
     for s, (train, test) in enumerate(splits):
         r, k = divmod(s, n_splits)
         model = clone(estimator).fit(_take(X, train), y_struct[train])
