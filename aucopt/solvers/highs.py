@@ -4,6 +4,8 @@ Default LP algorithm: dual simplex (``algorithm="simplex"``). Measured on the LP
 (WDBC, lifted form) it is an order of magnitude faster than HiGHS's interior point or
 Clarabel, because the LP is highly degenerate and has few ranking vectors at the optimum.
 Options: ``algorithm`` ("simplex" | "ipm" | "pdlp" | "choose"), ``time_limit`` (s),
+``warm_start={"x": x0}`` (a starting primal point, passed to ``Highs.setSolution``; HiGHS builds
+a starting basis from it — e.g. the previous round's solution in constraint generation),
 ``tol`` (primal/dual feasibility tolerance; default 1e-9 for LPs and HiGHS's 1e-7
 for QPs, whose active-set solver reports "solve error" when asked for tighter), ``presolve`` (bool), ``threads``, ``verbose``,
 and any raw HiGHS option through ``highs_options={name: value}``.
@@ -41,7 +43,8 @@ def _clip(v):
 
 def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | None = None,
           tol: float | None = None, presolve: bool = True, threads: int | None = None,
-          verbose: bool = False, highs_options: dict | None = None) -> SolveResult:
+          verbose: bool = False, highs_options: dict | None = None,
+          warm_start: dict | None = None) -> SolveResult:
     import highspy
 
     h = highspy.Highs()
@@ -75,6 +78,14 @@ def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | N
         Q.sort_indices()
         h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
                       Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
+    if warm_start is not None and warm_start.get("x") is not None:
+        x0 = np.asarray(warm_start["x"], dtype=float)
+        if x0.shape != (problem.n_vars,):
+            raise ValueError(f"warm_start['x'] must have shape ({problem.n_vars},), got {x0.shape}.")
+        solution = highspy.HighsSolution()
+        solution.col_value = list(x0)
+        solution.value_valid = True
+        h.setSolution(solution)
     h.run()
     model_status = h.getModelStatus()
     status = _status_map().get(model_status, Status.ERROR)
