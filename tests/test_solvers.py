@@ -387,3 +387,17 @@ def test_problem_accepts_infinite_bounds_and_drops_empty_P():
     assert p.violation(np.zeros(3)) == 0.0
     assert p.violation(np.array([-1.5, 0.0, 3.0])) == pytest.approx(1.5)  # rows: 1.5 > 1; col 0: −1.5 < 0
     assert p.violation(np.array([0.0, 0.0, 3.0])) == pytest.approx(2.0)  # rows: 3 > 1
+
+
+def test_highs_warm_start_from_the_optimum_saves_iterations(breast_cancer):
+    """A warm start changes the path, not the answer: same optimum, fewer simplex iterations."""
+    X, y = breast_cancer
+    idx = np.random.default_rng(3).permutation(len(y))[:150]
+    problem = get_formulation("lp_ranker").build(PairSet.bipartite(y[idx]), kernel_matrix(X[idx], gamma=1.0), C=10.0)
+    cold = solve(problem, "highs", presolve=False)
+    warm = solve(problem, "highs", presolve=False, warm_start={"x": cold.x})
+    assert warm.status == cold.status == Status.OPTIMAL
+    assert warm.objective == pytest.approx(cold.objective, rel=1e-9)
+    assert warm.iterations < cold.iterations
+    with pytest.raises(ValueError, match="warm_start"):
+        solve(problem, "highs", warm_start={"x": np.zeros(3)})
