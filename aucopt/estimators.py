@@ -12,7 +12,9 @@ AUC-SVM (QP)       :class:`AUCSVM`             :class:`SurvivalAUCSVM`
 Binary rankers are classifiers (``decision_function`` ranks, ``predict`` thresholds it,
 ``score`` = AUC); survival rankers follow scikit-survival (``predict`` = risk score, higher =
 earlier event, ``score`` = Harrell's C). All are kernel expansions
-f(x) = Σ_{l ∈ RV} coef_l k(x, x_l) over the kept vectors (|coef_l| > tol).
+f(x) = Σ_{l ∈ RV} coef_l k(x, x_l) over the kept vectors (|coef_l| > tol). The target mixins
+(:class:`_BinaryRanker`, :class:`_SurvivalRanker`) also serve the Newton rankers
+(:mod:`aucopt.rankers`) and the greedy sparse rankers (:mod:`aucopt.sparse_greedy`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ class _Solution:
 
     basis: object  # rows the coefficients refer to (None: the precomputed kernel's columns)
     coef: np.ndarray
-    result: SolveResult
+    result: SolveResult | None  # None when no LP/QP was solved (subgradient)
     objective: float
 
 

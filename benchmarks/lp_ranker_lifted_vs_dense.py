@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler

@@ -7,7 +7,6 @@ A 2-norm-regularized pairwise hinge over a free kernel expansion (a QP), on WDBC
     python examples/custom_formulation.py
 """
 
-import numpy as np
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler
