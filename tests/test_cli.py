@@ -15,7 +15,7 @@ def test_demo_table_matches_the_estimator(capsys):
     assert set(rows) == {"highs", "clarabel"}
     X_tr, X_te, y_tr, y_te = _demo_data(0.25, 0)
     model = LPRanker(C=1.0, gamma=1.0).fit(X_tr, y_tr)
-    for name, row in rows.items():
+    for _name, row in rows.items():
         assert row[1] == "optimal"
         assert float(row[2]) == pytest.approx(model.objective_, rel=1e-6)  # objective
         assert float(row[3]) == pytest.approx(model.score(X_te, y_te), abs=1e-4)  # test AUC

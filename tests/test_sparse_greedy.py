@@ -127,7 +127,7 @@ def test_gradient_and_hessian_match_finite_differences(kind):
 @pytest.mark.parametrize("kind", ["bipartite", "survival"])
 def test_candidate_line_minimization_matches_scipy(kind):
     rng = np.random.default_rng(3)
-    for trial in range(10):
+    for _trial in range(10):
         KJ, KJJ, beta, pairs, plist, w = _case(kind, rng, l=40, integer=False)
         col, kqq, b, C = rng.normal(size=40), rng.uniform(0.5, 2), rng.normal(), 10.0 ** rng.uniform(-1, 1)
         z = KJ @ beta
