@@ -415,11 +415,14 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
     what a Newton step or an exact line-search step needs, at the cost of about one call."""
     loss = PairLoss.make(loss, eps)
     core = _Core(pairs, f, loss, store=True)
-    L, c = _loss_and_coef(core, loss)
-    return L, c, PairHessian(pairs, f, loss, _core=core)
+    shared = {}
+    L, c = _loss_and_coef(core, loss, hessian_sums=shared)
+    return L, c, PairHessian(pairs, f, loss, _core=core, _sums=shared.get("sums"))
 
 
-def _loss_and_coef(core: "_Core", loss: PairLoss) -> tuple[float, np.ndarray]:
+def _loss_and_coef(core: "_Core", loss: PairLoss, hessian_sums: dict | None = None) -> tuple[float, np.ndarray]:
+    """L and c from one pass of the cut operators; with ``hessian_sums`` (a dict) the same pass
+    also computes the Hessian's anchor/partner counts (stored under ``"sums"``)."""
     m, w, g = core.m, core.w, core.g
     if core.explicit:
         z = core.z
@@ -437,7 +440,15 @@ def _loss_and_coef(core: "_Core", loss: PairLoss) -> tuple[float, np.ndarray]:
         p: np.stack([(p.d1 + 2.0 * p.d2) * wA, -2.0 * p.d2 * wA * gA, 2.0 * p.d2 * wA])
         for p in loss.pieces
     }
-    F, G = core.op.apply(X=np.stack([w, w * g, w * g * g]), Y=core.fold(partner_rows))
+    X, Y = np.stack([w, w * g, w * g * g]), core.fold(partner_rows)
+    quad = [p for p in loss.pieces if p.d2 != 0.0]
+    if hessian_sums is not None and quad:  # piggy-back the Hessian's counts on this pass
+        X = np.vstack([X, np.ones((1, m))])
+        Y = np.concatenate([Y, core.fold({p: (2.0 * p.d2 * wA)[None] for p in quad})], axis=1)
+    F, G = core.op.apply(X=X, Y=Y)
+    if X.shape[0] == 4:
+        hessian_sums["sums"] = (F[:, [0, 3]], G[3:4])
+        F, G = F[:, :3], G[:3]
     h = 1.0 - gA
     L = 0.0
     cA = np.zeros(len(A))
@@ -475,7 +486,7 @@ class PairHessian:
     """
 
     def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *,
-                 store_levels: bool = True, _core=None):
+                 store_levels: bool = True, _core=None, _sums=None):
         loss = PairLoss.make(loss, eps)
         if not loss.twice_differentiable:
             raise ValueError(
@@ -499,10 +510,13 @@ class PairHessian:
             self.n_active = 0
             self._NA = self._NP = None
             return
-        F, G = core.op.apply(
-            X=np.stack([w, np.ones(core.m)]),
-            Y=core.fold({p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
-        )
+        if _sums is None:
+            F, G = core.op.apply(
+                X=np.stack([w, np.ones(core.m)]),
+                Y=core.fold({p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
+            )
+        else:  # computed alongside the loss by pair_loss_and_hessian
+            F, G = _sums
         self._NP = G[0]
         self._NA = np.zeros(len(A))
         count = 0.0
