@@ -79,6 +79,8 @@ def load_survival(name: str, *, time: str | None = None, event: str | None = Non
         loader, event_col, time_col = SKSURV_SETS[name]
         frame, target = getattr(sd, loader)()
         frame = frame.copy()
+        if name == "flchain":  # cause of death: recorded only for those who died — it leaks the outcome
+            frame = frame.drop(columns=["chapter"], errors="ignore")
         e, t = np.asarray(target[event_col], bool), np.asarray(target[time_col], float)
     else:
         if not os.path.exists(name):

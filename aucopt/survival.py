@@ -247,7 +247,8 @@ class CoxPH(BaseEstimator):
     """Cox proportional hazards baseline (lifelines ``CoxPHFitter``, Efron ties).
 
     ``fit(X, y)`` with a structured survival target; ``predict(X)`` returns the linear
-    predictor βᵀx (uncentred) as the risk; ``score`` is Harrell's C. ``penalizer`` and
+    predictor βᵀx (uncentred) as the risk; ``score`` is Harrell's C. Columns constant in the
+    training data get coefficient 0 (they would make the likelihood singular). ``penalizer`` and
     ``l1_ratio`` are passed to lifelines (a small ridge, e.g. 0.01, helps convergence on
     collinear or separable data). Requires lifelines (``pip install 'aucopt[survival]'``).
     """
@@ -272,13 +273,23 @@ class CoxPH(BaseEstimator):
         check_consistent_length(X=X, y=event)
         if not event.any():
             raise ValueError("All samples are censored: the Cox model has no event to fit.")
-        cols = [f"x{c}" for c in range(X.shape[1])]
-        df = pd.DataFrame(X, columns=cols)
+        # columns constant in this training set (e.g. a rare one-hot level missing from a CV
+        # fold) carry no information and make the partial likelihood singular: coefficient 0
+        varying = np.ptp(X, axis=0) > 0
+        cols = [f"x{c}" for c in np.flatnonzero(varying)]
+        df = pd.DataFrame(X[:, varying], columns=cols)
         df["_time"] = time
         df["_event"] = event.astype(int)
         self.fitter_ = CoxPHFitter(penalizer=self.penalizer, l1_ratio=self.l1_ratio)
-        self.fitter_.fit(df, duration_col="_time", event_col="_event")
-        self.coef_ = self.fitter_.params_[cols].to_numpy(dtype=float)
+        try:
+            self.fitter_.fit(df, duration_col="_time", event_col="_event")
+        except Exception as exc:  # lifelines' ConvergenceError and friends: a clear message
+            raise ValueError(
+                f"The Cox model did not converge ({type(exc).__name__}); try a penalizer > 0 "
+                "(e.g. CoxPH(penalizer=0.01))."
+            ) from exc
+        self.coef_ = np.zeros(X.shape[1])
+        self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)
         return self
 
     def predict(self, X) -> np.ndarray:

@@ -503,3 +503,37 @@ def test_risk_groups_and_plot(tmp_path):
     path = save_figure(fig, tmp_path / "km.png")
     with open(path, "rb") as fh:
         assert fh.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_coxph_constant_column_gets_zero_coefficient():
+    """A column constant in the training data (a rare one-hot level absent from a CV fold)
+    gets coefficient 0; the rest equal lifelines fitted without that column."""
+    lifelines = pytest.importorskip("lifelines")
+    import pandas as pd
+
+    from aucopt import CoxPH, survival_target
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(80, 3))
+    X[:, 1] = 1.0
+    t = rng.exponential(np.exp(-X[:, 0]))
+    e = rng.random(80) < 0.7
+    model = CoxPH(penalizer=0.01).fit(X, survival_target(e, t))
+    assert model.coef_[1] == 0.0
+    df = pd.DataFrame({"a": X[:, 0], "c": X[:, 2], "T": t, "E": e.astype(int)})
+    ref = lifelines.CoxPHFitter(penalizer=0.01).fit(df, "T", "E").params_
+    np.testing.assert_allclose(model.coef_[[0, 2]], ref[["a", "c"]].to_numpy(), rtol=1e-6)
+
+
+def test_flchain_loader_drops_the_cause_of_death():
+    pytest.importorskip("sksurv")
+    from sksurv.datasets import load_flchain
+
+    from aucopt.datasets import load_survival
+
+    import pandas as pd
+
+    X, _ = load_survival("flchain")
+    frame, _ = load_flchain()
+    without = pd.get_dummies(frame.drop(columns=["chapter"]), drop_first=True)
+    assert X.shape[1] == without.shape[1]  # no one-hot column of "chapter" survives
