@@ -168,7 +168,7 @@ def survival(args) -> int:
 
     from .datasets import load_survival
     from .pairs import PairSet
-    from .survival import CoxPH, compare_methods, plot_risk_groups, pooled_cindex_cv, save_figure
+    from .survival import CoxPH, comparison_table, evaluate_methods, plot_risk_groups, save_figure
 
     X, y = load_survival(args.data, time=args.time, event=args.event)
     n_pairs = PairSet.survival(y).n_pairs
@@ -181,18 +181,9 @@ def survival(args) -> int:
         methods["cox"] = make_pipeline(MinMaxScaler(), CoxPH(penalizer=args.cox_penalizer))
     except ImportError:
         print("lifelines is not installed: the Cox baseline is skipped (pip install 'aucopt[survival]').")
-    results = {}
-    for name, est in methods.items():
-        start = time.perf_counter()
-        results[name] = pooled_cindex_cv(est, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                                         random_state=args.seed, progress=None)
-        results[name].seconds = time.perf_counter() - start
-    print(f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs cox':>9} {'seconds':>8}")
-    for name, res in results.items():
-        paired = "cox" in results and name != "cox" and args.repeats >= 2  # a t-test needs ≥ 2 repetitions
-        p = compare_methods(res, results["cox"]).pvalue if paired else float("nan")
-        print(f"{name:14} {res.mean:8.4f} ± {res.std:6.4f} {np.nanmean(res.fold_c):8.4f} "
-              f"{p:9.4f} {res.seconds:8.1f}")
+    results = evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
+                               random_state=args.seed, progress=None)
+    print(comparison_table(results, baseline="cox" if "cox" in results else None))
     if args.km_png:
         fig = plot_risk_groups(y["time"], y["event"],
                                {k: r.percentiles[0] for k, r in results.items()}, top=args.top,

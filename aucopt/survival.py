@@ -178,6 +178,33 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5,
                           folds=folds)
 
 
+def evaluate_methods(methods: dict, X, y, *, n_splits: int = 10, n_repeats: int = 5, random_state=0,
+                     progress: bool | None = None) -> dict:
+    """:func:`pooled_cindex_cv` for each named estimator on the same folds; each result also
+    records its wall time in ``.seconds``. Returns ``{name: PooledCVResult}``."""
+    import time
+
+    results = {}
+    for name, estimator in methods.items():
+        start = time.perf_counter()
+        results[name] = pooled_cindex_cv(estimator, X, y, n_splits=n_splits, n_repeats=n_repeats,
+                                         random_state=random_state, progress=progress)
+        results[name].seconds = time.perf_counter() - start
+    return results
+
+
+def comparison_table(results: dict, baseline: str | None = None) -> str:
+    """The Table 5.2-style summary: pooled C mean ± sd, mean per-fold C, the paired t-test
+    p-value against ``baseline`` (NaN with fewer than 2 repetitions) and seconds, one row per method."""
+    rows = [f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs ' + str(baseline or '-'):>10} {'seconds':>8}"]
+    for name, res in results.items():
+        paired = baseline in results and name != baseline and len(res.pooled_c) >= 2
+        p = compare_methods(res, results[baseline]).pvalue if paired else float("nan")
+        rows.append(f"{name:14} {res.mean:8.4f} ± {res.std:6.4f} {np.nanmean(res.fold_c):8.4f} "
+                    f"{p:10.4g} {getattr(res, 'seconds', float('nan')):8.1f}")
+    return "\n".join(rows)
+
+
 # ============================================================================ comparison
 class ComparisonResult(NamedTuple):
     """Paired t-test of two methods' per-repetition scores (``diff`` = a − b)."""

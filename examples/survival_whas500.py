@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import numpy as np
 
@@ -56,7 +55,7 @@ def run_example(name, *, C=1.0, gamma=0.05, method="subgradient", method_options
     from aucopt import SurvivalLPRanker, SurvivalRankSVM
     from aucopt.datasets import load_survival
     from aucopt.pairs import PairSet
-    from aucopt.survival import (compare_methods, plot_risk_groups, pooled_cindex_cv, save_figure,
+    from aucopt.survival import (comparison_table, evaluate_methods, plot_risk_groups, save_figure,
                                  time_dependent_auc)
 
     parser = argparse.ArgumentParser(description=description or f"survival protocol on {name}")
@@ -93,20 +92,9 @@ def run_example(name, *, C=1.0, gamma=0.05, method="subgradient", method_options
     except ImportError:
         print("(lifelines is not installed: no Cox baseline; pip install 'aucopt[survival]')")
 
-    results = {}
-    for label, est in methods.items():
-        start = time.perf_counter()
-        results[label] = pooled_cindex_cv(est, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                                          random_state=args.seed, progress=None)
-        results[label].seconds = time.perf_counter() - start
-
-    print(f"{'method':8} {'pooled C (mean ± sd)':>22} {'mean fold C':>12} {'p vs Cox':>9} {'seconds':>8}")
-    for label, res in results.items():
-        p = float("nan")
-        if "Cox" in results and label != "Cox" and args.repeats >= 2:
-            p = compare_methods(res, results["Cox"]).pvalue
-        print(f"{label:8} {res.mean:13.4f} ± {res.std:6.4f} {np.nanmean(res.fold_c):12.4f} {p:9.4g} "
-              f"{res.seconds:8.1f}")
+    results = evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
+                               random_state=args.seed, progress=None)
+    print(comparison_table(results, baseline="Cox" if "Cox" in results else None))
     if args.repeats < 2:
         print("(paired t-tests need at least 2 repetitions)")
 
