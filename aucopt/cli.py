@@ -152,7 +152,7 @@ def _survival_model(name: str, args, n_pairs: int):
         model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=method, pair_options=pair_options,
                                  tol=1e-3 if method == "subgradient" else 1e-8)
     elif name == "aucsvm":
-        model = SurvivalAUCSVM(C=args.C / max(n_pairs, 1) * 100, gamma=args.gamma, pair_options=pair_options)
+        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
     elif name == "newton":
         model = SurvivalRankSVM(lam=args.lam, pair_options=pair_options)
     else:
@@ -256,6 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lprex", action="store_true", help="add censored–censored pairs (LPRex, weight 0.5)")
     p.add_argument("--C", type=float, default=1.0, help="LP Ranker C (thesis Table 5.1: 1)")
     p.add_argument("--gamma", type=float, default=0.05, help="RBF gamma (thesis Table 5.1: 0.05)")
+    p.add_argument("--svm-C", type=float, default=1e-3,
+                   help="C of the AUC-SVM (its loss sums over all pairs: far smaller than the LP Ranker's)")
     p.add_argument("--lam", type=float, default=1e-3, help="λ of the Newton rankers")
     p.add_argument("--cox-penalizer", type=float, default=0.01)
     p.add_argument("--splits", type=int, default=10)
