@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._progress import progress_bar
 from .modeling import get_formulation
 from .pairs import PairSet
 from .paircore import pair_loss
@@ -72,7 +73,7 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: flo
     best_alpha, best_F, best_k = alpha.copy(), np.inf, 0
     lam, h_count = float(lam0), 0
     history = []
-    bar = _bar(progress, max_iter)
+    bar = progress_bar(progress, total=max_iter, desc="subgradient")
     start = time.perf_counter()
     k = 0
     for k in range(1, max_iter + 1):
@@ -227,11 +228,3 @@ def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:
     x[problem.blocks["z"]] = np.maximum(0.0, 1.0 - (s[i] - s[j]))
     return x
 
-
-def _bar(progress, total):
-    if progress is False:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="subgradient", unit="it", leave=False,
-                disable=None if progress is None else not progress)

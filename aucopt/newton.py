@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._progress import progress_bar
 from .pairs import PairSet
 from .paircore import PairLoss, pair_loss_and_hessian
 
@@ -79,7 +80,7 @@ def newton_solve(M, pairs: PairSet, lam: float, *, loss: str = "squared_hinge", 
         raise ValueError(f"theta0 must have shape ({p},), got {theta.shape}.")
     f = _matvec(M, theta)
     history, total_cg = [], 0
-    bar = _progress_bar(progress, max_iter)
+    bar = progress_bar(progress, total=max_iter, desc="Newton")
     start = time.perf_counter()
     state = _Evaluation(pairs, loss_obj, N, lam, f, theta)
     converged, message = False, f"reached max_iter={max_iter}"
@@ -188,11 +189,3 @@ def _matvec(M, v):
 def _rmatvec(M, c):
     return np.asarray(M.T @ c, dtype=float).ravel()
 
-
-def _progress_bar(progress, total):
-    if progress is False:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc="Newton", unit="it", disable=None if progress is None else not progress,
-                leave=False)

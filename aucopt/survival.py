@@ -31,6 +31,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._progress import progress_bar
 from ._validation import check_consistent_length, check_finite_1d, survival_arrays, survival_target
 from .metrics import concordance_counts, harrell_c
 from .pairs import PairSet
@@ -158,12 +159,8 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 5,
     percentiles = np.full((n_repeats, m), np.nan)
     scores = np.full((n_repeats, m), np.nan)
     folds = np.full((n_repeats, m), -1, dtype=np.int64)
-    if progress is not False:
-        from tqdm.auto import tqdm
-
-        splits = tqdm(splits, desc=f"CV {type(estimator).__name__}", unit="fold", leave=False,
-                      disable=None if progress is None else not progress)
-    for s, (train, test) in enumerate(splits):
+    bar = progress_bar(progress, iterable=splits, desc=f"CV {type(estimator).__name__}", unit="fold")
+    for s, (train, test) in enumerate(splits if bar is None else bar):
         r, k = divmod(s, n_splits)
         model = clone(estimator).fit(_take(X, train), y_struct[train])
         train_risk = check_finite_1d(model.predict(_take(X, train)), "training risk")
