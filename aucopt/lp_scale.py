@@ -31,6 +31,7 @@ from .paircore import pair_loss
 from .solvers import solve
 
 STEP_RULES = ("dynamic", "constant", "sqrt")
+MAX_CHUNKED_PAIRS = 50_000_000
 
 
 def lp_objective(K, pairs: PairSet, C: float, alpha) -> tuple[float, np.ndarray]:
@@ -165,10 +166,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
         raise ValueError(f"top_k must be a positive integer; got {top_k!r}.")
     form = get_formulation("lp_ranker")
-    rng = np.random.default_rng(random_state)
-    chunk_of = rng.integers(0, n_chunks, size=P) if P <= 50_000_000 else None
-    if chunk_of is None:
+    if P > MAX_CHUNKED_PAIRS:  # the chunk labels and masks take ~17 bytes per pair
         raise ValueError(f"{P:,} pairs are too many to partition into chunks here; use method='subgradient'.")
+    chunk_of = np.random.default_rng(random_state).integers(0, n_chunks, size=P)
     chunks = [np.flatnonzero(chunk_of == b) for b in range(n_chunks)]
     threshold = 1.0 - tol if violation == "margin" else 0.0
     in_S = np.zeros(P, dtype=bool)

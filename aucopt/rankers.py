@@ -20,10 +20,12 @@ times; its scores are −risk): at equal w, its objective is F / λ when α = 2 
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import format_bytes
@@ -63,13 +65,11 @@ class _NewtonRanker(BaseEstimator):
                                   tol=self.tol, max_iter=self.max_iter, cg_maxiter=self.cg_maxiter,
                                   progress=self.progress)
             theta = result.theta
-            self.path_.append({"lam": lam, "objective": result.objective, "iterations": result.iterations,
-                               "converged": result.converged, "coef": self._coef_from(theta)})
+            if lam_path is not None:
+                self.path_.append({"lam": lam, "objective": result.objective,
+                                   "iterations": result.iterations, "converged": result.converged,
+                                   "coef": self._coef_from(theta)})
         if not result.converged:
-            import warnings
-
-            from sklearn.exceptions import ConvergenceWarning
-
             warnings.warn(f"Newton did not converge ({result.message}); raise max_iter.",
                           ConvergenceWarning, stacklevel=3)
         self._set_model(theta)
@@ -79,8 +79,6 @@ class _NewtonRanker(BaseEstimator):
         self.history_ = result.history
         self.n_pairs_ = pairs.n_pairs
         self.pair_kind_ = pairs.kind
-        if lam_path is None:
-            self.path_ = []
         return self
 
     def __sklearn_tags__(self):
