@@ -19,6 +19,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
+from reference import reference_loss
 from aucopt import PairSet
 from aucopt.newton import newton_solve
 
@@ -34,28 +35,9 @@ def _one_blas_thread():
 
 
 # ============================================================================ oracles
-def loss_value_and_derivative(loss, eps):
-    """ℓ and ℓ' from seed 004 §1.2 (half-open pieces), written out independently."""
-    if loss == "squared_hinge":
-        def value(z):
-            return np.where(z < 1, (1 - z) ** 2, 0.0)
-
-        def derivative(z):
-            return np.where(z < 1, -2.0 * (1 - z), 0.0)
-    else:
-        a = 1 - 2 * eps
-
-        def value(z):
-            return np.where(z < a, 1 - eps - z, np.where(z < 1, (1 - z) ** 2 / (4 * eps), 0.0))
-
-        def derivative(z):
-            return np.where(z < a, -1.0, np.where(z < 1, -(1 - z) / (2 * eps), 0.0))
-    return value, derivative
-
-
 def brute_objective(M, i, j, w, lam, loss, eps):
     """(F, ∇F) of the explicit-pair objective; M dense or sparse."""
-    value, derivative = loss_value_and_derivative(loss, eps)
+    value, derivative = reference_loss(loss, eps)
     N, m = float(w.sum()), M.shape[0]
 
     def fg(theta):
