@@ -26,3 +26,14 @@ def spawn(script: str, args: list, time_limit: float) -> dict:
             return {"status": f"killed (signal {-exc.returncode})"}
         tail = (exc.stderr or "").strip().splitlines()[-1:] or ["?"]
         return {"status": f"failed: {tail[0][:60]}"}
+
+
+def sweep(script: str, methods, sizes, time_limit: float):
+    """Yield ``(size, {method: result})`` over growing sizes, each run in its own process;
+    a method that failed or ran out of time at one size is not tried at larger ones."""
+    stopped = set()
+    for n in sizes:
+        rows = {m: ({"status": "skipped (smaller size failed)"} if m in stopped
+                    else spawn(script, [m, n], time_limit)) for m in methods}
+        stopped |= {m for m, r in rows.items() if "seconds" not in r}
+        yield n, rows

@@ -21,7 +21,7 @@ import json
 import time
 
 import numpy as np
-from _harness import peak_mb, spawn
+from _harness import peak_mb, sweep
 
 C, GAMMA = 10.0, 1.0
 
@@ -120,17 +120,10 @@ def run_one(method: str, n: int) -> dict:
 def growth(sizes, time_limit):
     print("\nFig. 4.6 — as points grow (two-moons, 10-d): seconds / peak MB / training AUC")
     print(f"{'points':>6} {'pairs':>11} | " + " | ".join(f"{m:^24}" for m in ("full", "clustering", "subgradient")))
-    stopped = set()
-    for n in sizes:
-        cells, pairs = [], 0
-        for method in ("full", "clustering", "subgradient"):
-            r = {"status": "skipped (smaller size failed)"} if method in stopped else spawn(__file__, [method, n], time_limit)
-            if "seconds" in r:
-                pairs = r["pairs"]
-                cells.append(f"{r['seconds']:8.2f} s {r['peak_mb']:6.0f} MB {r['train_auc']:.3f}")
-            else:
-                stopped.add(method)
-                cells.append(f"{r['status'][:24]:>24}")
+    for n, rows in sweep(__file__, ("full", "clustering", "subgradient"), sizes, time_limit):
+        pairs = next((r["pairs"] for r in rows.values() if "pairs" in r), 0)
+        cells = [f"{r['seconds']:8.2f} s {r['peak_mb']:6.0f} MB {r['train_auc']:.3f}" if "seconds" in r
+                 else f"{r['status'][:24]:>24}" for r in rows.values()]
         print(f"{n:6d} {pairs:11,d} | " + " | ".join(cells), flush=True)
 
 

@@ -23,7 +23,7 @@ import json
 import time
 
 import numpy as np
-from _harness import peak_mb, spawn
+from _harness import peak_mb, sweep
 
 LAM, GAMMA = 1e-3, 0.05
 
@@ -92,11 +92,7 @@ def main():
         print("scikit-survival is not installed: FastKernelSurvivalSVM is skipped.")
     print(f"RBF γ={GAMMA}, λ={LAM}, squared hinge; objective = ½βᵀKβ + (α/2)Σℓ (full-kernel fits comparable)")
     print(f"{'m':>6} {'events':>6} {'pairs':>12} | " + " | ".join(f"{m + ' s':>10} {'MB':>6} {'objective':>12}" for m in methods))
-    stopped = set()  # a method that ran out of time is not tried at larger sizes
-    for n in args.sizes:
-        rows = {m: ({"status": "skipped (slower size timed out)"} if m in stopped
-                    else spawn(__file__, [m, n], args.time_limit)) for m in methods}
-        stopped |= {m for m, r in rows.items() if "seconds" not in r}
+    for n, rows in sweep(__file__, methods, args.sizes, args.time_limit):
         first = next((r for r in rows.values() if "n" in r), {})
         cells = []
         for m in methods:
