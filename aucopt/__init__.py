@@ -1,27 +1,54 @@
 """aucopt: optimization modeling for AUC maximization, bipartite ranking and survival risk ranking.
 
 Data flows one way: pairs → formulation → problem → solver → model.
+
+========================  ===========================================================
+subpackage                what lives there
+========================  ===========================================================
+:mod:`aucopt.pairs`       pair sets (bipartite, survival, custom) and the sorted-pair core
+:mod:`aucopt.modeling`    the declarative formulation layer and the standard-form problem
+:mod:`aucopt.solvers`     one file per backend (HiGHS, OSQP, cvxpy) behind one registry
+:mod:`aucopt.lp`          the LP Ranker family and its scalable paths
+:mod:`aucopt.svm`         the pairwise-hinge family: AUC-SVM, RankSVM, RankRC, SparseAUC
+:mod:`aucopt.online`      one-pass AUC from streamed class statistics
+:mod:`aucopt.survival`    evaluation protocol, Cox baseline, Kaplan–Meier, log-rank tests
+``aucopt.formulations``   the shipped formulations, one declarative file each
+========================  ===========================================================
 """
 
+from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
-from .estimators import AUCSVM, LPRanker, SurvivalAUCSVM, SurvivalLPRanker
+from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
+from .exceptions import NoComparablePairsError, ProblemTooLargeError, SolverError, SolverWarning
 from .kernels import Kernel, kernel_matrix
-from .metrics import harrell_c, roc_auc
-from .modeling import Model, available_formulations, formulation, get_formulation
-from .onepass import OnePassAUC
+from .lp import LPRanker, SurvivalLPRanker
+from .metrics import concordance_counts, harrell_c, roc_auc
+from .modeling import Model, Problem, available_formulations, formulation, get_formulation
+from .online import OnePassAUC
 from .pairs import PairSet
-from .sparse_greedy import SparseAUC, SurvivalSparseAUC
+from .solvers import SolveResult, Status, available_solvers, solve
 from .survival import CoxPH, compare_methods, kaplan_meier, logrank, pooled_cindex_cv
-from .rankers import RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM
-from .problem import Problem
-from .solvers import SolveResult, SolverError, Status, available_solvers, solve
+from .svm import (
+    AUCSVM,
+    RankRC,
+    RankSVM,
+    SparseAUC,
+    SurvivalAUCSVM,
+    SurvivalRankRC,
+    SurvivalRankSVM,
+    SurvivalSparseAUC,
+)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+
+_ensure_formulations_package()
 
 __all__ = [
     "LPRanker", "SurvivalLPRanker", "AUCSVM", "SurvivalAUCSVM", "RankSVM", "SurvivalRankSVM",
-    "RankRC", "SurvivalRankRC", "OnePassAUC", "SparseAUC", "SurvivalSparseAUC", "CoxPH", "pooled_cindex_cv",
-    "compare_methods", "kaplan_meier", "logrank", "PairSet", "Problem", "Model", "formulation",
-    "get_formulation", "available_formulations", "solve", "available_solvers", "SolveResult",
-    "SolverError", "Status", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "survival_target",
+    "RankRC", "SurvivalRankRC", "SparseAUC", "SurvivalSparseAUC", "OnePassAUC", "CoxPH",
+    "pooled_cindex_cv", "compare_methods", "kaplan_meier", "logrank", "PairSet", "Problem", "Model",
+    "formulation", "get_formulation", "available_formulations", "solve", "available_solvers",
+    "SolveResult", "Status", "SolverError", "SolverWarning", "ProblemTooLargeError",
+    "NoComparablePairsError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
+    "survival_target", "BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker",
 ]

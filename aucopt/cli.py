@@ -69,7 +69,7 @@ def onepass(args) -> int:
     import os
 
     from .metrics import roc_auc
-    from .onepass import OnePassAUC, iter_svmlight_chunks
+    from .online._onepass import OnePassAUC, iter_svmlight_chunks
 
     for path in [args.train] + ([args.test] if args.test else []):
         if not os.path.exists(path):
@@ -107,7 +107,7 @@ def sparse(args) -> int:
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
 
-    from .sparse_greedy import SparseAUC
+    from .svm._sparse_greedy import SparseAUC
 
     if args.data == "breast_cancer":
         from sklearn.datasets import load_breast_cancer
@@ -144,13 +144,16 @@ def _survival_model(name: str, args, n_pairs: int):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import MinMaxScaler
 
-    from . import SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM
+    from . import SurvivalAUCSVM
+    from . import SurvivalLPRanker
+    from . import SurvivalRankRC
+    from . import SurvivalRankSVM
 
     pair_options = {"variant": "lprex"} if args.lprex else None
     if name == "lpr":
         method = args.method if args.method != "auto" else ("full" if n_pairs <= 20_000 else "subgradient")
         model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=method, pair_options=pair_options,
-                                 tol=1e-3 if method == "subgradient" else 1e-8)
+                                 support_threshold=1e-3 if method == "subgradient" else 1e-8)
     elif name == "aucsvm":
         model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
     elif name == "newton":
@@ -200,7 +203,8 @@ def list_solvers(args) -> int:
 
 
 def list_formulations(args) -> int:
-    from . import available_formulations, get_formulation
+    from . import available_formulations
+    from . import get_formulation
 
     for name in available_formulations():
         form = get_formulation(name)

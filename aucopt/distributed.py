@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import binary_labels
-from .onepass import ClassStats, OnePassAUC, batch_solution_from_stats
+from .online._onepass import ClassStats, OnePassAUC, batch_solution_from_stats
 
 __all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit"]
 

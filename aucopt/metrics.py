@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._order import suffix_less_equal_counts
+from .pairs._order import suffix_less_equal_counts
 from ._validation import binary_labels, check_consistent_length, check_finite_1d, survival_arrays
 from .pairs import PairSet
 

@@ -64,7 +64,7 @@ def load(name: str, n: int):
 def objective(X, event, time_, w_risk, N):
     """F/λ = ½‖w‖² + (α/2) Σ ℓ with α = 2/(λN), evaluated through the pair core."""
     from aucopt import PairSet
-    from aucopt.paircore import pair_loss
+    from aucopt.pairs.core import pair_loss
 
     L, _ = pair_loss(PairSet.survival(event, time_), X @ w_risk, "squared_hinge")
     return 0.5 * float(w_risk @ w_risk) + L / (LAM * N)

@@ -39,7 +39,7 @@ def synthetic(n: int, d: int = 10, seed: int = 0):
 
 def run_one(method: str, n: int) -> dict:
     from aucopt import PairSet, SurvivalRankRC, survival_target
-    from aucopt.paircore import pair_loss
+    from aucopt.pairs.core import pair_loss
 
     X, event, t = synthetic(n)
     pairs = PairSet.survival(event, t)

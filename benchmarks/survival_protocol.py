@@ -85,7 +85,7 @@ def methods_for(args, fssvm_negate):
     opts = {"max_iter": args.max_iter} if args.method == "subgradient" else None
     tol = 1e-3 if args.method == "subgradient" else 1e-8
     out = {
-        "LPR": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, method_options=opts, tol=tol)),
+        "LPR": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, method_options=opts, support_threshold=tol)),
         "LPRex": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, method_options=opts,
                                        tol=tol, pair_options={"variant": "lprex"})),
     }

@@ -29,7 +29,7 @@ X_tr, X_ev = scaler.transform(X_tr), scaler.transform(X_ev)
 options = {"lam0": 1.0, "lam_end": 0.005, "target_frac": 0.05, "patience": 10, "shrink": 1.5,
            "max_iter": 2000, "progress": None}
 start = time.perf_counter()
-model = LPRanker(C=10.0, gamma=0.01, method="subgradient", method_options=options, tol=1e-6)
+model = LPRanker(C=10.0, gamma=0.01, method="subgradient", method_options=options, support_threshold=1e-6)
 model.fit(X_tr, y_tr)
 seconds = time.perf_counter() - start
 run = model.method_result_

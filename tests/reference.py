@@ -1,7 +1,7 @@
 """Independent oracles and check runners shared by several test modules (not a test module).
 
 The losses are written out from seed 004 §1.2 with half-open pieces, independently of
-``aucopt.paircore``; the check helpers run scikit-learn's estimator checks the same way everywhere.
+``aucopt.pairs.core``; the check helpers run scikit-learn's estimator checks the same way everywhere.
 """
 
 from __future__ import annotations

@@ -24,12 +24,13 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import aucopt.estimators
-import aucopt.pairwise_linear
+import aucopt.lp._classes
+import aucopt.svm._aucsvm
+import aucopt.svm._pairwise_linear
 from reference import assert_expected_failures_are_real_checks, run_check_within_limit
 from aucopt import AUCSVM, Model, PairSet, SurvivalAUCSVM, get_formulation, roc_auc, solve, survival_target
 from aucopt.kernels import kernel_factor
-from aucopt.pairwise_linear import kmeans_difference_centers
+from aucopt.svm._pairwise_linear import kmeans_difference_centers
 
 cp = pytest.importorskip("cvxpy")
 
@@ -235,7 +236,7 @@ def test_linear_dual_equals_direct_primal_qp(cancer40, norm, solver, C):
     w_ref, xi_ref, value = _primal_qp(Z, C, norm)
 
     est = AUCSVM(C=C, kernel="linear", norm=norm, solver=solver).fit(X, y)
-    w = est.ranking_coef_ @ est.ranking_vectors_  # w = Xᵀ coef
+    w = est.dual_coef_ @ est.support_vectors_  # w = Xᵀ coef
     scale = max(1.0, np.abs(w_ref).max())
     assert np.abs(w - w_ref).max() <= 1e-6 * scale
     np.testing.assert_allclose(_w_of(est, X.shape[1]), w, atol=1e-9 * scale)
@@ -298,9 +299,9 @@ def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
     centroid[pos], centroid[neg] = 1.0 / len(pos), -1.0 / len(neg)  # μ⁺ − μ⁻
 
     for C in (C_star, 0.5 * C_star, 0.1 * C_star):
-        est = AUCSVM(C=C, kernel=kernel, gamma=1.0, norm=1, solver="clarabel", tol=0).fit(X, y)
+        est = AUCSVM(C=C, kernel=kernel, gamma=1.0, norm=1, solver="clarabel", support_threshold=0).fit(X, y)
         coef = np.zeros(len(y))
-        coef[est.support_] = est.ranking_coef_
+        coef[est.support_] = est.dual_coef_
         cos = (coef @ K @ centroid) / np.sqrt((coef @ K @ coef) * (centroid @ K @ centroid))
         assert cos == pytest.approx(1.0, abs=1e-6)
         if C < C_star:  # at C = C* the extreme pair has zero gradient: α there is ill-conditioned
@@ -396,11 +397,11 @@ def test_solvers_agree_on_survival_pairs(whas50, kernel, norm):
     harrell = np.array([(a, b) for a in range(len(t)) if event[a] for b in range(len(t))
                         if t[a] < t[b] or (t[a] == t[b] and not event[b])])
     assert fits["osqp"].n_pairs_ == len(harrell)
-    assert fits["osqp"].pair_kind_ == "survival"
+    assert fits["osqp"].pair_target_ == "survival"
     if kernel == "linear":  # OP2 over Harrell's comparable pairs, solved directly
         w_ref, _, value = _primal_qp(X[harrell[:, 0]] - X[harrell[:, 1]], 0.1, norm)
         assert fits["clarabel"].objective_ == pytest.approx(value, rel=1e-6)
-        np.testing.assert_allclose(fits["clarabel"].ranking_coef_ @ fits["clarabel"].ranking_vectors_,
+        np.testing.assert_allclose(fits["clarabel"].dual_coef_ @ fits["clarabel"].support_vectors_,
                                    w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
 
 
@@ -447,7 +448,7 @@ def test_theorem1_training_auc_bound(cancer60, norm):
 def test_per_example_coef_equals_pair_expansion(cancer40, breast_cancer, kernel, params, norm):
     X, y = cancer40
     Xt, _ = _subset(breast_cancer, 25, seed=7)
-    est = AUCSVM(C=0.5, kernel=kernel, norm=norm, solver="clarabel", tol=0, **params).fit(X, y)
+    est = AUCSVM(C=0.5, kernel=kernel, norm=norm, solver="clarabel", support_threshold=0, **params).fit(X, y)
     kfun = (lambda A, B: rbf_kernel(A, B, gamma=params["gamma"])) if kernel == "rbf" else (
         lambda A, B: polynomial_kernel(A, B, **params))
     i, j = est.support_pairs_.T
@@ -461,7 +462,7 @@ def test_per_example_coef_equals_pair_expansion(cancer40, breast_cancer, kernel,
     np.add.at(coef, i, est.support_alpha_)
     np.add.at(coef, j, -est.support_alpha_)
     full = np.zeros(len(y))
-    full[est.support_] = est.ranking_coef_
+    full[est.support_] = est.dual_coef_
     np.testing.assert_allclose(full, coef, atol=1e-8 * max(1.0, np.abs(coef).max()))
 
 
@@ -692,10 +693,11 @@ def no_solver_work(monkeypatch):
     """Any solver / pair-difference work fails the test: errors must come first."""
     def boom(*args, **kwargs):
         raise AssertionError("solver work started before validation")
-    monkeypatch.setattr(aucopt.estimators, "solve", boom)
-    monkeypatch.setattr(aucopt.pairwise_linear, "theorem2_weights", boom)
-    monkeypatch.setattr(aucopt.pairwise_linear, "kmeans_difference_centers", boom)
-    monkeypatch.setattr(aucopt.pairwise_linear, "pair_differences", boom)
+    monkeypatch.setattr(aucopt.lp._classes, "solve", boom)
+    monkeypatch.setattr(aucopt.svm._aucsvm, "solve", boom)
+    monkeypatch.setattr(aucopt.svm._pairwise_linear, "theorem2_weights", boom)
+    monkeypatch.setattr(aucopt.svm._pairwise_linear, "kmeans_difference_centers", boom)
+    monkeypatch.setattr(aucopt.svm._pairwise_linear, "pair_differences", boom)
 
 
 @pytest.mark.parametrize("params, match", [

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from aucopt.clustering import VARIANTS, LocalClusters, local_clustering
+from aucopt.lp._clustering import VARIANTS, LocalClusters, local_clustering
 from aucopt.pairs import PairSet
 
 

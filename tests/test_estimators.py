@@ -24,7 +24,8 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt
-import aucopt.estimators
+import aucopt.lp._classes
+import aucopt.svm._aucsvm
 import aucopt.modeling
 from reference import assert_expected_failures_are_real_checks, run_check_within_limit
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation, harrell_c, survival_target
@@ -108,11 +109,11 @@ def _harrell_pairs(event, time):
 
 
 def _brute_objective(est, f, pairs, weights=None):
-    """Σ α + C Σ w_ij max(0, 1 − (f_i − f_j)) with α = |ranking_coef_| (zero elsewhere)."""
+    """Σ α + C Σ w_ij max(0, 1 − (f_i − f_j)) with α = |dual_coef_| (zero elsewhere)."""
     i, j = np.array(pairs).T
     w = np.ones(len(i)) if weights is None else weights[i] * weights[j]
     hinge = np.maximum(0.0, 1.0 - (f[i] - f[j]))
-    return float(np.abs(est.ranking_coef_).sum() + est.C * np.dot(w, hinge))
+    return float(np.abs(est.dual_coef_).sum() + est.C * np.dot(w, hinge))
 
 
 # ============================================================================ scikit-learn compatibility
@@ -186,7 +187,7 @@ def test_clone_get_set_params_roundtrip(cls):
 def test_clone_of_fitted_is_unfitted_and_refits_identically(cancer, cancer_model):
     Xtr, ytr, Xte, _ = cancer
     twin = clone(cancer_model)
-    assert not hasattr(twin, "ranking_coef_")
+    assert not hasattr(twin, "dual_coef_")
     twin.fit(Xtr, ytr)
     np.testing.assert_allclose(twin.decision_function(Xte), cancer_model.decision_function(Xte))
     assert twin.objective_ == pytest.approx(cancer_model.objective_, rel=1e-12)
@@ -284,7 +285,7 @@ def test_survival_fit_on_whas500_ranks_well(whas, whas_model):
     assert c == harrell_c(y, risk)
     assert c > 0.75  # well above chance (0.5); ~0.92 here
     assert whas_model.n_pairs_ == len(_harrell_pairs(*_event_time(y)))
-    assert whas_model.pair_kind_ == "survival"
+    assert whas_model.pair_target_ == "survival"
 
 
 def test_objective_equals_brute_force_bipartite(cancer, cancer_model):
@@ -295,7 +296,7 @@ def test_objective_equals_brute_force_bipartite(cancer, cancer_model):
     assert cancer_model.objective_ == pytest.approx(_brute_objective(cancer_model, f, pairs), rel=1e-6)
     # coef_l = y_l α_l with α ≥ 0: positives carry positive, negatives negative coefficients
     signs = np.where(ytr[cancer_model.support_] == 1, 1.0, -1.0)
-    assert np.all(cancer_model.ranking_coef_ * signs > 0)
+    assert np.all(cancer_model.dual_coef_ * signs > 0)
 
 
 def test_objective_equals_brute_force_survival(whas, whas_model):
@@ -305,10 +306,10 @@ def test_objective_equals_brute_force_survival(whas, whas_model):
     pairs = _harrell_pairs(event, t)
     assert whas_model.objective_ == pytest.approx(_brute_objective(whas_model, f, pairs), rel=1e-6)
     signs = np.where(event[whas_model.support_], 1.0, -1.0)  # +1 events, −1 censored
-    assert np.all(whas_model.ranking_coef_ * signs > 0)
+    assert np.all(whas_model.dual_coef_ * signs > 0)
 
 
-def test_dropping_non_ranking_vectors_keeps_training_scores(cancer, cancer_model):
+def test_dropping_non_support_vectors_keeps_training_scores(cancer, cancer_model):
     Xtr, ytr, _, _ = cancer
     est = cancer_model
     # rebuild the very same LP through the public pipeline to read the full expansion
@@ -318,11 +319,11 @@ def test_dropping_non_ranking_vectors_keeps_training_scores(cancer, cancer_model
     coef = problem.output(est.solve_result_.x, "coef")
     dropped = np.setdiff1d(np.arange(len(ytr)), est.support_)
     assert 0 < len(est.support_) < len(ytr) and len(dropped) > 0  # the test is not vacuous
-    np.testing.assert_allclose(coef[est.support_], est.ranking_coef_)
+    np.testing.assert_allclose(coef[est.support_], est.dual_coef_)
     assert np.all(np.abs(coef[dropped]) <= est.tol * max(1.0, np.abs(coef).max()))
     np.testing.assert_allclose(est.decision_function(Xtr), K @ coef + est.intercept_, rtol=0, atol=1e-7)
     # keeping every nonzero coefficient (tol=0) changes nothing either
-    full = LPRanker(C=1.0, gamma=1.0, tol=0.0).fit(Xtr, ytr)
+    full = LPRanker(C=1.0, gamma=1.0, support_threshold=0.0).fit(Xtr, ytr)
     np.testing.assert_allclose(full.decision_function(Xtr), est.decision_function(Xtr), atol=1e-7)
 
 
@@ -347,14 +348,14 @@ def test_precomputed_rbf_equals_rbf(cancer):
     K_test = rbf_kernel(Xte, Xtr, gamma=gamma)
     np.testing.assert_allclose(pre.decision_function(K_test), direct.decision_function(Xte), atol=1e-9)
     np.testing.assert_array_equal(pre.predict(K_test), direct.predict(Xte))
-    assert pre.ranking_vectors_ is None and direct.ranking_vectors_.shape == (len(direct.support_), Xtr.shape[1])
+    assert pre.support_vectors_ is None and direct.support_vectors_.shape == (len(direct.support_), Xtr.shape[1])
 
 
 def test_linear_kernel_is_a_linear_model(cancer):
     Xtr, ytr, Xte, _ = cancer
     Xtr, ytr = Xtr[:100], ytr[:100]
     lin = LPRanker(C=1.0, kernel="linear").fit(Xtr, ytr)
-    w = lin.ranking_vectors_.T @ lin.ranking_coef_
+    w = lin.support_vectors_.T @ lin.dual_coef_
     np.testing.assert_allclose(lin.decision_function(Xte), Xte @ w + lin.intercept_, atol=1e-10)
     pre = LPRanker(C=1.0, kernel="precomputed").fit(linear_kernel(Xtr), ytr)
     assert pre.objective_ == pytest.approx(lin.objective_, rel=1e-9)
@@ -531,7 +532,8 @@ def no_solver(monkeypatch):
     def boom(*args, **kwargs):
         raise AssertionError("validation must happen before building / solving the LP")
 
-    monkeypatch.setattr(aucopt.estimators, "solve", boom)
+    monkeypatch.setattr(aucopt.lp._classes, "solve", boom)
+    monkeypatch.setattr(aucopt.svm._aucsvm, "solve", boom)
     monkeypatch.setattr(aucopt.modeling.Formulation, "build", boom)
 
 

@@ -7,7 +7,7 @@ Oracles, independent of the code under test:
   (positives × negatives; Harrell: event_i and (t_i < t_j or t_i == t_j and not event_j)),
   and the hinge objective / subgradient summed over them pair by pair;
 * ``sklearn.metrics.roc_auc_score`` for test AUCs, and a direct call of
-  :func:`aucopt.clustering.local_clustering` for the clustering reduction.
+  :func:`aucopt.lp._clustering.local_clustering` for the clustering reduction.
 
 Real data: sklearn's breast cancer (WDBC) and digits (one-vs-rest), scikit-survival's whas500
 (optional, ``importorskip``). Subsets of 80-200 rows keep the file at a few seconds.
@@ -22,12 +22,13 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler, minmax_scale
 
-import aucopt.estimators
-import aucopt.lp_scale
+import aucopt.lp._classes
+import aucopt.svm._aucsvm
+import aucopt.lp._scale
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation
-from aucopt.clustering import local_clustering
-from aucopt.lp_scale import chunking, lp_objective, subgradient
-from aucopt.paircore import pair_counts, pair_loss
+from aucopt.lp._clustering import local_clustering
+from aucopt.lp._scale import chunking, lp_objective, subgradient
+from aucopt.pairs.core import pair_counts, pair_loss
 from aucopt.solvers import solve
 
 RTOL_LP = 1e-7
@@ -132,9 +133,9 @@ def no_solver_work(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("solver work started before the input was validated")
 
-    monkeypatch.setattr(aucopt.lp_scale, "solve", refuse)
-    monkeypatch.setattr(aucopt.lp_scale, "pair_loss", refuse)
-    monkeypatch.setattr(aucopt.estimators, "solve", refuse)
+    monkeypatch.setattr(aucopt.lp._scale, "solve", refuse)
+    monkeypatch.setattr(aucopt.lp._scale, "pair_loss", refuse)
+    monkeypatch.setattr(aucopt.lp._classes, "solve", refuse)
 
 
 # ============================================================================ chunking: exactness
@@ -456,7 +457,7 @@ def test_estimator_chunking_equals_full(cancer_split, cancer_full_model):
     i, j = brute_bipartite(ytr == 1)
     y = np.where(ytr == 1, 1.0, -1.0)
     alpha = np.zeros(len(ytr))
-    alpha[model.support_] = y[model.support_] * model.ranking_coef_
+    alpha[model.support_] = y[model.support_] * model.dual_coef_
     assert np.all(alpha >= -1e-9)
     assert brute_F(K, y, i, j, np.ones(len(i)), 10.0, alpha) == pytest.approx(full.objective_, rel=1e-6)
 
@@ -475,14 +476,14 @@ def test_estimator_clustering_reports_reduction(cancer_split, cancer_full_model)
     reduced = PairSet.bipartite(clusters.positive, point_weights=clusters.weights.astype(float))
     F_red, _ = full_lp(rbf_kernel(clusters.centers, gamma=1.0), reduced, 10.0)
     assert model.objective_ == pytest.approx(F_red, rel=RTOL_LP)
-    np.testing.assert_allclose(model.ranking_vectors_, clusters.centers[model.support_])
+    np.testing.assert_allclose(model.support_vectors_, clusters.centers[model.support_])
     assert model.score(Xte, yte) > 0.95
 
 
 def test_estimator_subgradient_with_method_options(cancer_split, cancer_full_model):
     Xtr, ytr, Xte, yte = cancer_split
     full = cancer_full_model
-    model = LPRanker(C=10.0, gamma=1.0, tol=1e-3, method="subgradient",
+    model = LPRanker(C=10.0, gamma=1.0, support_threshold=1e-3, method="subgradient",
                      method_options={"max_iter": 200, "rule": "sqrt", "step": 0.2}).fit(Xtr, ytr)
     run = model.method_result_
     assert len(run.history) == run.iterations == 200
@@ -492,7 +493,7 @@ def test_estimator_subgradient_with_method_options(cancer_split, cancer_full_mod
     assert full.objective_ * (1 - 1e-9) <= model.objective_ < 0.1 * 10.0 * full.n_pairs_
     assert model.solve_result_ is None
     # default (dynamic) subgradient ranks the test set as well as the exact LP
-    dyn = LPRanker(C=10.0, gamma=1.0, tol=1e-3, method="subgradient").fit(Xtr, ytr)
+    dyn = LPRanker(C=10.0, gamma=1.0, support_threshold=1e-3, method="subgradient").fit(Xtr, ytr)
     assert dyn.method_result_.history and dyn.objective_ >= full.objective_ * (1 - 1e-9)
     assert abs(dyn.score(Xte, yte) - full.score(Xte, yte)) <= 0.015
 
@@ -502,9 +503,11 @@ def test_survival_estimators_chunking_and_subgradient():
     full = SurvivalLPRanker(C=0.1, gamma=1.0).fit(X, y)
     chunk = SurvivalLPRanker(C=0.1, gamma=1.0, method="chunking",
                              method_options={"n_chunks": 3}).fit(X, y)
-    assert chunk.pair_kind_ == "survival"
+    assert chunk.pair_target_ == "survival"
     assert chunk.objective_ == pytest.approx(full.objective_, rel=RTOL_LP)
-    assert chunk.score(X, y) == pytest.approx(full.score(X, y), abs=1e-12)
+    # the LP has several optimal vertices (the objective above is the certificate); two optima
+    # may order a few tied-margin pairs differently
+    assert chunk.score(X, y) == pytest.approx(full.score(X, y), abs=5e-3)
     sub = SurvivalLPRanker(C=0.1, gamma=1.0, method="subgradient",
                            method_options={"max_iter": 400}).fit(X, y)
     assert sub.method_result_.iterations <= 400

@@ -1,4 +1,4 @@
-"""Properties of aucopt.metrics and aucopt._order against independent oracles.
+"""Properties of aucopt.metrics and aucopt.pairs._order against independent oracles.
 
 Oracles: brute-force pair enumeration, sklearn.metrics.roc_auc_score,
 sksurv.metrics.concordance_index_censored and lifelines.utils.concordance_index
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import roc_auc_score
 
-from aucopt._order import suffix_less_equal_counts
+from aucopt.pairs._order import suffix_less_equal_counts
 from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
 
 # ----------------------------------------------------------------------------- brute force

@@ -178,7 +178,7 @@ def test_lp_ranker_objective_survival(seed):
     K = kernel_matrix(X, gamma=0.5)
     pairs = PairSet.survival(event, time)
     prob, _ = _check_lp_ranker_optimum(K, pairs, brute_pairs(event, time), C=0.8)
-    assert prob.metadata["pair_kind"] == "survival"
+    assert prob.metadata["pair_target"] == "survival"
     assert prob.metadata["n_pairs"] == len(brute_pairs(event, time))
 
 
@@ -377,7 +377,7 @@ def test_model_max_bytes_refuses_pair_listing():
     K = np.eye(50)
     with pytest.raises(ValueError, match=r"600 pairs.*9\.6 kB") as excinfo:
         Model(pairs, K, max_bytes=1000)
-    assert "limit 1.0 kB" in str(excinfo.value)
+    assert "limit max_bytes=1.0 kB" in str(excinfo.value)
     with pytest.raises(ValueError, match=r"\d kB"):
         get_formulation("lp_ranker").build(pairs, K, max_bytes=1000)
 

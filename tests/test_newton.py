@@ -1,4 +1,4 @@
-"""Tests of aucopt.newton.newton_solve (truncated Newton in score space; seed 004 §2.4b, §6 oracle 5).
+"""Tests of aucopt.svm._newton.newton_solve (truncated Newton in score space; seed 004 §2.4b, §6 oracle 5).
 
 Oracle: scipy's L-BFGS-B with tight tolerances on the brute-force objective
 
@@ -6,7 +6,7 @@ Oracle: scipy's L-BFGS-B with tight tolerances on the brute-force objective
 
 whose pairs are enumerated here from their definitions (all positive × negative pairs;
 Harrell's comparable pairs with ties; arbitrary weighted pairs) and whose loss ℓ and ℓ' are
-written here from seed 004 §1.2, independently of :mod:`aucopt.paircore`. Problems are tiny
+written here from seed 004 §1.2, independently of :mod:`aucopt.pairs.core`. Problems are tiny
 (m = 40–60, p = 8) so that L-BFGS converges fully and the whole file runs in a few seconds.
 The sorted-pair core itself is tested in ``test_paircore.py``.
 """
@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 
 from reference import reference_loss
 from aucopt import PairSet
-from aucopt.newton import newton_solve
+from aucopt.svm._newton import newton_solve
 
 LOSSES = [("squared_hinge", 0.5), ("smoothed_hinge", 0.5), ("smoothed_hinge", 0.1), ("smoothed_hinge", 1.0)]
 KINDS = ("bipartite", "bipartite_weighted", "survival_ties", "explicit_weighted")

@@ -1,4 +1,4 @@
-"""OPAUC / OPAUC_r (aucopt.onepass) and the dask statistics (aucopt.distributed); spec seed 002 §7."""
+"""OPAUC / OPAUC_r (aucopt.online._onepass) and the dask statistics (aucopt.distributed); spec seed 002 §7."""
 
 import bz2
 
@@ -11,7 +11,7 @@ from sklearn.model_selection import GridSearchCV, train_test_split
 from sklearn.preprocessing import StandardScaler
 
 from aucopt.metrics import roc_auc
-from aucopt.onepass import (ClassStats, OnePassAUC, batch_solution, batch_solution_from_stats,
+from aucopt.online._onepass import (ClassStats, OnePassAUC, batch_solution, batch_solution_from_stats,
                             class_statistics, iter_svmlight_chunks)
 
 

@@ -1,4 +1,4 @@
-"""aucopt.paircore against brute-force pair enumeration, calculus and invariances.
+"""aucopt.pairs.core against brute-force pair enumeration, calculus and invariances.
 
 Oracle: explicit pairs from ``PairSet.to_arrays()`` with ``z = f[i] - f[j]`` in float64 and the
 elementwise ``PairLoss.value / derivative / second`` (seed 004 §6 oracles 1–4 and 8; seed 003
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aucopt import PairSet
-from aucopt.paircore import (
+from aucopt.pairs.core import (
     LOSSES,
     PairCounts,
     PairHessian,

@@ -77,7 +77,7 @@ def test_bipartite_equals_pos_times_neg(seed):
     y[0], y[1] = 0, 1  # both classes present
     is_pos = y == 1
     pairs = PairSet.bipartite(y)
-    assert pairs.kind == "bipartite" and pairs.n_points == m
+    assert pairs.target == "bipartite" and pairs.storage == "sorted" and pairs.n_points == m
     check_against(pairs, brute_bipartite(is_pos))
     assert pairs.n_pairs == is_pos.sum() * (~is_pos).sum()
     np.testing.assert_array_equal(pairs.signs, np.where(is_pos, 1.0, -1.0))
@@ -130,7 +130,7 @@ def survival_data(draw, max_size=12):
 def test_survival_equals_brute_force_harrell(data):
     event, time = data
     pairs = PairSet.survival(event, time)
-    assert pairs.kind == "survival" and pairs.n_points == len(time)
+    assert pairs.target == "survival" and pairs.n_points == len(time)
     check_against(pairs, brute_harrell(event, time))
     np.testing.assert_array_equal(pairs.signs, np.where(event, 1.0, -1.0))
 
@@ -210,7 +210,7 @@ def test_survival_target_encodings_agree():
     for y in targets:
         assert listed(PairSet.survival(y)) == expected
         assert listed(PairSet.from_target(y)) == expected
-        assert PairSet.from_target(y).kind == "survival"
+        assert PairSet.from_target(y).target == "survival"
     assert listed(PairSet.survival(event.astype(float), time)) == expected
 
 
@@ -252,7 +252,7 @@ def test_to_arrays_max_bytes_names_large_count():
 def test_from_arrays_roundtrip():
     i, j, w = [0, 0, 2, 3, 3], [1, 2, 1, 0, 4], [1.0, 0.5, 2.0, 0.0, 3.0]
     pairs = PairSet.from_arrays(i, j, w, n_points=5)
-    assert pairs.kind == "explicit" and pairs.n_pairs == 5
+    assert pairs.storage == "explicit" and pairs.target == "custom" and pairs.n_pairs == 5
     ii, jj, ww = pairs.to_arrays()
     np.testing.assert_array_equal(ii, i)
     np.testing.assert_array_equal(jj, j)

@@ -1,4 +1,4 @@
-"""Tests of aucopt.rankers: RankSVM, SurvivalRankSVM, RankRC, SurvivalRankRC (seed 004 §1–2, §5, §6).
+"""Tests of aucopt.svm._rankers: RankSVM, SurvivalRankSVM, RankRC, SurvivalRankRC (seed 004 §1–2, §5, §6).
 
 Oracles, all independent of the code under test:
 
@@ -32,7 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt.kernels
-import aucopt.rankers
+import aucopt.svm._rankers
 from reference import assert_expected_failures_are_real_checks, reference_loss, run_check_within_limit
 from aucopt import PairSet, RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM, survival_target
 
@@ -125,7 +125,7 @@ def no_solver_work(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("solver work started before the input was validated")
 
-    monkeypatch.setattr(aucopt.rankers, "newton_solve", forbidden)
+    monkeypatch.setattr(aucopt.svm._rankers, "newton_solve", forbidden)
     monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", forbidden)
 
 
@@ -164,7 +164,7 @@ def test_ranksvm_objective_is_the_documented_one(cancer_small):
         assert est.objective_ == pytest.approx(fg(est.coef_)[0], rel=1e-12)
         assert abs(est.objective_ - lbfgs(fg, X.shape[1])[1]) <= 1e-8
         assert est.converged_ and est.n_iter_ == len(est.history_) > 0
-        assert est.n_pairs_ == len(i) and est.pair_kind_ == "bipartite"
+        assert est.n_pairs_ == len(i) and est.pair_target_ == "bipartite"
 
 
 def test_ranksvm_score_is_roc_auc(cancer):
@@ -269,7 +269,7 @@ def test_survival_ranksvm_score_is_sksurv_cindex(whas):
         assert est.score(X[rows], y[rows]) == pytest.approx(cindex, abs=1e-12)
     np.testing.assert_array_equal(est.predict(X), est.decision_function(X))
     np.testing.assert_allclose(est.predict(X), X @ est.coef_, rtol=0, atol=1e-12)
-    assert est.pair_kind_ == "survival"
+    assert est.pair_target_ == "survival"
 
 
 def test_survival_weights_are_repeated_rows(whas):

@@ -63,7 +63,7 @@ def test_lp_ranker_whas500_survival_highs_equals_clarabel(whas500):
     X, event, time = whas500
     idx = subset(len(time), 100, 3)
     problem = lp_ranker(X[idx], (event[idx], time[idx]), gamma=1.0, C=0.5)
-    assert problem.metadata["pair_kind"] == "survival"
+    assert problem.metadata["pair_target"] == "survival"
     ref = solve(problem, "highs").raise_for_status()
     assert_agree(problem, ref.objective, EXACT)
 

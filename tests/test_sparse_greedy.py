@@ -1,4 +1,4 @@
-"""Tests of aucopt.sparse_greedy: SparseAUC / SurvivalSparseAUC (seed 000, oracles of §7).
+"""Tests of aucopt.svm._sparse_greedy: SparseAUC / SurvivalSparseAUC (seed 000, oracles of §7).
 
 Independent oracles: pairs enumerated here from their definitions (bipartite; Harrell's
 comparable pairs with tied times), the squared-hinge objective / gradient / generalized Hessian
@@ -20,7 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from aucopt import PairSet, RankRC, harrell_c, survival_target
-from aucopt.sparse_greedy import (SparseAUC, SurvivalSparseAUC, line_minimize, retrain_due,
+from aucopt.svm._sparse_greedy import (SparseAUC, SurvivalSparseAUC, line_minimize, retrain_due,
                                   sparse_objective)
 
 

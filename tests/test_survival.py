@@ -18,9 +18,9 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from aucopt import PairSet, SurvivalLPRanker, get_formulation, harrell_c, solve, survival_target
-from aucopt import lp_scale
-from aucopt.newton import newton_solve
-from aucopt.pairs import CAPPED_FLOOR
+from aucopt.lp import _scale as lp_scale
+from aucopt.svm._newton import newton_solve
+from aucopt.pairs._pairset import CAPPED_FLOOR
 from aucopt.survival import (
     CoxPH,
     compare_methods,
@@ -107,14 +107,14 @@ def veterans():
 def test_default_is_harrell_ordered_suffix_and_harrell_c_uses_it(seed):
     _, event, time = random_survival(seed)
     pairs = PairSet.survival(event, time)
-    assert pairs.kind == "survival" and pairs.order is not None  # not listed
+    assert pairs.target == "survival" and pairs.storage == "sorted" and pairs.order is not None  # not listed
     expected = brute_harrell(event, time)
     assert sorted(as_dict(pairs)) == sorted(expected)
     risk = np.round(np.random.default_rng(seed).normal(size=len(time)), 1)
     assert harrell_c((event, time), risk) == pytest.approx(brute_c(event, time, risk), abs=1e-15)
     # an explicit Harrell set (via unit user weights) lists the same pairs in to_arrays order
     explicit = PairSet.survival(event, time, weights=np.ones(len(expected)))
-    assert explicit.kind == "explicit"
+    assert explicit.storage == "explicit" and explicit.target == "survival"
     for a, b in zip(pairs.to_arrays(), explicit.to_arrays()):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(explicit.signs, np.where(event, 1.0, -1.0))

@@ -23,7 +23,8 @@ from enum import Enum
 
 import numpy as np
 
-from ..problem import Problem
+from ..exceptions import SolverError, SolverWarning
+from ..modeling.problem import Problem
 
 
 class Status(str, Enum):
@@ -45,21 +46,6 @@ class Status(str, Enum):
 
 #: statuses after which the returned point is a usable (if possibly approximate) solution
 USABLE = {Status.OPTIMAL, Status.OPTIMAL_INACCURATE, Status.TIME_LIMIT, Status.ITERATION_LIMIT}
-
-
-class SolverError(RuntimeError):
-    """The solver did not return a usable solution (infeasible, unbounded, numerical failure…)."""
-
-    def __init__(self, result: "SolveResult"):
-        self.result = result
-        super().__init__(
-            f"{result.solver} returned status '{result.status}' on {result.problem_name!r}"
-            + (f": {result.message}" if result.message else "")
-        )
-
-
-class SolverWarning(UserWarning):
-    """The solver stopped early or reports low accuracy; the solution may be approximate."""
 
 
 @dataclass

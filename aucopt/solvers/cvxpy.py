@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..problem import Problem
-from . import SolveResult, Status
+from ..modeling.problem import Problem
+from . import SolveResult
+from . import Status
 
 _TIME_LIMIT_KEYS = {"CLARABEL": "time_limit", "SCS": "time_limit_secs", "HIGHS": "time_limit"}
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ..problem import Problem
-from . import USABLE, SolveResult, Status
+from ..modeling.problem import Problem
+from . import USABLE
+from . import SolveResult
+from . import Status
 
 INF = 1e30  # HiGHS's infinity
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ..problem import Problem
-from . import SolveResult, Status
+from ..modeling.problem import Problem
+from . import SolveResult
+from . import Status
 
 
 def _status(code: int) -> Status:

@@ -56,8 +56,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_finite_1d
-from .pairs import PairSet
+from .._validation import check_finite_1d
+from . import PairSet
 
 __all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian",
            "pair_counts"]
@@ -327,7 +327,7 @@ class _Core:
         # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
         # pair membership always uses the raw float64 z = f_i - f_j.
         self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
-        self.explicit = pairs.kind == "explicit"
+        self.explicit = pairs.storage == "explicit"
         if self.explicit:
             i, j, w = pairs._explicit
             self.i, self.j = i.astype(_INT), j.astype(_INT)

@@ -50,13 +50,13 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import format_bytes
-from .estimators import PAIR_OPTIONS_DOC, _BinaryRanker, _SurvivalRanker
-from .kernels import Kernel
-from .metrics import harrell_c, roc_auc
-from .newton import newton_solve
-from .paircore import pair_loss, pair_loss_and_hessian
-from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .._validation import format_bytes
+from ..base import PAIR_OPTIONS_DOC, BinaryRankerMixin, SurvivalRankerMixin
+from ..kernels import Kernel
+from ..metrics import harrell_c, roc_auc
+from ._newton import newton_solve
+from ..pairs.core import pair_loss, pair_loss_and_hessian
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
 __all__ = ["SparseAUC", "SurvivalSparseAUC", "sparse_objective", "line_minimize", "retrain_due"]
 
@@ -207,7 +207,7 @@ class _SparseGreedy(BaseEstimator):
         if full.n_points != m:
             raise ValueError(f"X has {m} samples but the target has {full.n_points}.")
         full.check_nonempty()
-        self._is_survival = full.kind == "survival"
+        self._is_survival = full.target == "survival"
         tr, va = self._split(full, m)
         sw = None if sample_weight is None else np.asarray(sample_weight, float)
         pairs = full if va is None else self._make_pairs(y[tr], None if sw is None else sw[tr])
@@ -351,7 +351,7 @@ _DOC = """
 """
 
 
-class SparseAUC(_BinaryRanker, _SparseGreedy):
+class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     __doc__ = """Sparse non-linear AUC ranker: greedy kernel basis + squared-hinge pair loss (binary labels).
 
     ``decision_function`` costs O(|J|·d) per row; ``score`` is the AUC; ``pos_label`` selects the
@@ -369,7 +369,7 @@ class SparseAUC(_BinaryRanker, _SparseGreedy):
         self.pos_label = pos_label
 
 
-class SurvivalSparseAUC(_SurvivalRanker, _SparseGreedy):
+class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
     __doc__ = """Sparse kernel survival ranker over Harrell's comparable pairs (risk: higher = earlier event).
 
     ``score`` is Harrell's C (ties ½).

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._progress import progress_bar
-from .pairs import PairSet
-from .paircore import PairLoss, pair_loss_and_hessian
+from .._progress import progress_bar
+from ..pairs import PairSet
+from ..pairs.core import PairLoss, pair_loss_and_hessian
 
 
 @dataclass

@@ -28,11 +28,11 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import format_bytes
-from .estimators import PAIR_OPTIONS_DOC, _BinaryRanker, _SurvivalRanker, validated_data_and_pairs
-from .kernels import Kernel
-from .newton import check_loss_params, newton_solve
-from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .._validation import format_bytes
+from ..base import PAIR_OPTIONS_DOC, BinaryRankerMixin, SurvivalRankerMixin, validated_data_and_pairs
+from ..kernels import Kernel
+from ._newton import check_loss_params, newton_solve
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
 BASIS_CHOICES = ("rare", "random", "full")
 
@@ -78,7 +78,7 @@ class _NewtonRanker(BaseEstimator):
         self.converged_ = result.converged
         self.history_ = result.history
         self.n_pairs_ = pairs.n_pairs
-        self.pair_kind_ = pairs.kind
+        self.pair_target_ = pairs.target
         return self
 
     def __sklearn_tags__(self):
@@ -131,7 +131,7 @@ _LINEAR_DOC = """
 """
 
 
-class RankSVM(_BinaryRanker, _LinearModel):
+class RankSVM(BinaryRankerMixin, _LinearModel):
     __doc__ = """Linear RankSVM for binary labels: maximizes a smooth AUC surrogate over all pos/neg pairs.
 
     F(w) = (1/(m₊m₋)) Σ_{i∈X+, j∈X−} ℓ(wᵀx_i − wᵀx_j) + (λ/2)‖w‖² (seed 004 eq. 4), truncated Newton
@@ -145,7 +145,7 @@ class RankSVM(_BinaryRanker, _LinearModel):
         self.pos_label = pos_label
 
 
-class SurvivalRankSVM(_SurvivalRanker, _LinearModel):
+class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
     __doc__ = """Linear survival RankSVM over Harrell's comparable pairs (risk = wᵀx, higher = earlier event).
 
     Equals scikit-survival's ``FastSurvivalSVM(alpha=2/(λN), rank_ratio=1, fit_intercept=False)``
@@ -183,7 +183,7 @@ class _KernelModel(_NewtonRanker):
     def _basis_indices(self, pairs: PairSet) -> np.ndarray:
         m = pairs.n_points
         rare = pairs.signs > 0  # positives / subjects with an event
-        if pairs.kind == "bipartite" and rare.sum() > m - rare.sum():
+        if pairs.target == "bipartite" and rare.sum() > m - rare.sum():
             rare = ~rare  # the minority class
         if isinstance(self.basis, str):
             if self.basis not in BASIS_CHOICES:
@@ -269,7 +269,7 @@ _KERNEL_DOC = """
 """
 
 
-class RankRC(_BinaryRanker, _KernelModel):
+class RankRC(BinaryRankerMixin, _KernelModel):
     __doc__ = """RankRC: kernel RankSVM with the rare class as the expansion basis (Tayal et al., seed 004 eq. 13).
 
     Training stores only the m × m₊ kernel block: O(m·m₊) time and memory per iteration.
@@ -287,7 +287,7 @@ class RankRC(_BinaryRanker, _KernelModel):
         self.pos_label = pos_label
 
 
-class SurvivalRankRC(_SurvivalRanker, _KernelModel):
+class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
     __doc__ = ("""Kernel survival ranker over Harrell's pairs with a basis R (default: the subjects with events)."""
                + _KERNEL_DOC + PAIR_OPTIONS_DOC)
 

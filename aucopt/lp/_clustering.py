@@ -54,8 +54,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
 
-from ._validation import as_event_indicator, format_bytes
-from .pairs import PairSet
+from .._validation import as_event_indicator, format_bytes
+from ..pairs import PairSet
 
 VARIANTS = ("b", "bp", "f")
 DEFAULT_MAX_POINTS = 5000

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import (
+from ..exceptions import NoComparablePairsError, ProblemTooLargeError
+from .._validation import (
     binary_labels,
     check_consistent_length,
     check_finite_1d,
@@ -52,7 +53,10 @@ class PairSet:
     Attributes
     ----------
     n_points : number of points m the indices refer to.
-    kind : ``"bipartite"``, ``"survival"`` or ``"explicit"``.
+    target : what the pairs mean: ``"bipartite"`` (positives over negatives), ``"survival"``
+        (Harrell's comparable pairs or a variant of them) or ``"custom"`` (user-listed pairs).
+    storage : how they are held (a property): ``"sorted"`` (the ordered-suffix structure,
+        never listed) or ``"explicit"`` (index and weight arrays).
     signs : per-point label sign y_l in {-1, +1} used by sign-constrained expansions
         (positives / events +1, negatives / censored -1).
     order, start : the ordered-suffix structure (``None`` for explicit pairs): anchor i's
@@ -61,7 +65,7 @@ class PairSet:
     """
 
     n_points: int
-    kind: str
+    target: str
     signs: np.ndarray
     order: np.ndarray | None = None
     start: np.ndarray | None = None
@@ -74,7 +78,7 @@ class PairSet:
         """Positives x negatives from binary labels ({0,1}, {-1,1}, bool, any two values)."""
         positive, _ = binary_labels(y, pos_label)
         return cls._from_order(
-            event=positive, time=(~positive).astype(float), kind="bipartite",
+            event=positive, time=(~positive).astype(float), target="bipartite",
             point_weights=point_weights,
         )
 
@@ -85,8 +89,8 @@ class PairSet:
         """Harrell's comparable pairs from a survival target or from ``(event, time)`` arrays.
 
         With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is
-        the ordered-suffix structure (``kind="survival"``, never listed). Any of the options
-        below returns an **explicit** pair set (``kind="explicit"``, listed vectorized and
+        the ordered-suffix structure (``target="survival"``, ``storage="sorted"``, never listed). Any of the options
+        below returns an **explicit** pair set (``storage="explicit"``, listed vectorized and
         refused with a clear error beyond ``max_bytes``, like :meth:`to_arrays`), usable by
         the LP/QP builders, :mod:`aucopt.lp_scale` and the pair core. Signs stay +1 for events
         and −1 for censored subjects. See :func:`survival_pair_arrays` for the exact pairs,
@@ -108,12 +112,13 @@ class PairSet:
         if variant not in SURVIVAL_VARIANTS:
             raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
         if variant == "harrell" and time_weight is None and weights is None:
-            return cls._from_order(event=event, time=time, kind="survival", point_weights=point_weights)
+            return cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
         i, j, w = survival_pair_arrays(
             event, time, variant=variant, censored_weight=censored_weight, time_weight=time_weight,
             time_scale=time_scale, weights=weights, point_weights=point_weights, max_bytes=max_bytes,
         )
-        return cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0))
+        return cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0),
+                               target="survival")
 
     @classmethod
     def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
@@ -123,8 +128,10 @@ class PairSet:
         return cls.bipartite(y, pos_label=pos_label, point_weights=point_weights)
 
     @classmethod
-    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None) -> "PairSet":
+    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None, target: str = "custom") -> "PairSet":
         """Explicit pairs; ``signs`` defaults to +1 for points that appear first in some pair."""
+        if target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}; got {target!r}.")
         i = np.asarray(i, dtype=np.int64).ravel()
         j = np.asarray(j, dtype=np.int64).ravel()
         check_consistent_length(i=i, j=j)
@@ -138,11 +145,11 @@ class PairSet:
         if signs is None:
             signs = -np.ones(n_points)
             signs[np.unique(i)] = 1.0
-        return cls(n_points=n_points, kind="explicit", signs=np.asarray(signs, float),
+        return cls(n_points=n_points, target=target, signs=np.asarray(signs, float),
                    _explicit=(i.astype(np.int32), j.astype(np.int32), w))
 
     @classmethod
-    def _from_order(cls, *, event, time, kind, point_weights) -> "PairSet":
+    def _from_order(cls, *, event, time, target, point_weights) -> "PairSet":
         m = len(event)
         # Sort by time, events first inside a tied time: an event's partners form a suffix.
         order = np.lexsort((~event, time))
@@ -158,10 +165,15 @@ class PairSet:
             check_consistent_length(point_weights=point_weights, y=event)
             _check_nonnegative(point_weights, "point_weights")
         signs = np.where(event, 1.0, -1.0)
-        return cls(n_points=m, kind=kind, signs=signs, order=order, start=start,
+        return cls(n_points=m, target=target, signs=signs, order=order, start=start,
                    point_weights=point_weights)
 
     # ----------------------------------------------------------------- counting
+    @property
+    def storage(self) -> str:
+        """``"explicit"`` for listed pairs, ``"sorted"`` for the ordered-suffix structure."""
+        return "sorted" if self._explicit is None else "explicit"
+
     @property
     def partner_counts(self) -> np.ndarray:
         """Number of partners j of each point i (0 for non-anchors), without enumeration."""
@@ -199,14 +211,13 @@ class PairSet:
         """
         n_pairs = self.n_pairs
         if n_pairs == 0:
-            raise ValueError(_no_pairs_message(self.kind))
+            raise NoComparablePairsError(_no_pairs_message(self.target))
         need = self.nbytes_explicit()
         if max_bytes is not None and need > max_bytes:
-            raise ValueError(
-                f"Listing {n_pairs:,} pairs of {self.n_points:,} points would need "
-                f"{format_bytes(need)} (limit {format_bytes(max_bytes)}). Raise max_bytes, "
-                "subsample, or use a scalable path that never lists pairs."
-            )
+            raise ProblemTooLargeError(
+                f"Listing {n_pairs:,} pairs of {self.n_points:,} points", need, max_bytes,
+                "use a scalable path that never lists pairs (RankSVM / RankRC, "
+                "LPRanker(method='subgradient')) or subsample")
         if self._explicit is not None:
             return self._explicit
         counts = self.partner_counts
@@ -245,11 +256,12 @@ class PairSet:
     def check_nonempty(self) -> "PairSet":
         """Raise a clear error when there is no pair to learn from; return self."""
         if self.n_pairs == 0:
-            raise ValueError(_no_pairs_message(self.kind))
+            raise NoComparablePairsError(_no_pairs_message(self.target))
         return self
 
 
 SURVIVAL_VARIANTS = ("harrell", "lprex")
+TARGETS = ("bipartite", "survival", "custom")
 
 CAPPED_FLOOR = 0.01
 """Floor of the ``"capped"`` time weight, so that tied-time pairs (Δ = 0) keep a small weight."""
@@ -300,7 +312,7 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
         check_consistent_length(point_weights=point_weights, y=event)
         _check_nonnegative(point_weights, "point_weights")
     m = len(event)
-    harrell = PairSet._from_order(event=event, time=time, kind="survival", point_weights=None)
+    harrell = PairSet._from_order(event=event, time=time, target="survival", point_weights=None)
     n_h = harrell.n_pairs
     # censored-censored pairs: censored sorted by (time, index); partners = strictly later times
     cens = np.flatnonzero(~event)
@@ -385,8 +397,8 @@ def _check_nonnegative(w, name):
         raise ValueError(f"{name} must be non-negative; found {int(np.sum(w < 0))} negative value(s).")
 
 
-def _no_pairs_message(kind: str) -> str:
-    if kind == "survival":
+def _no_pairs_message(target: str) -> str:
+    if target == "survival":
         return (
             "The survival target has no comparable pairs (a pair needs an observed event "
             "before another subject's event or censoring time); e.g. all subjects are censored."

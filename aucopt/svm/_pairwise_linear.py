@@ -18,8 +18,8 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import format_bytes
-from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .._validation import format_bytes
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
 
 def pair_differences(X, pairs: PairSet, max_bytes: int | None = DEFAULT_MAX_BYTES):

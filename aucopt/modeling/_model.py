@@ -25,8 +25,9 @@ from typing import Callable
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import format_bytes
-from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .._formulations_path import ensure_formulations_package
+from .._validation import format_bytes
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from .problem import Problem
 
 BYTES_PER_NONZERO = 8 + 4  # float64 value + int32 index (CSC)
@@ -224,7 +225,7 @@ class Model:
     def kernel_factor(self):
         """L (points × r) with K = L Lᵀ: the given factor, or an exact eigen-factor of K."""
         if self._factor is None:
-            from .kernels import kernel_factor
+            from ..kernels import kernel_factor
 
             if self.kernel is None:
                 raise ValueError("This formulation needs a kernel matrix or a kernel factor.")
@@ -359,7 +360,7 @@ class Model:
                        col_lower=col_lower, col_upper=col_upper, P=P, offset=float(lin.const[0]),
                        blocks=offsets, outputs=outputs, name=name,
                        metadata={"n_points": self.n_points, "n_pairs": self.n_pairs,
-                                 "lifted": self.lifted, "pair_kind": self.pairs.kind})
+                                 "lifted": self.lifted, "pair_target": self.pairs.target})
 
 
 # ============================================================================ registry
@@ -405,7 +406,7 @@ def get_formulation(name_or_func) -> Formulation:
         return name_or_func
     if callable(name_or_func):
         return Formulation(name_or_func, getattr(name_or_func, "__name__", "custom"), "custom")
-    import aucopt.formulations  # noqa: F401  (registers the shipped formulations)
+    ensure_formulations_package()  # registers the shipped formulations
 
     if name_or_func not in _REGISTRY:
         raise ValueError(f"Unknown formulation {name_or_func!r}; available: {sorted(_REGISTRY)}.")
@@ -413,6 +414,6 @@ def get_formulation(name_or_func) -> Formulation:
 
 
 def available_formulations() -> list[str]:
-    import aucopt.formulations  # noqa: F401
+    ensure_formulations_package()
 
     return sorted(_REGISTRY)

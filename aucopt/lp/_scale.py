@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._progress import progress_bar
-from .modeling import get_formulation
-from .pairs import PairSet
-from .paircore import pair_loss
-from .solvers import solve
+from .._progress import progress_bar
+from ..modeling import get_formulation
+from ..pairs import PairSet
+from ..pairs.core import pair_loss
+from ..solvers import solve
 
 STEP_RULES = ("dynamic", "constant", "sqrt")
 MAX_CHUNKED_PAIRS = 50_000_000

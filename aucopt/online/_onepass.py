@@ -34,9 +34,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from ._validation import binary_labels, format_bytes
-from .metrics import roc_auc
-from .pairs import DEFAULT_MAX_BYTES
+from .._validation import binary_labels, format_bytes
+from ..metrics import roc_auc
+from ..pairs import DEFAULT_MAX_BYTES
 
 __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_stats",
            "class_statistics", "iter_svmlight_chunks"]

@@ -1,0 +1,427 @@
+"""Base classes and mixins shared by every aucopt estimator.
+
+An estimator is one model (how scores are computed and trained) combined with one target mixin
+(what the labels mean):
+
+=========================  ==============================  =======================================
+mixin                      target ``y``                    ``predict`` / ``score``
+=========================  ==============================  =======================================
+:class:`BinaryRankerMixin`     two class labels                class labels / AUC
+:class:`SurvivalRankerMixin`   structured (event, time) array  risk scores / Harrell's C
+=========================  ==============================  =======================================
+
+A new estimator subclasses one mixin and a model class (e.g. :class:`KernelPairRanker`),
+declares its parameters in ``_parameter_constraints`` (scikit-learn's
+:mod:`sklearn.utils._param_validation` vocabulary, checked by ``fit`` before any work) and
+implements ``_fit``. Binary rankers are classifiers (``decision_function`` ranks, ``predict``
+thresholds it); survival rankers follow scikit-survival (``predict`` is a risk score, higher
+means an earlier event).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+
+from ._validation import is_survival_target
+from .exceptions import check_memory
+from .kernels import GAMMA_RULES, KERNELS, Kernel
+from .metrics import harrell_c, roc_auc
+from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .solvers import SolveResult
+
+__all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solution",
+           "validated_data_and_pairs", "SURVIVAL_PAIR_OPTIONS", "DEFAULT_MAX_BYTES"]
+
+# ============================================================================ parameter vocabulary
+#: constraints of parameters that mean the same thing in every estimator that has them
+KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(KERNELS)), callable],
+    "gamma": [StrOptions(set(GAMMA_RULES)), Interval(Real, 0, None, closed="neither")],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+}
+MAX_BYTES_CONSTRAINT = {"max_bytes": [Interval(Real, 0, None, closed="neither"), None]}
+VERBOSE_CONSTRAINT = {"verbose": ["verbose"]}
+RANDOM_STATE_CONSTRAINT = {"random_state": ["random_state"]}
+POS_LABEL_CONSTRAINT = {"pos_label": [Real, str, "boolean", None]}
+PAIR_OPTIONS_CONSTRAINT = {"pair_options": [dict, None]}
+SOLVER_OPTIONS_CONSTRAINT = {"solver_options": [dict, None]}
+
+
+def positive(kind=Real):
+    """Constraint ``(0, inf)`` for a positive number (``C``, ``alpha``, step sizes)."""
+    return Interval(kind, 0, None, closed="neither")
+
+
+def non_negative(kind=Real):
+    """Constraint ``[0, inf)``."""
+    return Interval(kind, 0, None, closed="left")
+
+
+# ============================================================================ fitting helpers
+@dataclass
+class Solution:
+    """What a model's ``_solve`` hands back: f(x) = Σ_l coef_l k(x, basis_l).
+
+    Attributes
+    ----------
+    basis : ndarray or None
+        The rows the coefficients refer to (None: the columns of a precomputed kernel).
+    coef : ndarray
+        One expansion coefficient per basis row.
+    result : SolveResult or None
+        The LP/QP backend's result; None when no LP/QP was solved.
+    objective : float
+        The model's objective at the solution.
+    """
+
+    basis: object
+    coef: np.ndarray
+    result: SolveResult | None
+    objective: float
+
+
+def validated_data_and_pairs(estimator, X, y, sample_weight):
+    """Validate ``X`` and build ``estimator``'s pair set, refusing empty or zero-weight sets.
+
+    Parameters
+    ----------
+    estimator : estimator with a ``_make_pairs(y, sample_weight)`` method
+        Its feature count (``n_features_in_``) is reset from ``X``.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    y : array-like
+        Binary labels or a survival target, as the estimator expects.
+    sample_weight : array-like of shape (n_samples,) or None
+        Per-sample weights; a pair (i, j) weighs w_i · w_j.
+
+    Returns
+    -------
+    X : ndarray or sparse matrix of float64
+    pairs : PairSet
+    """
+    X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
+    pairs = estimator._make_pairs(y, sample_weight)
+    if pairs.n_points != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
+    pairs.check_nonempty()
+    if pairs.total_weight() == 0:
+        raise ValueError(
+            "All pair weights are zero: sample_weight leaves no pair with positive weight "
+            "(e.g. only one class, or no event, has nonzero weight)."
+        )
+    return X, pairs
+
+
+def check_kernel_bytes(n: int, max_bytes) -> None:
+    """Refuse an ``n × n`` kernel matrix larger than ``max_bytes`` before it is computed."""
+    check_memory(8.0 * n * n, max_bytes, f"The {n:,} x {n:,} kernel matrix",
+                 "use RankRC (an m x |basis| kernel block), LPRanker(method='subgradient') on a subsample, "
+                 "or SparseAUC")
+
+
+def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_weight=None) -> float:
+    """Midpoint threshold τ maximizing the (weighted) training accuracy of ``scores > τ``.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_samples,)
+    positive : ndarray of bool, shape (n_samples,)
+    sample_weight : ndarray of shape (n_samples,) or None
+
+    Returns
+    -------
+    threshold : float
+        Halfway between two distinct neighbouring scores, or one unit beyond the extremes when
+        predicting everything positive (or negative) is best.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.base import best_accuracy_threshold
+    >>> best_accuracy_threshold(np.array([0.1, 0.2, 0.8, 0.9]), np.array([False, False, True, True]))
+    0.5
+    """
+    weight = np.ones(len(scores)) if sample_weight is None else np.asarray(sample_weight, float)
+    scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
+    order = np.argsort(scores, kind="mergesort")
+    s, pos, w = scores[order], positive[order], weight[order]
+    # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on
+    neg_below = np.concatenate([[0.0], np.cumsum(np.where(pos, 0.0, w))])
+    pos_from = np.concatenate([np.cumsum(np.where(pos, w, 0.0)[::-1])[::-1], [0.0]])
+    ks = np.concatenate([[0], np.flatnonzero(np.diff(s) > 0) + 1, [len(s)]])  # cut between distinct values
+    best = ks[np.argmax((neg_below + pos_from)[ks])]
+    if best == 0:  # everything positive: a finite cut below the smallest score
+        return float(s[0]) - 1.0
+    if best == len(s):
+        return float(s[-1]) + 1.0
+    return float(0.5 * (s[best - 1] + s[best]))
+
+
+def dense(X) -> np.ndarray:
+    """``X`` as a dense float array (sparse matrices are densified)."""
+    return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
+
+
+# ============================================================================ kernel expansions
+class KernelPairRanker(BaseEstimator):
+    """Base class of rankers that solve an LP/QP for a kernel expansion f(x) = Σ_l c_l k(x, x_l).
+
+    Subclasses implement ``_check_model_params()`` (rules spanning several parameters) and
+    ``_solve(X, pairs, kernel) -> Solution``; this class validates the data and parameters, prunes
+    negligible coefficients (``|c_l| ≤ support_threshold · max(1, max|c|)``) and evaluates the
+    expansion. Fitted attributes: ``support_``, ``support_vectors_``, ``dual_coef_``, ``kernel_``,
+    ``objective_``, ``solve_result_``, ``n_pairs_``, ``pair_target_``.
+    """
+
+    _parameter_constraints: dict = {}  # each estimator declares every parameter
+
+    # ------------------------------------------------------------------ hooks
+    def _check_model_params(self):
+        """Check rules that span several parameters (single parameters are declared)."""
+
+    def _solve(self, X, pairs: PairSet, kernel: Kernel) -> Solution:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ fit
+    def _fit(self, X, y, sample_weight=None):
+        """Validate everything, then solve; ``sample_weight`` gives pair weights w_i·w_j."""
+        self._validate_params()
+        self._check_model_params()
+        X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
+        kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=X)
+        if kernel.precomputed and X.shape[0] != X.shape[1]:
+            raise ValueError(f"A precomputed kernel must be square at fit time; got {X.shape}.")
+        solution = self._solve(X, pairs, kernel)
+        coef = solution.coef
+        keep = np.abs(coef) > self.support_threshold * max(1.0, float(np.max(np.abs(coef), initial=0.0)))
+        self.kernel_ = kernel
+        self.support_ = np.flatnonzero(keep)
+        self.dual_coef_ = coef[keep]
+        self.support_vectors_ = None if solution.basis is None else solution.basis[self.support_]
+        self.objective_ = solution.objective
+        self.solve_result_ = solution.result
+        self.n_pairs_ = pairs.n_pairs
+        self.pair_target_ = pairs.target
+        return self
+
+    def _expansion(self, X) -> np.ndarray:
+        """The kernel expansion f(x) = Σ_{l ∈ support} dual_coef_l k(x, x_l)."""
+        check_is_fitted(self, "dual_coef_")
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
+        if self.kernel_.precomputed:
+            return dense(X)[:, self.support_] @ self.dual_coef_
+        if len(self.support_) == 0:
+            return np.zeros(X.shape[0])
+        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+
+# ============================================================================ targets
+class BinaryRankerMixin(ClassifierMixin):
+    """Mixin for rankers of binary labels: bipartite pairs, AUC, a classifier with a threshold.
+
+    The model's ``_expansion(X)`` gives ranking scores f(x). After ``fit``: ``classes_``,
+    ``pos_label_``, ``threshold_`` (the score cut with the best training accuracy) and
+    ``intercept_`` (``decision_function`` = f(x) + intercept_ for ``pos_label_ == classes_[1]``).
+    ``score`` is the AUC (ties count ½), equal to :func:`sklearn.metrics.roc_auc_score`.
+    """
+
+    def _make_pairs(self, y, sample_weight):
+        if is_survival_target(y):
+            raise ValueError(
+                f"{type(self).__name__} takes binary labels; use Survival{type(self).__name__} "
+                "for (event, time) targets."
+            )
+        return PairSet.bipartite(y, pos_label=self.pos_label, point_weights=sample_weight)
+
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the ranker.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (the kernel matrix for ``kernel="precomputed"``).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``pos_label`` (default the larger) is the positive class.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        **fit_params : dict
+            Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        if y is not None and not is_survival_target(y):
+            y = column_or_1d(y, warn=True)
+        self._fit(X, y, sample_weight, **fit_params)
+        self.classes_ = np.unique(y)
+        self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
+        self.threshold_ = best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
+        sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
+        self.intercept_ = -sign * self.threshold_
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """Signed ranking score: positive values favour ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            f(x) − threshold_ when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
+        """
+        shifted = self._expansion(X) - self.threshold_
+        return shifted if self.pos_label_ == self.classes_[1] else -shifted
+
+    def predict(self, X) -> np.ndarray:
+        """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "classes_")
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """AUC of the ranking scores (ties count ½), as :func:`sklearn.metrics.roc_auc_score`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : None
+            Accepted for the scikit-learn signature.
+
+        Returns
+        -------
+        auc : float
+        """
+        return roc_auc(y, self._expansion(X), pos_label=self.pos_label_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+#: keyword options of :meth:`PairSet.survival` that a survival estimator's ``pair_options`` passes on
+SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights")
+
+
+class SurvivalRankerMixin:
+    """Mixin for risk rankers of right-censored survival data (scikit-survival's conventions).
+
+    ``y`` is a structured array with a boolean event field and a float time field
+    (:func:`aucopt.survival_target` or ``sksurv.util.Surv.from_arrays``). The pairs are Harrell's
+    comparable pairs, or the variant chosen by the estimator's ``pair_options`` (keys of
+    :data:`SURVIVAL_PAIR_OPTIONS`, passed to :meth:`aucopt.PairSet.survival`). ``predict`` returns
+    risk scores (higher = earlier event); ``score`` is Harrell's C (tied risks count ½).
+    """
+
+    def _make_pairs(self, y, sample_weight):
+        if not is_survival_target(y):
+            raise ValueError(
+                f"{type(self).__name__} needs a survival target: a structured array with a boolean "
+                "event and a float time field (aucopt.survival_target(event, time))."
+            )
+        options = dict(self.pair_options or {})
+        unknown = set(options) - set(SURVIVAL_PAIR_OPTIONS)
+        if unknown:
+            raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {list(SURVIVAL_PAIR_OPTIONS)}.")
+        return PairSet.survival(y, point_weights=sample_weight, **options)
+
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the risk ranker.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (the kernel matrix for ``kernel="precomputed"``).
+        y : structured array of shape (n_samples,)
+            Boolean event indicator and float time (see :func:`aucopt.survival_target`).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        **fit_params : dict
+            Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._fit(X, y, sample_weight, **fit_params)
+
+    def decision_function(self, X) -> np.ndarray:
+        """Risk scores (higher = earlier event); the same as :meth:`predict`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        risk : ndarray of shape (n_samples,)
+        """
+        return self._expansion(X)
+
+    def predict(self, X) -> np.ndarray:
+        """Risk scores (higher = earlier event), as scikit-survival's ``predict``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        risk : ndarray of shape (n_samples,)
+        """
+        return self._expansion(X)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Harrell's concordance index of the risk scores (tied risks count ½).
+
+        Equal to scikit-survival's ``concordance_index_censored`` with ``tied_tol=0``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : structured array of shape (n_samples,)
+        sample_weight : None
+            Accepted for the scikit-learn signature.
+
+        Returns
+        -------
+        cindex : float
+        """
+        return harrell_c(y, self._expansion(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+# TRANSITIONAL (removed once every estimator's docstring is written out): shared doc fragments
+PAIR_OPTIONS_DOC = ""
+THRESHOLD_DOC = ""

@@ -1,0 +1,14 @@
+"""The LP Ranker family (Ataman 2007): kernel expansion, L1 penalty, pairwise hinge slacks.
+
+:class:`LPRanker` (binary labels) and :class:`SurvivalLPRanker` (censored survival data) solve
+the LP exactly (``method="full"``) or through the scalable paths: constraint generation
+(``"chunking"``), local clustering (``"clustering"``) and the projected subgradient on the
+sorted-pair core (``"subgradient"``), whose building blocks are public here too.
+"""
+
+from ._classes import LPRanker, SurvivalLPRanker
+from ._clustering import LocalClusters, local_clustering
+from ._scale import ChunkingResult, SubgradientResult, chunking, lp_objective, subgradient
+
+__all__ = ["LPRanker", "SurvivalLPRanker", "chunking", "subgradient", "lp_objective", "local_clustering",
+           "LocalClusters", "ChunkingResult", "SubgradientResult"]

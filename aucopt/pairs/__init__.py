@@ -1,0 +1,23 @@
+"""Pair sets and the sorted-pair core.
+
+A :class:`PairSet` says which (i, j) must satisfy f(x_i) > f(x_j) and with what weight. Its
+``target`` says what the pairs mean (``"bipartite"``: positives over negatives; ``"survival"``:
+Harrell's comparable pairs; ``"custom"``: any list) and its ``storage`` how they are held
+(``"sorted"``: an ordered-suffix structure, never listed; ``"explicit"``: index arrays).
+:mod:`aucopt.pairs.core` evaluates pairwise losses, gradients, Hessian products and pair counts
+over any pair set in O(m log m) for sorted storage.
+
+A new kind of pair set is a new constructor here returning one of the two storages.
+"""
+
+from ._pairset import (
+    BYTES_PER_PAIR,
+    DEFAULT_MAX_BYTES,
+    SURVIVAL_VARIANTS,
+    TIME_WEIGHTS,
+    PairSet,
+    survival_pair_arrays,
+)
+
+__all__ = ["PairSet", "survival_pair_arrays", "DEFAULT_MAX_BYTES", "BYTES_PER_PAIR", "SURVIVAL_VARIANTS",
+           "TIME_WEIGHTS"]
