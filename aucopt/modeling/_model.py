@@ -27,7 +27,8 @@ import scipy.sparse as sp
 
 from .._formulations_path import ensure_formulations_package
 from .._validation import format_bytes
-from ..pairs import DEFAULT_MAX_BYTES, PairSet
+from ..exceptions import check_memory
+from ..pairs import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, PairSet
 from .problem import Problem
 
 BYTES_PER_NONZERO = 8 + 4  # float64 value + int32 index (CSC)
@@ -383,6 +384,25 @@ class Formulation:
         m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes)
         self.func(m, **params)
         return m.build(self.name)
+
+    def estimate_nbytes(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True) -> float:
+        """Memory the assembled problem would need: pair arrays, kernel block and constraint nonzeros.
+
+        Counts the lifted score rows (n_points × n_basis nonzeros) and the pair rows (3 nonzeros
+        each when lifted, 2·n_basis otherwise), as the builder emits them.
+        """
+        rows = n_points * n_basis + (3 if lifted else 2 * n_basis) * n_pairs
+        return float(rows * BYTES_PER_NONZERO + n_pairs * BYTES_PER_PAIR + n_points * n_basis * 8)
+
+    def check_size(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True,
+                   max_bytes: float | None = DEFAULT_MAX_BYTES) -> None:
+        """Raise :class:`~aucopt.exceptions.ProblemTooLargeError` before building a problem over budget."""
+        need = self.estimate_nbytes(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted)
+        check_memory(need, max_bytes,
+                     f"The {'lifted' if lifted else 'dense'} {self.kind.upper()} {self.name!r} for "
+                     f"{n_points:,} points and {n_pairs:,} pairs",
+                     "use a scalable path that never lists pairs (LPRanker(method='subgradient'), "
+                     "method='clustering' or method='chunking'; RankSVM / RankRC), or subsample")
 
     def __repr__(self):
         return f"Formulation({self.name!r}, {self.kind})"
