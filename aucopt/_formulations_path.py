@@ -19,7 +19,29 @@ NAME = "aucopt.formulations"
 
 
 def ensure_formulations_package():
-    """Import ``aucopt.formulations`` (registering the shipped formulations) and return it."""
+    """Import ``aucopt.formulations``, registering the shipped formulations, and return it.
+
+    Returns
+    -------
+    module
+        The ``aucopt.formulations`` package: the installed subpackage, or the checkout's
+        top-level ``formulations/`` folder loaded under that name.
+
+    Raises
+    ------
+    ImportError
+        When neither exists (a damaged install or checkout).
+
+    See Also
+    --------
+    aucopt.modeling.available_formulations : the formulations it registers.
+
+    Examples
+    --------
+    >>> from aucopt._formulations_path import ensure_formulations_package
+    >>> ensure_formulations_package().__name__
+    'aucopt.formulations'
+    """
     if NAME in sys.modules:
         return sys.modules[NAME]
     if importlib.util.find_spec(NAME) is not None:
@@ -39,4 +61,7 @@ def ensure_formulations_package():
     except BaseException:
         del sys.modules[NAME]
         raise
+    parent = sys.modules.get(NAME.rpartition(".")[0])
+    if parent is not None:  # as the import system does for a subpackage: aucopt.formulations
+        setattr(parent, NAME.rpartition(".")[2], module)
     return module

@@ -1,4 +1,4 @@
-"""Input validation shared by pairs, metrics, estimators and the CLI.
+"""Input validation shared by pair sets, metrics, estimators and the command line.
 
 Every public entry point validates here, before any work starts, and raises ``ValueError``
 with the offending quantity and, where there is one, the fix.
@@ -15,7 +15,23 @@ SURVIVAL_DTYPE_HINT = (
 
 
 def format_bytes(n: float) -> str:
-    """Human-readable byte count: ``format_bytes(175e6) == '175.0 MB'``."""
+    """A human-readable byte count in decimal units.
+
+    Parameters
+    ----------
+    n : float
+        Number of bytes.
+
+    Returns
+    -------
+    text : str
+
+    Examples
+    --------
+    >>> from aucopt._validation import format_bytes
+    >>> format_bytes(175e6), format_bytes(512)
+    ('175.0 MB', '512 B')
+    """
     for unit in ("B", "kB", "MB", "GB", "TB"):
         if abs(n) < 1000 or unit == "TB":
             return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
@@ -24,7 +40,36 @@ def format_bytes(n: float) -> str:
 
 
 def check_finite_1d(values, name: str, *, dtype=float) -> np.ndarray:
-    """Return ``values`` as a 1-d array, rejecting NaN / inf and other shapes."""
+    """``values`` as a 1-d array, rejecting NaN, infinite values and other shapes.
+
+    Parameters
+    ----------
+    values : array-like of shape (n,) or (n, 1) or (1, n)
+        The values.
+    name : str
+        Their name, for the error message.
+    dtype : data-type, default=float
+        The dtype of the result.
+
+    Returns
+    -------
+    array : ndarray of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        For other shapes, non-numeric values, NaN or infinite values.
+
+    Examples
+    --------
+    >>> from aucopt._validation import check_finite_1d
+    >>> check_finite_1d([[1], [2]], "scores")
+    array([1., 2.])
+    >>> check_finite_1d([1.0, float("nan")], "scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores contains 1 NaN or infinite value(s).
+    """
     arr = np.asarray(values)
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.ravel()
@@ -41,7 +86,24 @@ def check_finite_1d(values, name: str, *, dtype=float) -> np.ndarray:
 
 
 def check_consistent_length(**arrays) -> int:
-    """All named arrays have the same first dimension; return it."""
+    """Check that the named arrays have the same first dimension and return it.
+
+    Parameters
+    ----------
+    **arrays : array-like
+        The arrays, by name (the names appear in the error message).
+
+    Returns
+    -------
+    n : int
+        The common length.
+
+    Examples
+    --------
+    >>> from aucopt._validation import check_consistent_length
+    >>> check_consistent_length(X=[[1], [2]], y=[0, 1])
+    2
+    """
     lengths = {name: len(a) for name, a in arrays.items()}
     if len(set(lengths.values())) > 1:
         shown = ", ".join(f"{k}: {v}" for k, v in lengths.items())
@@ -50,7 +112,25 @@ def check_consistent_length(**arrays) -> int:
 
 
 def as_event_indicator(event, name: str = "event") -> np.ndarray:
-    """Boolean event indicator from bool, {0, 1} or {False, True} values."""
+    """A boolean event indicator from bool or {0, 1} values.
+
+    Parameters
+    ----------
+    event : array-like of shape (n_samples,)
+        bool, or numbers that are all 0 or 1.
+    name : str, default="event"
+        Its name, for the error message.
+
+    Returns
+    -------
+    event : ndarray of bool, shape (n_samples,)
+
+    Examples
+    --------
+    >>> from aucopt._validation import as_event_indicator
+    >>> as_event_indicator([1, 0, 1]).tolist()
+    [True, False, True]
+    """
     arr = np.asarray(event)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-dimensional, got shape {arr.shape}.")
@@ -69,7 +149,24 @@ def as_event_indicator(event, name: str = "event") -> np.ndarray:
 
 
 def is_survival_target(y) -> bool:
-    """True for a structured survival array (two fields, one boolean) or an ``(event, time)`` pair."""
+    """Whether ``y`` is a survival target: a structured array with two fields, or a pair.
+
+    Parameters
+    ----------
+    y : object
+        A target.
+
+    Returns
+    -------
+    answer : bool
+
+    Examples
+    --------
+    >>> from aucopt import survival_target
+    >>> from aucopt._validation import is_survival_target
+    >>> is_survival_target(survival_target([True, False], [1.0, 2.0])), is_survival_target([0, 1])
+    (True, False)
+    """
     if isinstance(y, tuple) and len(y) == 2:
         return True
     arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
@@ -77,10 +174,32 @@ def is_survival_target(y) -> bool:
 
 
 def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
-    """Split a survival target into ``(event: bool, time: float)`` and validate it.
+    """Split a survival target into a boolean event array and a float time array, validated.
 
-    Accepts a structured array (the field with a boolean dtype is the event, the other the
-    time, as in scikit-survival), ``(event, time)`` as a tuple, or ``survival_arrays(event, time)``.
+    Parameters
+    ----------
+    y : structured array of shape (n_samples,), tuple (event, time), or array-like
+        A structured array (its boolean field is the event, the other field the time, as in
+        scikit-survival), an ``(event, time)`` pair, or the events when ``time`` is given.
+    time : array-like of shape (n_samples,), default=None
+        The times, when ``y`` holds only the events.
+
+    Returns
+    -------
+    event : ndarray of bool, shape (n_samples,)
+    time : ndarray of float, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        For a target of another form, non-boolean events, or negative, NaN or infinite times.
+
+    Examples
+    --------
+    >>> from aucopt._validation import survival_arrays
+    >>> event, time = survival_arrays([1, 0], [2.5, 4.0])
+    >>> event.tolist(), time.tolist()
+    ([True, False], [2.5, 4.0])
     """
     if time is not None:
         event = y
@@ -108,8 +227,42 @@ def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
     return event, time
 
 
-def survival_target(event, time, *, event_name: str = "event", time_name: str = "time") -> np.ndarray:
-    """Structured survival array (``bool`` event, ``float`` time), compatible with scikit-survival."""
+def survival_target(event, time, *, event_name="event", time_name="time") -> np.ndarray:
+    """A structured survival target, as scikit-survival's ``Surv.from_arrays``.
+
+    Parameters
+    ----------
+    event : array-like of shape (n_samples,)
+        True (or 1) where the event was observed, False (or 0) where the time is censored.
+    time : array-like of shape (n_samples,)
+        Non-negative event or censoring times.
+    event_name : str, default="event"
+        Name of the boolean field.
+    time_name : str, default="time"
+        Name of the float field.
+
+    Returns
+    -------
+    y : structured ndarray of shape (n_samples,)
+        dtype ``[(event_name, bool), (time_name, float)]``: the target of every survival
+        estimator and metric in aucopt and in scikit-survival.
+
+    Raises
+    ------
+    ValueError
+        For non-boolean events, negative, NaN or infinite times, or different lengths.
+
+    See Also
+    --------
+    aucopt.metrics.harrell_c : Scores risks against such a target.
+
+    Examples
+    --------
+    >>> from aucopt import survival_target
+    >>> y = survival_target([1, 0, 1], [5.0, 3.5, 8.0])
+    >>> y["event"].tolist(), y["time"].tolist(), y.dtype.names
+    ([True, False, True], [5.0, 3.5, 8.0], ('event', 'time'))
+    """
     event, time = survival_arrays(event, time)
     out = np.empty(len(event), dtype=[(event_name, bool), (time_name, float)])
     out[event_name] = event
@@ -118,10 +271,33 @@ def survival_target(event, time, *, event_name: str = "event", time_name: str = 
 
 
 def binary_labels(y, pos_label=None) -> tuple[np.ndarray, object]:
-    """Boolean "is positive" mask from two-valued labels ({0,1}, {-1,1}, bool, strings …).
+    """A boolean "is positive" mask from two-valued labels ({0, 1}, {-1, 1}, bool, strings, ...).
 
-    ``pos_label`` defaults to the larger of the two classes' values (1, True, …).
-    Raises for ``None``, continuous targets, one class only, more than two classes, or NaN.
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Labels of exactly two classes.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
+
+    Returns
+    -------
+    is_positive : ndarray of bool, shape (n_samples,)
+    pos_label : int, float, bool or str
+        The positive class.
+
+    Raises
+    ------
+    ValueError
+        For None, continuous targets, one class only, more than two classes, NaN, or a
+        ``pos_label`` that is not a class.
+
+    Examples
+    --------
+    >>> from aucopt._validation import binary_labels
+    >>> mask, pos = binary_labels(["sick", "healthy", "sick"], pos_label="sick")
+    >>> mask.tolist(), pos
+    ([True, False, True], 'sick')
     """
     if y is None:
         raise ValueError("This estimator requires y to be passed, but the target y is None.")

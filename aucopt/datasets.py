@@ -1,6 +1,11 @@
-"""Loaders for data files that are not shipped with the package (examples and benchmarks).
+"""Loaders of the data sets used by the examples and benchmarks (not shipped with the package).
 
-Each loader takes the file's path and says clearly what is missing when it is absent.
+* :func:`load_coil2000` — the CoIL Challenge 2000 insurance data (the case study of Ataman 2007,
+  Sec. 4.5), from a CSV file;
+* :func:`load_survival` — the survival data sets shipped with scikit-survival (WHAS500, GBSG2,
+  veterans, FLCHAIN) or a CSV file, as covariates and a structured survival target.
+
+Each loader says clearly what is missing when a file or an optional package is absent.
 """
 
 from __future__ import annotations
@@ -13,16 +18,64 @@ import numpy as np
 #: where the project's shared data folder sits relative to a source checkout
 SHARED_DATA = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
 
+#: the nominal CoIL 2000 columns, one-hot encoded by :func:`load_coil2000`
 NOMINAL_COIL = ("STYPE", "MOSHOOFD")
 
+__all__ = ["load_coil2000", "load_survival"]
 
-def load_coil2000(path: str | None = None):
-    """CoIL Challenge 2000 (caravan insurance): ``(X_train, y_train, X_eval, y_eval)``.
 
-    Rows 0–5,821 are the original training set (348 buyers), rows 5,822–9,821 the evaluation
-    set (238 buyers); y = 1 for "insurance". Ordered factor columns become their level index
-    (``levels.json`` beside the CSV gives the order); the nominal STYPE and MOSHOOFD are one-hot
-    encoded. ``path`` defaults to ``<shared data>/coil2000/ticdata.csv.gz``.
+def load_coil2000(path=None):
+    """The CoIL Challenge 2000 caravan-insurance data, split as in the challenge.
+
+    Parameters
+    ----------
+    path : str, default=None
+        The CSV file (plain or gzip-compressed) with one column per attribute and the label
+        column ``CARAVAN``; a ``levels.json`` beside it gives the order of the levels of each
+        ordered factor. None means ``<shared data>/coil2000/ticdata.csv.gz`` of a source checkout.
+
+    Returns
+    -------
+    X_train : ndarray of shape (5822, n_features)
+        The original training set (rows 0–5,821; 348 buyers).
+    y_train : ndarray of shape (5822,)
+        1 for "insurance" (a caravan policy), 0 otherwise.
+    X_eval : ndarray of shape (4000, n_features)
+        The original evaluation set (rows 5,822–9,821; 238 buyers).
+    y_eval : ndarray of shape (4000,)
+        Its labels.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the CSV file or ``levels.json`` is missing.
+
+    Notes
+    -----
+    Ordered factor columns become their level index; the nominal customer subtype ``STYPE`` and
+    main type ``MOSHOOFD`` are one-hot encoded; other columns are read as numbers. Ataman
+    (2007), Sec. 4.5, uses this data set for the scalable LP Ranker.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
+       for problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    The expected file layout, shown on a three-row file:
+
+    >>> import json, os, tempfile
+    >>> from aucopt.datasets import load_coil2000
+    >>> folder = tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "levels.json"), "w") as fh:
+    ...     json.dump({"MGEMLEEF": ["20-30", "30-40", "40-50"]}, fh)
+    >>> with open(os.path.join(folder, "tic.csv"), "w") as fh:
+    ...     _ = fh.write("STYPE,MGEMLEEF,AWAPART,CARAVAN\\n"
+    ...                  "a,30-40,1,insurance\\nb,20-30,0,noinsurance\\na,40-50,2,noinsurance\\n")
+    >>> X_train, y_train, X_eval, y_eval = load_coil2000(os.path.join(folder, "tic.csv"))
+    >>> X_train.tolist(), y_train.tolist(), X_eval.shape
+    ([[1.0, 0.0, 1.0, 1.0], [0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 2.0, 2.0]], [1, 0, 0], (0, 4))
     """
     import pandas as pd
 
@@ -54,18 +107,57 @@ def load_coil2000(path: str | None = None):
     return X[:5822], y[:5822], X[5822:], y[5822:]
 
 
+#: the scikit-survival data sets of :func:`load_survival`: loader, event column, time column
 SKSURV_SETS = {"whas500": ("load_whas500", "fstat", "lenfol"),
                "gbsg2": ("load_gbsg2", "cens", "time"),
                "veterans": ("load_veterans_lung_cancer", "Status", "Survival_in_days"),
                "flchain": ("load_flchain", "death", "futime")}
 
 
-def load_survival(name: str, *, time: str | None = None, event: str | None = None):
-    """A survival data set as ``(X, y)``: numeric covariates (categoricals one-hot encoded, rows
-    with missing values dropped) and a structured target from :func:`aucopt.survival_target`.
+def load_survival(name, *, time=None, event=None):
+    """A survival data set as numeric covariates and a structured survival target.
 
-    ``name`` is one of ``whas500``, ``gbsg2``, ``veterans``, ``flchain`` (shipped by
-    scikit-survival, an optional dependency) or a CSV file with the ``time`` and ``event`` columns.
+    Parameters
+    ----------
+    name : {"whas500", "gbsg2", "veterans", "flchain"} or str
+        A data set shipped with scikit-survival (an optional dependency), or the path of a CSV
+        file.
+    time : str, default=None
+        The time column of a CSV file (required for a CSV file).
+    event : str, default=None
+        The event column of a CSV file (bool or 0/1; required for a CSV file).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        Numeric covariates: categorical columns one-hot encoded (first level dropped), rows
+        with a missing value or a non-finite time dropped.
+    y : structured array of shape (n_samples,)
+        Boolean ``event`` and float ``time`` (:func:`aucopt.survival_target`).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, a CSV file without the ``time`` / ``event`` columns, or an invalid
+        target.
+    ImportError
+        For a scikit-survival data set when scikit-survival is not installed.
+
+    Notes
+    -----
+    FLCHAIN's ``chapter`` column (the cause of death, recorded only for those who died) is
+    dropped: it would reveal the outcome.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from aucopt.datasets import load_survival
+    >>> path = os.path.join(tempfile.mkdtemp(), "trial.csv")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("age,arm,T,E\\n61,a,5.0,1\\n70,b,3.5,0\\n55,b,8.0,1\\n")
+    >>> X, y = load_survival(path, time="T", event="E")
+    >>> X.tolist(), y["event"].tolist(), y["time"].tolist()
+    ([[61.0, 0.0], [70.0, 1.0], [55.0, 1.0]], [True, False, True], [5.0, 3.5, 8.0])
     """
     import pandas as pd
 

@@ -22,6 +22,17 @@ class ProblemTooLargeError(MemoryError, ValueError):
     scalable path that avoids the problem. Subclasses both :class:`MemoryError` and
     :class:`ValueError`.
 
+    Parameters
+    ----------
+    what : str
+        The object that would be too large.
+    nbytes : float
+        Estimated size in bytes.
+    max_bytes : float
+        The budget in force.
+    fix : str
+        The scalable path or remedy, quoted in the message.
+
     Attributes
     ----------
     what : str
@@ -39,6 +50,10 @@ class ProblemTooLargeError(MemoryError, ValueError):
     ... except ProblemTooLargeError as exc:
     ...     print(exc)
     the kernel matrix would need about 8.0 GB (limit max_bytes=2.0 GB): use RankRC, or raise max_bytes.
+
+    See Also
+    --------
+    check_memory : raises this error when an estimate exceeds the budget.
     """
 
     def __init__(self, what: str, nbytes: float, max_bytes: float, fix: str):
@@ -61,6 +76,15 @@ def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str) ->
     fix : str
         The scalable path or remedy, for the message.
 
+    Raises
+    ------
+    ProblemTooLargeError
+        When ``nbytes > max_bytes``.
+
+    See Also
+    --------
+    ProblemTooLargeError : the error, with the estimate and the budget as attributes.
+
     Examples
     --------
     >>> from aucopt.exceptions import check_memory
@@ -72,6 +96,14 @@ def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str) ->
 
 class NoComparablePairsError(ValueError):
     """The target defines no pair (i, j) to rank: one class only, or no comparable survival pair.
+
+    A survival pair (i, j) is comparable when subject i has an observed event before subject
+    j's event or censoring time (Harrell et al. 1982); when every subject is censored there is
+    none. Subclasses :class:`ValueError`.
+
+    See Also
+    --------
+    aucopt.pairs.PairSet.check_nonempty : raises this error.
 
     Examples
     --------
@@ -89,7 +121,25 @@ class NoComparablePairsError(ValueError):
 class SolverWarning(UserWarning):
     """A solver stopped early (time or iteration limit) or reports low accuracy.
 
-    The returned solution is usable but approximate; raise the limit or loosen ``tol``.
+    The returned solution is usable but approximate; raise ``max_iter`` or the time limit, or
+    loosen ``tol``. Issued by :meth:`aucopt.solvers.SolveResult.raise_for_status`.
+
+    See Also
+    --------
+    SolverError : raised when there is no usable solution.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from aucopt.exceptions import SolverWarning
+    >>> from aucopt.solvers import SolveResult, Status
+    >>> result = SolveResult(Status.ITERATION_LIMIT, 1.0, np.zeros(2), solver="osqp")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = result.raise_for_status()
+    >>> caught[0].category is SolverWarning
+    True
     """
 
 
@@ -99,7 +149,32 @@ class SolverError(RuntimeError):
     Parameters
     ----------
     result : SolveResult
-        The backend's result; kept as the ``result`` attribute.
+        The backend's result.
+
+    Attributes
+    ----------
+    result : SolveResult
+        The backend's result (status, message, solver, problem name).
+
+    See Also
+    --------
+    aucopt.solvers.SolveResult.raise_for_status : raises this error.
+    SolverWarning : issued instead when the point is usable but approximate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt import Problem, solve
+    >>> from aucopt.exceptions import SolverError
+    >>> infeasible = Problem(c=np.ones(1), A=sp.csc_matrix([[1.0]]), row_lower=np.array([2.0]),
+    ...                      row_upper=np.array([np.inf]), col_lower=np.zeros(1), col_upper=np.ones(1),
+    ...                      name="x >= 2, x <= 1")
+    >>> try:
+    ...     solve(infeasible, "highs").raise_for_status()
+    ... except SolverError as exc:
+    ...     print(exc.result.status, "|", exc)
+    infeasible | highs returned status 'infeasible' on 'x >= 2, x <= 1': Infeasible
     """
 
     def __init__(self, result):

@@ -1,4 +1,4 @@
-"""Ranking metrics: the empirical AUC and Harrell's concordance index, in O(m log m).
+"""Ranking metrics: the empirical AUC and Harrell's concordance index, without listing pairs.
 
 * :func:`roc_auc` — Wilcoxon–Mann–Whitney AUC of scores ``f`` for binary labels,
   ``AUC = 1/(n+ n-) * sum_{i pos, j neg} ([f_i > f_j] + c [f_i = f_j])`` with tie credit
@@ -10,6 +10,9 @@
   ``r_i > r_j`` (higher risk = earlier event) and tied when ``r_i == r_j``.
 
 Counts are exact integers; no pair is ever materialized.
+
+References: Hanley & McNeil (1982) for the AUC as the Wilcoxon–Mann–Whitney statistic;
+Harrell et al. (1982) for the concordance index.
 """
 
 from __future__ import annotations
@@ -40,25 +43,54 @@ def _tie_credited_ratio(wins: int, tied: int, total: int, ties: str) -> float:
     return int(wins) / int(total)
 
 
-def roc_auc(y_true, y_score, *, ties: str = "half", pos_label=None) -> float:
-    """Area under the ROC curve as the normalized Wilcoxon–Mann–Whitney statistic.
-
-    ``AUC = 1/(n+ n-) * sum_{i pos, j neg} ([f_i > f_j] + c [f_i = f_j])``,
-    ``c = 1/2`` for ``ties="half"`` (identical to ``sklearn.metrics.roc_auc_score``) and
-    ``c = 0`` for ``ties="strict"`` (tied pairs count as errors).
+def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
+    """Area under the ROC curve, as the normalized Wilcoxon–Mann–Whitney statistic.
 
     Parameters
     ----------
-    y_true : array of shape (m,)
-        Two-valued labels: {0, 1}, {-1, 1}, bool, strings, ...
-    y_score : array of shape (m,)
+    y_true : array-like of shape (n_samples,)
+        Two class labels: {0, 1}, {-1, 1}, bool, strings, ...
+    y_score : array-like of shape (n_samples,)
         Real-valued scores; higher means "more positive".
-    ties : {"half", "strict"}
-        Credit given to a positive–negative pair with equal scores.
-    pos_label : optional
-        The positive class; defaults to the larger label value (see ``binary_labels``).
+    ties : {"half", "strict"}, default="half"
+        Credit of a positive–negative pair with equal scores: ½ (``"half"``, as
+        :func:`sklearn.metrics.roc_auc_score`) or 0 (``"strict"``: ties count as errors).
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
 
-    Sorts the negatives once and binary-searches every positive: ``O(m log m)``.
+    Returns
+    -------
+    auc : float
+        The fraction of (positive, negative) pairs ranked correctly, tied pairs credited by
+        ``ties``.
+
+    See Also
+    --------
+    harrell_c : The same pair-counting idea for censored survival data.
+    sklearn.metrics.roc_auc_score : Equal to ``roc_auc(..., ties="half")``.
+
+    Notes
+    -----
+    With n₊ positives and n₋ negatives,
+
+        AUC = (1/(n₊ n₋)) Σ_{i pos} Σ_{j neg} ([f_i > f_j] + c [f_i = f_j]),
+
+    c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982). The negatives are
+    sorted once and every positive is located by binary search: O(m log m), no pair listed.
+    The counts are exact integers and the ratio is one correctly rounded division.
+
+    References
+    ----------
+    .. [1] Hanley, J. A., & McNeil, B. J. (1982). The meaning and use of the area under a
+       receiver operating characteristic (ROC) curve. *Radiology*, 143(1), 29–36.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8]), roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8], ties="strict")
+    (0.875, 0.75)
     """
     ties = _check_ties(ties)
     y_score = check_finite_1d(y_score, "y_score")
@@ -75,7 +107,27 @@ def roc_auc(y_true, y_score, *, ties: str = "half", pos_label=None) -> float:
 
 
 class ConcordanceCounts(NamedTuple):
-    """Pair counts over Harrell's comparable set (``concordant + discordant + tied_risk == comparable``)."""
+    """Pair counts over Harrell's comparable pairs, returned by :func:`concordance_counts`.
+
+    ``concordant + discordant + tied_risk == comparable``.
+
+    Attributes
+    ----------
+    concordant : int
+        Comparable pairs (i, j) with risk_i > risk_j (the earlier event has the higher risk).
+    discordant : int
+        Comparable pairs with risk_i < risk_j.
+    tied_risk : int
+        Comparable pairs with risk_i == risk_j.
+    comparable : int
+        All comparable pairs.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import concordance_counts
+    >>> concordance_counts(([True, False, True], [1.0, 2.0, 3.0]), [0.9, 0.5, 0.7]).comparable
+    2
+    """
 
     concordant: int
     discordant: int
@@ -86,19 +138,43 @@ class ConcordanceCounts(NamedTuple):
 def concordance_counts(y, risk) -> ConcordanceCounts:
     """Concordant, discordant and risk-tied pairs among Harrell's comparable pairs.
 
-    Comparable: ``(i, j)`` with ``event_i`` and (``t_i < t_j`` or ``t_i == t_j`` and not
-    ``event_j``). Concordant: ``risk_i > risk_j``; tied: ``risk_i == risk_j``; discordant:
-    ``risk_i < risk_j``.
-
     Parameters
     ----------
-    y : survival target
-        Structured array (boolean event field + time field, as in scikit-survival) or an
-        ``(event, time)`` tuple.
-    risk : array of shape (m,)
+    y : structured array of shape (n_samples,) or tuple (event, time)
+        The survival target: a boolean event field and a time field (as scikit-survival's
+        ``Surv.from_arrays`` or :func:`aucopt.survival_target`), or an ``(event, time)`` pair.
+    risk : array-like of shape (n_samples,)
         Predicted risk; higher means an earlier event.
 
-    ``O(m log^2 m)`` via :func:`aucopt._order.suffix_less_equal_counts`.
+    Returns
+    -------
+    counts : ConcordanceCounts
+        Exact integer counts; all zero when no pair is comparable.
+
+    See Also
+    --------
+    harrell_c : The concordance index from these counts.
+
+    Notes
+    -----
+    A pair (i, j) is comparable when subject i had the event and t_i < t_j, or t_i = t_j and j
+    is censored (Harrell et al. 1982; the convention of scikit-survival and lifelines). It is
+    concordant when risk_i > risk_j, tied when risk_i = risk_j and discordant otherwise. The
+    comparable partners of each event form a suffix of the time order, counted by a merge
+    sort over the risks in O(m log² m); no pair is listed.
+
+    References
+    ----------
+    .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import concordance_counts
+    >>> event = [True, False, True, True]
+    >>> time = [1.0, 2.0, 3.0, 4.0]
+    >>> concordance_counts((event, time), [0.3, 0.1, 0.2, 0.2])
+    ConcordanceCounts(concordant=3, discordant=0, tied_risk=1, comparable=4)
     """
     event, time = survival_arrays(y)
     risk = check_finite_1d(risk, "risk")
@@ -118,14 +194,52 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
     )
 
 
-def harrell_c(y, risk, *, ties: str = "half") -> float:
-    """Harrell's concordance index ``(concordant + c * tied_risk) / comparable``.
+def harrell_c(y, risk, *, ties="half") -> float:
+    """Harrell's concordance index of risk scores for right-censored survival data.
 
-    ``c = 1/2`` for ``ties="half"`` (as scikit-survival and lifelines) and ``c = 0`` for
-    ``ties="strict"``; see :func:`concordance_counts` for the pair definitions. Risks tie only
-    when exactly equal, as in lifelines and ``concordance_index_censored(..., tied_tol=0)``;
-    scikit-survival's default also ties risks within 1e-8.
-    Raises ``ValueError`` when no pair is comparable (e.g. every sample censored).
+    Parameters
+    ----------
+    y : structured array of shape (n_samples,) or tuple (event, time)
+        The survival target (see :func:`concordance_counts`).
+    risk : array-like of shape (n_samples,)
+        Predicted risk; higher means an earlier event.
+    ties : {"half", "strict"}, default="half"
+        Credit of a comparable pair with equal risks: ½ (as scikit-survival and lifelines) or 0.
+
+    Returns
+    -------
+    cindex : float
+        (concordant + c · tied_risk) / comparable, c = ½ or 0.
+
+    Raises
+    ------
+    ValueError
+        When no pair is comparable (e.g. every sample is censored).
+
+    See Also
+    --------
+    concordance_counts : The pair counts.
+    roc_auc : The binary-label counterpart.
+
+    Notes
+    -----
+    Risks tie only when exactly equal, as in lifelines' ``concordance_index`` and
+    scikit-survival's ``concordance_index_censored(..., tied_tol=0)``; scikit-survival's
+    default also ties risks within 1e-8. The pairs are those of :func:`concordance_counts`
+    (Harrell et al. 1982).
+
+    References
+    ----------
+    .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import harrell_c
+    >>> event = [True, False, True, True]
+    >>> time = [1.0, 2.0, 3.0, 4.0]
+    >>> harrell_c((event, time), [0.3, 0.1, 0.2, 0.2]), harrell_c((event, time), [0.3, 0.1, 0.2, 0.2], ties="strict")
+    (0.875, 0.75)
     """
     ties = _check_ties(ties)
     counts = concordance_counts(y, risk)

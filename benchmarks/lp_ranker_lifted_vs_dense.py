@@ -1,7 +1,7 @@
-"""Benchmark: LP Ranker on WDBC, lifted sparse form vs the thesis's dense pair rows.
+"""Benchmark: LP Ranker on WDBC, lifted sparse form vs the dense pair rows of Ataman (2007).
 
-Same data, same solver (HiGHS dual simplex), same run. The dense form (seed 003 eq. 3.3 as
-written) has one row per pair with m nonzeros, A = (E+ − E−) K Y (pn × m); the lifted form
+Same data, same solver (HiGHS dual simplex), same run. The dense form (Ataman 2007, eq. 3.3, as
+printed) has one row per pair with m nonzeros, A = (E+ − E−) K Y (pn × m); the lifted form
 introduces score variables s = K Y α, so each pair row s_i − s_j + z_ij ≥ 1 has 3 nonzeros.
 
     python benchmarks/lp_ranker_lifted_vs_dense.py [--train-size 0.8] [--gamma 1] [--C 1]

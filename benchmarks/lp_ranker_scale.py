@@ -1,4 +1,4 @@
-"""Benchmark: the LP Ranker's scalable paths, in the shape of the thesis's Ch. IV tables.
+"""Benchmark: the LP Ranker's scalable paths, in the shape of the Ch. IV tables of Ataman (2007).
 
 * Table 4.1/4.2 — chunking (constraint generation): passes, retained constraints, % reduction,
   time vs the full LP (same objective: chunking is exact);
@@ -51,7 +51,7 @@ def fit(method, X, y, **options):
 
     start = time.perf_counter()
     model = LPRanker(C=C, gamma=GAMMA, method=method, method_options=options or None,
-                     tol=1e-3 if method == "subgradient" else 1e-8).fit(X, y)
+                     support_threshold=1e-3 if method == "subgradient" else 1e-8).fit(X, y)
     return model, time.perf_counter() - start
 
 

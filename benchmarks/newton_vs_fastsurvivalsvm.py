@@ -2,9 +2,10 @@
 scikit-survival's FastSurvivalSVM (optional baseline; GPL, not a dependency).
 
 Both minimize the same problem: ½‖w‖² + (α/2) Σ_{comparable (i,j)} max(0, 1 − (r_i − r_j))² with
-r = risk scores, i.e. aucopt's F = (1/N) Σ ℓ + (λ/2)‖w‖² with α = 2/(λN) (F/λ is sksurv's
-objective). Times are distinct (continuous), so both use exactly Harrell's pairs. Each fit runs in
-its own process (wall time and peak memory); both objectives are evaluated by the same code.
+r = risk scores, i.e. aucopt's F = (1/N) Σ ℓ + (a/2)‖w‖² (``SurvivalRankSVM(alpha=a)``) with
+sksurv's α = 2/(a·N) (F/a is sksurv's objective; Pölsterl, Navab & Katouzian 2015). Times are
+distinct (continuous), so both use exactly Harrell's pairs. Each fit runs in its own process
+(wall time and peak memory); both objectives are evaluated by the same code.
 
 Data: synthetic proportional-hazards survival data (d = 20, ~40% censored), and the real SUPPORT
 and flchain sets when available (../shared/data/survival/support_train_test.h5 with h5py;
@@ -23,7 +24,7 @@ import time
 import numpy as np
 from _harness import peak_mb, spawn
 
-LAM = 1e-4
+ALPHA = 1e-4  # aucopt's alpha (penalty multiplier)
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "shared", "data", "survival", "support_train_test.h5")
 
@@ -62,12 +63,12 @@ def load(name: str, n: int):
 
 
 def objective(X, event, time_, w_risk, N):
-    """F/λ = ½‖w‖² + (α/2) Σ ℓ with α = 2/(λN), evaluated through the pair core."""
+    """F/a = ½‖w‖² + (α/2) Σ ℓ with α = 2/(a·N), evaluated through the pair core."""
     from aucopt import PairSet
     from aucopt.pairs.core import pair_loss
 
     L, _ = pair_loss(PairSet.survival(event, time_), X @ w_risk, "squared_hinge")
-    return 0.5 * float(w_risk @ w_risk) + L / (LAM * N)
+    return 0.5 * float(w_risk @ w_risk) + L / (ALPHA * N)
 
 
 def run_one(method: str, data: str, n: int) -> dict:
@@ -79,7 +80,7 @@ def run_one(method: str, data: str, n: int) -> dict:
     if method == "aucopt":
         from aucopt import SurvivalRankSVM, survival_target
 
-        model = SurvivalRankSVM(lam=LAM, tol=1e-9).fit(X, survival_target(event, time_))
+        model = SurvivalRankSVM(alpha=ALPHA, tol=1e-9).fit(X, survival_target(event, time_))
         w_risk, iters = model.coef_, model.n_iter_
     else:
         import warnings
@@ -89,7 +90,7 @@ def run_one(method: str, data: str, n: int) -> dict:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = FastSurvivalSVM(alpha=2.0 / (LAM * N), rank_ratio=1.0, fit_intercept=False,
+            model = FastSurvivalSVM(alpha=2.0 / (ALPHA * N), rank_ratio=1.0, fit_intercept=False,
                                     max_iter=100, tol=1e-6, random_state=0)
             model.fit(X, Surv.from_arrays(event, time_))
         result = getattr(model, "optimizer_result_", None)
@@ -128,7 +129,7 @@ def main():
         print(f"SUPPORT skipped: needs {os.path.normpath(SHARED)} and h5py (pip install h5py).")
     if have_sksurv:
         jobs.append(("flchain", 0))
-    print(f"λ = {LAM}; objective = ½‖w‖² + (α/2) Σ ℓ_sq (lower is better), α = 2/(λN)")
+    print(f"alpha = {ALPHA}; objective = ½‖w‖² + (α/2) Σ ℓ_sq (lower is better), sksurv's α = 2/(alpha·N)")
     print(f"{'data':10} {'n':>9} {'pairs':>15} | {'aucopt s':>9} {'obj':>14} {'MB':>6} | "
           f"{'sksurv s':>9} {'obj':>14} {'MB':>6} | speed-up")
     for data, n in jobs:

@@ -1,29 +1,29 @@
 """Benchmark: RankRC vs RANK-RND vs full kernel RankSVM vs weighted SVM on imbalanced real data
-(the shape of the RankRC paper's Tables 4 and 5; seed 004 §4.3).
+(in the shape of Tayal, Coleman & Li (2015), RankRC, Sec. 6.2, Tables 4 and 5).
 
 For each data set and each of S stratified random 75/25 train/test splits:
 
 * features are standardized with the statistics of the part being fitted;
-* λ is chosen on a stratified validation split carved from the training part (``--val-frac``),
-  by validation AUC (ties go to the larger λ), over ``--log2-lams``; the model is then refitted on
-  the whole training part at that λ and scored on the test part;
+* α is chosen on a stratified validation split carved from the training part (``--val-frac``),
+  by validation AUC (ties go to the larger α), over ``--log2-alphas``; the model is then refitted on
+  the whole training part at that α and scored on the test part;
 * rankers (aucopt ``RankRC``; Gaussian kernel, γ = 1/σ² with the paper's σ² heuristic,
   ``loss="smoothed_hinge"``, ε = 0.5) — RANK-RC (``basis="rare"``), RANK-RND (``basis="random"``,
-  same size as the rare set, seeded per split) and RANK-SVM (``basis="full"``). The λ grid is
-  solved as one warm-started path per fit (``fit(..., lam_path=...)``). A ranker is skipped when
+  same size as the rare set, seeded per split) and RANK-SVM (``basis="full"``). The α grid is
+  solved as one warm-started path per fit (``fit(..., alpha_path=...)``). A ranker is skipped when
   its m × |R| kernel block (8·m·|R| bytes; RANK-SVM 8·m²) would exceed ``--full-max-gb`` (the
   paper's memory-cap rule, 4 GB here instead of its 10 GB); when the
   training part has more than ``--full-max-train`` rows it runs only on the first
   ``--full-large-splits`` splits (a time cap: one RANK-SVM selection + refit at m ≈ 7,400 takes
   about 200 s on this 2-core machine, the dense eigendecomposition of the m × m kernel alone ≈ 95 s);
 * SVM-W: ``sklearn.svm.SVC(kernel="rbf", gamma=1/σ², class_weight="balanced")`` scored with
-  ``decision_function``, C = 1/(λ·m_fit) (seed 004 P7).
+  ``decision_function``, C = 1/(α·m_fit) (the usual mapping of a ridge multiplier onto LIBSVM's C).
 
 Reported per data set and method: test AUC (%) mean ± standard error over the splits, the
 number of support vectors (rankers: |β_k| > 1e-8·max|β|; SVC: ``n_support_.sum()``) and the
-training seconds of the final fit (plus the seconds spent on λ selection). Where the paper has
+training seconds of the final fit (plus the seconds spent on α selection). Where the paper has
 the same data set its Table 4/5 numbers are printed beneath for comparison (the paper used 20
-splits, 10-fold CV and a wider λ grid).
+splits, 10-fold CV and a wider α grid).
 
 Data (each is skipped with a note when unavailable):
   coil2000       ../shared/data/coil2000/ticdata.csv.gz, all 9,822 rows (586 buyers), as Table 3
@@ -176,24 +176,24 @@ def _n_sv_ranker(beta) -> int:
     return int(np.sum(beta > 1e-8 * beta.max())) if beta.size and beta.max() > 0 else 0
 
 
-def _ranker(method, lam, seed):
+def _ranker(method, alpha, seed):
     from aucopt import RankRC
 
-    return RankRC(lam=lam, basis=BASIS[method], kernel="rbf", gamma="sigma2", loss="smoothed_hinge",
-                  eps=0.5, random_state=seed, max_bytes=None)  # memory cap checked in skip_reason
+    return RankRC(alpha=alpha, basis=BASIS[method], kernel="rbf", gamma="sigma2", loss="smoothed_hinge",
+                  epsilon=0.5, random_state=seed, max_bytes=None)  # memory cap checked in skip_reason
 
 
-def _fit_ranker(model, X, y, lam_path=None):
+def _fit_ranker(model, X, y, alpha_path=None):
     from sklearn.exceptions import ConvergenceWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        model.fit(X, y, lam_path=lam_path)
+        model.fit(X, y, alpha_path=alpha_path)
     return any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def select_and_fit(method, Xtr, ytr, Xte, yte, fit_idx, val_idx, lams, seed):
-    """λ on the validation split, refit on the whole training part; returns one result dict."""
+def select_and_fit(method, Xtr, ytr, Xte, yte, fit_idx, val_idx, alphas, seed):
+    """α on the validation split, refit on the whole training part; returns one result dict."""
     from sklearn.svm import SVC
 
     from aucopt import roc_auc
@@ -206,36 +206,36 @@ def select_and_fit(method, Xtr, ytr, Xte, yte, fit_idx, val_idx, lams, seed):
     not_converged = False
     if method == "SVM-W":
         gamma = gamma_from_rule("sigma2", Xf)
-        for lam in lams:
-            svc = SVC(C=1.0 / (lam * len(yf)), kernel="rbf", gamma=gamma, class_weight="balanced",
+        for alpha in alphas:
+            svc = SVC(C=1.0 / (alpha * len(yf)), kernel="rbf", gamma=gamma, class_weight="balanced",
                       cache_size=1000).fit(Xf, yf)
             val_auc.append(roc_auc(yv, svc.decision_function(Xv)))
     else:
-        order = np.argsort(lams)[::-1]  # large λ first: warm starts towards the smaller ones
-        model = _ranker(method, float(lams[order[-1]]), seed)
-        not_converged |= _fit_ranker(model, Xf, yf, lam_path=[lams[i] for i in order[:-1]])
-        K_val = model.kernel_(Xv, model.basis_vectors_)
-        by_lam = {rec["lam"]: roc_auc(yv, K_val @ rec["coef"]) for rec in model.path_}
-        val_auc = [by_lam[float(lam)] for lam in lams]
+        order = np.argsort(alphas)[::-1]  # large α first: warm starts towards the smaller ones
+        model = _ranker(method, float(alphas[order[-1]]), seed)
+        not_converged |= _fit_ranker(model, Xf, yf, alpha_path=[alphas[i] for i in order[:-1]])
+        K_val = model.kernel_(Xv, model.support_vectors_)
+        by_alpha = {rec["alpha"]: roc_auc(yv, K_val @ rec["coef"]) for rec in model.path_}
+        val_auc = [by_alpha[float(alpha)] for alpha in alphas]
     select_s = time.perf_counter() - t0
-    best = max(range(len(lams)), key=lambda i: (round(val_auc[i], 12), lams[i]))  # ties → larger λ
-    lam = float(lams[best])
+    best = max(range(len(alphas)), key=lambda i: (round(val_auc[i], 12), alphas[i]))  # ties → larger α
+    alpha = float(alphas[best])
 
     Xs, Xt = _standardize(Xtr, Xte)
     t0 = time.perf_counter()
     if method == "SVM-W":
         gamma = gamma_from_rule("sigma2", Xs)
-        model = SVC(C=1.0 / (lam * len(ytr)), kernel="rbf", gamma=gamma, class_weight="balanced",
+        model = SVC(C=1.0 / (alpha * len(ytr)), kernel="rbf", gamma=gamma, class_weight="balanced",
                     cache_size=1000).fit(Xs, ytr)
         fit_s = time.perf_counter() - t0
         scores, n_sv = model.decision_function(Xt), int(model.n_support_.sum())
     else:
-        model = _ranker(method, lam, seed)
+        model = _ranker(method, alpha, seed)
         not_converged |= _fit_ranker(model, Xs, ytr)
         fit_s = time.perf_counter() - t0
         scores, n_sv = model.decision_function(Xt), _n_sv_ranker(model.dual_coef_)
     return {"auc": 100.0 * roc_auc(yte, scores), "n_sv": n_sv, "fit_s": fit_s, "select_s": select_s,
-            "log2_lam": float(np.log2(lam)), "not_converged": not_converged}
+            "log2_alpha": float(np.log2(alpha)), "not_converged": not_converged}
 
 
 def skip_reason(method: str, m_train: int, r: int, split: int, args) -> str | None:
@@ -254,7 +254,7 @@ def skip_reason(method: str, m_train: int, r: int, split: int, args) -> str | No
     return None
 
 
-def run_dataset(name, args, lams):
+def run_dataset(name, args, alphas):
     from sklearn.model_selection import StratifiedShuffleSplit, train_test_split
 
     try:
@@ -282,7 +282,7 @@ def run_dataset(name, args, lams):
                     print("  " + skip, flush=True)
                 continue
             try:
-                res = select_and_fit(method, X[tr], y[tr], X[te], y[te], fit_idx, val_idx, lams, seed)
+                res = select_and_fit(method, X[tr], y[tr], X[te], y[te], fit_idx, val_idx, alphas, seed)
             except (ValueError, MemoryError, np.linalg.LinAlgError) as exc:
                 msg = f"{method} failed on split {split + 1}: {type(exc).__name__}: {exc}"
                 notes.append(msg)
@@ -290,7 +290,7 @@ def run_dataset(name, args, lams):
                 continue
             res["split"] = split
             results[method].append(res)
-            line.append(f"{method} {res['auc']:.1f} (log2 λ {res['log2_lam']:.0f}, "
+            line.append(f"{method} {res['auc']:.1f} (log2 α {res['log2_alpha']:.0f}, "
                         f"{res['select_s'] + res['fit_s']:.1f} s)")
         print(f"  split {split + 1}/{args.splits} (train {len(tr):,}, of which {len(fit_idx):,} fit + "
               f"{len(val_idx):,} validation; test {len(te):,}): " + "; ".join(line), flush=True)
@@ -303,7 +303,7 @@ def _summary(runs):
     se = auc.std(ddof=1) / np.sqrt(len(auc)) if len(auc) > 1 else float("nan")
     return {"auc": auc.mean(), "se": se, "n_sv": np.mean([r["n_sv"] for r in runs]),
             "fit_s": np.mean([r["fit_s"] for r in runs]), "select_s": np.mean([r["select_s"] for r in runs]),
-            "lams": [int(r["log2_lam"]) for r in runs], "nc": sum(r["not_converged"] for r in runs),
+            "alphas": [int(r["log2_alpha"]) for r in runs], "nc": sum(r["not_converged"] for r in runs),
             "n": len(runs), "splits": [r["split"] for r in runs], "aucs": auc}
 
 
@@ -346,7 +346,7 @@ def report(done, args):
     print("\nTable 5 shape: support vectors, mean (rankers: #|β| > 1e-8·max|β|; SVM-W: n_support_ summed)")
     print(head)
     rows(lambda s: f"{s['n_sv']:,.0f}" + mark(s), lambda p: f"{p[2]:,}")
-    print("\nSeconds: final fit at the chosen λ on the whole training part, mean (λ selection, mean)")
+    print("\nSeconds: final fit at the chosen α on the whole training part, mean (α selection, mean)")
     print(head)
     for name, info in done.items():
         cells = [f"{summaries[name][m]['fit_s']:.2f} ({summaries[name][m]['select_s']:.1f})" + mark(summaries[name][m])
@@ -367,9 +367,9 @@ def report(done, args):
                 if diff:
                     parts.append(f"vs {m} {np.mean(diff):+.2f} (n={len(diff)})")
             print(f"  {name:15} " + "; ".join(parts))
-    print("\nChosen log2 λ per split")
+    print("\nChosen log2 α per split")
     for name in done:
-        print(f"  {name:15} " + "; ".join(f"{m} {summaries[name][m]['lams']}" for m in methods
+        print(f"  {name:15} " + "; ".join(f"{m} {summaries[name][m]['alphas']}" for m in methods
                                           if m in summaries[name]))
     if "†" in marks:
         print(f"† = fewer than {args.splits} splits (see the notes below); no s.e. when only one.")
@@ -390,9 +390,9 @@ def main():
                         help=f"any of {' '.join(METHODS)} (default: all)")
     parser.add_argument("--splits", type=int, default=5, help="stratified 75/25 splits (paper: 20)")
     parser.add_argument("--val-frac", type=float, default=0.25,
-                        help="fraction of the training part held out to choose λ")
-    parser.add_argument("--log2-lams", type=float, nargs="+", default=[-2, -6, -10, -14],
-                        help="λ grid as log2 values (paper: -20, -18, ..., 10)")
+                        help="fraction of the training part held out to choose α")
+    parser.add_argument("--log2-alphas", type=float, nargs="+", default=[-2, -6, -10, -14],
+                        help="α grid as log2 values (paper: -20, -18, ..., 10)")
     parser.add_argument("--ijcnn-rows", type=int, default=10_000, help="ijcnn1 subsample (0 = all 49,990)")
     parser.add_argument("--coil-encoding", choices=("onehot", "codes"), default="onehot",
                         help="onehot: STYPE/MOSHOOFD one-hot as the data README says (d = 132); "
@@ -411,18 +411,18 @@ def main():
     args = parser.parse_args()
     if args.splits < 1:
         parser.error("--splits must be at least 1")
-    lams = [float(2.0 ** v) for v in args.log2_lams]
+    alphas = [float(2.0 ** v) for v in args.log2_alphas]
 
     from threadpoolctl import threadpool_limits
 
-    print(f"RankRC benchmark: {args.splits} splits, λ ∈ 2^{args.log2_lams} chosen on a {args.val_frac:.0%} "
-          f"validation split; Gaussian kernel γ = 1/σ², smoothed hinge ε = 0.5; SVM-W C = 1/(λ·m_fit)")
+    print(f"RankRC benchmark: {args.splits} splits, α ∈ 2^{args.log2_alphas} chosen on a {args.val_frac:.0%} "
+          f"validation split; Gaussian kernel γ = 1/σ², smoothed hinge ε = 0.5; SVM-W C = 1/(α·m_fit)")
     start = time.perf_counter()
     done, skipped = {}, []
     with threadpool_limits(limits=args.blas_threads, user_api="blas"):
         for name in args.datasets:
             try:
-                done[name] = run_dataset(name, args, lams)
+                done[name] = run_dataset(name, args, alphas)
             except Unavailable as exc:
                 skipped.append(f"{name}: skipped — {exc}")
                 print(f"\n[{name}] skipped — {exc}", flush=True)

@@ -5,9 +5,9 @@ All three minimize a squared-hinge pairwise loss over Harrell's pairs with an RB
 * aucopt ``SurvivalRankRC(basis="rare")``: f = K_{·R} β over the m_e subjects with events,
   storing only the m × m_e kernel block — O(m·m_e) memory and time per iteration;
 * aucopt ``SurvivalRankRC(basis="full")``: f = K β, the m × m kernel (O(m²));
-* sksurv ``FastKernelSurvivalSVM(kernel="rbf", alpha=2/(λN), rank_ratio=1)``: also the full
-  kernel, the same objective as the full basis (its F/λ; scores are −risk), solved by
-  newton-cg with an order-statistic tree per Hessian product.
+* sksurv ``FastKernelSurvivalSVM(kernel="rbf", alpha=2/(a·N), rank_ratio=1)`` (Pölsterl et al.
+  2015), a = aucopt's ``alpha``: also the full kernel, the same objective as the full basis (its
+  F/a; scores are −risk), solved by newton-cg with an order-statistic tree per Hessian product.
 
 Data: synthetic proportional-hazards data (d = 10, ~90% censored, so events are the rare
 class); each fit in its own process: wall time and peak memory; objectives of the two
@@ -25,7 +25,7 @@ import time
 import numpy as np
 from _harness import peak_mb, sweep
 
-LAM, GAMMA = 1e-3, 0.05
+ALPHA, GAMMA = 1e-3, 0.05  # aucopt's alpha (penalty multiplier), RBF gamma
 
 
 def synthetic(n: int, d: int = 10, seed: int = 0):
@@ -53,7 +53,7 @@ def run_one(method: str, n: int) -> dict:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            model = FastKernelSurvivalSVM(alpha=2.0 / (LAM * N), rank_ratio=1.0, kernel="rbf",
+            model = FastKernelSurvivalSVM(alpha=2.0 / (ALPHA * N), rank_ratio=1.0, kernel="rbf",
                                           gamma=GAMMA, max_iter=100, tol=1e-6, random_state=0)
             model.fit(X, Surv.from_arrays(event, t))
         from sklearn.metrics.pairwise import rbf_kernel
@@ -62,14 +62,14 @@ def run_one(method: str, n: int) -> dict:
         risk = rbf_kernel(X, X, gamma=GAMMA) @ beta
         reg = float(beta @ risk)
     else:
-        model = SurvivalRankRC(lam=LAM, basis="rare" if method == "rankrc" else "full", gamma=GAMMA,
+        model = SurvivalRankRC(alpha=ALPHA, basis="rare" if method == "rankrc" else "full", gamma=GAMMA,
                                loss="squared_hinge", tol=1e-6).fit(X, survival_target(event, t))
         risk = model.decision_function(X)
-        Kb = model.kernel_(model.basis_vectors_, model.basis_vectors_)
+        Kb = model.kernel_(model.support_vectors_, model.support_vectors_)
         reg = float(model.dual_coef_ @ Kb @ model.dual_coef_)
     seconds = time.perf_counter() - start
     L, _ = pair_loss(pairs, risk, "squared_hinge")
-    objective = 0.5 * reg + L / (LAM * N)  # F/λ = ½βᵀKβ + (α/2)Σℓ, α = 2/(λN)
+    objective = 0.5 * reg + L / (ALPHA * N)  # F/a = ½βᵀKβ + (α/2)Σℓ, α = 2/(a·N)
     return {"method": method, "n": n, "events": int(event.sum()), "pairs": N, "seconds": seconds,
             "objective": objective, "peak_mb": peak_mb()}
 
@@ -90,7 +90,8 @@ def main():
         methods.append("sksurv")
     except ImportError:
         print("scikit-survival is not installed: FastKernelSurvivalSVM is skipped.")
-    print(f"RBF γ={GAMMA}, λ={LAM}, squared hinge; objective = ½βᵀKβ + (α/2)Σℓ (full-kernel fits comparable)")
+    print(f"RBF γ={GAMMA}, alpha={ALPHA}, squared hinge; "
+          "objective = ½βᵀKβ + (α/2)Σℓ (full-kernel fits comparable)")
     print(f"{'m':>6} {'events':>6} {'pairs':>12} | " + " | ".join(f"{m + ' s':>10} {'MB':>6} {'objective':>12}" for m in methods))
     for n, rows in sweep(__file__, methods, args.sizes, args.time_limit):
         first = next((r for r in rows.values() if "n" in r), {})

@@ -1,11 +1,11 @@
-"""Thesis Tables 5.2 / 5.3 style comparison on the public survival sets (seed 003 §3.2–3.4).
+"""Ataman (2007), Tables 5.2 / 5.3 style comparison on the public survival sets (protocol of Sec. 5.3.5).
 
 For each data set: pooled-percentile C-index by repeated stratified k-fold CV (test scores →
 training percentiles with strict ``<``, folds pooled per repetition, Harrell's C with ties ½) for
 
 * LPR    — SurvivalLPRanker (C = 1, RBF γ = 0.05, thesis Table 5.1 WPBC/SEER row), Harrell's pairs;
 * LPRex  — the same plus censored–censored pairs with weight 0.5 (Table 5.3);
-* Cox    — CoxPH (lifelines, ridge 0.01), when lifelines is installed;
+* Cox    — CoxPH (lifelines, ridge alpha = 0.01), when lifelines is installed;
 * FSSVM  — scikit-survival ``FastSurvivalSVM(rank_ratio=1, fit_intercept=False)``, when installed.
   Its ``predict`` is already a risk for rank_ratio = 1 (Harrell's C of predict on WHAS500 is
   0.79, not 0.21), so it is passed as is; ``--check-sign`` re-verifies this on the first data set.
@@ -82,17 +82,18 @@ def pipe(model):
 
 
 def methods_for(args, fssvm_negate):
-    opts = {"max_iter": args.max_iter} if args.method == "subgradient" else None
-    tol = 1e-3 if args.method == "subgradient" else 1e-8
+    max_iter = args.max_iter if args.method == "subgradient" else None
+    threshold = 1e-3 if args.method == "subgradient" else 1e-8
     out = {
-        "LPR": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, method_options=opts, support_threshold=tol)),
-        "LPRex": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, method_options=opts,
-                                       tol=tol, pair_options={"variant": "lprex"})),
+        "LPR": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, max_iter=max_iter,
+                                     support_threshold=threshold)),
+        "LPRex": pipe(SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, max_iter=max_iter,
+                                       support_threshold=threshold, pair_options={"variant": "lprex"})),
     }
     try:
         import lifelines  # noqa: F401
 
-        out["Cox"] = pipe(CoxPH(penalizer=0.01))
+        out["Cox"] = pipe(CoxPH(alpha=0.01))
     except ImportError:
         print("(lifelines not installed: no Cox baseline)")
     try:
@@ -151,7 +152,7 @@ def main(argv=None):
         for label, est in methods.items():
             start = time.perf_counter()
             res[label] = pooled_cindex_cv(est, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                                          random_state=args.seed, progress=None)
+                                          random_state=args.seed, verbose=0)
             print(f"  {label:6} pooled C {res[label].mean:.4f} ± {res[label].std:.4f}  "
                   f"(mean fold C {np.nanmean(res[label].fold_c):.4f}, {time.perf_counter() - start:.1f} s)",
                   flush=True)

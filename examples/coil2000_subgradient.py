@@ -1,4 +1,4 @@
-"""The thesis's CoIL 2000 case study (seed 003 §4.5) with the LP Ranker's projected subgradient.
+"""The CoIL 2000 case study of Ataman (2007), Sec. 4.5, with the LP Ranker's projected subgradient.
 
 Train on the 5,822 original training customers (348 caravan-insurance buyers), rank the 4,000
 evaluation customers, count buyers among the top 20% (800). Thesis settings: RBF γ = 0.01,
@@ -26,10 +26,11 @@ except FileNotFoundError as exc:
 scaler = MinMaxScaler().fit(X_tr)
 X_tr, X_ev = scaler.transform(X_tr), scaler.transform(X_ev)
 
-options = {"lam0": 1.0, "lam_end": 0.005, "target_frac": 0.05, "patience": 10, "shrink": 1.5,
-           "max_iter": 2000, "progress": None}
+# the step starts at step0, is divided by `shrink` after `patience` non-improving iterations, stops below step_min
+options = {"step0": 1.0, "step_min": 0.005, "target_frac": 0.05, "patience": 10, "shrink": 1.5}
 start = time.perf_counter()
-model = LPRanker(C=10.0, gamma=0.01, method="subgradient", method_options=options, support_threshold=1e-6)
+model = LPRanker(C=10.0, gamma=0.01, method="subgradient", method_options=options, max_iter=2000,
+                 support_threshold=1e-6)
 model.fit(X_tr, y_tr)
 seconds = time.perf_counter() - start
 run = model.method_result_

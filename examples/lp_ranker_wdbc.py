@@ -1,4 +1,4 @@
-"""LP Ranker on WDBC with the thesis's grid (seed 003 Ch. III): C ∈ {1, 10, 100}, γ ∈ {0.01, 0.1, 1}.
+"""LP Ranker on WDBC with the grid of Ataman (2007), Ch. III: C ∈ {1, 10, 100}, γ ∈ {0.01, 0.1, 1}.
 
 Min-max scaling is fitted inside each fold (a Pipeline); model selection by cross-validated AUC.
 
@@ -22,5 +22,5 @@ grid = GridSearchCV(pipe, {"rank__C": [1, 10, 100], "rank__gamma": [0.01, 0.1, 1
 grid.fit(X_tr, y_tr)
 best = grid.best_estimator_["rank"]
 print(f"best {grid.best_params_}, CV AUC {grid.best_score_:.4f}")
-print(f"test AUC {grid.score(X_te, y_te):.4f}; {len(best.support_)} ranking vectors of {len(y_tr)} "
+print(f"test AUC {grid.score(X_te, y_te):.4f}; {len(best.support_)} support vectors of {len(y_tr)} "
       f"points; LP objective {best.objective_:.4f}; solved in {best.solve_result_.wall_time:.2f} s")

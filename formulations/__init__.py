@@ -1,7 +1,9 @@
 """Shipped formulations, one short declarative file each (installed as ``aucopt.formulations``).
 
 Adding a formulation = adding a module here that defines ``@formulation(...)``-decorated
-functions; every module in this package is imported (and so registered) on first use.
+functions (see :func:`aucopt.modeling.formulation`); every module in this package is imported,
+and so registered, on first use of :func:`aucopt.get_formulation` or
+:func:`aucopt.available_formulations`.
 """
 
 import importlib

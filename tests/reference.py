@@ -1,7 +1,8 @@
 """Independent oracles and check runners shared by several test modules (not a test module).
 
-The losses are written out from seed 004 §1.2 with half-open pieces, independently of
-``aucopt.pairs.core``; the check helpers run scikit-learn's estimator checks the same way everywhere.
+The losses are written out from their piecewise definitions (half-open pieces, the ε-smoothed
+hinge with its quadratic zone [1 − 2ε, 1)), independently of ``aucopt.pairs.core``; the check
+helpers run scikit-learn's estimator checks the same way everywhere.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
-"""The command line: `aucopt demo` fits real models and reports what the estimator reports."""
+"""The command line: each sub-command reports what the estimator it drives reports."""
 
 import re
 
+import numpy as np
 import pytest
+from sklearn.datasets import dump_svmlight_file, load_breast_cancer
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from aucopt import LPRanker
-from aucopt.cli import _demo_data, main
+from aucopt import LPRanker, OnePassAUC, SparseAUC
+from aucopt.cli import _demo_data, build_parser, main
 
 
 def test_demo_table_matches_the_estimator(capsys):
@@ -22,12 +27,22 @@ def test_demo_table_matches_the_estimator(capsys):
     assert f"{len(y_tr)} training points" in out
 
 
+def test_demo_header_cites_the_paper(capsys):
+    assert main(["demo", "--solvers", "highs", "--train-size", "0.2"]) == 0
+    header = capsys.readouterr().out.splitlines()
+    header = next(line for line in header if line.startswith("LP Ranker"))
+    assert "Ataman 2007, eq. 3.3" in header
+    assert not re.search(r"seed ?0|spec \u00a7|pitfall|erratum|\u00a7", header, flags=re.IGNORECASE)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["demo", "--solvers", "nosuch"], "Unknown solver 'nosuch'"),
         (["demo", "--C", "-1", "--solvers", "highs"], "--C must be positive"),
         (["demo", "--train-size", "1.5", "--solvers", "highs"], "--train-size must lie in"),
+        (["onepass", "no_such_file.svm", "--n-features", "3"], "file not found: no_such_file.svm"),
+        (["sparse", "no_such_file.svm"], "file not found: no_such_file.svm"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
@@ -39,10 +54,82 @@ def test_bad_arguments_exit_2_with_a_message(argv, message, capsys):
     assert "Traceback" not in captured.err and "training points" not in captured.out
 
 
+@pytest.mark.parametrize(
+    "argv, dest, value",
+    [
+        (["onepass", "f.svm", "--n-features", "3", "--alpha", "0.5"], "alpha", 0.5),
+        (["onepass", "f.svm", "--n-features", "3", "--eta0", "0.2"], "eta0", 0.2),
+        (["onepass", "f.svm", "--n-features", "3", "--average"], "average", True),
+        (["sparse", "breast_cancer", "--basis-size", "7"], "basis_size", 7),
+        (["survival", "--alpha", "0.25"], "alpha", 0.25),
+        (["survival", "--cox-alpha", "0.5"], "cox_alpha", 0.5),
+    ],
+)
+def test_options_use_the_estimator_parameter_names(argv, dest, value):
+    assert getattr(build_parser().parse_args(argv), dest) == value
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["onepass", "f.svm", "--n-features", "3", "--lam", "0.5"],
+        ["onepass", "f.svm", "--n-features", "3", "--eta", "0.2"],
+        ["onepass", "f.svm", "--n-features", "3", "--averaged"],
+        ["sparse", "breast_cancer", "--max-basis", "7"],
+        ["survival", "--lam", "0.25"],
+        ["survival", "--cox-penalizer", "0.5"],
+    ],
+)
+def test_old_option_names_are_rejected(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(argv)
+    assert exc.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_onepass_streams_the_file_as_partial_fit_would(tmp_path, capsys):
+    X, y = load_breast_cancer(return_X_y=True)
+    X = MinMaxScaler().fit_transform(X)
+    y = (y == 0).astype(float)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    train, test = tmp_path / "train.svm", tmp_path / "test.svm"
+    dump_svmlight_file(X_tr, y_tr, str(train), zero_based=False)
+    dump_svmlight_file(X_te, y_te, str(test), zero_based=False)
+    assert main(["onepass", str(train), "--n-features", "30", "--test", str(test), "--chunk-size", "64",
+                 "--alpha", "1e-3", "--eta0", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert f"one pass over {len(y_tr):,} examples" in out
+    reported = float(re.search(r"test AUC ([0-9.]+)", out).group(1))
+
+    model = OnePassAUC(alpha=1e-3, eta0=0.05)
+    for start in range(0, len(y_tr), 64):
+        model.partial_fit(X_tr[start:start + 64], y_tr[start:start + 64] == 1, classes=[False, True])
+    assert reported == pytest.approx(roc_auc_score(y_te, model.decision_function(X_te)), abs=1e-4)
+
+
+def test_sparse_reports_the_fitted_basis_and_test_auc(capsys):
+    assert main(["sparse", "breast_cancer", "--basis-size", "5", "--kappa", "20"]) == 0
+    out = capsys.readouterr().out
+    kept = int(re.search(r"kept \|J\| = (\d+)", out).group(1))
+    reported = float(re.search(r"test AUC ([0-9.]+)", out).group(1))
+
+    X, y = load_breast_cancer(return_X_y=True)
+    y = (y == 0).astype(int)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    scaler = StandardScaler().fit(X_tr)
+    model = SparseAUC(C=1.0, basis_size=5, kappa=20, random_state=0).fit(scaler.transform(X_tr), y_tr)
+    assert kept == len(model.support_) <= 5
+    assert reported == pytest.approx(roc_auc_score(y_te, model.decision_function(scaler.transform(X_te))),
+                                     abs=1e-4)
+    path_rows = [line for line in out.splitlines() if re.match(r"^\s+\d+\s+[-0-9.]+", line)]
+    assert len(path_rows) == len(model.path_)
+
+
 def test_listing_commands(capsys):
     assert main(["formulations"]) == 0
     out = capsys.readouterr().out
     assert "lp_ranker " in out and "lp_ranker_free_sign" in out and "eq. 3.3" in out
+    assert not re.search(r"seed ?0|spec \u00a7|pitfall|erratum", out, flags=re.IGNORECASE)
     assert main(["solvers"]) == 0
     names = capsys.readouterr().out.split()
     assert {"highs", "osqp", "cvxpy", "clarabel"} <= set(names) and len(names) == len(set(names))

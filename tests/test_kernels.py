@@ -62,3 +62,14 @@ def test_bad_kernel_parameters(kwargs, match):
     params = dict(kernel="rbf", gamma=1.0, degree=3, coef0=1.0, X=X) | kwargs
     with pytest.raises(ValueError, match=match):
         Kernel.from_params(**params)
+
+
+def test_sigma2_rule_is_inverse_mean_pairwise_squared_distance():
+    from aucopt.kernels import gamma_from_rule
+
+    d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)  # brute force over all m² ordered pairs
+    assert gamma_from_rule("sigma2", X) == pytest.approx(1.0 / d2.mean(), rel=1e-12)
+    Z = (X - X.mean(0)) / X.std(0)  # standardized (population std): σ² = 2d
+    assert gamma_from_rule("sigma2", Z) == pytest.approx(1.0 / (2 * X.shape[1]), rel=1e-12)
+    assert gamma_from_rule("sigma2", sp.csr_matrix(X)) == gamma_from_rule("sigma2", X)
+    assert gamma_from_rule("sigma2", np.ones((5, 3))) == 1.0  # no spread: a finite default

@@ -1,9 +1,10 @@
 """The LP Ranker family (Ataman 2007): kernel expansion, L1 penalty, pairwise hinge slacks.
 
 :class:`LPRanker` (binary labels) and :class:`SurvivalLPRanker` (censored survival data) solve
-the LP exactly (``method="full"``) or through the scalable paths: constraint generation
-(``"chunking"``), local clustering (``"clustering"``) and the projected subgradient on the
-sorted-pair core (``"subgradient"``), whose building blocks are public here too.
+the LP exactly (``method="full"``) or through the scalable routes of Ataman (2007), Ch. IV:
+constraint generation (``"chunking"``, :func:`chunking`), local clustering (``"clustering"``,
+:func:`local_clustering`) and the projected subgradient method on the sorted-pair core
+(``"subgradient"``, :func:`subgradient`), whose building blocks are public here too.
 """
 
 from ._classes import LPRanker, SurvivalLPRanker

@@ -2,23 +2,73 @@
 
 from __future__ import annotations
 
-import numpy as np
+import inspect
+from numbers import Integral
 
-from .._validation import format_bytes
-from ..base import (PAIR_OPTIONS_DOC, THRESHOLD_DOC, BinaryRankerMixin, KernelPairRanker, Solution, SurvivalRankerMixin,
-                    check_kernel_bytes, dense)
-from ..kernels import Kernel
-from ..modeling import BYTES_PER_NONZERO, get_formulation
-from ..pairs import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, PairSet
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+
+from ..base import (
+    KERNEL_CONSTRAINTS,
+    MAX_BYTES_CONSTRAINT,
+    PAIR_OPTIONS_CONSTRAINT,
+    POS_LABEL_CONSTRAINT,
+    RANDOM_STATE_CONSTRAINT,
+    SOLVER_OPTIONS_CONSTRAINT,
+    VERBOSE_CONSTRAINT,
+    BinaryRankerMixin,
+    KernelPairRanker,
+    Solution,
+    SurvivalRankerMixin,
+    check_kernel_bytes,
+    dense,
+    non_negative,
+    positive,
+)
+from ..exceptions import check_memory
+from ..modeling import get_formulation
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..solvers import check_solver, solve
+from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
+from ._scale import CHUNKING_BYTES_PER_PAIR, CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
 
 LP_METHODS = ("full", "chunking", "clustering", "subgradient")
 
+#: the function behind each scalable route and the constraints of its ``method_options``
+_ROUTES = {
+    "chunking": (chunking, CHUNKING_CONSTRAINTS),
+    "subgradient": (subgradient, SUBGRADIENT_CONSTRAINTS),
+    "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
+}
+#: arguments of the route functions that the estimator itself supplies
+_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive"}
+_ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "solver", "solver_options",
+                         "max_bytes"}
+
 
 class _LPRankerModel(KernelPairRanker):
+    """The LP Ranker model shared by :class:`LPRanker` and :class:`SurvivalLPRanker`."""
+
+    _parameter_constraints: dict = {
+        "C": [positive()],
+        **KERNEL_CONSTRAINTS,
+        "formulation": [str, callable],
+        "method": [StrOptions(set(LP_METHODS))],
+        "method_options": [dict, None],
+        "solver": [str],
+        **SOLVER_OPTIONS_CONSTRAINT,
+        "tol": [positive(), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        **VERBOSE_CONSTRAINT,
+        **RANDOM_STATE_CONSTRAINT,
+        "support_threshold": [non_negative()],
+        "lifted": ["boolean"],
+        **MAX_BYTES_CONSTRAINT,
+    }
+
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, support_threshold=1e-8, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 support_threshold=1e-8, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -29,176 +79,443 @@ class _LPRankerModel(KernelPairRanker):
         self.method_options = method_options
         self.solver = solver
         self.solver_options = solver_options
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
+        self.random_state = random_state
         self.support_threshold = support_threshold
         self.lifted = lifted
         self.max_bytes = max_bytes
 
+    # ------------------------------------------------------------------ checks
     def _check_model_params(self):
-        if self.method not in LP_METHODS:
-            raise ValueError(f"method must be one of {LP_METHODS}; got {self.method!r}.")
-        if self.method_options is not None and not isinstance(self.method_options, dict):
-            raise ValueError(f"method_options must be a dict or None; got {self.method_options!r}.")
-        _check_method_options(self.method, self.method_options)
+        """Rules spanning several parameters: the route, its options, formulation and solver."""
+        self._check_method_options()
         if self.method in ("chunking", "subgradient") and self.formulation != "lp_ranker":
-            raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker'.")
+            raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
+                             f"(got formulation={self.formulation!r}).")
+        if self.method == "clustering" and self.kernel == "precomputed":
+            raise ValueError("method='clustering' needs binary labels and explicit features (not a precomputed "
+                             "kernel): the centers are means of feature rows.")
         check_solver(self.solver)
         get_formulation(self.formulation)
 
-    def _check_size(self, pairs: PairSet):
-        """Refuse, before building, problems whose assembly would exceed ``max_bytes``."""
-        if self.max_bytes is None:
+    def _check_method_options(self):
+        """Reject option names the route does not take and option values out of range."""
+        options = self.method_options or {}
+        if not options:
             return
-        m, P = pairs.n_points, pairs.n_pairs
-        rows = m * m + (3 if self.lifted else 2 * m) * P
-        need = rows * BYTES_PER_NONZERO + P * BYTES_PER_PAIR + m * m * 8
-        if need > self.max_bytes:
+        name = type(self).__name__
+        route = _ROUTES.get(self.method)
+        valid = [] if route is None else [p for p in inspect.signature(route[0]).parameters
+                                          if p not in _DATA_ARGUMENTS | _ESTIMATOR_PARAMETERS]
+        owned = sorted(set(options) & _ESTIMATOR_PARAMETERS)
+        if owned:
             raise ValueError(
-                f"The {'lifted' if self.lifted else 'dense'} LP for {m:,} points and {P:,} pairs "
-                f"would need about {format_bytes(need)} (limit max_bytes={format_bytes(self.max_bytes)}). "
-                "Use method='subgradient' (never lists pairs), method='clustering' or "
-                "method='chunking', subsample, or raise max_bytes."
-            )
+                f"method_options {owned} are parameters of {name}, not options of method={self.method!r}: "
+                f"pass them to the estimator, e.g. {name}({owned[0]}=...).")
+        unknown = sorted(set(options) - set(valid))
+        if unknown:
+            raise ValueError(f"method_options {unknown} are not options of method={self.method!r}; "
+                             f"valid: {valid or 'none'}.")
+        function, constraints = route
+        validate_parameter_constraints({key: constraints[key] for key in options}, dict(options),
+                                       caller_name=function.__name__)
+
+    def _check_route_size(self, pairs: PairSet):
+        """Refuse, before any work, a route whose arrays would exceed ``max_bytes``."""
+        m, P = pairs.n_points, pairs.n_pairs
+        if self.method == "clustering":
+            check_memory(8.0 * m * m, self.max_bytes,
+                         f"Local clustering of {m:,} points (an {m:,} x {m:,} distance matrix)",
+                         "use method='subgradient' (never lists pairs) or subsample")
+            return
+        if self.method == "full":
+            get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
+                                                         max_bytes=self.max_bytes)
+        elif self.method == "chunking":
+            check_memory(CHUNKING_BYTES_PER_PAIR * float(P), self.max_bytes, f"The chunk partition of {P:,} pairs",
+                         "use method='subgradient' (never lists pairs) or subsample")
+        check_kernel_bytes(m, self.max_bytes)
+
+    # ------------------------------------------------------------------ solve
+    def _solve_lp(self, problem):
+        return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
+                     solver_options=self.solver_options).raise_for_status()
 
     def _solve(self, X, pairs, kernel):
-        from . import _scale as lp_scale
-
         options = dict(self.method_options or {})
         C = float(self.C)
-        basis = None if kernel.precomputed else X
+        self.method_result_ = self.reduction_ = self.problem_size_ = None
+        if self.method == "clustering" and pairs.target != "bipartite":
+            raise ValueError("method='clustering' needs binary labels and explicit features; "
+                             f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")
+        self._check_route_size(pairs)
         if self.method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
-        if self.method == "full":
-            self._check_size(pairs)
-        check_kernel_bytes(X.shape[0], self.max_bytes)
         K = kernel(dense(X) if kernel.precomputed else X)
+        basis = None if kernel.precomputed else X
+        if self.max_iter is not None and self.method in ("chunking", "subgradient"):
+            options["max_iter"] = self.max_iter
         if self.method == "subgradient":
-            run = lp_scale.subgradient(K, pairs, C, **options)
-            self.method_result_ = run
+            run = subgradient(K, pairs, C, tol=self.tol, verbose=self.verbose, **options)
+            self.method_result_, self.n_iter_ = run, run.iterations
             return Solution(basis, pairs.signs * run.alpha, None, run.objective)
         if self.method == "chunking":
-            run = lp_scale.chunking(K, pairs, C, solver=self.solver, solver_options=self.solver_options,
-                                    **options)
-            self.method_result_ = run
+            run = chunking(K, pairs, C, solver=self.solver, solver_options=self.solver_options, tol=self.tol,
+                           verbose=self.verbose, random_state=self.random_state, max_bytes=self.max_bytes,
+                           **options)
+            self.method_result_, self.n_iter_ = run, run.passes
             return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
-        form = get_formulation(self.formulation)
-        problem = form.build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes, C=C)
-        result = solve(problem, self.solver, **(self.solver_options or {})).raise_for_status()
+        problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
+                                                          C=C)
+        result = self._solve_lp(problem)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
+        self.n_iter_ = result.iterations
         return Solution(basis, problem.output(result.x, "coef"), result, result.objective)
 
     def _solve_clustered(self, X, pairs, kernel, options):
-        """Reduced LP 4.1 on the local-clustering centers, cluster-pair weights w_s·w_t."""
-        from ._clustering import local_clustering
-
-        if pairs.target != "bipartite" or kernel.precomputed:
-            raise ValueError("method='clustering' needs binary labels and explicit features (not a precomputed kernel).")
-        clusters = local_clustering(dense(X), pairs.signs > 0, **options)
-        reduced = clusters.pairs()
+        """The reduced LP (Ataman 2007, eq. 4.1) on the local-clustering centers, pair weights w_s·w_t."""
+        clusters = local_clustering(dense(X), pairs.signs > 0, max_bytes=self.max_bytes, **options)
+        self.method_result_ = clusters
         self.reduction_ = {"points": (clusters.n_points_before, clusters.n_points_after),
                            "pairs": (clusters.n_pairs_before, clusters.n_pairs_after)}
         K = kernel(clusters.centers)
-        problem = get_formulation(self.formulation).build(reduced, K, lifted=self.lifted,
+        problem = get_formulation(self.formulation).build(clusters.pairs(), K, lifted=self.lifted,
                                                           max_bytes=self.max_bytes, C=float(self.C))
-        result = solve(problem, self.solver, **(self.solver_options or {})).raise_for_status()
+        result = self._solve_lp(problem)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
+        self.n_iter_ = result.iterations
         return Solution(clusters.centers, problem.output(result.x, "coef"), result, result.objective)
 
 
-_LP_DOC = """
+class LPRanker(BinaryRankerMixin, _LPRankerModel):
+    """LP Ranker: a sparse kernel ranker maximizing the AUC by linear programming.
+
+    Fits the kernel expansion f(x) = Σ_l y_l α_l k(x, x_l), α ≥ 0, that solves the LP Ranker
+    of Ataman (2007), eq. 3.3: an L1 penalty on α plus C times the pairwise hinge loss over
+    every (positive, negative) pair. The L1 penalty makes the expansion sparse; the points with
+    α_l > 0 are the ranking vectors (``support_vectors_``). The LP is solved exactly
+    (``method="full"``) or by one of the scalable routes of Ataman (2007), Ch. IV.
+
     Parameters
     ----------
-    C : pair-loss weight (> 0).
-    kernel, gamma, degree, coef0 : ``"rbf"`` (default), ``"linear"``, ``"poly"``,
-        ``"precomputed"`` or a callable; ``gamma="scale"`` is 1/(d·Var(X)) as in ``SVC``.
-    formulation : registered formulation name (``"lp_ranker"``, ``"lp_ranker_free_sign"``, …)
-        or a function ``f(m, C)`` (see :mod:`aucopt.modeling`).
-    method : how the LP is solved (seed 003 Ch. IV):
-        ``"full"`` (default) the whole LP; ``"chunking"`` exact constraint generation
-        (:func:`aucopt.lp_scale.chunking`: n_chunks, scheme 1|2, top_k, violation, tol);
-        ``"clustering"`` the reduced LP 4.1 on local-clustering centers (binary labels;
-        :func:`aucopt.clustering.local_clustering`: variant "b"|"bp"|"f"); ``"subgradient"``
-        projected subgradient with the O(m log m) pair core (:func:`aucopt.lp_scale.subgradient`:
-        rule, lam0, lam_end, patience, shrink, target_frac, max_iter, callback, progress).
-    method_options : dict of keyword options for the chosen method (listed above).
-    solver : ``"highs"`` (default), ``"osqp"``, ``"cvxpy"`` (Clarabel) or ``"cvxpy:<NAME>"``.
-    solver_options : keyword options for the backend (time_limit, tolerances, …).
-    tol : ranking vectors are the points with |coef_l| > tol · max(1, max|coef|) (the
-        subgradient's α is rarely exactly 0: pick tol accordingly, e.g. 1e-3).
-    lifted : sparse lifted LP (True) or the thesis's dense pair rows (False).
-    max_bytes : refuse problems whose assembly would need more memory than this.
+    C : float, default=1.0
+        Weight of the pairwise hinge loss (> 0); larger values fit the pairs harder and keep
+        more ranking vectors.
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        The kernel k, as in :class:`sklearn.svm.SVC`. With ``"precomputed"``, ``X`` is the
+        kernel matrix (n_samples × n_samples at fit, n_test × n_samples at prediction). A
+        callable is called as ``kernel(A, B)`` and returns the kernel matrix.
+    gamma : float or {"scale", "auto", "sigma2"}, default="scale"
+        Width of the ``"rbf"`` and ``"poly"`` kernels: ``"scale"`` is 1/(n_features·Var(X)),
+        ``"auto"`` 1/n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise squared distance.
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Constant term of the ``"poly"`` kernel.
+    formulation : str or callable, default="lp_ranker"
+        The LP to solve: a registered formulation name (``"lp_ranker"``,
+        ``"lp_ranker_free_sign"``, see :func:`aucopt.available_formulations`) or a function
+        ``f(m, C)`` declaring one (see :mod:`aucopt.modeling`). The routes ``"chunking"`` and
+        ``"subgradient"`` solve ``"lp_ranker"`` itself.
+    method : {"full", "chunking", "clustering", "subgradient"}, default="full"
+        How the LP is solved (Ataman 2007, Ch. IV). ``"full"``: the whole LP, one row per pair.
+        ``"chunking"``: exact constraint generation (:func:`aucopt.lp.chunking`), the same
+        optimum from LPs over a working set of pairs. ``"clustering"``: the reduced LP
+        (eq. 4.1) on the centers of :func:`aucopt.lp.local_clustering` (binary labels and
+        explicit features only). ``"subgradient"``: the projected subgradient method
+        (:func:`aucopt.lp.subgradient`), which never lists the pairs.
+    method_options : dict, default=None
+        Options of the route. ``"chunking"``: ``n_chunks``, ``scheme``, ``top_k``,
+        ``violation``, ``min_violation``, ``callback``. ``"clustering"``: ``variant``.
+        ``"subgradient"``: ``rule``, ``step0``, ``step_min``, ``patience``, ``shrink``,
+        ``target_frac``, ``step``, ``alpha0``, ``callback``. Options that are estimator
+        parameters (``tol``, ``max_iter``, ``verbose``, ``random_state``, ``solver``,
+        ``solver_options``, ``max_bytes``) are set on the estimator.
+    solver : str, default="highs"
+        LP backend: ``"highs"``, ``"osqp"``, ``"cvxpy"`` (Clarabel), ``"cvxpy:<NAME>"`` or an
+        installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
+        ``method="subgradient"``.
+    solver_options : dict, default=None
+        Raw options passed unchanged to the backend, in its own names (e.g. HiGHS
+        ``{"time_limit": 60}``).
+    tol : float, default=None
+        Stopping tolerance: the backend's tolerance for the LP routes (None: the backend's
+        default); for ``method="subgradient"`` the relative move of α below which the run stops
+        (None: no such test).
+    max_iter : int, default=None
+        Iteration limit: subgradient iterations (default 5000), chunking passes (default 50),
+        or the backend's iteration limit for ``"full"`` and ``"clustering"`` (default: the
+        backend's).
+    verbose : int, default=0
+        Progress output: 0 silent; ≥ 1 the backend's log (LP routes) or a progress bar
+        (chunking, subgradient); ≥ 2 chunking also shows the backend's log.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the random partition of the pairs into chunks (``method="chunking"``).
+    support_threshold : float, default=1e-8
+        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped
+        from the expansion. The subgradient's α is rarely exactly 0: use e.g. 1e-3 there.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None: the larger of the two labels.
+    lifted : bool, default=True
+        Build the sparse lifted LP (score variables s = K Y α, three nonzeros per pair row);
+        False builds the thesis's dense pair rows (2·n_samples nonzeros per pair row).
+    max_bytes : float or None, default=2147483648
+        Memory budget (bytes, default 2 GiB) of the LP, the kernel matrix and the route's
+        arrays; larger problems raise :class:`~aucopt.exceptions.ProblemTooLargeError` before
+        any work. None: no limit.
 
     Attributes
     ----------
-    support_, support_vectors_, dual_coef_ : ranking vectors and their y_l α_l.
-    objective_ : LP objective F(α) at the solution (the full LP's, over all pairs, for chunking and
-        subgradient; the reduced LP's for clustering);
-    solve_result_ : the :class:`~aucopt.solvers.SolveResult` of the (last) LP (None for subgradient);
-    method_result_ : the chunking / subgradient record (passes, retained pairs, history);
-    reduction_ : points and pairs before/after clustering.
-"""
+    classes_ : ndarray of shape (2,)
+        The two class labels.
+    pos_label_ : object
+        The positive class used.
+    support_ : ndarray of shape (n_support,)
+        Indices of the ranking vectors (rows of ``X``, or of the cluster centers for
+        ``method="clustering"``).
+    support_vectors_ : ndarray of shape (n_support, n_features) or None
+        The ranking vectors; None for ``kernel="precomputed"``.
+    dual_coef_ : ndarray of shape (n_support,)
+        Their coefficients y_l α_l in f(x) = Σ_l dual_coef_l k(x, support_vectors_l).
+    intercept_ : float
+        ``decision_function`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
+    threshold_ : float
+        The score cut with the best training accuracy, used by ``predict``.
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
+        ``"full"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's for ``"clustering"``.
+    solve_result_ : SolveResult or None
+        The backend's result for the (last) LP; None for ``"subgradient"``.
+    method_result_ : ChunkingResult, SubgradientResult, LocalClusters or None
+        The route's record (passes and retained pairs, iteration history, or the clusters);
+        None for ``"full"``.
+    n_iter_ : int
+        Iterations: subgradient iterations, chunking passes, or the backend's iteration count
+        for ``"full"`` and ``"clustering"``.
+    n_pairs_ : int
+        Number of training pairs.
+    pair_target_ : str
+        ``"bipartite"``.
+    problem_size_ : dict or None
+        Variables, rows and nonzeros of the assembled LP (None for the scalable routes
+        ``"chunking"`` and ``"subgradient"``).
+    reduction_ : dict or None
+        For ``"clustering"``: ``{"points": (m, k), "pairs": (n⁺n⁻, k⁺k⁻)}`` before and after.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
 
+    See Also
+    --------
+    SurvivalLPRanker : The same LP over the comparable pairs of censored survival data.
+    aucopt.AUCSVM : The pairwise-hinge SVM (an L2 penalty, solved as a QP).
+    aucopt.RankRC : Kernel ranking with a small basis, for large training sets.
 
+    Notes
+    -----
+    With y_l = +1 for positives and −1 for negatives and pair weights w_ij (1, or
+    ``sample_weight[i] * sample_weight[j]``), the LP of Ataman (2007), eq. 3.3 is
 
+        min_{α ≥ 0, z ≥ 0}  Σ_l α_l + C Σ_{i ∈ X+, j ∈ X−} w_ij z_ij
+        s.t.  Σ_l y_l α_l (k(x_i, x_l) − k(x_j, x_l)) ≥ 1 − z_ij   for every pair (i, j),
 
-class LPRanker(BinaryRankerMixin, _LPRankerModel):
-    __doc__ = """LP Ranker for binary labels (Ataman 2007, seed 003 eq. 3.3).
+    that is min Σ α + C Σ w_ij max(0, 1 − (f(x_i) − f(x_j))). It has one row per pair
+    (n⁺n⁻ of them); ``"full"`` builds it with score variables s = K Y α so that each pair row
+    has three nonzeros. The scalable routes of Ch. IV avoid building it whole: chunking (Fig.
+    4.1) reaches the same optimum, local clustering (Fig. 4.2, eq. 4.1) solves a smaller LP on
+    weighted centers, and the projected subgradient method (Fig. 4.4, eq. 4.5) evaluates the
+    hinge sum in O(m log m) without listing pairs.
 
-    Solves min_{α≥0} Σ α_l + C Σ_{i∈X+, j∈X−} w_ij [1 − f(x_i) + f(x_j)]_+ with
-    f(x) = Σ_l y_l α_l k(x, x_l), as the lifted sparse LP (score variables s = K Y α).
-    ``pos_label`` selects the positive class (default: the larger label).
-    """ + _LP_DOC + THRESHOLD_DOC
+    ``score`` is the AUC of the ranking scores (as :func:`sklearn.metrics.roc_auc_score`).
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+    .. [2] Huangfu, Q., & Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
+       *Mathematical Programming Computation*, 10(1), 119–142.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt import LPRanker
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> X_train, y_train, X_test, y_test = X[:40], y[:40], X[40:], y[40:]
+    >>> model = LPRanker(C=0.1, gamma=0.01).fit(X_train, y_train)
+    >>> round(model.score(X_test, y_test), 2)  # test AUC
+    0.93
+    >>> len(model.support_) < 40, model.predict(X_test[:3]).shape  # a sparse expansion
+    (True, (3,))
+
+    The same LP by constraint generation, and approximately by the subgradient method:
+
+    >>> chunked = LPRanker(C=0.1, gamma=0.01, method="chunking", random_state=0).fit(X_train, y_train)
+    >>> bool(abs(chunked.objective_ - model.objective_) <= 1e-6 * model.objective_)
+    True
+    >>> sub = LPRanker(C=0.1, gamma=0.01, method="subgradient", max_iter=300,
+    ...                support_threshold=1e-3).fit(X_train, y_train)
+    >>> sub.n_iter_ <= 300, bool(sub.objective_ >= model.objective_ * (1 - 1e-9))
+    (True, True)
+    """
+
+    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, support_threshold=1e-8, pos_label=None, lifted=True,
-                 max_bytes=DEFAULT_MAX_BYTES):
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 support_threshold=1e-8, pos_label=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
-                         solver=solver, solver_options=solver_options, support_threshold=support_threshold, lifted=lifted,
-                         max_bytes=max_bytes)
+                         solver=solver, solver_options=solver_options, tol=tol, max_iter=max_iter,
+                         verbose=verbose, random_state=random_state, support_threshold=support_threshold,
+                         lifted=lifted, max_bytes=max_bytes)
         self.pos_label = pos_label
 
 
 class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
-    __doc__ = """LP Ranker for censored survival data (seed 003 Ch. V, eq. 5.3).
+    """LP Ranker for right-censored survival data: a sparse kernel risk score.
 
-    The same LP as :class:`LPRanker` over Harrell's comparable pairs: (i, j) with an observed
-    event for i and t_i < t_j, or t_i = t_j with j censored. y_l = +1 for events and −1 for
-    censored subjects. Higher scores mean higher risk (earlier event). ``y`` is a structured
-    array with a boolean event field and a float time field (scikit-survival's
-    ``Surv.from_arrays`` or :func:`aucopt.survival_target`).
-    """ + _LP_DOC + PAIR_OPTIONS_DOC
+    The LP of :class:`LPRanker` over the comparable pairs of Harrell's concordance index
+    (Ataman 2007, Ch. V): (i, j) with an observed event for i and t_i < t_j, or t_i = t_j with
+    j censored, asking f(x_i) > f(x_j). Higher scores mean higher risk (an earlier event).
+    ``y`` is a structured array with a boolean event field and a float time field
+    (:func:`aucopt.survival_target` or scikit-survival's ``Surv.from_arrays``).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the pairwise hinge loss (> 0).
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        The kernel k, as in :class:`sklearn.svm.SVC`; ``"precomputed"`` takes the kernel
+        matrix as ``X``.
+    gamma : float or {"scale", "auto", "sigma2"}, default="scale"
+        Width of the ``"rbf"`` and ``"poly"`` kernels: ``"scale"`` is 1/(n_features·Var(X)),
+        ``"auto"`` 1/n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise squared distance.
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Constant term of the ``"poly"`` kernel.
+    formulation : str or callable, default="lp_ranker"
+        The LP to solve: a registered formulation name (``"lp_ranker"``,
+        ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one.
+    method : {"full", "chunking", "subgradient"}, default="full"
+        How the LP is solved: the whole LP, exact constraint generation
+        (:func:`aucopt.lp.chunking`) or the projected subgradient method
+        (:func:`aucopt.lp.subgradient`). ``"clustering"`` needs binary labels and is refused.
+    method_options : dict, default=None
+        Options of the route (see :class:`LPRanker`).
+    solver : str, default="highs"
+        LP backend (see :func:`aucopt.available_solvers`).
+    solver_options : dict, default=None
+        Raw options passed unchanged to the backend.
+    tol : float, default=None
+        Stopping tolerance: the backend's for the LP routes (None: its default); for
+        ``method="subgradient"`` the relative move of α below which the run stops.
+    max_iter : int, default=None
+        Subgradient iterations (default 5000), chunking passes (default 50) or the backend's
+        iteration limit for ``"full"``.
+    verbose : int, default=0
+        Progress output: 0 silent; ≥ 1 the backend's log or a progress bar.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the random partition of the pairs into chunks (``method="chunking"``).
+    support_threshold : float, default=1e-8
+        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped.
+    pair_options : dict, default=None
+        Survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``{"variant":
+        "lprex"}`` adds censored–censored pairs (Ataman 2007, Table 5.3), ``{"time_weight":
+        "log"}`` weighs pairs by their time difference, ``{"weights": w}`` takes user pair
+        weights; keys ``variant``, ``censored_weight``, ``time_weight``, ``time_scale``,
+        ``weights``. None: Harrell's comparable pairs.
+    lifted : bool, default=True
+        Build the sparse lifted LP (False: the thesis's dense pair rows).
+    max_bytes : float or None, default=2147483648
+        Memory budget (bytes, default 2 GiB); larger problems raise
+        :class:`~aucopt.exceptions.ProblemTooLargeError` before any work. None: no limit.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_support,)
+        Indices of the ranking vectors among the training rows.
+    support_vectors_ : ndarray of shape (n_support, n_features) or None
+        The ranking vectors; None for ``kernel="precomputed"``.
+    dual_coef_ : ndarray of shape (n_support,)
+        Their coefficients y_l α_l (y_l = +1 for events, −1 for censored subjects).
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        LP objective at the solution (the full LP's, over all comparable pairs).
+    solve_result_ : SolveResult or None
+        The backend's result for the (last) LP; None for ``"subgradient"``.
+    method_result_ : ChunkingResult, SubgradientResult or None
+        The route's record; None for ``"full"``.
+    n_iter_ : int
+        Subgradient iterations, chunking passes or the backend's iteration count.
+    n_pairs_ : int
+        Number of comparable (training) pairs.
+    pair_target_ : str
+        ``"survival"``.
+    problem_size_ : dict or None
+        Variables, rows and nonzeros of the assembled LP (``"full"`` only).
+    reduction_ : None
+        Only set by ``method="clustering"``, which survival data do not support.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    LPRanker : The same LP over the (positive, negative) pairs of binary labels.
+    aucopt.CoxPH : Cox's proportional hazards model, the usual baseline.
+    aucopt.SurvivalRankSVM : Linear survival ranking with the squared hinge.
+
+    Notes
+    -----
+    With y_l = +1 for subjects with an event and −1 for censored ones, the model is
+    f(x) = Σ_l y_l α_l k(x, x_l), α ≥ 0, and the LP (Ataman 2007, Ch. V, eq. 5.3) is
+
+        min_{α ≥ 0, z ≥ 0}  Σ_l α_l + C Σ_{(i,j) comparable} w_ij z_ij
+        s.t.  f(x_i) − f(x_j) ≥ 1 − z_ij   for every comparable pair (i, j),
+
+    over Harrell's comparable pairs. ``score`` is Harrell's concordance index of the risk
+    scores (tied risks count ½), equal to scikit-survival's ``concordance_index_censored``.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+    .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import SurvivalLPRanker, survival_target
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> time = rng.exponential(np.exp(-X[:, 0]))  # the first feature raises the hazard
+    >>> y = survival_target(rng.random(60) < 0.7, time)
+    >>> model = SurvivalLPRanker(C=1.0, kernel="linear").fit(X, y)
+    >>> model.predict(X[:3]).shape, bool(model.score(X, y) > 0.7)
+    ((3,), True)
+    >>> model.pair_target_
+    'survival'
+    """
+
+    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, support_threshold=1e-8, pair_options=None, lifted=True,
-                 max_bytes=DEFAULT_MAX_BYTES):
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 support_threshold=1e-8, pair_options=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
-                         solver=solver, solver_options=solver_options, support_threshold=support_threshold, lifted=lifted,
-                         max_bytes=max_bytes)
+                         solver=solver, solver_options=solver_options, tol=tol, max_iter=max_iter,
+                         verbose=verbose, random_state=random_state, support_threshold=support_threshold,
+                         lifted=lifted, max_bytes=max_bytes)
         self.pair_options = pair_options
-
-
-
-def _check_method_options(method: str, options):
-    """Reject option names the chosen LP method does not take (before any work)."""
-    import inspect
-
-    from . import _scale as lp_scale
-    from ._clustering import local_clustering
-
-    if not options:
-        return
-    target = {"chunking": lp_scale.chunking, "subgradient": lp_scale.subgradient,
-              "clustering": local_clustering}.get(method)
-    reserved = {"K", "pairs", "C", "X", "y_positive", "solver", "solver_options"}
-    valid = [] if target is None else [p for p in inspect.signature(target).parameters if p not in reserved]
-    unknown = sorted(set(options) - set(valid))
-    if unknown:
-        raise ValueError(
-            f"method_options {unknown} are not options of method={method!r}; valid: {valid or 'none'}"
-            + (" (solver and solver_options are estimator parameters)." if method == "chunking" else ".")
-        )
-
-

@@ -1,4 +1,4 @@
-"""Agglomerative local clustering for the reduced LP Ranker, LPR(clus) (seed 003 §4.3.1).
+"""Agglomerative local clustering for the reduced LP Ranker, LPR(clus) (Ataman 2007, Sec. 4.3.1).
 
 Ataman (2007), Fig. 4.2/4.3: merge *nearest same-class* centers into their weighted mean and
 freeze ("flag") nearest *opposite-class* pairs, so single-class regions collapse into a few
@@ -16,8 +16,8 @@ Algorithm (Euclidean distance in the given, already scaled, input space)::
 
 so every center is the mean of its member points and Σ_{Ω+} w = n⁺, Σ_{Ω−} w = n⁻.
 
-Fig. 4.2 leaves open whether flagged centers still take part in the search (seed 003 §2.2,
-erratum 15). ``variant`` selects the reading:
+Fig. 4.2 leaves open whether flagged centers still take part in the search. ``variant``
+selects the reading:
 
 * ``"b"`` (literal): flagged centers are invisible; candidates are pairs of unflagged centers;
   stop when fewer than 2 unflagged centers remain. Can merge *across* a flagged
@@ -28,9 +28,10 @@ erratum 15). ``variant`` selects the reading:
 * ``"f"``: as ``"bp"``, but such a same-class pair is only *blocked* (never considered
   again); nothing is flagged. Also ends with every center flagged.
 
-The reduced LP (eq. 4.1) then has one constraint per center pair (s, t) ∈ Ω+ × Ω− with weight
-w_s·w_t, the number of original pair constraints it replaces; Σ_{s,t} w_s w_t = n⁺n⁻ so the
-loss keeps the scale of the full LP. :meth:`LocalClusters.pairs` gives that weighted pair set.
+The reduced LP (Ataman 2007, eq. 4.1) then has one constraint per center pair
+(s, t) ∈ Ω+ × Ω− with weight w_s·w_t, the number of original pair constraints it replaces;
+Σ_{s,t} w_s w_t = n⁺n⁻ so the loss keeps the scale of the full LP. :meth:`LocalClusters.pairs`
+gives that weighted pair set.
 
 Ties in distance are broken deterministically: among equidistant candidate pairs the one with
 the lexicographically smallest (r_small, r_large) wins, where a center's *representative* r is
@@ -43,41 +44,78 @@ new row and O(m) per unflagged center whose nearest neighbour was the merged / f
 There are ≤ m − 1 merges, ≤ m flag steps and (variant "f") one block per blocked pair, in
 practice O(m), so a run is O(m²·d) time in practice (O(m³) only in contrived worst cases)
 against O(m³) for the naive loop, with **O(m²) memory** (8·m² bytes: 32 MB at m = 2,000, 200 MB at
-m = 5,000). Above ``max_points`` a ``ValueError`` is raised; for larger training sets use the
-subgradient path (:func:`aucopt.lp_scale.subgradient`), which never forms pairs.
+m = 5,000). Above ``max_bytes`` a :class:`~aucopt.exceptions.ProblemTooLargeError` is raised
+before any work; for larger training sets use the subgradient path
+(:func:`aucopt.lp.subgradient`), which never forms pairs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
-from .._validation import as_event_indicator, format_bytes
-from ..pairs import PairSet
+from .._validation import as_event_indicator
+from ..exceptions import check_memory
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
+
+__all__ = ["local_clustering", "LocalClusters"]
 
 VARIANTS = ("b", "bp", "f")
-DEFAULT_MAX_POINTS = 5000
+
+#: constraints of the options of :func:`local_clustering`
+CLUSTERING_CONSTRAINTS = {
+    "variant": [StrOptions(set(VARIANTS))],
+    "max_bytes": [Interval(Real, 0, None, closed="neither"), None],
+}
 
 
 @dataclass(frozen=True)
 class LocalClusters:
-    """Result of :func:`local_clustering`: the weighted centers Ω of the reduced LP (4.1).
+    """Result of :func:`local_clustering`: the weighted centers Ω of the reduced LP.
+
+    Centers are ordered by their smallest member index; every center holds points of one class.
 
     Attributes
     ----------
-    centers : (k, d) centers, each the mean of its member points.
-    weights : (k,) int, number of original points per center w_s (Σ = m).
-    positive : (k,) bool, class of each center (every center is single-class).
-    labels : (m,) int, the center index of each original point.
-    flagged : (k,) bool, final flag of each center.
-    variant : ``"b"``, ``"bp"`` or ``"f"``.
-    n_points_before, n_points_after : m and k.
-    n_pairs_before, n_pairs_after : n⁺n⁻ and k⁺k⁻ (constraints of the full / reduced LP).
-    n_merges, n_blocked : merges performed; pairs blocked (variant ``"f"`` only).
+    centers : ndarray of shape (k, d)
+        The centers, each the mean of its member points.
+    weights : ndarray of int, shape (k,)
+        Number of original points per center, w_s (they sum to m).
+    positive : ndarray of bool, shape (k,)
+        Class of each center.
+    labels : ndarray of int, shape (m,)
+        The center index of each original point.
+    flagged : ndarray of bool, shape (k,)
+        Final flag of each center.
+    variant : {"b", "bp", "f"}
+        The reading of Fig. 4.2 used (see :func:`local_clustering`).
+    n_points_before, n_points_after : int
+        m and k.
+    n_pairs_before, n_pairs_after : int
+        n⁺n⁻ and k⁺k⁻, the pair constraints of the full and the reduced LP.
+    n_merges : int
+        Merges performed.
+    n_blocked : int
+        Pairs blocked (variant ``"f"`` only).
 
-    Centers are ordered by their smallest member index.
+    See Also
+    --------
+    local_clustering : The function returning this result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.lp import local_clustering
+    >>> X = np.array([[0.0], [0.1], [0.2], [1.0], [1.1]])
+    >>> clusters = local_clustering(X, [1, 1, 1, 0, 0])
+    >>> clusters.weights.tolist(), clusters.n_pairs_before, clusters.n_pairs_after
+    ([3, 2], 6, 1)
+    >>> clusters.pairs().total_weight()  # the reduced pairs keep the weight n⁺n⁻
+    6.0
     """
 
     centers: np.ndarray
@@ -94,12 +132,19 @@ class LocalClusters:
     n_blocked: int
 
     def pairs(self) -> PairSet:
-        """Reduced pairs Ω+ × Ω− with product weights w_s·w_t (Σ = n⁺n⁻), for LP (4.1)."""
+        """Reduced pairs Ω+ × Ω− with product weights w_s·w_t (they sum to n⁺n⁻).
+
+        Returns
+        -------
+        pairs : PairSet
+            Bipartite pairs over the centers, the pair set of the reduced LP (Ataman 2007,
+            eq. 4.1).
+        """
         return PairSet.bipartite(self.positive, point_weights=self.weights.astype(float))
 
     @property
     def point_reduction(self) -> float:
-        """Fraction of points removed, (m − k)/m (Table 4.3 "%reduc." / 100)."""
+        """Fraction of points removed, (m − k)/m (Ataman 2007, Table 4.3 "%reduc." / 100)."""
         return 1.0 - self.n_points_after / self.n_points_before
 
     @property
@@ -109,17 +154,68 @@ class LocalClusters:
 
 
 def local_clustering(X, y_positive, variant: str = "b", *,
-                     max_points: int | None = DEFAULT_MAX_POINTS) -> LocalClusters:
-    """Agglomerative local clustering of seed 003 Fig. 4.2 (see the module docstring).
+                     max_bytes: float | None = DEFAULT_MAX_BYTES) -> LocalClusters:
+    """Agglomerative local clustering of Ataman (2007), Fig. 4.2, for the reduced LP Ranker.
+
+    Repeatedly takes the closest pair of candidate centers: two unflagged centers of the same
+    class merge into their weighted mean; two centers of opposite classes are flagged (frozen).
+    Single-class regions collapse into a few weighted centers while the class boundary stays
+    unclustered; there is no number of clusters or distance threshold to choose.
 
     Parameters
     ----------
-    X : (m, d) points, in the scaling used for the kernel (distances are Euclidean in X).
-    y_positive : (m,) bool (or 0/1) class indicator; both classes must be present.
-    variant : ``"b"`` (literal Fig. 4.2), ``"bp"`` or ``"f"``; see the module docstring.
-    max_points : refuse m above this (the distance matrix needs 8·m² bytes); ``None`` = no limit.
+    X : array-like of shape (m, d)
+        The points, in the scaling used for the kernel (distances are Euclidean in X).
+    y_positive : array-like of shape (m,)
+        Boolean (or 0/1) class indicator; both classes must be present.
+    variant : {"b", "bp", "f"}, default="b"
+        How flagged centers take part in the search, which Fig. 4.2 leaves open. ``"b"``
+        (literal): flagged centers are invisible, so merges can cross them (strongest
+        reduction). ``"bp"``: pairs with at least one unflagged member are candidates; a
+        same-class pair with one flagged member flags the other one. ``"f"``: as ``"bp"``, but
+        such a pair is only blocked. Ties in distance go to the pair of smallest
+        representatives (smallest member indices).
+    max_bytes : float or None, default=2 GiB
+        Memory budget for the m × m distance matrix (8·m² bytes); a larger m raises
+        :class:`~aucopt.exceptions.ProblemTooLargeError` before any work. None: no limit.
+
+    Returns
+    -------
+    clusters : LocalClusters
+        Centers, weights, classes, point-to-center labels and the reduction counts.
+
+    Raises
+    ------
+    ProblemTooLargeError
+        When the distance matrix would exceed ``max_bytes``.
+
+    See Also
+    --------
+    aucopt.LPRanker : ``method="clustering"`` solves the reduced LP on these centers.
+    LocalClusters.pairs : The weighted center pairs of the reduced LP.
+
+    Notes
+    -----
+    The reduced LP (Ataman 2007, eq. 4.1) has one constraint per center pair
+    (s, t) ∈ Ω+ × Ω− with weight w_s·w_t, the number of original pair constraints it replaces,
+    so the loss keeps the scale of the full LP. A run takes O(m²·d) time in practice and
+    O(m²) memory.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt.lp import local_clustering
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> clusters = local_clustering(X, y == 1, "f")
+    >>> int(clusters.weights.sum()), clusters.n_points_after < 60
+    (60, True)
     """
-    X, pos = _check_input(X, y_positive, variant, max_points)
+    X, pos = _check_input(X, y_positive, variant, max_bytes)
     m = X.shape[0]
     literal = variant == "b"
 
@@ -223,9 +319,9 @@ def _sq_dist(C, c):
     return (diff * diff).sum(axis=1)
 
 
-def _check_input(X, y_positive, variant, max_points):
-    if variant not in VARIANTS:
-        raise ValueError(f"Unknown variant {variant!r}; choose one of {VARIANTS}.")
+def _check_input(X, y_positive, variant, max_bytes):
+    validate_parameter_constraints(CLUSTERING_CONSTRAINTS, {"variant": variant, "max_bytes": max_bytes},
+                                   caller_name="local_clustering")
     try:
         X = np.asarray(X, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -246,11 +342,7 @@ def _check_input(X, y_positive, variant, max_points):
             "y_positive holds one class only; local clustering needs both positives and negatives."
         )
     m = X.shape[0]
-    if max_points is not None and m > max_points:
-        raise ValueError(
-            f"Local clustering of {m:,} points needs an {m:,} × {m:,} distance matrix "
-            f"({format_bytes(8.0 * m * m)}), above max_points={max_points:,}. Raise max_points, "
-            "subsample, or use the subgradient path (aucopt.lp_scale.subgradient), which never "
-            "forms pairs."
-        )
+    check_memory(8.0 * m * m, max_bytes, f"Local clustering of {m:,} points (an {m:,} x {m:,} distance matrix)",
+                 "use the subgradient path (LPRanker(method='subgradient'), aucopt.lp.subgradient), "
+                 "which never forms pairs, or subsample")
     return np.ascontiguousarray(X), pos

@@ -1,41 +1,141 @@
-"""The LP Ranker at scale (Ataman 2007, seed 003 Ch. IV): constraint generation and subgradient.
+"""The LP Ranker at scale: constraint generation (chunking) and the projected subgradient.
 
-Both work on a training kernel K (m × m, symmetric), point signs y (the pair set's ``signs``)
-and any :class:`~aucopt.pairs.PairSet` (bipartite, survival, weighted), for
+Both work on a training kernel K (m × m, symmetric), the point signs y of a
+:class:`~aucopt.pairs.PairSet` (``pairs.signs``) and any pair set (bipartite, survival,
+weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weights w_ij:
 
-    F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)),   f = K Y α,  α ≥ 0   (eq. 4.4, w_ij restored)
+    F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)),   f = K Y α,  α ≥ 0.
 
-* :func:`chunking` — "modified chunking" (Fig. 4.1) = constraint generation: solve the LP on
-  S ∪ chunk, add the pairs whose **margin** is violated (f_i − f_j < 1 − tol; the thesis's
-  "pairwise violations" read as mis-ordered pairs is not exact), all of them (scheme 1) or the
-  ``top_k`` most violated per chunk (scheme 2), until a full pass adds nothing. Each restricted LP
-  is a relaxation, so a pass that adds nothing certifies the full-LP optimum.
-* :func:`subgradient` — projected subgradient (Fig. 4.4, eq. 4.5) with the dynamic Polyak step
-  s_k = λ (F(α_k) − F_target)/‖g_k‖², F − F_target = ``target_frac``·F, λ divided by ``shrink``
-  after ``patience`` non-improving iterations, stop at λ < ``lam_end``; also the constant and
-  1/√k rules. The hinge value and subgradient come from the sorted-pair core in O(m log m) plus
-  two kernel products per iteration — pairs are never listed.
+* :func:`chunking` — the "modified chunking" of Ataman (2007), Fig. 4.1, as exact constraint
+  generation: solve the LP on S ∪ chunk, add the pairs whose *margin* is violated
+  (f_i − f_j < 1 − ``min_violation``), all of them (scheme 1) or the ``top_k`` most violated per
+  chunk (scheme 2), until a full pass adds nothing. Each restricted LP is a relaxation, so a
+  pass that adds nothing certifies the optimum of the full LP. (Reading the thesis's "pairwise
+  violations" as mis-ordered pairs, f_i − f_j < 0, is available as ``violation="misorder"``;
+  it is not exact.)
+* :func:`subgradient` — the projected subgradient method of Ataman (2007), Fig. 4.4 and
+  eq. 4.5, with the dynamic Polyak step s_k = λ_k (F(α_k) − F_target)/‖g_k‖²,
+  F − F_target = ``target_frac``·F, λ_k divided by ``shrink`` after ``patience`` non-improving
+  iterations and a stop when λ_k < ``step_min``; also constant and 1/√k steps. The hinge value
+  and subgradient come from the sorted-pair core in O(m log m) plus two kernel products per
+  iteration: pairs are never listed.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_parameter_constraints
 
 from .._progress import progress_bar
+from ..exceptions import check_memory
 from ..modeling import get_formulation
-from ..pairs import PairSet
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import solve
 
+__all__ = ["lp_objective", "subgradient", "SubgradientResult", "chunking", "ChunkingResult"]
+
 STEP_RULES = ("dynamic", "constant", "sqrt")
-MAX_CHUNKED_PAIRS = 50_000_000
+#: memory per pair of the chunk partition: chunk label (int64), chunk index lists (int64), two masks
+CHUNKING_BYTES_PER_PAIR = 8 + 8 + 1 + 1
+
+
+class _Count(Interval):
+    """An integer interval that, unlike :class:`Interval`, refuses booleans (``True`` is not a count)."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+def _positive():
+    return Interval(Real, 0, None, closed="neither")
+
+
+#: constraints of the options of :func:`subgradient` (checked by the function and, for
+#: ``method_options``, by the estimators before any work)
+SUBGRADIENT_CONSTRAINTS = {
+    "C": [_positive()],
+    "rule": [StrOptions(set(STEP_RULES))],
+    "step0": [_positive()],
+    "step_min": [_positive()],
+    "patience": [_Count(Integral, 0, None, closed="left")],
+    "shrink": [Interval(Real, 1, None, closed="neither")],
+    "target_frac": [Interval(Real, 0, 1, closed="neither")],
+    "step": [_positive()],
+    "max_iter": [_Count(Integral, 1, None, closed="left")],
+    "tol": [_positive(), None],
+    "alpha0": ["array-like", None],
+    "callback": [callable, None],
+    "verbose": ["verbose"],
+}
+
+#: constraints of the options of :func:`chunking`
+CHUNKING_CONSTRAINTS = {
+    "C": [_positive()],
+    "n_chunks": [_Count(Integral, 1, None, closed="left")],
+    "scheme": [Options(Integral, {1, 2})],
+    "top_k": [_Count(Integral, 1, None, closed="left")],
+    "violation": [StrOptions({"margin", "misorder"})],
+    "min_violation": [Interval(Real, 0, 1, closed="left")],
+    "max_iter": [_Count(Integral, 1, None, closed="left")],
+    "solver": [str],
+    "solver_options": [dict, None],
+    "tol": [_positive(), None],
+    "verbose": ["verbose"],
+    "random_state": ["random_state", np.random.Generator],
+    "max_bytes": [_positive(), None],
+    "callback": [callable, None],
+}
 
 
 def lp_objective(K, pairs: PairSet, C: float, alpha) -> tuple[float, np.ndarray]:
-    """F(α) = Σα + C Σ w_ij [1 − (f_i − f_j)]_+ and the scores f = K Y α (O(m² + m log m))."""
+    """Value of the LP Ranker objective and the training scores at a coefficient vector α.
+
+    F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)) with f = K Y α, evaluated with the
+    sorted-pair core in O(m² + m log m) time (the pairs are never listed).
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        Training kernel matrix.
+    pairs : PairSet
+        The pairs (i, j, w_ij) over the m training points; ``pairs.signs`` is Y.
+    C : float
+        Weight of the pairwise hinge loss.
+    alpha : ndarray of shape (m,)
+        Non-negative expansion coefficients α.
+
+    Returns
+    -------
+    objective : float
+        F(α).
+    scores : ndarray of shape (m,)
+        f = K Y α.
+
+    See Also
+    --------
+    subgradient : Minimizes this objective without listing pairs.
+    chunking : Minimizes it exactly by constraint generation.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.lp import lp_objective
+    >>> pairs = PairSet.bipartite([1, 1, 0])
+    >>> F, f = lp_objective(np.eye(3), pairs, 1.0, np.array([1.0, 0.0, 0.5]))
+    >>> float(F), f.tolist()
+    (2.0, [1.0, 0.0, -0.5])
+    """
     f = K @ (pairs.signs * alpha)
     hinge, _ = pair_loss(pairs, f, "hinge")
     return float(np.sum(alpha)) + C * hinge, f
@@ -44,37 +144,155 @@ def lp_objective(K, pairs: PairSet, C: float, alpha) -> tuple[float, np.ndarray]
 # ============================================================================ subgradient
 @dataclass
 class SubgradientResult:
-    alpha: np.ndarray  # the best iterate
-    objective: float  # F at the best iterate
+    """Record of a :func:`subgradient` run.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (m,)
+        The best iterate α (lowest F seen).
+    objective : float
+        F at the best iterate.
+    iterations : int
+        Iterations started; with the dynamic rule the last one may stop before stepping, so
+        ``iterations`` can exceed ``len(history)`` by one.
+    best_iteration : int
+        The (1-based) iteration of the best iterate.
+    history : list of dict
+        Per iteration: ``iteration``, ``objective``, ``best``, ``step`` (the multiplier s_k of
+        the subgradient actually used), ``grad_norm``, ``seconds`` and, for the dynamic rule,
+        ``step_scale`` (λ_k).
+    stop : str
+        Why the run ended: ``"step_min"`` (λ_k fell below ``step_min``), ``"tol"`` (the iterate
+        moved by less than ``tol``), ``"stationary"`` (zero subgradient) or ``"max_iter"``.
+
+    See Also
+    --------
+    subgradient : The function returning this record.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.lp import subgradient
+    >>> run = subgradient(np.eye(4), PairSet.bipartite([1, 1, 0, 0]), 1.0, rule="constant", max_iter=5)
+    >>> run.iterations, len(run.history), run.stop
+    (5, 5, 'max_iter')
+    """
+
+    alpha: np.ndarray
+    objective: float
     iterations: int
     best_iteration: int
-    history: list = field(default_factory=list)  # per iteration: objective, best, step, lam, seconds
+    history: list = field(default_factory=list)
+    stop: str = "max_iter"
 
 
-def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: float = 2.0,
-                lam_end: float = 0.005, patience: int = 10, shrink: float = 2.0,
-                target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, alpha0=None,
-                callback=None, progress: bool | None = False) -> SubgradientResult:
-    """Projected subgradient for the LP Ranker (seed 003 Fig. 4.4 / eq. 4.5), keeping the best iterate.
+def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
+                step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
+                target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
+                alpha0=None, callback=None, verbose: int = 0) -> SubgradientResult:
+    """Projected subgradient method for the LP Ranker, keeping the best iterate.
 
-    ∂F/∂α = 1 + C·Y Kᵀ c with c = ∂(hinge sum)/∂f from the pair core (c_u = −Σ_j w_uj over
-    u's violated pairs as first element, +Σ_i w_iu as second; pairs with margin exactly 1
-    contribute 0). ``rule="dynamic"`` (default, the thesis's choice): λ starts at ``lam0``, is
-    divided by ``shrink`` on the (patience+1)-th consecutive non-improving iteration, and the
-    run stops when λ < ``lam_end`` (or at ``max_iter``); ``"constant"`` and ``"sqrt"`` (both run
-    ``max_iter`` iterations) move α by the distance ``step`` resp. ``step``/√k along −g/‖g‖
-    (normalized steps: ‖g‖ grows with C and the number of pairs, so a raw step size would not
-    transfer between problems). ``history[k]["step"]`` is the multiplier s_k of g actually used.
+    Minimizes F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)), f = K Y α, over α ≥ 0
+    (Ataman 2007, eq. 4.4) with steps α ← max(0, α − s_k g_k) along a subgradient
+    g = 1 + C·Y Kᵀ c, where c = ∂(hinge sum)/∂f comes from the sorted-pair core in
+    O(m log m): c_u = −Σ_j w_uj over u's violated pairs as first element and +Σ_i w_iu as
+    second; pairs with margin exactly 1 contribute 0. The pairs are never listed.
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        Symmetric training kernel matrix.
+    pairs : PairSet
+        The pairs (i, j, w_ij); ``pairs.signs`` gives Y.
+    C : float
+        Weight of the pairwise hinge loss (> 0).
+    rule : {"dynamic", "constant", "sqrt"}, default="dynamic"
+        Step rule. ``"dynamic"`` (Ataman 2007, Fig. 4.4): the Polyak step
+        s_k = λ_k · ``target_frac`` · F(α_k)/‖g_k‖²; λ starts at ``step0`` and is divided by
+        ``shrink`` on the (``patience`` + 1)-th consecutive non-improving iteration; the run
+        stops when λ < ``step_min``. ``"constant"`` and ``"sqrt"`` move α by the distance
+        ``step`` resp. ``step``/√k along −g/‖g‖ (normalized: ‖g‖ grows with C and the number of
+        pairs, so a raw step size would not transfer between problems) and run ``max_iter``
+        iterations.
+    step0 : float, default=2.0
+        Initial step scale λ_0 of the dynamic rule.
+    step_min : float, default=0.005
+        The dynamic rule stops when its step scale λ_k falls below this.
+    patience : int, default=10
+        Non-improving iterations tolerated before the dynamic rule shrinks λ.
+    shrink : float, default=2.0
+        Factor (> 1) dividing λ after ``patience`` non-improving iterations.
+    target_frac : float, default=0.1
+        The dynamic rule aims at F_target = (1 − ``target_frac``)·F(α_k); in (0, 1).
+    step : float, default=0.1
+        Distance moved per iteration by the ``"constant"`` rule (``step``/√k for ``"sqrt"``).
+    max_iter : int, default=5000
+        Maximum number of iterations.
+    tol : float or None, default=None
+        Stopping tolerance: stop when a step moves α by at most ``tol`` · max(1, ‖α‖).
+        None: no such test (the rule's own stop and ``max_iter`` apply).
+    alpha0 : array-like of shape (m,), default=None
+        Starting point (projected onto α ≥ 0); None starts at α = 0.
+    callback : callable, default=None
+        Called with each iteration's history record (a dict).
+    verbose : int, default=0
+        0: silent; ≥ 1: a progress bar with the current and best objective.
+
+    Returns
+    -------
+    result : SubgradientResult
+        The best iterate, its objective, the iteration counts, the history and the stop reason.
+
+    See Also
+    --------
+    chunking : Exact constraint generation for the same LP.
+    lp_objective : The objective F(α) this method minimizes.
+    aucopt.LPRanker : The estimator; ``method="subgradient"`` calls this function.
+
+    Notes
+    -----
+    Each iteration costs two kernel products (f = K Y α and K c) and one pass of the
+    sorted-pair core, O(m² + m log m) time and O(m²) memory for K; the LP itself, with one row
+    per pair, is never built. The method returns the best iterate seen, which is generally not
+    a vertex of the LP: small coefficients are rarely exactly 0 (an estimator's
+    ``support_threshold`` of about 1e-3 gives a sparse expansion).
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from aucopt import PairSet
+    >>> from aucopt.lp import lp_objective, subgradient
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> K, pairs = rbf_kernel(X, gamma=0.05), PairSet.bipartite(y)
+    >>> run = subgradient(K, pairs, 1.0, max_iter=300)
+    >>> bool(run.objective < lp_objective(K, pairs, 1.0, np.zeros(60))[0])  # below F(0) = C·n_pairs
+    True
+    >>> run.objective == run.history[run.best_iteration - 1]["objective"]
+    True
     """
-    _check_subgradient_params(rule, lam0, lam_end, patience, shrink, target_frac, step, max_iter, C)
+    validate_parameter_constraints(
+        SUBGRADIENT_CONSTRAINTS,
+        dict(C=C, rule=rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
+             target_frac=target_frac, step=step, max_iter=max_iter, tol=tol, alpha0=alpha0,
+             callback=callback, verbose=verbose),
+        caller_name="subgradient")
     pairs.check_nonempty()
     m = pairs.n_points
     y = pairs.signs
     alpha = np.zeros(m) if alpha0 is None else np.maximum(np.asarray(alpha0, dtype=float), 0.0)
     best_alpha, best_F, best_k = alpha.copy(), np.inf, 0
-    lam, h_count = float(lam0), 0
+    lam, h_count = float(step0), 0
     history = []
-    bar = progress_bar(progress, total=max_iter, desc="subgradient")
+    stop = "max_iter"
+    bar = progress_bar(bool(verbose), total=max_iter, desc="subgradient")
     start = time.perf_counter()
     k = 0
     for k in range(1, max_iter + 1):
@@ -87,11 +305,13 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: flo
             h_count += 1
         else:
             lam, h_count = lam / shrink, 0
-        if rule == "dynamic" and lam < lam_end:
+        if rule == "dynamic" and lam < step_min:
+            stop = "step_min"
             break
         g = 1.0 + C * y * (K @ c)  # K symmetric: Kᵀc = Kc
         gg = float(g @ g)
         if gg == 0.0:  # α is a stationary point of F
+            stop = "stationary"
             break
         if rule == "dynamic":
             s = lam * target_frac * F / gg
@@ -99,92 +319,203 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", lam0: flo
             s = step / np.sqrt(gg)
         else:
             s = step / np.sqrt(k * gg)
-        alpha = np.maximum(alpha - s * g, 0.0)
+        alpha_next = np.maximum(alpha - s * g, 0.0)
         record = {"iteration": k, "objective": F, "best": best_F, "step": s, "grad_norm": np.sqrt(gg),
                   "seconds": time.perf_counter() - start}
         if rule == "dynamic":
-            record["lam"] = lam
+            record["step_scale"] = lam
         history.append(record)
         if callback is not None:
             callback(record)
         if bar is not None:
             bar.update(1)
-            bar.set_postfix(F=f"{F:.6g}", best=f"{best_F:.6g}", lam=f"{lam:.3g}")
+            bar.set_postfix(F=f"{F:.6g}", best=f"{best_F:.6g}")
+        moved = float(np.linalg.norm(alpha_next - alpha))
+        small = tol is not None and moved <= tol * max(1.0, float(np.linalg.norm(alpha)))
+        alpha = alpha_next
+        if small:
+            stop = "tol"
+            break
     if bar is not None:
         bar.close()
     return SubgradientResult(alpha=best_alpha, objective=best_F, iterations=k, best_iteration=best_k,
-                             history=history)
-
-
-def _check_subgradient_params(rule, lam0, lam_end, patience, shrink, target_frac, step, max_iter, C):
-    if rule not in STEP_RULES:
-        raise ValueError(f"rule must be one of {STEP_RULES}; got {rule!r}.")
-    checks = [("lam0", lam0, lambda v: v > 0), ("lam_end", lam_end, lambda v: 0 < v),
-              ("shrink", shrink, lambda v: v > 1), ("target_frac", target_frac, lambda v: 0 < v < 1),
-              ("step", step, lambda v: v > 0), ("C", C, lambda v: 0 < v < np.inf)]
-    for name, value, ok in checks:
-        if not np.isscalar(value) or isinstance(value, bool) or not ok(float(value)):
-            raise ValueError(f"{name}={value!r} is out of range.")
-    for name, value in (("patience", patience), ("max_iter", max_iter)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < (0 if name == "patience" else 1):
-            raise ValueError(f"{name} must be a {'non-negative' if name == 'patience' else 'positive'} integer; got {value!r}.")
+                             history=history, stop=stop)
 
 
 # ============================================================================ chunking
 @dataclass
 class ChunkingResult:
+    """Record of a :func:`chunking` run.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (m,)
+        α of the last restricted LP (optimal for the full LP when the last pass added nothing).
+    objective : float
+        The full LP's objective F(α), over all pairs.
+    passes : int
+        Passes over the chunks.
+    n_constraints : int
+        Pairs retained in the working set S at the end.
+    n_solves : int
+        Restricted LPs solved.
+    history : list of dict
+        Per restricted LP: ``pass``, ``chunk``, ``retained`` (|S|), ``added`` and
+        ``restricted_objective``.
+    solve_result : SolveResult or None
+        The backend's result for the last restricted LP.
+
+    See Also
+    --------
+    chunking : The function returning this record.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.lp import chunking
+    >>> run = chunking(np.eye(4), PairSet.bipartite([1, 1, 0, 0]), 1.0, n_chunks=2, random_state=0)
+    >>> run.n_solves == run.passes * 2, run.solve_result.solver
+    (True, 'highs')
+    """
+
     alpha: np.ndarray
-    objective: float  # full-LP objective F(α) over all pairs
+    objective: float
     passes: int
-    n_constraints: int  # |S|, the retained pairs
+    n_constraints: int
     n_solves: int
-    history: list = field(default_factory=list)  # per chunk solve: pass, chunk, |S|, added, objective
+    history: list = field(default_factory=list)
     solve_result: object = None
 
 
 def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1, top_k: int = 1000,
-             violation: str = "margin", tol: float = 1e-7, max_passes: int = 50, solver: str = "highs",
-             solver_options: dict | None = None, random_state=0, callback=None) -> ChunkingResult:
-    """Constraint generation for the LP Ranker (seed 003 Fig. 4.1, executable version of §2.1).
+             violation: str = "margin", min_violation: float = 1e-7, max_iter: int = 50,
+             solver: str = "highs", solver_options: dict | None = None, tol: float | None = None,
+             verbose: int = 0, random_state=None, max_bytes: float | None = DEFAULT_MAX_BYTES,
+             callback=None) -> ChunkingResult:
+    """Constraint generation for the LP Ranker ("modified chunking", Ataman 2007, Fig. 4.1).
 
-    The pairs are split into ``n_chunks`` random chunks (fixed across passes; a chunk is a set of
-    pair positions, listed only when its LP is built). For each chunk the LP (3.3) is solved on
-    S ∪ chunk; the other pairs are scanned chunk by chunk for violations, ``"margin"``:
-    f_i − f_j < 1 − tol (exact) or ``"misorder"``: f_i − f_j < 0 (the other reading; not exact);
-    scheme 1 adds all of them to S, scheme 2 the ``top_k`` smallest margins per chunk. Stops
-    after a pass that adds nothing (or ``max_passes``). Returns the last LP's α. With HiGHS,
-    every LP after the first starts from the previous α (scores and slacks completed), which
-    HiGHS turns into a starting basis.
+    The pairs are split into ``n_chunks`` random chunks, fixed across passes (a chunk is a set
+    of pair positions, listed only when its LP is built). For each chunk the LP (Ataman 2007,
+    eq. 3.3) is solved on S ∪ chunk; the pairs outside are then scanned chunk by chunk for
+    violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
+    the smallest margins. The run stops after a pass that adds nothing, or after ``max_iter``
+    passes. With HiGHS every LP after the first starts from the previous α (scores and slacks
+    completed), which HiGHS turns into a starting basis.
+
+    Parameters
+    ----------
+    K : ndarray of shape (m, m)
+        Symmetric training kernel matrix.
+    pairs : PairSet
+        The pairs (i, j, w_ij); ``pairs.signs`` gives Y.
+    C : float
+        Weight of the pairwise hinge loss (> 0).
+    n_chunks : int, default=5
+        Number of chunks, in [1, n_pairs].
+    scheme : {1, 2}, default=1
+        1: add every violated pair; 2: add the ``top_k`` most violated pairs per chunk solve.
+    top_k : int, default=1000
+        Pairs added per chunk solve by scheme 2.
+    violation : {"margin", "misorder"}, default="margin"
+        ``"margin"``: a pair is violated when f_i − f_j < 1 − ``min_violation`` (exact: the
+        result is the full LP's optimum); ``"misorder"``: when f_i − f_j < 0 (not exact).
+    min_violation : float, default=1e-7
+        Margin shortfall 1 − (f_i − f_j) above which a pair counts as violated (rule
+        ``"margin"``); absorbs the backend's rounding at pairs held exactly at margin 1.
+    max_iter : int, default=50
+        Maximum number of passes over the chunks.
+    solver : str, default="highs"
+        LP backend (see :func:`aucopt.available_solvers`).
+    solver_options : dict, default=None
+        Raw options passed unchanged to the backend.
+    tol : float or None, default=None
+        The backend's stopping (feasibility / optimality) tolerance; None: its default.
+    verbose : int, default=0
+        0: silent; 1: a progress bar over the restricted LPs; ≥ 2: also the backend's log.
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=None
+        Seed of the random partition of the pairs into chunks.
+    max_bytes : float or None, default=2 GiB
+        Memory budget of the partition (about 18 bytes per pair); larger problems raise
+        :class:`~aucopt.exceptions.ProblemTooLargeError` before any work. None: no limit.
+    callback : callable, default=None
+        Called with each restricted LP's history record (a dict).
+
+    Returns
+    -------
+    result : ChunkingResult
+        α, the full LP's objective, the counts of passes / retained pairs / solves, the history
+        and the last backend result.
+
+    Raises
+    ------
+    ProblemTooLargeError
+        When the partition of the pairs would exceed ``max_bytes``.
+
+    See Also
+    --------
+    subgradient : The projected subgradient method for the same LP (no LP solver, no pair list).
+    aucopt.LPRanker : The estimator; ``method="chunking"`` calls this function.
+
+    Notes
+    -----
+    Each restricted LP keeps a subset of the pair rows of the full LP, so its optimum is a lower
+    bound of the full optimum; when a pass adds no pair, every pair satisfies its margin
+    constraint at the restricted optimum, which is then feasible, hence optimal, for the full LP.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from aucopt import PairSet, get_formulation, solve
+    >>> X, y = make_classification(n_samples=60, random_state=0)
+    >>> K, pairs = rbf_kernel(X, gamma=0.05), PairSet.bipartite(y)
+    >>> run = chunking(K, pairs, 1.0, n_chunks=3, random_state=0)
+    >>> full = solve(get_formulation("lp_ranker").build(pairs, K, C=1.0))
+    >>> bool(abs(run.objective - full.objective) <= 1e-7 * full.objective)
+    True
+    >>> run.n_constraints < pairs.n_pairs  # only part of the pairs was ever in an LP
+    True
     """
-    if scheme not in (1, 2):
-        raise ValueError(f"scheme must be 1 (all violated pairs) or 2 (top_k most violated); got {scheme!r}.")
-    if violation not in ("margin", "misorder"):
-        raise ValueError(f"violation must be 'margin' (exact) or 'misorder'; got {violation!r}.")
+    validate_parameter_constraints(
+        CHUNKING_CONSTRAINTS,
+        dict(C=C, n_chunks=n_chunks, scheme=scheme, top_k=top_k, violation=violation,
+             min_violation=min_violation, max_iter=max_iter, solver=solver, solver_options=solver_options,
+             tol=tol, verbose=verbose, random_state=random_state, max_bytes=max_bytes, callback=callback),
+        caller_name="chunking")
     P = pairs.check_nonempty().n_pairs
-    if isinstance(n_chunks, bool) or not isinstance(n_chunks, (int, np.integer)) or not 1 <= n_chunks <= P:
-        raise ValueError(f"n_chunks must be an integer in [1, {P}]; got {n_chunks!r}.")
-    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
-        raise ValueError(f"top_k must be a positive integer; got {top_k!r}.")
+    if n_chunks > P:
+        raise ValueError(f"n_chunks={n_chunks} exceeds the number of pairs; use an integer in [1, {P}].")
+    check_memory(CHUNKING_BYTES_PER_PAIR * float(P), max_bytes, f"The chunk partition of {P:,} pairs",
+                 "use method='subgradient' (never lists pairs) or subsample")
     form = get_formulation("lp_ranker")
-    if P > MAX_CHUNKED_PAIRS:  # the chunk labels and masks take ~17 bytes per pair
-        raise ValueError(f"{P:,} pairs are too many to partition into chunks here; use method='subgradient'.")
-    chunk_of = np.random.default_rng(random_state).integers(0, n_chunks, size=P)
+    if isinstance(random_state, np.random.RandomState):
+        chunk_of = random_state.randint(0, n_chunks, size=P)
+    else:
+        chunk_of = np.random.default_rng(random_state).integers(0, n_chunks, size=P)
     chunks = [np.flatnonzero(chunk_of == b) for b in range(n_chunks)]
-    threshold = 1.0 - tol if violation == "margin" else 0.0
+    del chunk_of
+    threshold = 1.0 - min_violation if violation == "margin" else 0.0
+    warm_starts = solver.strip().lower() == "highs"
     in_S = np.zeros(P, dtype=bool)
     history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
+    bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
     passes = 0
-    for passes in range(1, max_passes + 1):
+    for passes in range(1, max_iter + 1):
         added = 0
         for b, chunk in enumerate(chunks):
             R = np.union1d(np.flatnonzero(in_S), chunk)
             i, j, w = pairs.pairs_at(R)
             restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
             problem = form.build(restricted, K, C=C, max_bytes=None)
-            options = dict(solver_options or {})
-            if solver == "highs" and n_solves and "warm_start" not in options:
-                options["warm_start"] = {"x": _warm_point(problem, K, pairs.signs, alpha, i, j)}
-            result = solve(problem, solver, **options).raise_for_status()
+            warm = {"x": _warm_point(problem, K, pairs.signs, alpha, i, j)} if warm_starts and n_solves else None
+            result = solve(problem, solver, tol=tol, verbose=verbose >= 2, warm_start=warm,
+                           solver_options=solver_options).raise_for_status()
             n_solves += 1
             alpha = problem.block(result.x, "alpha")
             f = K @ (pairs.signs * alpha)
@@ -211,8 +542,13 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
             history.append(record)
             if callback is not None:
                 callback(record)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix({"pass": passes, "retained": record["retained"], "added": record["added"]})
         if added == 0:
             break
+    if bar is not None:
+        bar.close()
     objective, _ = lp_objective(K, pairs, C, alpha)
     return ChunkingResult(alpha=alpha, objective=objective, passes=passes, n_constraints=int(in_S.sum()),
                           n_solves=n_solves, history=history, solve_result=result)
@@ -227,4 +563,3 @@ def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:
     x[problem.blocks["scores"]] = s
     x[problem.blocks["z"]] = np.maximum(0.0, 1.0 - (s[i] - s[j]))
     return x
-

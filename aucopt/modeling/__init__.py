@@ -2,8 +2,13 @@
 
 A formulation (one file in the top-level ``formulations/`` folder, importable as
 ``aucopt.formulations``) is a function ``f(m, **params)`` registered with :func:`formulation`; it
-states the mathematics with the operators of :class:`Model`. ``Formulation.build`` emits a
-:class:`Problem` (sparse, lifted standard form) that any backend in :mod:`aucopt.solvers` solves.
+states the mathematics with the operators of :class:`Model` and may declare the size of the
+problem it builds (``nnz=``), which :meth:`Formulation.check_size` uses before any work.
+``Formulation.build`` emits a :class:`Problem` (sparse, lifted standard form) that any backend in
+:mod:`aucopt.solvers` solves.
+
+Adding a formulation = adding one file to ``formulations/`` with a ``@formulation(...)``-decorated
+function.
 """
 
 from ._model import (
@@ -17,8 +22,9 @@ from ._model import (
     available_formulations,
     formulation,
     get_formulation,
+    lifted_lp_nnz,
 )
 from .problem import Problem
 
 __all__ = ["Model", "Formulation", "formulation", "get_formulation", "available_formulations", "Problem",
-           "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO"]
+           "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO", "lifted_lp_nnz"]

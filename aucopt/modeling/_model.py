@@ -1,4 +1,4 @@
-"""The declarative layer: formulations state math, the builder emits a :class:`~aucopt.problem.Problem`.
+"""The declarative layer: formulations state the mathematics, the builder emits a :class:`Problem`.
 
 A formulation is a function ``f(m, **params)`` registered with :func:`formulation`. It receives a
 :class:`Model` ``m`` that knows the pair set and the kernel, and uses only:
@@ -12,8 +12,8 @@ A formulation is a function ``f(m, **params)`` registered with :func:`formulatio
 
 The builder owns sparsity and lifting: by default ``m.scores`` introduces auxiliary score
 variables s with the equality rows s − K Y α = 0, so each pair row ``s_i − s_j + z_ij ≥ 1``
-has 3 nonzeros (m² + 3P in total) instead of the thesis's dense P × m block. ``lifted=False``
-reproduces the dense form for comparison (see ``benchmarks/``).
+has 3 nonzeros (m² + 3P in total) instead of the dense P × m block of Ataman (2007), eq. 3.3.
+``lifted=False`` reproduces the dense form for comparison (see ``benchmarks/``).
 """
 
 from __future__ import annotations
@@ -26,17 +26,54 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._formulations_path import ensure_formulations_package
-from .._validation import format_bytes
 from ..exceptions import check_memory
 from ..pairs import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, PairSet
 from .problem import Problem
 
-BYTES_PER_NONZERO = 8 + 4  # float64 value + int32 index (CSC)
+BYTES_PER_NONZERO = 8 + 4
+"""Bytes per stored nonzero of a sparse matrix: a float64 value and an int32 index (CSC)."""
+
+LISTING_FIX = ("use a scalable path that never lists pairs (LPRanker(method='subgradient'), "
+               "method='clustering' or method='chunking'; RankSVM / RankRC), or subsample")
 
 
 # ============================================================================ expressions
 class Affine:
-    """A vector-valued affine expression Σ_b M_b x_b + const over named variable blocks."""
+    """A vector-valued affine expression Σ_b M_b x_b + const over named variable blocks.
+
+    Affine expressions are what :meth:`Model.variable` returns and what the algebra produces:
+    ``expr + expr``, ``expr - vector``, ``scalar * expr``, ``matrix @ expr`` (dense or scipy
+    sparse), ``vector @ expr`` (a size-1 expression) and :meth:`sum`. Comparisons ``>=``, ``<=``
+    and ``==`` with a number, a vector or another expression make a :class:`Constraint`.
+
+    Parameters
+    ----------
+    model : Model
+        The model the variables belong to.
+    terms : dict
+        Variable-block name → sparse coefficient matrix (size × block size).
+    const : array-like of shape (size,)
+        The constant part.
+
+    Attributes
+    ----------
+    size : int
+        Number of entries.
+
+    See Also
+    --------
+    Model.variable : declares the blocks expressions are built from.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import Model, PairSet
+    >>> m = Model(PairSet.bipartite([1, 0]))
+    >>> x = m.variable("x", 3)
+    >>> expr = 2.0 * x + np.array([1.0, 0.0, -1.0])
+    >>> expr.size, (np.ones((2, 3)) @ expr).size, expr.sum().size
+    (3, 2, 1)
+    """
 
     __array_ufunc__ = None  # let numpy defer ``ndarray @ expr`` / ``scalar * expr`` to us
 
@@ -47,6 +84,7 @@ class Affine:
 
     @property
     def size(self) -> int:
+        """Number of entries of the expression."""
         return len(self.const)
 
     def __len__(self) -> int:
@@ -106,6 +144,7 @@ class Affine:
         return Affine(self.model, terms, M @ self.const)
 
     def sum(self) -> "Affine":
+        """The size-1 expression Σ_k expr_k."""
         return np.ones(self.size) @ self
 
     # ----------------------------------------------------------------- constraints
@@ -128,7 +167,39 @@ class Affine:
 
 
 class Variable(Affine):
-    """A block of ``size`` decision variables with bounds ``lower ≤ x ≤ upper``."""
+    """A block of ``size`` decision variables with bounds ``lower ≤ x ≤ upper``.
+
+    Created by :meth:`Model.variable`; behaves as the affine expression ``x``.
+
+    Parameters
+    ----------
+    model : Model
+        The model that owns the block.
+    name : str
+        Block name (a key of ``Problem.blocks``).
+    size : int
+        Number of variables.
+    lower, upper : float, array-like or None
+        Bounds; None means −∞ resp. +∞.
+
+    Attributes
+    ----------
+    name : str
+        Block name.
+    lower, upper : ndarray of shape (size,)
+        The bounds.
+
+    See Also
+    --------
+    Model.variable : declares a Variable.
+
+    Examples
+    --------
+    >>> from aucopt import Model, PairSet
+    >>> m = Model(PairSet.bipartite([1, 0]))
+    >>> m.variable("z", 4, lower=0)
+    Variable('z', size=4)
+    """
 
     def __init__(self, model, name, size, lower, upper):
         super().__init__(model, {name: sp.identity(size, format="csr")}, np.zeros(size))
@@ -141,7 +212,37 @@ class Variable(Affine):
 
 
 class Constraint:
-    """``lower ≤ expr ≤ upper`` (element-wise)."""
+    """Element-wise ``lower ≤ expr ≤ upper``, made by comparing an :class:`Affine` expression.
+
+    The expression's constant is moved into the bounds.
+
+    Parameters
+    ----------
+    expr : Affine
+        The constrained expression.
+    lower, upper : float or array-like
+        Bounds (±inf for one-sided rows).
+
+    Attributes
+    ----------
+    expr : Affine
+        The expression.
+    lower, upper : ndarray of shape (expr.size,)
+        The bounds on the expression's variable part.
+
+    See Also
+    --------
+    Model.subject_to : adds constraints to a model.
+
+    Examples
+    --------
+    >>> from aucopt import Model, PairSet
+    >>> m = Model(PairSet.bipartite([1, 0]))
+    >>> x = m.variable("x", 2)
+    >>> con = x + 1.0 >= 3.0
+    >>> con.lower, con.upper
+    (array([2., 2.]), array([inf, inf]))
+    """
 
     def __init__(self, expr: Affine, lower, upper):
         self.expr = expr
@@ -150,7 +251,32 @@ class Constraint:
 
 
 class Quadratic:
-    """½ Σ_b x_bᵀ Q_b x_b + (scalar affine); blocks are diagonal in the variable layout."""
+    """A convex quadratic objective ½ Σ_b x_bᵀ Q_b x_b + (scalar affine part).
+
+    Made by :meth:`Model.sum_squares`; may be added to another quadratic or to a scalar affine
+    expression and multiplied by a non-negative number (which keeps it convex).
+
+    Parameters
+    ----------
+    quad : dict
+        Variable-block name → its (diagonal, positive semidefinite) block Q_b.
+    linear : Affine
+        The size-1 affine part.
+
+    See Also
+    --------
+    Model.sum_squares : makes a Quadratic.
+    Model.minimize : takes it as the objective.
+
+    Examples
+    --------
+    >>> from aucopt import Model, PairSet
+    >>> m = Model(PairSet.bipartite([1, 0]))
+    >>> x = m.variable("x", 2)
+    >>> objective = 0.5 * m.sum_squares(x) - x.sum()
+    >>> sorted(objective.quad)
+    ['x']
+    """
 
     __array_ufunc__ = None
 
@@ -181,16 +307,65 @@ class Quadratic:
 
 # ============================================================================ model
 class Model:
-    """Build context handed to a formulation.
+    """The build context handed to a formulation: variables, operators, objective, constraints.
 
     Parameters
     ----------
-    pairs : the :class:`~aucopt.pairs.PairSet` (defines ``n_points``, ``signs``, the pair rows).
-    kernel : ``n_points × n_basis`` kernel matrix K between training points and the expansion basis.
-    factor : optional ``n_points × r`` matrix L with K = L Lᵀ (dense or sparse), e.g. the
-        explicit features of a linear kernel; computed from ``kernel`` on first use otherwise.
-    lifted : emit auxiliary score variables (sparse) instead of dense pair rows.
-    max_bytes : refuse to assemble anything larger (pair arrays, dense blocks) than this.
+    pairs : PairSet
+        The pairs (i, j) with weight w_ij that must satisfy f(x_i) > f(x_j); defines
+        ``n_points``, ``n_pairs``, ``signs`` and ``pair_weights``. Must not be empty.
+    kernel : array-like of shape (n_points, n_basis), default=None
+        Kernel matrix K between the training points and the expansion basis.
+    factor : array-like or sparse matrix of shape (n_points, r), default=None
+        A factor L with K = L Lᵀ (e.g. the features of a linear kernel); computed from
+        ``kernel`` on first use of :attr:`kernel_factor` otherwise.
+    lifted : bool, default=True
+        Let :meth:`scores` introduce score variables (3 nonzeros per pair row) instead of
+        emitting dense pair rows (n_basis nonzeros each).
+    max_bytes : float or None, default=2 GiB
+        Memory budget: listing the pairs or forming a product larger than this raises
+        :class:`~aucopt.exceptions.ProblemTooLargeError`; None disables the check.
+
+    Attributes
+    ----------
+    n_points : int
+        Number of points the pairs index.
+    n_pairs : int
+        Number of pairs.
+    signs : ndarray of shape (n_points,)
+        The pair set's label signs y_l ∈ {−1, +1} (positives / events +1).
+    pair_weights : ndarray of shape (n_pairs,)
+        w_ij, in pair order.
+
+    Raises
+    ------
+    NoComparablePairsError
+        When the pair set is empty.
+    ProblemTooLargeError
+        When listing the pairs would exceed ``max_bytes``.
+
+    See Also
+    --------
+    formulation : registers a function ``f(m, **params)`` that receives a Model.
+    Formulation.build : creates the Model, runs the formulation and builds the Problem.
+
+    Examples
+    --------
+    The LP Ranker of Ataman (2007), eq. 3.3, on three points with K = I:
+
+    >>> import numpy as np
+    >>> from aucopt import Model, PairSet, solve
+    >>> m = Model(PairSet.bipartite([1, 0, 0]), kernel=np.eye(3))
+    >>> alpha = m.variable("alpha", m.n_basis, lower=0)
+    >>> z = m.variable("z", m.n_pairs, lower=0)
+    >>> f = m.scores(alpha)
+    >>> m.minimize(alpha.sum() + 1.0 * (m.pair_weights @ z))
+    >>> m.subject_to(m.pair_difference(f) + z >= 1)
+    >>> problem = m.build("tiny_ranker")
+    >>> problem
+    Problem('tiny_ranker', LP, 8 variables (alpha[3], z[2], scores[3]), 5 rows, 12 nonzeros)
+    >>> round(solve(problem).objective, 9)
+    1.0
     """
 
     def __init__(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
@@ -218,13 +393,14 @@ class Model:
     # ----------------------------------------------------------------- declarations
     @property
     def n_basis(self) -> int:
+        """Number of expansion points: the columns of the kernel matrix."""
         if self.kernel is None:
             raise ValueError("This formulation needs a kernel matrix (pass kernel=K to build).")
         return self.kernel.shape[1]
 
     @property
     def kernel_factor(self):
-        """L (points × r) with K = L Lᵀ: the given factor, or an exact eigen-factor of K."""
+        """L (n_points × r) with K = L Lᵀ: the given factor, or an exact eigen-factor of K."""
         if self._factor is None:
             from ..kernels import kernel_factor
 
@@ -234,6 +410,29 @@ class Model:
         return self._factor
 
     def variable(self, name: str, size: int, lower=None, upper=None) -> Variable:
+        """Declare a block of ``size`` variables with bounds ``lower ≤ x ≤ upper``.
+
+        Parameters
+        ----------
+        name : str
+            Block name, unique in the model; the block is ``Problem.blocks[name]``.
+        size : int
+            Number of variables.
+        lower, upper : float, array-like or None, default=None
+            Bounds; None means unbounded on that side.
+
+        Returns
+        -------
+        Variable
+            The block, usable as an affine expression.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> m = Model(PairSet.bipartite([1, 0, 0]))
+        >>> m.variable("z", m.n_pairs, lower=0)
+        Variable('z', size=2)
+        """
         if name in self._variables:
             raise ValueError(f"Variable {name!r} is declared twice.")
         var = Variable(self, name, int(size), lower, upper)
@@ -241,6 +440,13 @@ class Model:
         return var
 
     def minimize(self, objective) -> None:
+        """Set the objective: a size-1 affine expression or a convex :class:`Quadratic`.
+
+        Parameters
+        ----------
+        objective : Affine or Quadratic
+            The expression to minimize.
+        """
         if isinstance(objective, Affine):
             objective = Quadratic({}, objective)
         if not isinstance(objective, Quadratic) or objective.linear.size != 1:
@@ -248,19 +454,34 @@ class Model:
         self._objective = objective
 
     def subject_to(self, *constraints: Constraint) -> None:
+        """Add constraints made by comparing expressions (``expr >= 1``, ``x <= y``, ``s == f``).
+
+        Parameters
+        ----------
+        *constraints : Constraint
+            One or more constraints.
+        """
         for con in constraints:
             if not isinstance(con, Constraint):
                 raise TypeError(f"Expected a constraint such as `expr >= 1`, got {type(con).__name__}.")
             self._constraints.append(con)
 
     def output(self, name: str, expr: Affine) -> None:
-        """Record an affine map of the solution, evaluated by ``Problem.output(x, name)``."""
+        """Record an affine map of the solution, evaluated by ``Problem.output(x, name)``.
+
+        Parameters
+        ----------
+        name : str
+            Output name, e.g. ``"coef"`` for the model's expansion coefficients.
+        expr : Affine
+            The map.
+        """
         self._outputs[name] = expr
 
     # ----------------------------------------------------------------- operators
     @property
     def pair_incidence(self) -> sp.csr_matrix:
-        """D (pairs × points): row (i, j) has +1 at i and −1 at j, so (D f)_ij = f_i − f_j."""
+        """D (n_pairs × n_points): row (i, j) has +1 at i and −1 at j, so (D f)_ij = f_i − f_j."""
         P = self.n_pairs
         rows = np.repeat(np.arange(P), 2)
         cols = np.column_stack([self._i, self._j]).ravel()
@@ -268,14 +489,38 @@ class Model:
         return sp.csr_matrix((vals, (rows, cols)), shape=(P, self.n_points))
 
     def pair_difference(self, f: Affine) -> Affine:
-        """The pair rows f_i − f_j for every pair (i, j), in pair order."""
+        """The pair rows f_i − f_j for every pair (i, j), in pair order.
+
+        Parameters
+        ----------
+        f : Affine of size n_points
+            Scores, e.g. from :meth:`scores`.
+
+        Returns
+        -------
+        Affine of size n_pairs
+            ``D f`` with D the :attr:`pair_incidence`.
+        """
         return self.pair_incidence @ f
 
     def scores(self, coef: Affine, *, signed: bool = True, name: str = "scores") -> Affine:
-        """Training scores f = K·Y·coef (``signed``) or K·coef, and the output ``"coef"``.
+        """Training scores f = K·Y·coef (``signed``) or f = K·coef, and the output ``"coef"``.
 
-        With ``lifted=True`` this declares free score variables ``s`` and the rows
-        s − K Y coef = 0, returning ``s``; otherwise it returns the dense expression.
+        Parameters
+        ----------
+        coef : Affine of size n_basis
+            Expansion weights.
+        signed : bool, default=True
+            Multiply by the label signs Y = diag(signs) (the sign structure y_l α_l of
+            Ataman (2007), eq. 3.3); the output ``"coef"`` is then Y·coef.
+        name : str, default="scores"
+            Name of the score variables when lifted.
+
+        Returns
+        -------
+        Affine of size n_points
+            With ``lifted=True`` new free score variables s and the rows s − K Y coef = 0 are
+            declared and s is returned; otherwise the dense expression K Y coef.
         """
         if self.kernel is None:
             raise ValueError("This formulation needs a kernel matrix.")
@@ -291,15 +536,42 @@ class Model:
         return s
 
     def lift(self, expr: Affine, name: str | None = None) -> Variable:
-        """A new free variable v with the rows v − expr = 0; keeps later products sparse
-        (e.g. v = Aᵀα has 2 nonzeros per pair, and Lᵀv then costs r·n, not r·P)."""
+        """A new free variable v with the rows v − expr = 0.
+
+        Keeps later products sparse: e.g. v = Aᵀα has 2 nonzeros per pair, and Lᵀv then costs
+        r·n nonzeros rather than r·P.
+
+        Parameters
+        ----------
+        expr : Affine
+            The expression to name.
+        name : str, default=None
+            Block name; ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Variable
+            The new block, equal to ``expr`` at every feasible point.
+        """
         v = self.variable(name or f"_aux{len(self._variables)}", expr.size)
         self.subject_to(v - expr == 0)
         return v
 
     def sum_squares(self, expr: Affine, weights=None) -> Quadratic:
-        """Σ_k weights_k · expr_k² (weights default 1, must be ≥ 0); a non-variable
-        expression is lifted into an auxiliary variable first."""
+        """Σ_k weights_k · expr_k², a convex quadratic.
+
+        Parameters
+        ----------
+        expr : Affine
+            The expression; lifted into a new variable first unless it is a plain variable.
+        weights : array-like of shape (expr.size,), default=None
+            Non-negative finite weights (1 when None).
+
+        Returns
+        -------
+        Quadratic
+            The weighted sum of squares, to combine into :meth:`minimize`'s objective.
+        """
         if not (isinstance(expr, Variable) and np.all(expr.const == 0)):
             expr = self.lift(expr)
         w = np.ones(expr.size) if weights is None else np.broadcast_to(np.asarray(weights, float), (expr.size,))
@@ -310,19 +582,32 @@ class Model:
 
     # ----------------------------------------------------------------- assembly
     def _check_nnz_budget(self, M, expr: Affine, what: str) -> None:
+        """Refuse (ProblemTooLargeError) a product ``M @ expr`` whose nonzeros exceed ``max_bytes``."""
         if self.max_bytes is None:
             return
-        per_row = sum(T.nnz for T in expr.terms.values()) / max(expr.size, 1)
         row_nnz = np.diff(sp.csr_matrix(M).indptr) if M.shape[0] > 0 else np.zeros(0)
-        estimate = float(row_nnz.sum()) * max(per_row, 1.0) * BYTES_PER_NONZERO
-        if estimate > self.max_bytes:
-            raise ValueError(
-                f"Forming {what} ({M.shape[0]:,} rows) would need about {format_bytes(estimate)} "
-                f"(limit {format_bytes(self.max_bytes)}); use the lifted form (lifted=True), "
-                "fewer points or pairs, or raise max_bytes."
-            )
+        # per term T: a result row has at most (row nnz of M) x (mean row nnz of T) entries,
+        # and never more than T's columns
+        nnz = sum(float(np.minimum(row_nnz * max(T.nnz / max(expr.size, 1), 1.0), T.shape[1]).sum())
+                  for T in expr.terms.values()) if expr.terms else float(row_nnz.sum())
+        estimate = nnz * BYTES_PER_NONZERO
+        check_memory(estimate, self.max_bytes, f"Forming {what} ({M.shape[0]:,} rows)",
+                     "use the lifted form (lifted=True), fewer points or pairs")
 
     def build(self, name: str = "problem") -> Problem:
+        """Assemble the declared variables, objective and constraints into a :class:`Problem`.
+
+        Parameters
+        ----------
+        name : str, default="problem"
+            ``Problem.name``.
+
+        Returns
+        -------
+        Problem
+            Sparse standard form with ``blocks`` (one per variable), ``outputs`` and metadata
+            ``n_points``, ``n_pairs``, ``lifted`` and ``pair_target``.
+        """
         if self._objective is None:
             raise ValueError("The formulation never called m.minimize(...).")
         offsets, n = {}, 0
@@ -368,11 +653,89 @@ class Model:
 _REGISTRY: dict[str, "Formulation"] = {}
 
 
-class Formulation:
-    """A registered formulation: ``build(pairs, kernel, **params) -> Problem``."""
+def lifted_lp_nnz(n_points: int, n_pairs: int, n_basis: int, lifted: bool = True) -> int:
+    """Generic size of a kernel-expansion LP over pairs: the fallback of :meth:`Formulation.estimate_nbytes`.
 
-    def __init__(self, func: Callable, name: str, kind: str):
-        self.func, self.name, self.kind = func, name, kind
+    Counts the lifted score rows (n_points × n_basis nonzeros) and the pair rows: 3 nonzeros each
+    when lifted, 2·n_basis (the product D·K that forms them) otherwise.
+
+    Parameters
+    ----------
+    n_points, n_pairs, n_basis : int
+        Points, pairs and expansion points.
+    lifted : bool, default=True
+        Lifted or dense pair rows.
+
+    Returns
+    -------
+    int
+        Number of nonzeros.
+
+    See Also
+    --------
+    Formulation.estimate_nbytes : uses it for formulations that declare no size.
+
+    Examples
+    --------
+    >>> from aucopt.modeling import lifted_lp_nnz
+    >>> lifted_lp_nnz(100, 2500, 100), lifted_lp_nnz(100, 2500, 100, lifted=False)
+    (17500, 510000)
+    """
+    return int(n_points * n_basis + (3 if lifted else 2 * n_basis) * n_pairs)
+
+
+class Formulation:
+    """A registered formulation: a function ``f(m, **params)`` that states an LP or QP on a :class:`Model`.
+
+    Made by the :func:`formulation` decorator (or :func:`get_formulation` for a plain function).
+
+    Parameters
+    ----------
+    func : callable
+        ``func(m, **params)``, declaring variables, objective and constraints on ``m``.
+    name : str
+        Registry name.
+    kind : {"lp", "qp", "custom"}
+        The problem kind it emits (``"custom"`` for unregistered functions).
+    nnz : callable, default=None
+        ``nnz(n_points, n_pairs, n_basis, lifted) -> int``: the nonzeros of the problem it
+        builds (constraint matrix and quadratic term), used by :meth:`estimate_nbytes`;
+        None uses the generic estimate :func:`lifted_lp_nnz`.
+
+    Attributes
+    ----------
+    name : str
+        Registry name.
+    kind : str
+        ``"lp"``, ``"qp"`` or ``"custom"``.
+    nnz : callable or None
+        The declared size.
+    __doc__ : str
+        The function's docstring, else its module's (shown by ``aucopt formulations``).
+
+    See Also
+    --------
+    formulation : the decorator that registers formulations.
+    get_formulation : look one up by name.
+    Model : the operators a formulation uses.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet, get_formulation, kernel_matrix
+    >>> form = get_formulation("lp_ranker")
+    >>> form
+    Formulation('lp_ranker', lp)
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> problem = form.build(PairSet.bipartite([1, 0, 0, 1]), kernel_matrix(X, gamma=1.0), C=2.0)
+    >>> problem.n_vars, problem.nnz, form.nnz(n_points=4, n_pairs=4, n_basis=4, lifted=True)
+    (12, 32, 32)
+    """
+
+    def __init__(self, func: Callable, name: str, kind: str, nnz: Callable | None = None):
+        if nnz is not None and not callable(nnz):
+            raise TypeError(f"nnz must be a callable nnz(n_points, n_pairs, n_basis, lifted); got {nnz!r}.")
+        self.func, self.name, self.kind, self.nnz = func, name, kind, nnz
         module = sys.modules.get(getattr(func, "__module__", ""), None)
         self.__doc__ = func.__doc__ or getattr(module, "__doc__", None)
 
@@ -381,39 +744,162 @@ class Formulation:
 
     def build(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
               max_bytes: int | None = DEFAULT_MAX_BYTES, **params) -> Problem:
+        """Build the problem for a pair set and a kernel.
+
+        Parameters
+        ----------
+        pairs : PairSet
+            The pairs to rank.
+        kernel : array-like of shape (n_points, n_basis), default=None
+            Kernel matrix (formulations using :meth:`Model.scores`).
+        factor : array-like or sparse matrix of shape (n_points, r), default=None
+            K = L Lᵀ factor (formulations using :attr:`Model.kernel_factor`).
+        lifted : bool, default=True
+            See :class:`Model`.
+        max_bytes : float or None, default=2 GiB
+            Memory budget of the builder.
+        **params
+            The formulation's own parameters, e.g. ``C``.
+
+        Returns
+        -------
+        Problem
+            Named after the formulation.
+
+        Raises
+        ------
+        ProblemTooLargeError
+            When listing the pairs or a dense block would exceed ``max_bytes``.
+        """
         m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes)
         self.func(m, **params)
         return m.build(self.name)
 
     def estimate_nbytes(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True) -> float:
-        """Memory the assembled problem would need: pair arrays, kernel block and constraint nonzeros.
+        """Memory the built problem would need, without building it.
 
-        Counts the lifted score rows (n_points × n_basis nonzeros) and the pair rows (3 nonzeros
-        each when lifted, 2·n_basis otherwise), as the builder emits them.
+        Parameters
+        ----------
+        n_points : int
+            Points the pairs index.
+        n_pairs : int
+            Number of pairs.
+        n_basis : int
+            Columns of the kernel matrix (or of the factor L, for formulations written on
+            :attr:`Model.kernel_factor`).
+        lifted : bool, default=True
+            Lifted or dense form.
+
+        Returns
+        -------
+        float
+            Bytes: the declared nonzeros (``nnz``, else :func:`lifted_lp_nnz`) at
+            ``BYTES_PER_NONZERO`` each, the pair arrays and the n_points × n_basis kernel block.
+
+        Examples
+        --------
+        >>> from aucopt import get_formulation
+        >>> form = get_formulation("lp_ranker")
+        >>> form.estimate_nbytes(n_points=1000, n_pairs=250_000, n_basis=1000) / 1e6
+        33.012
         """
-        rows = n_points * n_basis + (3 if lifted else 2 * n_basis) * n_pairs
-        return float(rows * BYTES_PER_NONZERO + n_pairs * BYTES_PER_PAIR + n_points * n_basis * 8)
+        size = self.nnz if self.nnz is not None else lifted_lp_nnz
+        nnz = size(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted)
+        return float(nnz * BYTES_PER_NONZERO + n_pairs * BYTES_PER_PAIR + n_points * n_basis * 8)
 
     def check_size(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True,
-                   max_bytes: float | None = DEFAULT_MAX_BYTES) -> None:
-        """Raise :class:`~aucopt.exceptions.ProblemTooLargeError` before building a problem over budget."""
+                   max_bytes: float | None = DEFAULT_MAX_BYTES, fix: str | None = None) -> None:
+        """Raise before building a problem over the memory budget.
+
+        Parameters
+        ----------
+        n_points, n_pairs, n_basis : int
+            As in :meth:`estimate_nbytes`.
+        lifted : bool, default=True
+            Lifted or dense form.
+        max_bytes : float or None, default=2 GiB
+            The budget; None disables the check.
+        fix : str, default=None
+            The scalable path to name in the message; by default the pair-free paths of the
+            LP Ranker and RankSVM / RankRC.
+
+        Raises
+        ------
+        ProblemTooLargeError
+            When :meth:`estimate_nbytes` exceeds ``max_bytes``.
+
+        Examples
+        --------
+        >>> from aucopt import get_formulation
+        >>> from aucopt.exceptions import ProblemTooLargeError
+        >>> try:
+        ...     get_formulation("lp_ranker").check_size(n_points=20_000, n_pairs=10**8, n_basis=20_000)
+        ... except ProblemTooLargeError as exc:
+        ...     print(str(exc)[:75])
+        The lifted LP 'lp_ranker' for 20,000 points and 100,000,000 pairs would nee
+        """
         need = self.estimate_nbytes(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted)
         check_memory(need, max_bytes,
                      f"The {'lifted' if lifted else 'dense'} {self.kind.upper()} {self.name!r} for "
-                     f"{n_points:,} points and {n_pairs:,} pairs",
-                     "use a scalable path that never lists pairs (LPRanker(method='subgradient'), "
-                     "method='clustering' or method='chunking'; RankSVM / RankRC), or subsample")
+                     f"{n_points:,} points and {n_pairs:,} pairs", fix or LISTING_FIX)
 
     def __repr__(self):
         return f"Formulation({self.name!r}, {self.kind})"
 
 
-def formulation(name: str | None = None, *, kind: str = "lp"):
-    """Decorator registering ``func(m, **params)`` as a formulation (``kind`` is "lp" or "qp")."""
+def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | None = None):
+    """Decorator registering ``func(m, **params)`` as a named formulation.
+
+    Parameters
+    ----------
+    name : str, default=None
+        Registry name; the function's name when None.
+    kind : {"lp", "qp"}, default="lp"
+        The problem kind it emits.
+    nnz : callable, default=None
+        ``nnz(n_points, n_pairs, n_basis, lifted) -> int``, the nonzeros of the problem the
+        formulation builds; :meth:`Formulation.check_size` uses it. None: the generic
+        lifted-LP estimate :func:`lifted_lp_nnz`.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the registered :class:`Formulation`.
+
+    See Also
+    --------
+    get_formulation, available_formulations, Model
+
+    Notes
+    -----
+    Shipped formulations live one per file in the top-level ``formulations/`` folder
+    (importable as ``aucopt.formulations``); a formulation defined elsewhere is registered when
+    its module is imported.
+
+    Examples
+    --------
+    A budgeted LP Ranker, Σα ≤ budget:
+
+    >>> import numpy as np
+    >>> from aucopt import PairSet, available_formulations, formulation, solve
+    >>> @formulation("budget_ranker", kind="lp",
+    ...              nnz=lambda n_points, n_pairs, n_basis, lifted: n_points * (n_basis + 1) + n_basis + 3 * n_pairs)
+    ... def budget_ranker(m, C=1.0, budget=0.5):
+    ...     alpha = m.variable("alpha", m.n_basis, lower=0)
+    ...     z = m.variable("z", m.n_pairs, lower=0)
+    ...     f = m.scores(alpha)
+    ...     m.minimize(alpha.sum() + C * (m.pair_weights @ z))
+    ...     m.subject_to(m.pair_difference(f) + z >= 1, alpha.sum() <= budget)
+    >>> "budget_ranker" in available_formulations()
+    True
+    >>> problem = budget_ranker.build(PairSet.bipartite([1, 0, 0]), np.eye(3), budget=0.5)
+    >>> round(solve(problem).objective, 6)
+    1.5
+    """
 
     def register(func):
         key = name or func.__name__
-        form = Formulation(func, key, kind)
+        form = Formulation(func, key, kind, nnz)
         _REGISTRY[key] = form
         return form
 
@@ -421,7 +907,34 @@ def formulation(name: str | None = None, *, kind: str = "lp"):
 
 
 def get_formulation(name_or_func) -> Formulation:
-    """Look up a registered formulation by name, or wrap a plain function ``f(m, **params)``."""
+    """Look up a registered formulation by name, or wrap a plain function ``f(m, **params)``.
+
+    Parameters
+    ----------
+    name_or_func : str, Formulation or callable
+        A name of :func:`available_formulations`, a Formulation (returned as is) or a function.
+
+    Returns
+    -------
+    Formulation
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the registered ones.
+
+    See Also
+    --------
+    available_formulations, formulation
+
+    Examples
+    --------
+    >>> from aucopt import get_formulation
+    >>> get_formulation("aucsvm_l1_dual")
+    Formulation('aucsvm_l1_dual', qp)
+    >>> get_formulation(lambda m: None).kind
+    'custom'
+    """
     if isinstance(name_or_func, Formulation):
         return name_or_func
     if callable(name_or_func):
@@ -434,6 +947,23 @@ def get_formulation(name_or_func) -> Formulation:
 
 
 def available_formulations() -> list[str]:
+    """Names of the registered formulations (the shipped ones and any registered since).
+
+    Returns
+    -------
+    list of str
+        Sorted names.
+
+    See Also
+    --------
+    get_formulation, formulation
+
+    Examples
+    --------
+    >>> from aucopt import available_formulations
+    >>> {"aucsvm_l1_dual", "aucsvm_l2_dual", "lp_ranker", "lp_ranker_free_sign"} <= set(available_formulations())
+    True
+    """
     ensure_formulations_package()
 
     return sorted(_REGISTRY)

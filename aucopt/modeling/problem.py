@@ -21,6 +21,78 @@ import scipy.sparse as sp
 
 @dataclass
 class Problem:
+    """A sparse LP or convex QP in standard form, the currency between formulations and solvers.
+
+        minimize    ½ xᵀ P x + cᵀ x + offset
+        subject to  row_lower ≤ A x ≤ row_upper
+                    col_lower ≤ x   ≤ col_upper
+
+    Parameters
+    ----------
+    c : array-like of shape (n_vars,)
+        Linear objective.
+    A : sparse matrix or array-like of shape (n_rows, n_vars)
+        Constraint matrix (stored as CSC).
+    row_lower, row_upper : array-like of shape (n_rows,)
+        Row bounds; ±inf for one-sided rows, equal for equality rows.
+    col_lower, col_upper : array-like of shape (n_vars,)
+        Variable bounds; ±inf when free.
+    P : sparse matrix of shape (n_vars, n_vars), default=None
+        Symmetric positive semidefinite quadratic term, both triangles stored; None (or an
+        all-zero matrix) for an LP.
+    offset : float, default=0.0
+        Constant added to the objective.
+    blocks : dict, default={}
+        Variable-block name → slice of ``x`` (e.g. ``{"alpha": slice(0, m), ...}``).
+    outputs : dict, default={}
+        Name → ``(M, b)``: affine maps x ↦ M x + b evaluated by :meth:`output` (e.g. the
+        model's expansion coefficients ``"coef"``), so a solution maps back to a model without
+        the solver knowing anything about ranking.
+    name : str, default="problem"
+        A label, reported by the solvers.
+    metadata : dict, default={}
+        Free-form facts from the builder (``n_points``, ``n_pairs``, ``lifted``, ``pair_target``).
+
+    Attributes
+    ----------
+    n_vars : int
+        Number of variables.
+    n_rows : int
+        Number of constraint rows.
+    is_lp : bool
+        True without a quadratic term.
+    kind : str
+        ``"LP"`` or ``"QP"``.
+    nnz : int
+        Stored nonzeros of ``A`` and ``P``.
+
+    Raises
+    ------
+    ValueError
+        For inconsistent shapes, NaN bounds or lower > upper.
+
+    See Also
+    --------
+    aucopt.solvers.solve : solves a Problem with any backend.
+    aucopt.modeling.Formulation.build : builds a Problem from a formulation.
+
+    Examples
+    --------
+    min x₀ + 2x₁ subject to x₀ + x₁ ≥ 1, x ≥ 0:
+
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt import Problem, solve
+    >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+    ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf),
+    ...              blocks={"x": slice(0, 2)}, name="tiny")
+    >>> lp
+    Problem('tiny', LP, 2 variables (x[2]), 1 rows, 2 nonzeros)
+    >>> x = solve(lp).x
+    >>> lp.objective(x), lp.violation(x), lp.block(x, "x")
+    (1.0, 0.0, array([1., 0.]))
+    """
+
     c: np.ndarray
     A: sp.csc_matrix
     row_lower: np.ndarray
@@ -61,22 +133,27 @@ class Problem:
     # ------------------------------------------------------------------ shape
     @property
     def n_vars(self) -> int:
+        """Number of variables."""
         return len(self.c)
 
     @property
     def n_rows(self) -> int:
+        """Number of constraint rows."""
         return self.A.shape[0]
 
     @property
     def is_lp(self) -> bool:
+        """True when there is no quadratic term."""
         return self.P is None
 
     @property
     def kind(self) -> str:
+        """``"LP"`` or ``"QP"``."""
         return "LP" if self.is_lp else "QP"
 
     @property
     def nnz(self) -> int:
+        """Stored nonzeros of ``A`` and ``P``."""
         return self.A.nnz + (0 if self.P is None else self.P.nnz)
 
     def __repr__(self) -> str:

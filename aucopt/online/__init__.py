@@ -1,7 +1,10 @@
-"""Online and streaming AUC: one-pass AUC (Gao et al. 2013) from class means and covariances.
+"""Online and streaming AUC optimization from class statistics.
 
-The class statistics are additive, so they also come from data spread over a cluster
-(:mod:`aucopt.distributed`).
+:class:`OnePassAUC` trains a linear ranker in one pass over a stream (Gao et al. 2013), keeping
+only the count, mean and covariance (or a low-rank sketch of it) of each class. The same
+statistics give the batch minimizer in closed form (:func:`batch_solution`), are additive over
+partitions of a data set (:class:`ClassStats`, and :mod:`aucopt.distributed` for dask
+collections), and can be read from LIBSVM files in chunks (:func:`iter_svmlight_chunks`).
 """
 
 from ._onepass import (

@@ -1,23 +1,12 @@
-"""One-pass AUC optimization (OPAUC; Gao, Jin, Zhu & Zhou, ICML 2013), spec seed 002.
+"""One-pass AUC optimization (Gao, Jin, Zhu & Zhou, ICML 2013).
 
-Square pairwise loss, linear scorer f(x) = wᵀx. Each example (x_t, y_t), y_t ∈ {+1, −1}, takes one
-gradient step on
-
-    L_t(w) = (λ/2)‖w‖² + ½(1 − y_t wᵀ(x_t − c_opp))² + ½ wᵀ S_opp w
-           = (λ/2)‖w‖² + (1/(2 T_opp)) Σ_{i<t, y_i ≠ y_t} (1 − y_t wᵀ(x_t − x_i))²,
-
-g = λw − y u + u(uᵀw) + S_opp w with u = x_t − c_opp, where c±, S± are the class means and
-*population* (1/T) covariances of the examples seen so far (Welford updates, float64). No step
-(and no λ-shrink) is taken while the opposite class is empty. Memory is O(d²), independent of T.
-
-``rank=τ`` (OPAUC_r) stores per class the exact mean, Z = Σ_i x_i r_iᵀ (d×τ) and s = Σ_i r_i,
-with r_i ~ N(0, I_τ/τ) drawn once per example (either class) from ``random_state`` and never
-stored, and uses the unbiased PSD form Ŝ = (Z − c sᵀ)(Z − c sᵀ)ᵀ / T, applied in O(dτ). Passing
-``sketch=R`` (an (n, τ) array) uses row t of R for the t-th example instead; if R Rᵀ = I (e.g.
-the first n ≤ τ rows of an orthogonal matrix) the low-rank form equals the full covariance.
-
-The batch minimizer of the pairwise square loss is w* = (λI + S₊ + S₋ + δδᵀ)⁻¹ δ, δ = c₊ − c₋
-(:func:`batch_solution`); it is also the fixed point of OPAUC for any class ratio.
+A linear scorer f(x) = wᵀx is trained on the square pairwise loss in a single pass over the data.
+The loss of an example against all earlier examples of the other class depends on those examples
+only through the class mean and covariance, so the state is O(d²) (or O(τd) with a rank-τ
+covariance sketch), whatever the length of the stream. The class statistics are additive: they
+also come from partitions of a data set merged exactly (:class:`ClassStats`,
+:mod:`aucopt.distributed`), and they give the batch minimizer in closed form
+(:func:`batch_solution`).
 """
 
 from __future__ import annotations
@@ -25,16 +14,20 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import os
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .._validation import binary_labels, format_bytes
+from .._validation import binary_labels
+from ..base import MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, positive
+from ..exceptions import check_memory
 from ..metrics import roc_auc
 from ..pairs import DEFAULT_MAX_BYTES
 
@@ -47,7 +40,48 @@ _SPARSE_BLOCK = 256  # sparse rows are densified this many at a time, never the 
 # ============================================================================ class statistics
 @dataclass
 class ClassStats:
-    """Count, mean and scatter Σ(x − mean)(x − mean)ᵀ of one class; ``cov`` = scatter / count."""
+    """Count, mean and scatter matrix of the examples of one class.
+
+    The state of :class:`OnePassAUC` for one class. Two statistics of disjoint samples combine
+    exactly with :meth:`merge`, so a data set split over files or workers is summarized part by
+    part (:mod:`aucopt.distributed`).
+
+    Parameters
+    ----------
+    count : int
+        Number of examples T.
+    mean : ndarray of shape (n_features,)
+        The class mean c = (1/T) Σ_i x_i.
+    scatter : ndarray of shape (n_features, n_features)
+        The scatter matrix Σ_i (x_i − c)(x_i − c)ᵀ.
+
+    Attributes
+    ----------
+    cov : ndarray of shape (n_features, n_features)
+        The population covariance S = scatter / count (zeros when count is 0).
+
+    See Also
+    --------
+    class_statistics : The statistics of both classes of a labelled data set.
+    batch_solution_from_stats : The batch minimizer from two class statistics.
+
+    Notes
+    -----
+    :meth:`merge` uses the pairwise update of Chan, Golub & LeVeque: with n = T_a + T_b and
+    δ = c_b − c_a, the merged mean is c_a + δ T_b / n and the merged scatter is
+    scatter_a + scatter_b + δδᵀ T_a T_b / n.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.online import ClassStats
+    >>> X = np.array([[0.0, 1.0], [2.0, 1.0], [4.0, 4.0]])
+    >>> merged = ClassStats.from_array(X[:1]).merge(ClassStats.from_array(X[1:]))
+    >>> merged.count, merged.mean.tolist()
+    (3, [2.0, 2.0])
+    >>> np.allclose(merged.cov, np.cov(X.T, bias=True))
+    True
+    """
 
     count: int
     mean: np.ndarray
@@ -55,10 +89,22 @@ class ClassStats:
 
     @property
     def cov(self) -> np.ndarray:
+        """The population covariance scatter / count (zeros for an empty class)."""
         return self.scatter / self.count if self.count else np.zeros_like(self.scatter)
 
     @classmethod
     def from_array(cls, X) -> "ClassStats":
+        """The statistics of the rows of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The examples of one class; may have no rows.
+
+        Returns
+        -------
+        stats : ClassStats
+        """
         if sp.issparse(X):
             X = sp.csr_matrix(X, dtype=np.float64)
             n = X.shape[0]
@@ -72,7 +118,17 @@ class ClassStats:
         return cls(X.shape[0], mean, Xc.T @ Xc)
 
     def merge(self, other: "ClassStats") -> "ClassStats":
-        """Exact combination of two disjoint samples (Chan, Golub & LeVeque parallel update)."""
+        """The exact statistics of the union of two disjoint samples.
+
+        Parameters
+        ----------
+        other : ClassStats
+            The statistics of the other sample (same number of features).
+
+        Returns
+        -------
+        stats : ClassStats
+        """
         if other.count == 0:
             return self
         if self.count == 0:
@@ -85,104 +141,318 @@ class ClassStats:
 
 
 def class_statistics(X, y, pos_label=None) -> tuple[ClassStats, ClassStats]:
-    """``(negative, positive)`` class statistics of a data set (dense or sparse X)."""
+    """The statistics of the negative and the positive class of a labelled data set.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training data.
+    y : array-like of shape (n_samples,)
+        Two class labels.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
+
+    Returns
+    -------
+    neg : ClassStats
+        Statistics of the negative class.
+    pos : ClassStats
+        Statistics of the positive class.
+
+    See Also
+    --------
+    batch_solution_from_stats : The batch minimizer from these statistics.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.online import class_statistics
+    >>> neg, pos = class_statistics(np.array([[0.0], [1.0], [3.0], [5.0]]), [0, 0, 1, 1])
+    >>> (neg.count, neg.mean.tolist()), (pos.count, pos.mean.tolist())
+    ((2, [0.5]), (2, [4.0]))
+    """
     is_pos, _ = binary_labels(y, pos_label)
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+    else:
+        X = np.asarray(X)
     return ClassStats.from_array(X[~is_pos]), ClassStats.from_array(X[is_pos])
 
 
-def batch_solution_from_stats(neg: ClassStats, pos: ClassStats, lam: float) -> np.ndarray:
-    """w* = (λI + S₊ + S₋ + δδᵀ)⁻¹ δ with population covariances and δ = c₊ − c₋."""
-    _check_positive(lam, "lam")
+@validate_params({"neg": [ClassStats], "pos": [ClassStats], "alpha": [positive()]},
+                 prefer_skip_nested_validation=True)
+def batch_solution_from_stats(neg: ClassStats, pos: ClassStats, alpha: float) -> np.ndarray:
+    """The minimizer of the batch square-loss AUC objective from the two class statistics.
+
+    Parameters
+    ----------
+    neg : ClassStats
+        Statistics of the negative class.
+    pos : ClassStats
+        Statistics of the positive class.
+    alpha : float
+        Penalty multiplier α > 0 of (α/2)‖w‖².
+
+    Returns
+    -------
+    coef : ndarray of shape (n_features,)
+        w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ.
+
+    See Also
+    --------
+    batch_solution : The same from a labelled data set.
+    OnePassAUC : The one-pass estimate of the same minimizer.
+
+    Notes
+    -----
+    The objective (Gao et al. 2013, Eq. (2), with α in place of their λ)
+
+        L(w) = (α/2)‖w‖² + (1/(2T₊T₋)) Σ_i Σ_j (1 − wᵀ(x_i⁺ − x_j⁻))²
+
+    is quadratic; setting its gradient to zero gives (αI + S₊ + S₋ + δδᵀ) w = δ, with S± the
+    population (1/T±) class covariances and δ = c₊ − c₋ the difference of the class means.
+
+    References
+    ----------
+    .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
+       *Proceedings of the 30th International Conference on Machine Learning (ICML)*,
+       PMLR 28(3), 906–914.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.online import batch_solution_from_stats, class_statistics
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+    >>> neg, pos = class_statistics(X, [0, 0, 1, 1])
+    >>> batch_solution_from_stats(neg, pos, alpha=0.1).round(3).tolist()
+    [0.333, 0.313]
+    """
     delta = pos.mean - neg.mean
     A = pos.cov + neg.cov + np.outer(delta, delta)
-    A[np.diag_indices_from(A)] += lam
+    A[np.diag_indices_from(A)] += alpha
     return scipy.linalg.solve(A, delta, assume_a="pos")
 
 
-def batch_solution(X, y, lam: float = 1e-4, pos_label=None) -> np.ndarray:
-    """Minimizer of (λ/2)‖w‖² + (1/(2T₊T₋)) Σ_ij (1 − wᵀ(x_i⁺ − x_j⁻))² (the batch LS-AUC)."""
-    return batch_solution_from_stats(*class_statistics(X, y, pos_label), lam)
+def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
+    """The minimizer of the batch square-loss AUC objective of a labelled data set.
 
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training data.
+    y : array-like of shape (n_samples,)
+        Two class labels.
+    alpha : float, default=1e-4
+        Penalty multiplier α > 0 of (α/2)‖w‖².
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
 
-def _check_positive(value, name):
-    if not isinstance(value, Real) or isinstance(value, bool) or not (0 < value < np.inf):
-        raise ValueError(f"{name} must be a positive finite number; got {value!r}.")
+    Returns
+    -------
+    coef : ndarray of shape (n_features,)
+        The minimizer w* of (α/2)‖w‖² + (1/(2T₊T₋)) Σ_ij (1 − wᵀ(x_i⁺ − x_j⁻))².
+
+    See Also
+    --------
+    batch_solution_from_stats : The closed form, from class statistics.
+    OnePassAUC : The one-pass estimate, whose fixed point is this minimizer.
+
+    Notes
+    -----
+    The objective is Eq. (2) of Gao et al. (2013) with α in place of their λ; its minimizer is
+    w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ (see :func:`batch_solution_from_stats`). The cost is O(nd²)
+    and no pair is listed.
+
+    References
+    ----------
+    .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
+       *Proceedings of the 30th International Conference on Machine Learning (ICML)*,
+       PMLR 28(3), 906–914.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt.metrics import roc_auc
+    >>> from aucopt.online import batch_solution
+    >>> X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    >>> w = batch_solution(X, y, alpha=0.01)
+    >>> round(roc_auc(y, X @ w), 2)
+    0.91
+    """
+    return batch_solution_from_stats(*class_statistics(X, y, pos_label), alpha)
 
 
 # ============================================================================ estimator
 class OnePassAUC(ClassifierMixin, BaseEstimator):
-    """One-pass AUC optimization (OPAUC / OPAUC_r) as a streaming binary ranker.
+    """One-pass AUC optimization: a linear ranker trained in a single pass over a stream.
+
+    Each example takes one gradient step on its square pairwise loss against all earlier
+    examples of the other class, which depends on them only through the class means and
+    covariances (Gao et al. 2013, Algorithm 1). Memory is O(d²) with full covariances or O(τd)
+    with a rank-τ covariance sketch, independent of the number of examples. Dense or sparse X;
+    ``partial_fit`` continues the stream and ``fit`` also accepts an iterator of chunks.
 
     Parameters
     ----------
-    lam : float > 0
-        Ridge weight λ.
-    eta : float > 0
-        Constant step size. η ≤ 1/(4 + λ) is stable when ‖x‖ ≤ 1; scale features accordingly
-        (for standardized data use roughly η ≲ 1/(4 d)).
-    rank : int in [1, d] or None
-        None: full covariances (O(d²) memory). τ: randomized low-rank sketch (O(τd) memory).
-    averaged : bool
+    alpha : float, default=1e-4
+        Penalty multiplier α > 0 of (α/2)‖w‖² (the λ of Gao et al. 2013).
+    eta0 : float, default=0.01
+        Constant step size η > 0. Steps with η ≤ 1/(4 + α) are stable when every ‖x‖ ≤ 1;
+        scale the features accordingly (for standardized data roughly η ≲ 1/(4d)).
+    rank : int or None, default=None
+        None keeps the full class covariances (O(d²) memory); an integer τ in [1, n_features]
+        keeps a randomized rank-τ sketch of each (O(τd) memory).
+    average : bool, default=False
         Use the running average of the iterates (``coef_avg_``) as the model instead of the
         last iterate (``coef_``).
-    random_state : int, Generator or None
-        Seeds the sketch vectors r_t (low-rank only).
-    pos_label : label or None
-        Positive class; default the larger of the two labels.
-    sketch : array of shape (n, τ) or None
-        Explicit sketch rows (row t for the t-th example since the last reset), for
-        reproducibility tests; implies ``rank=τ``.
-    max_bytes : int or None
-        Refuse state (2 d² or 2 dτ floats) larger than this.
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None, default=0
+        Seeds the sketch vectors r_t (``rank`` given, ``sketch`` None); not used otherwise.
+    pos_label : int, float, bool, str or None, default=None
+        The positive class; None means the larger of the two labels.
+    sketch : array-like of shape (n_samples, rank) or None, default=None
+        Explicit sketch vectors: row t is used for the t-th example since the last reset
+        instead of a random draw, for reproducible experiments; implies ``rank`` = its number
+        of columns.
+    max_bytes : float or None, default=2147483648
+        Memory budget (bytes, default 2 GiB) of the state (2d² or 2dτ float64 numbers); a
+        larger state raises :class:`~aucopt.exceptions.ProblemTooLargeError` before any work.
+        None: no limit.
 
     Attributes
     ----------
-    coef_, coef_avg_ : last iterate and average of the iterates after each step taken.
-    class_count_, class_mean_ : shape (2,), (2, d); index 0 = negative, 1 = positive class.
-    class_cov_ : (2, d, d) population covariances (full only).
-    class_sketch_, class_sketch_sum_ : (2, d, τ) and (2, τ) Z and s (low rank only).
-    n_updates_, n_seen_ : steps taken, examples seen.
-    threshold_ : wᵀ(c₊ + c₋)/2, the cut used by ``predict``.
+    coef_ : ndarray of shape (n_features,)
+        The last iterate w_T.
+    coef_avg_ : ndarray of shape (n_features,)
+        The average of the iterates after each step taken.
+    rank_ : int or None
+        The sketch rank in use (None: full covariances).
+    class_count_ : ndarray of shape (2,)
+        Examples seen per class; index 0 is the negative class, 1 the positive class.
+    class_mean_ : ndarray of shape (2, n_features)
+        Class means.
+    class_cov_ : ndarray of shape (2, n_features, n_features)
+        Population class covariances (full covariances only).
+    class_sketch_ : ndarray of shape (2, n_features, rank)
+        Z = Σ_i x_i r_iᵀ per class (sketch only).
+    class_sketch_sum_ : ndarray of shape (2, rank)
+        s = Σ_i r_i per class (sketch only).
+    n_updates_ : int
+        Gradient steps taken (no step is taken while the other class is still empty).
+    n_seen_ : int
+        Examples seen.
+    threshold_ : float
+        wᵀ(c₊ + c₋)/2, the score cut used by ``predict``.
+    classes_ : ndarray of shape (2,)
+        The class labels.
+    pos_label_ : int, float, bool or str
+        The positive class.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    batch_solution : The batch minimizer that one pass approaches.
+    aucopt.distributed.dask_fit : The same class statistics from a dask collection.
+    RankSVM : Batch linear ranking SVM over all pairs (squared hinge).
+
+    Notes
+    -----
+    With labels y_t ∈ {+1, −1}, class means c± and population covariances S± of the examples
+    seen before x_t, the loss of example t is (Gao et al. 2013, Eq. (2) per example)
+
+        L_t(w) = (α/2)‖w‖² + (1/(2T_opp)) Σ_{i<t, y_i ≠ y_t} (1 − y_t wᵀ(x_t − x_i))²
+               = (α/2)‖w‖² + ½(1 − y_t wᵀu)² + ½ wᵀS_opp w,    u = x_t − c_opp,
+
+    and the step is w ← w − η (αw − y_t u + u(uᵀw) + S_opp w) (Eqs. (4)–(5)). The means and
+    covariances are updated in float64 by Welford's recursion; no step (and no shrinkage) is
+    taken while the other class is empty.
+
+    With ``rank=τ``, each example draws r_t ~ N(0, I_τ/τ) once (never stored); per class the
+    exact mean, Z = Σ_i x_i r_iᵀ and s = Σ_i r_i are kept, and the covariance is replaced by
+    the unbiased positive semidefinite estimate Ŝ = (Z − c sᵀ)(Z − c sᵀ)ᵀ / T, applied to a
+    vector in O(τd) (a variant of the sketch of Gao et al. 2013, Eqs. (6)–(11)). When the rows
+    of ``sketch`` are orthonormal the estimate is exact.
+
+    The batch minimizer of Eq. (2), w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ with δ = c₊ − c₋
+    (:func:`batch_solution`), is the fixed point of the iteration for any class ratio;
+    :meth:`batch_solution` computes it from the streamed statistics.
+
+    References
+    ----------
+    .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
+       *Proceedings of the 30th International Conference on Machine Learning (ICML)*,
+       PMLR 28(3), 906–914.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from aucopt import OnePassAUC
+    >>> X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    >>> X = StandardScaler().fit_transform(X)
+    >>> model = OnePassAUC(alpha=1e-3, eta0=0.05).fit(X, y)
+    >>> model.coef_.shape, round(model.score(X, y), 2)
+    ((5,), 0.91)
+
+    The stream can continue, chunk by chunk:
+
+    >>> model = OnePassAUC(alpha=1e-3, eta0=0.05)
+    >>> for start in range(0, 60, 20):
+    ...     model = model.partial_fit(X[start:start + 20], y[start:start + 20])
+    >>> model.n_seen_
+    60
     """
 
-    def __init__(self, lam=1e-4, eta=0.01, rank=None, averaged=False, random_state=0,
+    _parameter_constraints: dict = {
+        "alpha": [positive()],
+        "eta0": [positive()],
+        "rank": [Interval(Integral, 1, None, closed="left"), None],
+        "average": ["boolean"],
+        "random_state": ["random_state", np.random.Generator],
+        **POS_LABEL_CONSTRAINT,
+        "sketch": ["array-like", None],
+        **MAX_BYTES_CONSTRAINT,
+    }
+
+    def __init__(self, alpha=1e-4, eta0=0.01, rank=None, average=False, random_state=0,
                  pos_label=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES):
-        self.lam = lam
-        self.eta = eta
+        self.alpha = alpha
+        self.eta0 = eta0
         self.rank = rank
-        self.averaged = averaged
+        self.average = average
         self.random_state = random_state
         self.pos_label = pos_label
         self.sketch = sketch
         self.max_bytes = max_bytes
 
     # ------------------------------------------------------------------ validation / state
-    def _sketch_rank(self, d):
+    def _check_model_params(self, n_features):
+        """Rules spanning several parameters and the data: the sketch rank, or None."""
         tau = self.rank
         if self.sketch is not None:
             R = np.asarray(self.sketch, dtype=np.float64)
             if R.ndim != 2 or not np.all(np.isfinite(R)):
-                raise ValueError("sketch must be a finite 2-d array of shape (n_samples, rank).")
+                raise ValueError(f"sketch must be a finite 2-d array of shape (n_samples, rank); "
+                                 f"got shape {R.shape}.")
             if tau is not None and tau != R.shape[1]:
-                raise ValueError(f"rank={tau} does not match sketch with {R.shape[1]} columns.")
+                raise ValueError(f"rank={tau} does not match the {R.shape[1]} columns of sketch; "
+                                 "leave rank=None to take it from sketch.")
             tau = R.shape[1]
-        if tau is None:
-            return None
-        if not isinstance(tau, Integral) or isinstance(tau, bool) or not 1 <= tau <= d:
-            raise ValueError(f"rank must be an integer in [1, n_features={d}] or None; got {tau!r}.")
-        return int(tau)
+        if tau is not None and tau > n_features:
+            raise ValueError(f"rank={tau} exceeds n_features={n_features}; use rank <= n_features "
+                             "or rank=None (full covariances).")
+        return None if tau is None else int(tau)
 
     def _init_state(self, d):
-        _check_positive(self.lam, "lam")
-        _check_positive(self.eta, "eta")
-        tau = self._sketch_rank(d)
-        need = 8 * 2 * d * (d if tau is None else tau)
-        if self.max_bytes is not None and need > self.max_bytes:
-            hint = ("use rank=τ (low-rank sketch, O(τd) memory), " if tau is None else "lower rank, ")
-            raise ValueError(
-                f"OnePassAUC state for d={d:,} features needs about {format_bytes(need)} "
-                f"(limit max_bytes={format_bytes(self.max_bytes)}); {hint}or raise max_bytes."
-            )
+        tau = self._check_model_params(d)
+        check_memory(
+            8.0 * 2 * d * (d if tau is None else tau), self.max_bytes,
+            f"The OnePassAUC state for {d:,} features "
+            + ("(two d x d covariances)" if tau is None else f"(two d x {tau} sketches)"),
+            "use rank=τ (a rank-τ covariance sketch, O(τd) memory)" if tau is None else "use a lower rank",
+        )
         self.rank_ = tau
         self.coef_ = np.zeros(d)
         self.coef_avg_ = np.zeros(d)
@@ -194,8 +464,7 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
             self.class_sketch_ = np.zeros((2, d, tau))
             self.class_sketch_sum_ = np.zeros((2, tau))
             if self.sketch is None:
-                rs = self.random_state
-                self._rng = rs if isinstance(rs, np.random.Generator) else np.random.default_rng(rs)
+                self._rng = np.random.default_rng(self.random_state)
         self.n_updates_ = 0
         self.n_seen_ = 0
         self._labels = []  # labels seen, in slot order while the classes are unknown
@@ -248,10 +517,26 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
 
     def _gradient(self, x, o, sign, w):
         u = x - self.class_mean_[o]
-        return self.lam * w - sign * u + u * (u @ w) + self._cov_matvec(o, w)
+        return self.alpha * w - sign * u + u * (u @ w) + self._cov_matvec(o, w)
 
     def loss_gradient(self, x, y, coef=None) -> np.ndarray:
-        """∇L_t at ``coef`` (default ``coef_``) for a new example (x, y) under the current statistics."""
+        """Gradient of the loss L_t of a new example under the current class statistics.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_features,)
+            The example.
+        y : int, float, bool or str
+            Its label (one of ``classes_``).
+        coef : array-like of shape (n_features,), default=None
+            Where to evaluate the gradient; None means ``coef_``.
+
+        Returns
+        -------
+        gradient : ndarray of shape (n_features,)
+            αw − y u + u(uᵀw) + S_opp w with u = x − c_opp (zeros while the other class is
+            empty), Eqs. (4)–(5) of Gao et al. (2013).
+        """
         check_is_fitted(self, "classes_")
         x = np.asarray(x, dtype=np.float64).ravel()
         w = self.coef_ if coef is None else np.asarray(coef, dtype=np.float64)
@@ -269,9 +554,10 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
             else:
                 R = np.asarray(self.sketch, dtype=np.float64)[self.n_seen_:self.n_seen_ + n]
                 if R.shape[0] < n:
-                    raise ValueError(f"sketch has {len(self.sketch)} rows; the stream is longer.")
+                    raise ValueError(f"sketch has {len(self.sketch)} rows but the stream has at least "
+                                     f"{self.n_seen_ + n} examples; pass one sketch row per example.")
         cnt, mean, w, avg = self.class_count_, self.class_mean_, self.coef_, self.coef_avg_
-        eta = float(self.eta)
+        eta = float(self.eta0)
         for start in range(0, n, _SPARSE_BLOCK if sp.issparse(X) else max(n, 1)):
             block = X[start:start + _SPARSE_BLOCK].toarray() if sp.issparse(X) else X
             for j, x in enumerate(block):
@@ -316,11 +602,42 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
         return self
 
     def partial_fit(self, X, y, classes=None):
-        """Stream the rows of (X, y) in order through OPAUC; ``classes`` may name both labels up front."""
+        """Stream the rows of (X, y), in order, through one more part of the pass.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The next examples of the stream.
+        y : array-like of shape (n_samples,)
+            Their labels; a chunk may hold one class only.
+        classes : array-like of shape (2,), default=None
+            Both labels, when known up front (otherwise they are learnt from the stream).
+
+        Returns
+        -------
+        self : object
+            The updated estimator.
+        """
+        self._validate_params()
         return self._partial_fit(X, y, classes)
 
     def fit(self, X, y=None):
-        """Reset, then one pass over (X, y); with ``y=None``, X is an iterable of (X_chunk, y_chunk)."""
+        """Reset, then make one pass over (X, y).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or iterable
+            Training data; with ``y=None``, an iterable of ``(X_chunk, y_chunk)`` pairs
+            (e.g. :func:`iter_svmlight_chunks`), streamed in order.
+        y : array-like of shape (n_samples,), default=None
+            Two class labels (None only when ``X`` is an iterable of chunks).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        self._validate_params()
         if y is None:
             if hasattr(X, "shape"):
                 raise ValueError("This estimator requires y to be passed, but the target y is None.")
@@ -339,7 +656,7 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
     def _w(self):
-        return self.coef_avg_ if self.averaged else self.coef_
+        return self.coef_avg_ if self.average else self.coef_
 
     def _scores(self, X):
         check_is_fitted(self, "classes_")
@@ -347,41 +664,117 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
         return np.asarray(X @ self._w()).ravel()
 
     def decision_function(self, X) -> np.ndarray:
-        """wᵀx − threshold_, negated when ``pos_label`` is ``classes_[0]``."""
+        """Signed ranking score: positive values favour ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            wᵀx − threshold_ when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
+        """
         shifted = self._scores(X) - self.threshold_
         return shifted if self.pos_label_ == self.classes_[1] else -shifted
 
     def predict(self, X) -> np.ndarray:
-        """``classes_[1]`` where ``decision_function`` > 0."""
+        """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
         check_is_fitted(self, "classes_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def score(self, X, y, sample_weight=None) -> float:
-        """AUC of wᵀx (ties ½)."""
+        """AUC of the scores wᵀx (ties count ½), as :func:`sklearn.metrics.roc_auc_score`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : None
+            Accepted for the scikit-learn signature.
+
+        Returns
+        -------
+        auc : float
+        """
         return roc_auc(y, self._scores(X), pos_label=self.pos_label_)
 
     def statistics(self) -> tuple[ClassStats, ClassStats]:
-        """``(negative, positive)`` exact class statistics (full covariance only)."""
+        """The exact statistics of the streamed classes (full covariances only).
+
+        Returns
+        -------
+        neg : ClassStats
+            Statistics of the negative class.
+        pos : ClassStats
+            Statistics of the positive class.
+        """
         check_is_fitted(self, "coef_")
         if self.rank_ is not None:
-            raise ValueError("A low-rank model keeps no covariance; fit with rank=None.")
+            raise ValueError("A sketched model (rank set) keeps no covariance; fit with rank=None.")
         n = self.class_count_
         return tuple(ClassStats(int(n[k]), self.class_mean_[k].copy(), self.class_cov_[k] * n[k])
                      for k in (0, 1))
 
-    def batch_solution(self, lam=None) -> np.ndarray:
-        """Batch LS-AUC minimizer w* from the streamed class statistics (full covariance only)."""
-        return batch_solution_from_stats(*self.statistics(), self.lam if lam is None else lam)
+    def batch_solution(self, alpha=None) -> np.ndarray:
+        """The batch minimizer w* from the streamed class statistics (full covariances only).
+
+        Parameters
+        ----------
+        alpha : float, default=None
+            Penalty multiplier; None means the estimator's ``alpha``.
+
+        Returns
+        -------
+        coef : ndarray of shape (n_features,)
+            w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ (see :func:`batch_solution_from_stats`).
+        """
+        return batch_solution_from_stats(*self.statistics(), self.alpha if alpha is None else alpha)
 
     @classmethod
     def from_statistics(cls, neg: ClassStats, pos: ClassStats, classes, coef=None, **params):
         """A full-covariance model holding given class statistics, ready for ``partial_fit``.
 
-        ``coef`` defaults to the batch solution w*; it becomes both ``coef_`` and ``coef_avg_``.
+        Parameters
+        ----------
+        neg : ClassStats
+            Statistics of the negative class.
+        pos : ClassStats
+            Statistics of the positive class.
+        classes : array-like of shape (2,)
+            The two labels.
+        coef : array-like of shape (n_features,), default=None
+            The model's w (both ``coef_`` and ``coef_avg_``); None means the batch minimizer.
+        **params : dict
+            Constructor parameters of the estimator (``rank`` and ``sketch`` must stay None).
+
+        Returns
+        -------
+        model : OnePassAUC
+            A fitted estimator.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt.online import OnePassAUC, class_statistics
+        >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
+        >>> model = OnePassAUC.from_statistics(*class_statistics(X, [0, 0, 1, 1]), classes=[0, 1], alpha=0.1)
+        >>> model.predict(X).tolist()
+        [0, 0, 1, 1]
         """
         est = cls(**params)
+        est._validate_params()
         if est.rank is not None or est.sketch is not None:
-            raise ValueError("from_statistics builds full-covariance models only (rank=None).")
+            raise ValueError("from_statistics builds full-covariance models only (rank=None, sketch=None).")
         d = len(pos.mean)
         est._init_state(d)
         est.n_features_in_ = d
@@ -390,7 +783,7 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
         for k, st in enumerate((neg, pos)):
             est.class_count_[k], est.class_mean_[k], est.class_cov_[k] = st.count, st.mean, st.cov
         est.n_seen_ = int(neg.count + pos.count)
-        w = batch_solution_from_stats(neg, pos, est.lam) if coef is None else np.asarray(coef, float)
+        w = batch_solution_from_stats(neg, pos, est.alpha) if coef is None else np.asarray(coef, float)
         est.coef_, est.coef_avg_ = w.copy(), w.copy()
         est.threshold_ = float(w @ (neg.mean + pos.mean) / 2)
         return est
@@ -403,22 +796,58 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
 
 
 # ============================================================================ LIBSVM streaming
+@validate_params(
+    {
+        "path": [str, os.PathLike],
+        "chunk_size": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "zero_based": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based=False):
-    """Yield ``(X_chunk (CSR), y_chunk)`` from a LIBSVM/svmlight file (plain, .bz2 or .gz).
+    """Stream a LIBSVM / svmlight file as ``(X_chunk, y_chunk)`` pairs, never holding it whole.
 
-    Reads ``chunk_size`` lines at a time and parses them with ``sklearn.datasets.load_svmlight_file``,
-    so the file is never held whole. ``n_features`` is required (every chunk gets that width) and
-    ``zero_based`` must be explicit (LIBSVM files are 1-based; "auto" is undecidable per chunk).
+    Parameters
+    ----------
+    path : str or path-like
+        The file: plain text, or compressed when its name ends in ``.bz2`` or ``.gz``.
+    chunk_size : int, default=10000
+        Lines per chunk.
+    n_features : int
+        Number of features (every chunk gets this width); required.
+    zero_based : bool, default=False
+        Whether feature indices start at 0 (LIBSVM files are 1-based). Must be explicit:
+        scikit-learn's ``"auto"`` cannot be decided chunk by chunk.
+
+    Yields
+    ------
+    X_chunk : scipy.sparse.csr_matrix of shape (n_chunk, n_features)
+        The next rows.
+    y_chunk : ndarray of shape (n_chunk,)
+        Their labels.
+
+    See Also
+    --------
+    sklearn.datasets.load_svmlight_file : Parses each chunk.
+    OnePassAUC.fit : Accepts this iterator in place of (X, y).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from aucopt.online import iter_svmlight_chunks
+    >>> path = os.path.join(tempfile.mkdtemp(), "toy.svm")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("1 1:0.5 3:1\\n-1 2:1\\n1 1:2\\n")
+    >>> [X.shape for X, y in iter_svmlight_chunks(path, chunk_size=2, n_features=3)]
+    [(2, 3), (1, 3)]
     """
     from sklearn.datasets import load_svmlight_file
 
-    if not isinstance(n_features, Integral) or n_features < 1:
-        raise ValueError(f"n_features must be a positive integer; got {n_features!r}.")
-    if not isinstance(chunk_size, Integral) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer; got {chunk_size!r}.")
-    if zero_based not in (True, False):
-        raise ValueError("zero_based must be True or False when streaming in chunks.")
-    path = str(path)
+    return _svmlight_chunks(load_svmlight_file, str(path), chunk_size, n_features, zero_based)
+
+
+def _svmlight_chunks(load_svmlight_file, path, chunk_size, n_features, zero_based):
     opener = bz2.open if path.endswith(".bz2") else gzip.open if path.endswith(".gz") else open
 
     def parse(lines):

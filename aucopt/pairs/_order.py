@@ -31,6 +31,10 @@ class SuffixCounts(NamedTuple):
     ``equal[k] = #{p >= start[k] : v[order[p]] == v[q_k]}``;
     ``weight_less`` / ``weight_equal`` are the same sums with ``w[order[p]]`` in place of 1
     (``None`` when no weights were given).
+
+    See Also
+    --------
+    suffix_less_equal_counts : returns these counts (with an example).
     """
 
     less: np.ndarray
@@ -81,6 +85,21 @@ def suffix_less_equal_counts(order, start, values, queries, weights=None) -> Suf
         ``weight_less[k] = sum_{j in S_k, v_j < x_k} w_j`` and likewise ``weight_equal``.
         Counts are exact ``int64``; weighted sums are float64 differences of prefix sums
         (absolute error of order ``eps * sum_j |w_j| * log2 m``).
+
+    See Also
+    --------
+    aucopt.metrics : Harrell's C, computed with these counts.
+
+    Examples
+    --------
+    Points sorted by time; each query counts the later points with a smaller score:
+
+    >>> import numpy as np
+    >>> from aucopt.pairs._order import suffix_less_equal_counts
+    >>> scores = np.array([0.9, 0.1, 0.5, 0.5])
+    >>> counts = suffix_less_equal_counts(order=[0, 1, 2, 3], start=[1, 2], values=scores, queries=[0, 2])
+    >>> counts.less.tolist(), counts.equal.tolist()
+    ([3, 0], [0, 2])
     """
     order = np.asarray(order, dtype=np.int64).ravel()
     m = len(order)

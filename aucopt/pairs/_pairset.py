@@ -1,27 +1,31 @@
 """Pair sets: which (i, j) must satisfy f(x_i) > f(x_j), and with what weight.
 
-Every pair set here is an *ordered-suffix* structure. The points are sorted once
-(``order``); each *anchor* point i owns the contiguous suffix ``order[start_i:]`` as its
-partners j. This covers both cases of the seed papers:
+A :class:`PairSet` has a *target* — what the pairs mean — and a *storage* — how they are held:
 
-* **bipartite** (AUC, seed 003 eq. 3.3): anchors are the positives, their suffix is all
-  negatives — the special case of survival ordering with ``event = y`` and ``time = 1 - y``;
-* **survival** (Harrell's comparable set, seed 003 §3.1, eq. 5.1–5.3 with ties fixed):
-  ``(i, j)`` with ``event_i`` and ``(t_i < t_j or (t_i == t_j and not event_j))``.
-  Sorting by time with events before censored subjects inside a tied time makes each
-  event's partners a suffix starting at ``first(t_i) + events_at(t_i)``.
+* target ``"bipartite"``: positives over negatives, the pairs of the AUC (Hanley & McNeil 1982;
+  Ataman 2007, eq. 3.3);
+* target ``"survival"``: Harrell's comparable pairs (Harrell et al. 1982), or a variant of them
+  (Ataman 2007, Table 5.3): ``(i, j)`` with ``event_i`` and ``(t_i < t_j or (t_i == t_j and not
+  event_j))``;
+* target ``"custom"``: any user-listed pairs.
 
-Counting is therefore O(m log m) without listing pairs, and the same structure feeds the
-sorted-pair cores of the scalable paths. ``to_arrays`` lists pairs explicitly (for LP/QP
-builders), refusing with a clear error when that would exceed a memory limit.
+* storage ``"sorted"``: an *ordered-suffix* structure. The points are sorted once (``order``);
+  each *anchor* point i owns the contiguous suffix ``order[start_i:]`` as its partners j.
+  Bipartite pairs are the special case ``event = y``, ``time = 1 - y`` of survival ordering;
+  for survival pairs, sorting by time with events before censored subjects inside a tied time
+  makes each event's partners a suffix starting at ``first(t_i) + events_at(t_i)``. Counting is
+  O(m log m) without listing pairs, and the same structure feeds the sorted-pair core
+  (:mod:`aucopt.pairs.core`);
+* storage ``"explicit"``: index and weight arrays ``(i, j, w)``.
 
-Weights: ``point_weights`` gives product-form pair weights ``w_ij = w_i * w_j`` (cluster
-sizes, seed 003 eq. 4.1); :meth:`PairSet.from_arrays` takes arbitrary per-pair weights.
+``to_arrays`` lists pairs explicitly (for the LP/QP builders), refusing with
+:class:`~aucopt.exceptions.ProblemTooLargeError` when that would exceed a memory budget.
 
-Survival variants (seed 003 §3.1, Table 5.3): ``PairSet.survival(..., variant="lprex")``
-(Harrell's pairs plus censored–censored pairs with weight 0.5), time-difference weights
-``time_weight=`` and user pair weights ``weights=`` return explicit pair sets listed by
-:func:`survival_pair_arrays`; the unweighted default stays the ordered-suffix structure.
+Weights: ``point_weights`` gives product-form pair weights ``w_ij = w_i * w_j`` (cluster sizes,
+Ataman 2007, eq. 4.1); :meth:`PairSet.from_arrays` takes arbitrary per-pair weights. The survival
+variants — ``variant="lprex"`` (Harrell's pairs plus censored–censored pairs with weight 0.5),
+time-difference weights ``time_weight=`` and user pair weights ``weights=`` — are explicit pair
+sets listed by :func:`survival_pair_arrays`; the unweighted default stays sorted.
 """
 
 from __future__ import annotations
@@ -30,12 +34,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..exceptions import NoComparablePairsError, ProblemTooLargeError
+from ..exceptions import NoComparablePairsError, check_memory
 from .._validation import (
     binary_labels,
     check_consistent_length,
     check_finite_1d,
-    format_bytes,
     is_survival_target,
     survival_arrays,
 )
@@ -43,25 +46,84 @@ from .._validation import (
 DEFAULT_MAX_BYTES = 2 * 1024**3
 """Default memory budget (2 GiB) for explicit pair arrays and assembled problems."""
 
-BYTES_PER_PAIR = 4 + 4 + 8  # int32 i, int32 j, float64 weight
+BYTES_PER_PAIR = 4 + 4 + 8
+"""Bytes per listed pair: int32 i, int32 j, float64 weight."""
+
+LISTING_FIX = ("use a scalable path that never lists pairs (RankSVM / RankRC, "
+               "LPRanker(method='subgradient')) or subsample")
 
 
 @dataclass(frozen=True)
 class PairSet:
-    """Pairs (i, j, w_ij) with the requirement f(x_i) > f(x_j).
+    """Pairs (i, j) with weights w_ij, each requiring f(x_i) > f(x_j).
+
+    Build pair sets with the constructors :meth:`bipartite`, :meth:`survival`,
+    :meth:`from_target` and :meth:`from_arrays`; the fields below are what they fill in.
+
+    Parameters
+    ----------
+    n_points : int
+        Number of points m the indices refer to.
+    target : {"bipartite", "survival", "custom"}
+        What the pairs mean: positives over negatives, Harrell's comparable pairs (or a variant
+        of them), or user-listed pairs.
+    signs : ndarray of shape (n_points,)
+        Per-point label sign y_l ∈ {−1, +1} used by sign-constrained expansions (positives and
+        events +1, negatives and censored −1).
+    order : ndarray of shape (n_points,), default=None
+        Sorted storage: the point order; ``None`` for explicit pairs.
+    start : ndarray of shape (n_points,), default=None
+        Sorted storage: anchor i's partners are ``order[start[i]:]``; non-anchors have
+        ``start = m``. ``None`` for explicit pairs.
+    point_weights : ndarray of shape (n_points,), default=None
+        Sorted storage: per-point weights, the pair weight being their product; None for 1.
 
     Attributes
     ----------
-    n_points : number of points m the indices refer to.
-    target : what the pairs mean: ``"bipartite"`` (positives over negatives), ``"survival"``
-        (Harrell's comparable pairs or a variant of them) or ``"custom"`` (user-listed pairs).
-    storage : how they are held (a property): ``"sorted"`` (the ordered-suffix structure,
-        never listed) or ``"explicit"`` (index and weight arrays).
-    signs : per-point label sign y_l in {-1, +1} used by sign-constrained expansions
-        (positives / events +1, negatives / censored -1).
-    order, start : the ordered-suffix structure (``None`` for explicit pairs): anchor i's
-        partners are ``order[start[i]:]``; non-anchors have ``start = m``.
-    point_weights : optional per-point weights; the pair weight is their product.
+    storage : {"sorted", "explicit"}
+        How the pairs are held: the ordered-suffix structure (never listed) or index arrays.
+    n_pairs : int
+        Number of pairs, counted without listing them.
+    partner_counts : ndarray of shape (n_points,)
+        Number of partners j of each point i.
+
+    See Also
+    --------
+    aucopt.pairs.core.pair_loss : pairwise losses over any pair set in O(m log m).
+    aucopt.modeling.Model : builds LP/QP rows from a pair set.
+
+    Notes
+    -----
+    With events e and times t, Harrell's comparable pairs are
+
+        {(i, j) : e_i and (t_i < t_j or (t_i = t_j and not e_j))},
+
+    the pairs on which Harrell's concordance index is defined [2]_; bipartite pairs are the
+    case e = y, t = 1 − y, so that the fraction of correctly ordered pairs is the AUC [3]_. The
+    variant ``"lprex"`` adds the censored–censored pairs (i, j) with t_i < t_j at a reduced
+    weight [1]_.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+    .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    .. [3] Hanley, J. A., & McNeil, B. J. (1982). The meaning and use of the area under a receiver
+       operating characteristic (ROC) curve. *Radiology*, 143(1), 29–36.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> pairs = PairSet.bipartite([1, 0, 1, 0, 0])
+    >>> pairs.target, pairs.storage, pairs.n_pairs
+    ('bipartite', 'sorted', 6)
+    >>> i, j, w = pairs.to_arrays()
+    >>> [(int(a), int(b)) for a, b in zip(i, j)]
+    [(0, 1), (0, 3), (0, 4), (2, 1), (2, 3), (2, 4)]
+    >>> PairSet.survival([True, False, True], [1.0, 2.0, 3.0]).n_pairs
+    2
     """
 
     n_points: int
@@ -75,7 +137,35 @@ class PairSet:
     # ----------------------------------------------------------------- constructors
     @classmethod
     def bipartite(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
-        """Positives x negatives from binary labels ({0,1}, {-1,1}, bool, any two values)."""
+        """Positives × negatives from binary labels.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_points,)
+            Binary labels: {0, 1}, {−1, 1}, bool or any two values.
+        pos_label : label, default=None
+            The positive class; the larger label when None.
+        point_weights : array-like of shape (n_points,), default=None
+            Non-negative per-point weights; the pair weight is w_i · w_j.
+
+        Returns
+        -------
+        PairSet
+            ``target="bipartite"``, ``storage="sorted"``; signs +1 for positives, −1 otherwise.
+
+        Raises
+        ------
+        ValueError
+            For labels that are not binary (one class, three classes, NaN) or an unknown
+            ``pos_label``.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> pairs = PairSet.bipartite(["sick", "well", "well"], pos_label="sick")
+        >>> pairs.n_pairs, pairs.signs.tolist()
+        (2, [1.0, -1.0, -1.0])
+        """
         positive, _ = binary_labels(y, pos_label)
         return cls._from_order(
             event=positive, time=(~positive).astype(float), target="bipartite",
@@ -86,27 +176,63 @@ class PairSet:
     def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
                  censored_weight: float = 0.5, time_weight=None, time_scale=None, weights=None,
                  max_bytes: int | None = DEFAULT_MAX_BYTES) -> "PairSet":
-        """Harrell's comparable pairs from a survival target or from ``(event, time)`` arrays.
+        """Harrell's comparable pairs, or a variant of them, from a survival target.
 
-        With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is
-        the ordered-suffix structure (``target="survival"``, ``storage="sorted"``, never listed). Any of the options
-        below returns an **explicit** pair set (``storage="explicit"``, listed vectorized and
-        refused with a clear error beyond ``max_bytes``, like :meth:`to_arrays`), usable by
-        the LP/QP builders, :mod:`aucopt.lp_scale` and the pair core. Signs stay +1 for events
-        and −1 for censored subjects. See :func:`survival_pair_arrays` for the exact pairs,
-        their enumeration order and the weight ``w_ij`` (a product of the factors below).
+        With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is the
+        ordered-suffix structure (``storage="sorted"``, never listed). Any of the options returns
+        an explicit pair set (``storage="explicit"``), listed vectorized by
+        :func:`survival_pair_arrays` (which gives the exact pairs, their order and the weight
+        ``w_ij``, a product of the factors below), and refused beyond ``max_bytes``. Signs are +1
+        for events and −1 for censored subjects.
 
-        variant : ``"harrell"`` or ``"lprex"`` (seed 003 Table 5.3: Harrell's pairs plus the
-            censored–censored pairs (i, j) with t_i < t_j — the shorter event-free time ranks
-            higher — with weight ``censored_weight``).
-        time_weight : ``None``, ``"linear"``, ``"log"``, ``"capped"`` or a callable ``g``;
-            multiplies w_ij by g(Δ_ij), Δ_ij = t_j − t_i ≥ 0 (see :data:`TIME_WEIGHTS`).
-        time_scale : positive scale s of the named time weights; default the median of the
-            positive Δ_ij over the pairs (1.0 when no Δ is positive).
-        weights : user pair weights, multiplied in: a callable
-            ``weights(i, j, t_i, t_j, e_i, e_j) -> w`` called once with the pair arrays, or an
-            array aligned with the pair enumeration order.
-        point_weights : per-point weights; explicit sets multiply in ``w_i · w_j``.
+        Parameters
+        ----------
+        y : structured array, tuple (event, time) or array-like of bool
+            A survival target (``aucopt.survival_target``, scikit-survival's ``Surv``, a
+            ``(event, time)`` pair), or the event indicators when ``time`` is given.
+        time : array-like of shape (n_points,), default=None
+            Non-negative event or censoring times, when ``y`` holds only the events.
+        point_weights : array-like of shape (n_points,), default=None
+            Per-point weights; the pair weight is multiplied by w_i · w_j.
+        variant : {"harrell", "lprex"}, default="harrell"
+            ``"lprex"`` adds the censored–censored pairs (i, j) with t_i < t_j (the shorter
+            event-free time ranks higher) with weight ``censored_weight`` (Ataman 2007,
+            Table 5.3).
+        censored_weight : float, default=0.5
+            Weight of the added censored–censored pairs.
+        time_weight : {"linear", "log", "capped"} or callable, default=None
+            Multiplies w_ij by g(Δ_ij), Δ_ij = t_j − t_i ≥ 0 (see :data:`TIME_WEIGHTS`); a
+            callable g receives the array of all Δ.
+        time_scale : float, default=None
+            Positive scale s of the named time weights (applied to Δ / s); the median of the
+            positive Δ_ij when None.
+        weights : callable or array-like, default=None
+            User pair weights, multiplied in: ``weights(i, j, t_i, t_j, e_i, e_j) -> w`` called
+            once with the pair arrays, or an array aligned with the pair enumeration order.
+        max_bytes : float or None, default=2 GiB
+            Memory budget for listing an explicit variant.
+
+        Returns
+        -------
+        PairSet
+            ``target="survival"``.
+
+        Raises
+        ------
+        NoComparablePairsError
+            When an explicit variant has no pair (e.g. every subject censored).
+        ProblemTooLargeError
+            When listing an explicit variant would exceed ``max_bytes``.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> event, time = [True, False, False, True], [2.0, 3.0, 5.0, 1.0]
+        >>> PairSet.survival(event, time).n_pairs
+        5
+        >>> lprex = PairSet.survival(event, time, variant="lprex")
+        >>> lprex.storage, lprex.n_pairs, lprex.total_weight()
+        ('explicit', 6, 5.5)
         """
         event, time = survival_arrays(y, time)
         if variant not in SURVIVAL_VARIANTS:
@@ -122,14 +248,70 @@ class PairSet:
 
     @classmethod
     def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
-        """Survival pairs for a structured / ``(event, time)`` target, bipartite pairs otherwise."""
+        """Survival pairs for a survival target, bipartite pairs for binary labels.
+
+        Parameters
+        ----------
+        y : array-like, structured array or tuple (event, time)
+            Binary labels, or a survival target (structured array or ``(event, time)``).
+        pos_label : label, default=None
+            The positive class of binary labels.
+        point_weights : array-like of shape (n_points,), default=None
+            Per-point weights.
+
+        Returns
+        -------
+        PairSet
+            :meth:`survival` for a survival target, else :meth:`bipartite`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import PairSet
+        >>> PairSet.from_target([0, 1, 1]).target
+        'bipartite'
+        >>> PairSet.from_target((np.array([True, False]), np.array([1.0, 2.0]))).target
+        'survival'
+        """
         if is_survival_target(y):
             return cls.survival(y, point_weights=point_weights)
         return cls.bipartite(y, pos_label=pos_label, point_weights=point_weights)
 
     @classmethod
     def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None, target: str = "custom") -> "PairSet":
-        """Explicit pairs; ``signs`` defaults to +1 for points that appear first in some pair."""
+        """Explicit pairs from index arrays.
+
+        Parameters
+        ----------
+        i, j : array-like of int, shape (n_pairs,)
+            The pairs: f(x_i) > f(x_j) is required for each k, ``i[k] != j[k]``.
+        weights : array-like of shape (n_pairs,), default=None
+            Non-negative pair weights (1 when None).
+        n_points : int
+            Number of points; indices lie in [0, n_points).
+        signs : array-like of shape (n_points,), default=None
+            Label signs; +1 for points that appear first in some pair, −1 otherwise, when None.
+        target : {"custom", "bipartite", "survival"}, default="custom"
+            What the pairs mean.
+
+        Returns
+        -------
+        PairSet
+            ``storage="explicit"``.
+
+        Raises
+        ------
+        ValueError
+            For indices out of range, a pair (i, i), negative or non-finite weights, or
+            arrays of different lengths.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> pairs = PairSet.from_arrays([0, 2], [1, 1], [1.0, 0.5], n_points=3)
+        >>> pairs.storage, pairs.target, pairs.total_weight(), pairs.signs.tolist()
+        ('explicit', 'custom', 1.5, [1.0, -1.0, 1.0])
+        """
         if target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}; got {target!r}.")
         i = np.asarray(i, dtype=np.int64).ravel()
@@ -171,7 +353,7 @@ class PairSet:
     # ----------------------------------------------------------------- counting
     @property
     def storage(self) -> str:
-        """``"explicit"`` for listed pairs, ``"sorted"`` for the ordered-suffix structure."""
+        """How the pairs are held: ``"sorted"`` (ordered-suffix structure) or ``"explicit"`` (arrays)."""
         return "sorted" if self._explicit is None else "explicit"
 
     @property
@@ -189,7 +371,19 @@ class PairSet:
         return int(self.partner_counts.sum())
 
     def total_weight(self) -> float:
-        """Sum of pair weights Σ w_ij, without enumeration for product-form weights."""
+        """Sum of pair weights N = Σ w_ij, without enumeration for product-form weights.
+
+        Returns
+        -------
+        float
+            N (the number of pairs when every weight is 1).
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> PairSet.bipartite([1, 0, 0], point_weights=[2.0, 1.0, 0.5]).total_weight()
+        3.0
+        """
         if self._explicit is not None:
             return float(self._explicit[2].sum())
         if self.point_weights is None:
@@ -199,25 +393,45 @@ class PairSet:
         return float(np.dot(w, suffix[self.start]))
 
     def nbytes_explicit(self) -> int:
-        """Memory that :meth:`to_arrays` would allocate."""
+        """Bytes that :meth:`to_arrays` would allocate (``n_pairs * BYTES_PER_PAIR``)."""
         return self.n_pairs * BYTES_PER_PAIR
 
     # ----------------------------------------------------------------- enumeration
     def to_arrays(self, max_bytes: int | None = DEFAULT_MAX_BYTES):
-        """Explicit ``(i, j, w)`` arrays (int32, int32, float64), anchor by anchor.
+        """List the pairs as ``(i, j, w)`` arrays, anchor by anchor.
 
-        Raises ``ValueError`` naming the pair count and memory when they exceed ``max_bytes``
-        (``None`` disables the check) and when the set is empty.
+        Parameters
+        ----------
+        max_bytes : float or None, default=2 GiB
+            Memory budget for the arrays; None disables the check.
+
+        Returns
+        -------
+        i, j : ndarray of int32, shape (n_pairs,)
+            The pairs.
+        w : ndarray of float64, shape (n_pairs,)
+            Their weights.
+
+        Raises
+        ------
+        NoComparablePairsError
+            When the set is empty.
+        ProblemTooLargeError
+            When the arrays would exceed ``max_bytes``; the message names the pair count and the
+            scalable paths that never list pairs.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> i, j, w = PairSet.survival([True, True, False], [1.0, 2.0, 2.0]).to_arrays()
+        >>> i.tolist(), j.tolist(), w.tolist()
+        ([0, 0, 1], [1, 2, 2], [1.0, 1.0, 1.0])
         """
         n_pairs = self.n_pairs
         if n_pairs == 0:
             raise NoComparablePairsError(_no_pairs_message(self.target))
-        need = self.nbytes_explicit()
-        if max_bytes is not None and need > max_bytes:
-            raise ProblemTooLargeError(
-                f"Listing {n_pairs:,} pairs of {self.n_points:,} points", need, max_bytes,
-                "use a scalable path that never lists pairs (RankSVM / RankRC, "
-                "LPRanker(method='subgradient')) or subsample")
+        check_memory(self.nbytes_explicit(), max_bytes, f"Listing {n_pairs:,} pairs of {self.n_points:,} points",
+                     LISTING_FIX)
         if self._explicit is not None:
             return self._explicit
         counts = self.partner_counts
@@ -235,8 +449,31 @@ class PairSet:
         return i, j, w
 
     def pairs_at(self, index) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(i, j, w)`` of the pairs with the given positions in the enumeration order of
-        :meth:`to_arrays`, without listing the others (O(len(index) · log m))."""
+        """The pairs at given positions of the :meth:`to_arrays` order, without listing the others.
+
+        Parameters
+        ----------
+        index : array-like of int
+            Positions in [0, n_pairs).
+
+        Returns
+        -------
+        i, j : ndarray of int32
+            The pairs at those positions.
+        w : ndarray of float64
+            Their weights.
+
+        Notes
+        -----
+        O(len(index) · log m) for sorted storage.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> i, j, w = PairSet.bipartite([1, 0, 1, 0, 0]).pairs_at([5, 0])
+        >>> i.tolist(), j.tolist()
+        ([2, 0], [4, 1])
+        """
         index = np.asarray(index, dtype=np.int64).ravel()
         n_pairs = self.n_pairs
         if len(index) and (index.min() < 0 or index.max() >= n_pairs):
@@ -254,7 +491,24 @@ class PairSet:
         return i.astype(np.int32), j.astype(np.int32), w
 
     def check_nonempty(self) -> "PairSet":
-        """Raise a clear error when there is no pair to learn from; return self."""
+        """Return self, or raise when there is no pair to learn from.
+
+        Returns
+        -------
+        PairSet
+            ``self``.
+
+        Raises
+        ------
+        NoComparablePairsError
+            When ``n_pairs == 0`` (one class only; no comparable survival pair).
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> PairSet.bipartite([0, 1]).check_nonempty().n_pairs
+        1
+        """
         if self.n_pairs == 0:
             raise NoComparablePairsError(_no_pairs_message(self.target))
         return self
@@ -278,7 +532,7 @@ TIME_WEIGHTS = {
 def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5, time_weight=None,
                          time_scale=None, weights=None, point_weights=None,
                          max_bytes: int | None = DEFAULT_MAX_BYTES):
-    """Explicit ``(i, j, w)`` of a survival pair variant (validated ``event``/``time`` arrays).
+    """List the pairs of a survival pair variant as ``(i, j, w)`` arrays.
 
     Pairs, in this enumeration order:
 
@@ -288,10 +542,64 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
        t_i < t_j``, grouped by anchor i in increasing (t_i, i), partners in increasing
        (t_j, j), base weight ``censored_weight``.
 
-    ``w_ij = base_ij · g(t_j − t_i) · user_ij · pw_i · pw_j`` where the last three factors are
-    present only when ``time_weight``, ``weights`` resp. ``point_weights`` are given. Named
-    ``g`` are applied to Δ / scale (:data:`TIME_WEIGHTS`); a callable ``g`` gets the raw Δ
-    array and must return non-negative finite values of the same shape.
+    ``w_ij = base_ij · g(t_j − t_i) · user_ij · pw_i · pw_j``, the last three factors present
+    only when ``time_weight``, ``weights`` resp. ``point_weights`` are given.
+
+    Parameters
+    ----------
+    event : ndarray of bool, shape (n_points,)
+        Event indicators (validated).
+    time : ndarray of float, shape (n_points,)
+        Event or censoring times (validated).
+    variant : {"harrell", "lprex"}, default="harrell"
+        The pair variant.
+    censored_weight : float, default=0.5
+        Base weight of the censored–censored pairs of ``"lprex"``.
+    time_weight : {"linear", "log", "capped"} or callable, default=None
+        Named g (applied to Δ / scale, :data:`TIME_WEIGHTS`) or a callable g receiving the raw
+        Δ array and returning non-negative finite values of the same shape.
+    time_scale : float, default=None
+        Scale of the named time weights; the median positive Δ when None.
+    weights : callable or array-like, default=None
+        User pair weights: ``weights(i, j, t_i, t_j, e_i, e_j)`` or an array in the order above.
+    point_weights : array-like of shape (n_points,), default=None
+        Per-point weights.
+    max_bytes : float or None, default=2 GiB
+        Memory budget for the listing (pair arrays and one work array).
+
+    Returns
+    -------
+    i, j : ndarray of int64, shape (n_pairs,)
+        The pairs.
+    w : ndarray of float64, shape (n_pairs,)
+        Their weights.
+
+    Raises
+    ------
+    NoComparablePairsError
+        When the variant has no pair.
+    ProblemTooLargeError
+        When the listing would exceed ``max_bytes``.
+
+    See Also
+    --------
+    PairSet.survival : the pair set built from these arrays.
+
+    References
+    ----------
+    .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    .. [2] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.pairs import survival_pair_arrays
+    >>> i, j, w = survival_pair_arrays(np.array([True, False, False]), np.array([1.0, 2.0, 3.0]),
+    ...                                variant="lprex", censored_weight=0.25)
+    >>> i.tolist(), j.tolist(), w.tolist()
+    ([0, 0, 1], [1, 2, 2], [1.0, 1.0, 0.25])
     """
     if variant not in SURVIVAL_VARIANTS:
         raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
@@ -323,14 +631,10 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
     n_c = int(c_counts.sum())
     n_total = n_h + n_c
     if n_total == 0:
-        raise ValueError(_no_pairs_message("survival"))
-    need = n_total * (BYTES_PER_PAIR + 8)  # pair arrays plus one float64 work array
-    if max_bytes is not None and need > max_bytes:
-        raise ValueError(
-            f"Listing {n_total:,} survival pairs of {m:,} points would need {format_bytes(need)} "
-            f"(limit {format_bytes(max_bytes)}). Raise max_bytes, subsample, or use the default "
-            "Harrell pairs without weights (never listed)."
-        )
+        raise NoComparablePairsError(_no_pairs_message("survival"))
+    check_memory(n_total * (BYTES_PER_PAIR + 8), max_bytes,  # pair arrays plus one float64 work array
+                 f"Listing {n_total:,} survival pairs of {m:,} points",
+                 "subsample, or use the default Harrell pairs without weights (never listed)")
     if n_h:
         hi, hj, _ = harrell.to_arrays(max_bytes=None)
         hi, hj = hi.astype(np.int64), hj.astype(np.int64)

@@ -7,12 +7,13 @@ argument ``z_ij = f_i - f_j`` (computed in float64, exactly as a brute-force loo
     c    = ∂L/∂f,      c_k = Σ_(k,j) w_kj ℓ'(z_kj) - Σ_(i,k) w_ik ℓ'(z_ik),
     Q(v) = Σ_(i,j) w_ij ℓ''(z_ij) (v_i - v_j)(e_i - e_j)   (generalized Hessian of L).
 
-With ``f = Kβ`` the gradient is ``Kᵀc`` and the Hessian product is ``Kᵀ Q(K s)``. This is
-seed 004 §2.1 (the corrected eqs. 18–20 of RankRC: ``g = Aᵀ ℓ'``, ``H = Aᵀ I^Q A / (2ε)`` with
-``A = P_mat K``; ``Q(v) = P_matᵀ diag(ℓ'') P_mat v``) and, for the hinge, the subgradient of
-the LP Ranker objective (seed 003 eq. 4.4, §2.3 "Fast evaluation": ``c_u`` counts violated pairs).
+With ``f = Kβ`` the gradient is ``Kᵀc`` and the Hessian product is ``Kᵀ Q(K s)``: the gradient
+and Hessian of RankRC, Tayal et al. (2015), eqs. 18–20 (``g = Aᵀ ℓ'``, ``H = Aᵀ I^Q A / (2ε)``
+with ``A = P_mat K``, so ``Q(v) = P_matᵀ diag(ℓ'') P_mat v``; the Hessian's factor is written
+here as ℓ'' = 1/(2ε) on the quadratic piece) and, for the hinge, the subgradient of the LP
+Ranker objective of Ataman (2007), eq. 4.4 (``-c`` counts the violated pairs).
 
-Losses (:class:`PairLoss`; written with ``t = 1 - z``, half-open pieces, seed 004 §1.2):
+Losses (:class:`PairLoss`; written with ``t = 1 - z``, half-open pieces):
 
 * ``"hinge"``          ℓ = t            on z < 1, else 0;   ℓ' = -1 on z < 1 (0 at z = 1); no ℓ''.
 * ``"squared_hinge"``  ℓ = t²           on z < 1, else 0;   ℓ' = -2t, ℓ'' = 2 on z < 1.
@@ -20,14 +21,14 @@ Losses (:class:`PairLoss`; written with ``t = 1 - z``, half-open pieces, seed 00
                        ℓ = t² / (4ε)    on 1 - 2ε ≤ z < 1;  ℓ' = -t/(2ε), ℓ'' = 1/(2ε),
                        ℓ = 0            on z ≥ 1.
 
-Nothing is enumerated for ordered-suffix pair sets (anchor i's partners are
-``order[start_i:]``, see :mod:`aucopt.pairs`). For a fixed anchor, ``z_ij`` is a
-non-increasing function of ``f_j``, so each loss piece selects the partners whose score lies
-in a half-open range ``[lo_i, hi_i)`` of score ranks (the sorted-pair trick of seed 004
-§2.2, after Chapelle & Keerthi). The boundary ranks are found by a binary search that evaluates
-the float64 predicate ``f_i - f_j < b`` itself, so ties and scores exactly on a breakpoint are
-classified exactly as in the elementwise definition. Everything then reduces to two linear maps
-per breakpoint ``b``:
+The core dispatches on the pair set's *storage* only, never on its target. Nothing is
+enumerated for sorted storage (anchor i's partners are ``order[start_i:]``, see
+:mod:`aucopt.pairs`). For a fixed anchor, ``z_ij`` is a non-increasing function of ``f_j``, so
+each loss piece selects the partners whose score lies in a half-open range ``[lo_i, hi_i)`` of
+score ranks: the sorted-pair trick of Chapelle & Keerthi (2010), also used by RankRC (Tayal et
+al. 2015). The boundary ranks are found by a binary search that evaluates the float64 predicate
+``f_i - f_j < b`` itself, so ties and scores exactly on a breakpoint are classified exactly as
+in the elementwise definition. Everything then reduces to two linear maps per breakpoint ``b``:
 
     C_b x  (per anchor)  = Σ_{j in suffix(i), z_ij ≥ b} x_j,
     C_bᵀ y (per point)   = Σ_{anchors i with j in suffix(i), z_ij ≥ b} y_i,
@@ -35,18 +36,24 @@ per breakpoint ``b``:
 and a piece ``[b_lo, b_hi)`` is ``C_lo - C_hi`` (``C_-inf`` = the whole suffix). With sums of
 ``w, w f, w f²`` the loss and ``c`` follow in closed form per anchor / partner.
 
-* **Bipartite** (all anchors share one suffix): the partners are sorted by score once; ``C_b``
-  is a prefix-sum gather and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per product
-  after one ``O(m log m)`` sort (seed 004 §2.2).
-* **Survival** (Harrell's comparable set; suffixes differ): the 2-D dominance sums
-  "position in the suffix AND score rank below a threshold" use a wavelet matrix over score
-  ranks, walked level by level with numpy (stable partitions, no per-sample loop):
-  ``O(m log m)`` per product, ``O(m)`` memory when streamed.
-* **Explicit** pair sets fall back to vectorized enumeration over their arrays.
+* **Sorted, one shared suffix** (bipartite pairs): the partners are sorted by score once;
+  ``C_b`` is a prefix-sum gather and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per
+  product after one ``O(m log m)`` sort.
+* **Sorted, nested suffixes** (Harrell's comparable set): the 2-D dominance sums "position in
+  the suffix AND score rank below a threshold" use a wavelet matrix over score ranks, walked
+  level by level with numpy (stable partitions, no per-sample loop): ``O(m log m)`` per
+  product, ``O(m)`` memory when streamed.
+* **Explicit** storage: vectorized enumeration over the pair arrays, ``O(n_pairs)``.
 
-Public API: :class:`PairLoss`, :func:`pair_loss` (``(L, c)``), :class:`PairHessian` (state at
-fixed ``f``; ``matvec(v) = Q(v)``, ``n_active``) and :func:`pair_counts` (number of pairs
-with ``z < threshold``, per point).
+Public API: :class:`PairLoss`, :func:`pair_loss` (``(L, c)``), :func:`pair_loss_and_hessian`,
+:class:`PairHessian` (state at fixed ``f``; ``matvec(v) = Q(v)``, ``n_active``) and
+:func:`pair_counts` (number of pairs with ``z < threshold``, per point).
+
+References: Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+*Information Retrieval*, 13(3), 201–215. Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC:
+Large-scale nonlinear rare class ranking. *IEEE Transactions on Knowledge and Data Engineering*,
+27(12), 3347–3359. Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear
+programming for problems with binary output*. PhD thesis, University of Iowa.
 """
 
 from __future__ import annotations
@@ -81,13 +88,50 @@ class _Piece(NamedTuple):
 
 @dataclass(frozen=True)
 class PairLoss:
-    """A piecewise-quadratic pairwise loss ℓ(z) of the margin ``z = f_i - f_j``.
+    """A piecewise-quadratic pairwise loss ℓ(z) of the score difference ``z = f_i - f_j``.
 
-    ``name`` is one of :data:`LOSSES`; ``eps`` ∈ (0, 1] is used by ``"smoothed_hinge"`` only
-    (seed 004 §1.2: C¹, ℓ(1-2ε) = ε, ℓ'(1-2ε) = -1, hinge as ε → 0, at ε = 1 the quadratic
-    piece starts at z = -1). Pieces are half-open ``[lower, upper)``; ``value``,
-    ``derivative`` and ``second`` evaluate ℓ, ℓ' and ℓ'' elementwise with exactly these tie
-    rules (ℓ' is the right-continuous subgradient choice: 0 at z = 1 for the hinge).
+    Parameters
+    ----------
+    name : {"hinge", "squared_hinge", "smoothed_hinge"}, default="squared_hinge"
+        The loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε ∈ (0, 1], the half-width of the smoothed hinge's quadratic zone [1 − 2ε, 1); used by
+        ``"smoothed_hinge"`` only.
+
+    Attributes
+    ----------
+    pieces : tuple of (lower, upper, d0, d1, d2)
+        The non-zero pieces: ℓ = d0 + d1 t + d2 t², t = 1 − z, on ``lower ≤ z < upper``.
+    twice_differentiable : bool
+        False for the hinge (no Hessian).
+
+    See Also
+    --------
+    pair_loss : the total loss over a pair set.
+
+    Notes
+    -----
+    The smoothed hinge of RankRC [2]_ is C¹ with ℓ(1 − 2ε) = ε and ℓ'(1 − 2ε) = −1; it tends to
+    the hinge as ε → 0, and at ε = 1 its quadratic piece starts at z = −1. Pieces are half-open
+    ``[lower, upper)``; :meth:`value`, :meth:`derivative` and :meth:`second` evaluate ℓ, ℓ' and
+    ℓ'' elementwise with exactly these tie rules (ℓ' is the right-continuous subgradient
+    choice: 0 at z = 1 for the hinge).
+
+    References
+    ----------
+    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
+    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
+       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+
+    Examples
+    --------
+    >>> from aucopt.pairs.core import PairLoss
+    >>> loss = PairLoss("smoothed_hinge", eps=0.25)
+    >>> loss.value([0.0, 0.5, 0.75, 1.0]).tolist()
+    [0.75, 0.25, 0.0625, 0.0]
+    >>> loss.derivative([0.0, 0.75]).tolist(), loss.second([0.75]).tolist()
+    ([-1.0, -0.5], [2.0])
     """
 
     name: str = "squared_hinge"
@@ -103,7 +147,25 @@ class PairLoss:
 
     @classmethod
     def make(cls, loss="squared_hinge", eps: float = 0.5) -> "PairLoss":
-        """A :class:`PairLoss` from a name (with ``eps``) or an existing instance."""
+        """A :class:`PairLoss` from a name (with ``eps``), or an existing instance unchanged.
+
+        Parameters
+        ----------
+        loss : str or PairLoss, default="squared_hinge"
+            A name of :data:`LOSSES` or a PairLoss.
+        eps : float, default=0.5
+            ε of the smoothed hinge (ignored for an instance).
+
+        Returns
+        -------
+        PairLoss
+
+        Examples
+        --------
+        >>> from aucopt.pairs.core import PairLoss
+        >>> PairLoss.make("hinge")
+        PairLoss(name='hinge', eps=0.5)
+        """
         if isinstance(loss, PairLoss):
             return loss
         return cls(str(loss), eps)
@@ -382,37 +444,120 @@ class _Core:
 def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tuple[float, np.ndarray]:
     """Total pair loss ``L(f) = Σ w_ij ℓ(f_i - f_j)`` and its coefficient vector ``c = ∂L/∂f``.
 
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set (sorted or explicit storage).
+    f : array-like of shape (n_points,)
+        Finite scores.
+    loss : str or PairLoss, default="squared_hinge"
+        The pairwise loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+
+    Returns
+    -------
+    L : float
+        The total loss.
+    c : ndarray of shape (n_points,)
+        ∂L/∂f; with ``f = Kβ`` the gradient is ``∂L/∂β = Kᵀc``.
+
+    See Also
+    --------
+    pair_loss_and_hessian : loss, coefficients and Hessian from one set-up.
+    pair_counts : violated-pair counts.
+
+    Notes
+    -----
     Per anchor i and loss piece π (partners with ``z_ij`` in π), with ``h_i = 1 - f_i`` and
-    ``W_k = Σ_j w_j f_j^k`` over those partners (seed 004 §2.2 "Loss + coefficients"):
+    ``W_k = Σ_j w_j f_j^k`` over those partners,
 
         L   += w_i [d0 W_0 + d1 (h_i W_0 + W_1) + d2 (h_i² W_0 + 2 h_i W_1 + W_2)],
         c_i -= w_i [d1 W_0 + 2 d2 (h_i W_0 + W_1)],
 
     and per partner j with ``A_k = Σ_i w_i f_i^k`` over the anchors whose pair with j is in π:
 
-        c_j += w_j [d1 A_0 + 2 d2 (A_0 - A_1 + f_j A_0)].
+        c_j += w_j [d1 A_0 + 2 d2 (A_0 - A_1 + f_j A_0)],
 
-    For the hinge, ``-c`` are the weighted violated-pair counts of the LP Ranker subgradient
-    (seed 003 eq. 4.4, §2.3; pairs with z exactly 1 count 0). With ``f = Kβ``, ``∂L/∂β = Kᵀc``.
+    where ``d0, d1, d2`` are the piece coefficients of :attr:`PairLoss.pieces`; scores enter
+    centred by a constant, which changes nothing exactly. For the hinge, ``-c`` are the
+    weighted violated-pair counts of the LP Ranker subgradient [3]_ (eq. 4.4; pairs with z
+    exactly 1 count 0).
 
-    Here ``d0, d1, d2`` are the piece coefficients of :attr:`PairLoss.pieces` (ℓ = d0 + d1 t +
-    d2 t², t = 1 - z); scores enter centred by a constant, which changes nothing exactly.
-
-    Cost: ``O(m log m)`` time and ``O(m)`` memory for bipartite and survival pair sets
-    (nothing is enumerated); ``O(n_pairs)`` for explicit ones. Returns ``(L, c)``.
+    Cost: ``O(m log m)`` time and ``O(m)`` memory for sorted storage (nothing is enumerated,
+    after the sorted-pair trick of [1]_), ``O(n_pairs)`` for explicit storage.
 
     Roundoff: like every prefix-sum form of the sorted-pair trick, the quadratic pieces are
     differences of sums of ``w f²``; the absolute error is about ``1e-16 · Σ_ij w_ij (f_i - f_j)²``.
     That is negligible for scores on the margin's scale (|f| up to ~1e3) but costs digits
     when scores are huge (|f| ~ 1e6: errors ~1e-4 in quadratic-piece terms of size 1).
+
+    References
+    ----------
+    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
+    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
+       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+    .. [3] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    A sorted pair set and its explicit listing give the same loss:
+
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_loss
+    >>> pairs = PairSet.bipartite([1, 0, 1, 0])
+    >>> f = np.array([2.0, 0.5, 0.25, 0.0])
+    >>> L, c = pair_loss(pairs, f, "squared_hinge")
+    >>> listed = PairSet.from_arrays(*pairs.to_arrays(), n_points=4)
+    >>> L, float(pair_loss(listed, f, "squared_hinge")[0]), c.tolist()
+    (2.125, 2.125, [0.0, 2.5, -4.0, 1.5])
     """
     loss = PairLoss.make(loss, eps)
     return _loss_and_coef(_Core(pairs, f, loss), loss)
 
 
 def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5):
-    """``(L, c, PairHessian)`` at ``f`` from one shared set-up (one sort / one wavelet build):
-    what a Newton step or an exact line-search step needs, at the cost of about one call."""
+    """Loss, coefficients and Hessian at ``f`` from one shared set-up.
+
+    One sort (or one wavelet build) serves all three: what a Newton step or an exact
+    line-search step needs, at the cost of about one :func:`pair_loss` call.
+
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores.
+    loss : {"squared_hinge", "smoothed_hinge"} or PairLoss, default="squared_hinge"
+        A twice-differentiable pairwise loss.
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+
+    Returns
+    -------
+    L : float
+        The total loss.
+    c : ndarray of shape (n_points,)
+        ∂L/∂f.
+    hessian : PairHessian
+        The generalized Hessian at ``f``.
+
+    See Also
+    --------
+    pair_loss, PairHessian
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_loss_and_hessian
+    >>> L, c, H = pair_loss_and_hessian(PairSet.bipartite([1, 0]), np.array([0.5, 0.0]))
+    >>> L, c.tolist(), H.matvec(np.array([1.0, 0.0])).tolist()
+    (0.25, [-1.0, 1.0], [2.0, -2.0])
+    """
     loss = PairLoss.make(loss, eps)
     core = _Core(pairs, f, loss, store=True)
     shared = {}
@@ -466,23 +611,68 @@ def _loss_and_coef(core: "_Core", loss: PairLoss, hessian_sums: dict | None = No
 class PairHessian:
     """Generalized Hessian of ``L`` at fixed scores ``f``: ``Q(v) = Σ w_ij ℓ''(z_ij)(v_i - v_j)(e_i - e_j)``.
 
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores at which the Hessian is taken.
+    loss : {"squared_hinge", "smoothed_hinge"} or PairLoss, default="squared_hinge"
+        A twice-differentiable pairwise loss.
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+    store_levels : bool, default=True
+        For nested suffixes (survival pairs), keep the wavelet levels: ``O(m log m)`` memory,
+        about ``(2 m + 6 q)·log2 m`` bytes with q = anchors × quadratic-piece breakpoints (25 MB
+        at m = 200,000, smoothed hinge), for products about 2× faster; False keeps the state at
+        ``O(m)`` memory.
+
+    Attributes
+    ----------
+    n_active : int
+        Number of pairs with ℓ'' > 0 (counted, never listed).
+    loss : PairLoss
+        The loss.
+    n_points : int
+        Length of ``f``.
+
+    Raises
+    ------
+    ValueError
+        For the hinge (ℓ'' = 0 almost everywhere; no Hessian).
+
+    See Also
+    --------
+    pair_loss_and_hessian : builds it together with the loss.
+
+    Notes
+    -----
     Only the quadratic pieces contribute (ℓ'' = 2 d2: 2 for the squared hinge on z < 1,
-    1/(2ε) for the smoothed hinge on 1-2ε ≤ z < 1). Per anchor i and partner j (seed 004
-    §2.2 "Q(v)", corrected eq. 20: ``Q = P_matᵀ I^Q P_mat`` times ℓ''):
+    1/(2ε) for the smoothed hinge on 1 − 2ε ≤ z < 1). Per anchor i and partner j (the Hessian of
+    RankRC [2]_, eq. 20, ``Q = P_matᵀ I^Q P_mat`` times ℓ''),
 
         Q_i = w_i Σ_π 2 d2 (v_i N_i - Σ_{j∈π(i)} w_j v_j),   N_i = Σ_{j∈π(i)} w_j,
         Q_j = w_j Σ_π 2 d2 (v_j N'_j - Σ_{i: j∈π(i)} w_i v_i), N'_j = Σ_{i: j∈π(i)} w_i.
 
     The state (ranks, thresholds, sorted partners / wavelet levels, ``N``, ``N'``) is built
-    once per ``f``; each :meth:`matvec` costs ``O(m)`` for bipartite pairs and
-    ``O(m log m)`` for survival pairs, with no sort. ``store_levels`` (default True) keeps the
-    survival wavelet levels: ``O(m log m)`` memory, about ``(2 m + 6 q)·log2 m`` bytes with
-    q = anchors × quadratic-piece breakpoints (25 MB at m = 200,000, smoothed hinge), for
-    products about 2× faster; ``False`` keeps the state at ``O(m)`` memory.
+    once per ``f``; each :meth:`matvec` costs ``O(m)`` for one shared suffix (bipartite) and
+    ``O(m log m)`` for nested suffixes (survival), with no sort.
 
-    Attributes: ``n_active`` — number of pairs with ℓ'' > 0 (counted, never listed);
-    ``loss``, ``n_points``.
-    Raises ``ValueError`` for the hinge (ℓ'' = 0 almost everywhere; no Hessian).
+    References
+    ----------
+    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
+    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
+       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import PairHessian
+    >>> H = PairHessian(PairSet.bipartite([1, 0, 0]), np.zeros(3))
+    >>> H.n_active, H.matvec(np.array([1.0, 0.0, 0.0])).tolist()
+    (2, [4.0, -2.0, -2.0])
     """
 
     def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *,
@@ -527,7 +717,18 @@ class PairHessian:
         self.n_active = int(round(count))
 
     def matvec(self, v) -> np.ndarray:
-        """``Q(v)`` (length m); linear, symmetric, positive semi-definite in ``v``."""
+        """The product ``Q(v)``; linear, symmetric and positive semidefinite in ``v``.
+
+        Parameters
+        ----------
+        v : array-like of shape (n_points,)
+            Finite direction.
+
+        Returns
+        -------
+        ndarray of shape (n_points,)
+            ``Q(v)``.
+        """
         core = self._core
         v = check_finite_1d(v, "v")
         if len(v) != core.m:
@@ -557,8 +758,29 @@ class PairHessian:
 
 # ============================================================================ counts
 class PairCounts(NamedTuple):
-    """Pairs with ``z_ij = f_i - f_j < threshold``: ``total`` and per point as first element
-    (``first[i] = #{j : (i, j) counted}``) and as second element (``second[j]``)."""
+    """Counts of the pairs with ``z_ij = f_i - f_j < threshold``, returned by :func:`pair_counts`.
+
+    Attributes
+    ----------
+    total : int
+        Number of such pairs.
+    first : ndarray of int64, shape (n_points,)
+        ``first[i] = #{j : (i, j) counted}``.
+    second : ndarray of int64, shape (n_points,)
+        ``second[j] = #{i : (i, j) counted}``.
+
+    See Also
+    --------
+    pair_counts : returns these counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_counts
+    >>> pair_counts(PairSet.bipartite([1, 0]), np.array([0.5, 0.0])).total
+    1
+    """
 
     total: int
     first: np.ndarray
@@ -566,11 +788,50 @@ class PairCounts(NamedTuple):
 
 
 def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
-    """Count (never list) the pairs with ``f_i - f_j < threshold`` (unweighted).
+    """Count, never list, the pairs with ``f_i - f_j < threshold`` (unweighted).
 
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores.
+    threshold : float, default=1.0
+        The margin.
+
+    Returns
+    -------
+    PairCounts
+        ``(total, first, second)``.
+
+    See Also
+    --------
+    pair_loss : the weighted hinge coefficients ``-c`` are ``first - second`` weighted by w_ij.
+
+    Notes
+    -----
     With ``threshold = 1`` these are the margin violators whose counts form the LP Ranker
-    subgradient (seed 003 eq. 4.4, §2.3); for pair weights use ``-pair_loss(..., "hinge")[1]``,
-    which is ``first - second`` weighted by ``w_ij``. ``O(m log m)`` time, ``O(m)`` memory.
+    subgradient [3]_ (eq. 4.4); for pair weights use ``-pair_loss(..., "hinge")[1]``, which is
+    ``first - second`` weighted by ``w_ij``. ``O(m log m)`` time, ``O(m)`` memory for sorted
+    storage.
+
+    References
+    ----------
+    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
+    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
+       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+    .. [3] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
+       problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_counts
+    >>> counts = pair_counts(PairSet.bipartite([1, 0, 1, 0]), np.array([2.0, 0.5, 0.25, 0.0]))
+    >>> counts.total, counts.first.tolist(), counts.second.tolist()
+    (2, [0, 0, 2, 0], [0, 1, 0, 1])
     """
     threshold = float(threshold)
     if not np.isfinite(threshold):

@@ -1,25 +1,220 @@
-"""cvxpy backend: any installed cvxpy solver (Clarabel by default).
-
-The standard form maps to ``cp.Variable(n)`` with ``A x`` split into equality rows and
-finite lower / upper inequality rows, so every conic/QP solver cvxpy knows can be used
-(``solver="CLARABEL" | "SCS" | "ECOS" | "OSQP" | ...``). Interior-point solvers such as
-Clarabel are robust but slower than HiGHS simplex on the degenerate LP Ranker.
-Options: ``solver``, ``verbose``, ``time_limit`` (passed where the solver supports it) and
-solver-specific keyword arguments through ``solver_options``.
-"""
+"""cvxpy backend: any conic / QP solver installed for cvxpy (Clarabel by default)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..modeling.problem import Problem
-from . import SolveResult
-from . import Status
+from .base import SolveResult, SolverBackend, Status
 
-_TIME_LIMIT_KEYS = {"CLARABEL": "time_limit", "SCS": "time_limit_secs", "HIGHS": "time_limit"}
+__all__ = ["CVXPY"]
+
+#: cvxpy ``solve`` keywords that ``tol`` / ``max_iter`` / ``time_limit`` set, per cvxpy solver
+TOLERANCE_KEYS = {
+    "CLARABEL": ("tol_gap_abs", "tol_gap_rel", "tol_feas"),
+    "SCS": ("eps_abs", "eps_rel"),
+    "ECOS": ("abstol", "reltol", "feastol"),
+    "ECOS_BB": ("abstol", "reltol", "feastol"),
+    "OSQP": ("eps_abs", "eps_rel"),
+    "HIGHS": ("primal_feasibility_tolerance", "dual_feasibility_tolerance"),
+}
+ITERATION_KEYS = {
+    "CLARABEL": ("max_iter",),
+    "SCS": ("max_iters",),
+    "ECOS": ("max_iters",),
+    "ECOS_BB": ("max_iters",),
+    "OSQP": ("max_iter",),
+    "HIGHS": ("simplex_iteration_limit", "ipm_iteration_limit", "qp_iteration_limit"),
+}
+TIME_LIMIT_KEYS = {"CLARABEL": "time_limit", "SCS": "time_limit_secs", "HIGHS": "time_limit",
+                   "OSQP": "time_limit"}
 
 
-def _status(cp, status: str) -> Status:
+class CVXPY(SolverBackend):
+    """The cvxpy backend (``solver="cvxpy"``, ``"cvxpy:<NAME>"`` or a bare cvxpy solver name).
+
+    The standard form is stated in cvxpy [1]_ as ``cp.Variable(n)`` with ``A x`` split into
+    equality rows and finite lower / upper inequality rows, so every conic or QP solver cvxpy
+    knows can be used: ``"cvxpy"`` is Clarabel [2]_, ``"cvxpy:scs"``, ``"cvxpy:ecos"``, ... or
+    just ``"clarabel"``, ``"scs"``, ``"ecos"`` (a bare name that is not a registry backend).
+    Interior-point solvers such as Clarabel are robust but slower than HiGHS's simplex on the
+    degenerate LP Ranker.
+
+    How the arguments of :func:`aucopt.solvers.solve` map onto ``cvxpy.Problem.solve``:
+
+    ==================  ===================================================================
+    ``tol``             the solver's tolerances (:data:`TOLERANCE_KEYS`: Clarabel
+                        ``tol_gap_abs``, ``tol_gap_rel``, ``tol_feas``; SCS ``eps_abs``,
+                        ``eps_rel``; ECOS ``abstol``, ``reltol``, ``feastol``; ...); None
+                        keeps the solver's defaults
+    ``max_iter``        the solver's iteration limit (:data:`ITERATION_KEYS`)
+    ``time_limit``      the solver's time limit where it has one (:data:`TIME_LIMIT_KEYS`)
+    ``verbose``         ``verbose``
+    ``warm_start``      ``{"x": x0}``: the variable's starting value, with ``warm_start=True``
+    ``solver_options``  ``solve`` keywords, passed unchanged (e.g. Clarabel settings
+                        ``{"tol_feas": 1e-10}``); applied last, so they override the above
+    ==================  ===================================================================
+
+    ``tol`` or ``max_iter`` for a cvxpy solver without a known mapping raise ``ValueError``
+    (pass the solver's own keywords in ``solver_options`` instead); so do keywords the solver
+    rejects.
+
+    Parameters
+    ----------
+    solver : str, default="CLARABEL"
+        The cvxpy solver name (any of ``cvxpy.installed_solvers()``).
+
+    Attributes
+    ----------
+    name : str
+        ``"cvxpy"``.
+    required_modules : tuple of str
+        ``("cvxpy",)``.
+    problem_kinds : frozenset of str
+        LP and convex QP.
+
+    See Also
+    --------
+    aucopt.solvers.solve : the entry point that calls this backend.
+    HiGHS, OSQP : the other backends.
+
+    References
+    ----------
+    .. [1] Diamond, S., & Boyd, S. (2016). CVXPY: A Python-embedded modeling language for convex
+       optimization. *JMLR*, 17(83), 1–5.
+    .. [2] Goulart, P. J., & Chen, Y. (2024). Clarabel: An interior-point solver for conic programs
+       with quadratic objectives. arXiv:2405.12762.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt import Problem, solve
+    >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+    ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf))
+    >>> result = solve(lp, "clarabel", tol=1e-9)
+    >>> print(result.solver, result.status, np.round(result.x, 6), np.round(result.dual, 6))
+    cvxpy:clarabel optimal [1. 0.] [1.]
+    """
+
+    name = "cvxpy"
+    required_modules = ("cvxpy",)
+    problem_kinds = frozenset({"LP", "QP"})
+
+    def __init__(self, solver: str = "CLARABEL"):
+        self.solver = str(solver).upper()
+
+    @property
+    def label(self) -> str:
+        """``"cvxpy:<solver>"`` in lower case, e.g. ``"cvxpy:clarabel"``."""
+        return f"cvxpy:{self.solver.lower()}"
+
+    def variants(self) -> list[str]:
+        """The installed cvxpy solvers, lower case."""
+        try:
+            import cvxpy
+        except ImportError:  # pragma: no cover
+            return []
+        return [name.lower() for name in cvxpy.installed_solvers()]
+
+    def variant(self, name: str) -> "CVXPY":
+        """The backend for the cvxpy solver ``name`` (checked to be installed)."""
+        installed = [v.upper() for v in self.variants()]
+        if name.upper() not in installed:
+            raise ValueError(f"Unknown solver 'cvxpy:{name}': cvxpy solver {name.upper()!r} is not installed; "
+                             f"installed cvxpy solvers: {installed}.")
+        return CVXPY(name.upper())
+
+    def __repr__(self) -> str:
+        return f"CVXPY({self.solver!r})"
+
+    def solve(self, problem: Problem, *, tol: float | None = None, max_iter: int | None = None,
+              time_limit: float | None = None, verbose: bool = False, warm_start: dict | None = None,
+              solver_options: dict | None = None) -> SolveResult:
+        """Solve ``problem`` with the cvxpy solver; see the class docstring for the mapping."""
+        import cvxpy as cp
+
+        solver = self.solver
+        if solver not in cp.installed_solvers():
+            raise ValueError(f"cvxpy solver {solver!r} is not installed; installed: {cp.installed_solvers()}.")
+        raw = dict(solver_options or {})
+        if "solver" in raw:
+            raise ValueError(f"solver_options may not name the cvxpy solver (got solver={raw['solver']!r}); "
+                             "choose it with solver='cvxpy:<NAME>'.")
+        kwargs = {"verbose": bool(verbose)}
+        for value, table, what in ((tol, TOLERANCE_KEYS, "tol"), (max_iter, ITERATION_KEYS, "max_iter")):
+            if value is None:
+                continue
+            if solver not in table:
+                raise ValueError(f"{what}={value!r} has no known mapping for the cvxpy solver {solver}; "
+                                 f"leave {what}=None and pass the solver's own keyword in solver_options.")
+            kwargs.update(dict.fromkeys(table[solver], float(value) if what == "tol" else int(value)))
+        if time_limit is not None and solver in TIME_LIMIT_KEYS:
+            kwargs[TIME_LIMIT_KEYS[solver]] = float(time_limit)
+        kwargs.update(raw)
+
+        n = problem.n_vars
+        x = cp.Variable(n)
+        A, lo, hi = problem.A.tocsr(), problem.row_lower, problem.row_upper
+        eq = np.flatnonzero(lo == hi)
+        ge = np.flatnonzero(np.isfinite(lo) & (lo != hi))
+        le = np.flatnonzero(np.isfinite(hi) & (lo != hi))
+        groups = []  # (constraint, rows, sign mapping its dual to aucopt's convention)
+        if len(eq):
+            groups.append((A[eq] @ x == lo[eq], eq, -1.0))
+        if len(ge):
+            groups.append((A[ge] @ x >= lo[ge], ge, 1.0))
+        if len(le):
+            groups.append((A[le] @ x <= hi[le], le, -1.0))
+        cons = [g[0] for g in groups]
+        cl, cu = problem.col_lower, problem.col_upper
+        for mask, make in ((np.isfinite(cl), lambda idx: x[idx] >= cl[idx]),
+                           (np.isfinite(cu), lambda idx: x[idx] <= cu[idx])):
+            idx = np.flatnonzero(mask)
+            if len(idx):
+                cons.append(make(idx))
+        objective = problem.c @ x + problem.offset
+        if problem.P is not None:
+            objective = objective + 0.5 * cp.quad_form(x, problem.P, assume_PSD=True)
+        prob = cp.Problem(cp.Minimize(objective), cons)
+        if warm_start is not None and warm_start.get("x") is not None:
+            x0 = np.asarray(warm_start["x"], dtype=float)
+            if x0.shape != (n,):
+                raise ValueError(f"warm_start['x'] must have shape ({n},), got {x0.shape}.")
+            x.value = x0
+            kwargs.setdefault("warm_start", True)
+        try:
+            prob.solve(solver=solver, **kwargs)
+        except cp.error.SolverError as exc:
+            return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
+                               solver=self.label, message=str(exc))
+        except (TypeError, ValueError) as exc:
+            if not raw:
+                raise
+            raise ValueError(f"The cvxpy solver {solver} rejected solver_options {raw!r}: {exc}") from exc
+        status = _status(cp, prob.status, prob.solver_stats)
+        xv = None if x.value is None else np.asarray(x.value, dtype=float)
+        dual = None
+        if xv is not None and all(g[0].dual_value is not None for g in groups):
+            dual = np.zeros(problem.n_rows)
+            for con, rows, sign in groups:
+                dual[rows] += sign * np.asarray(con.dual_value, dtype=float).ravel()
+        stats = prob.solver_stats
+        return SolveResult(
+            status=status, objective=problem.objective(xv) if xv is not None else float("nan"),
+            x=xv, dual=dual, iterations=int(stats.num_iters or 0) if stats else 0,
+            solve_time=float(stats.solve_time) if stats and stats.solve_time is not None else float("nan"),
+            solver=self.label, message=str(prob.status),
+            info={"compilation_time": getattr(prob, "compilation_time", None)},
+        )
+
+
+def _status(cp, status: str, stats) -> Status:
+    if status == cp.USER_LIMIT:  # cvxpy's one code for both limits: ask the solver which one
+        extra = getattr(stats, "extra_stats", None)
+        text = str(getattr(extra, "status", None) or (extra.get("info", {}).get("status", "")
+                                                      if isinstance(extra, dict) else ""))
+        return Status.TIME_LIMIT if "time" in text.lower() else Status.ITERATION_LIMIT
     return {
         cp.OPTIMAL: Status.OPTIMAL,
         cp.OPTIMAL_INACCURATE: Status.OPTIMAL_INACCURATE,
@@ -27,62 +222,5 @@ def _status(cp, status: str) -> Status:
         cp.INFEASIBLE_INACCURATE: Status.INFEASIBLE,
         cp.UNBOUNDED: Status.UNBOUNDED,
         cp.UNBOUNDED_INACCURATE: Status.UNBOUNDED,
-        cp.USER_LIMIT: Status.TIME_LIMIT,
         cp.SOLVER_ERROR: Status.NUMERICAL_ERROR,
     }.get(status, Status.ERROR)
-
-
-def solve(problem: Problem, *, solver: str = "CLARABEL", verbose: bool = False,
-          time_limit: float | None = None, solver_options: dict | None = None) -> SolveResult:
-    import cvxpy as cp
-
-    solver = solver.upper()
-    if solver not in cp.installed_solvers():
-        raise ValueError(f"cvxpy solver {solver!r} is not installed; installed: {cp.installed_solvers()}.")
-    n = problem.n_vars
-    x = cp.Variable(n)
-    A, lo, hi = problem.A.tocsr(), problem.row_lower, problem.row_upper
-    eq = np.flatnonzero(lo == hi)
-    ge = np.flatnonzero(np.isfinite(lo) & (lo != hi))
-    le = np.flatnonzero(np.isfinite(hi) & (lo != hi))
-    groups = []  # (constraint, rows, sign mapping its dual to aucopt's convention)
-    if len(eq):
-        groups.append((A[eq] @ x == lo[eq], eq, -1.0))
-    if len(ge):
-        groups.append((A[ge] @ x >= lo[ge], ge, 1.0))
-    if len(le):
-        groups.append((A[le] @ x <= hi[le], le, -1.0))
-    cons = [g[0] for g in groups]
-    cl, cu = problem.col_lower, problem.col_upper
-    for mask, make in ((np.isfinite(cl), lambda idx: x[idx] >= cl[idx]),
-                       (np.isfinite(cu), lambda idx: x[idx] <= cu[idx])):
-        idx = np.flatnonzero(mask)
-        if len(idx):
-            cons.append(make(idx))
-    objective = problem.c @ x + problem.offset
-    if problem.P is not None:
-        objective = objective + 0.5 * cp.quad_form(x, problem.P, assume_PSD=True)
-    prob = cp.Problem(cp.Minimize(objective), cons)
-    kwargs = dict(solver_options or {})
-    if time_limit is not None and solver in _TIME_LIMIT_KEYS:
-        kwargs[_TIME_LIMIT_KEYS[solver]] = float(time_limit)
-    try:
-        prob.solve(solver=solver, verbose=verbose, **kwargs)
-    except cp.error.SolverError as exc:
-        return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
-                           solver=f"cvxpy:{solver.lower()}", message=str(exc))
-    status = _status(cp, prob.status)
-    xv = None if x.value is None else np.asarray(x.value, dtype=float)
-    dual = None
-    if xv is not None and all(g[0].dual_value is not None for g in groups):
-        dual = np.zeros(problem.n_rows)
-        for con, rows, sign in groups:
-            dual[rows] += sign * np.asarray(con.dual_value, dtype=float).ravel()
-    stats = prob.solver_stats
-    return SolveResult(
-        status=status, objective=problem.objective(xv) if xv is not None else float("nan"),
-        x=xv, dual=dual, iterations=int(stats.num_iters or 0) if stats else 0,
-        solve_time=float(stats.solve_time) if stats and stats.solve_time is not None else float("nan"),
-        solver=f"cvxpy:{solver.lower()}", message=str(prob.status),
-        info={"compilation_time": getattr(prob, "compilation_time", None)},
-    )

@@ -1,15 +1,4 @@
-"""HiGHS backend (highspy), for LPs and convex QPs.
-
-Default LP algorithm: dual simplex (``algorithm="simplex"``). Measured on the LP Ranker
-(WDBC, lifted form) it is an order of magnitude faster than HiGHS's interior point or
-Clarabel, because the LP is highly degenerate and has few ranking vectors at the optimum.
-Options: ``algorithm`` ("simplex" | "ipm" | "pdlp" | "choose"), ``time_limit`` (s),
-``warm_start={"x": x0}`` (a starting primal point, passed to ``Highs.setSolution``; HiGHS builds
-a starting basis from it — e.g. the previous round's solution in constraint generation),
-``tol`` (primal/dual feasibility tolerance; default 1e-9 for LPs and HiGHS's 1e-7
-for QPs, whose active-set solver reports "solve error" when asked for tighter), ``presolve`` (bool), ``threads``, ``verbose``,
-and any raw HiGHS option through ``highs_options={name: value}``.
-"""
+"""HiGHS backend (highspy): LPs by dual simplex by default, convex QPs by HiGHS's QP solver."""
 
 from __future__ import annotations
 
@@ -17,16 +6,182 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..modeling.problem import Problem
-from . import USABLE
-from . import SolveResult
-from . import Status
+from .base import USABLE, SolveResult, SolverBackend, Status
+
+__all__ = ["HiGHS"]
 
 INF = 1e30  # HiGHS's infinity
 
+TOLERANCES = ("primal_feasibility_tolerance", "dual_feasibility_tolerance", "ipm_optimality_tolerance")
+"""The HiGHS options that ``tol`` sets."""
 
-def _status_map():
-    import highspy
+ITERATION_LIMITS = ("simplex_iteration_limit", "ipm_iteration_limit", "qp_iteration_limit",
+                    "pdlp_iteration_limit")
+"""The HiGHS options that ``max_iter`` sets."""
 
+
+class HiGHS(SolverBackend):
+    """The HiGHS backend (``solver="highs"``): dual simplex for LPs, HiGHS's QP solver for QPs.
+
+    HiGHS [1]_ is called through highspy. Measured on the LP Ranker (WDBC, lifted form), dual
+    simplex is an order of magnitude faster than HiGHS's interior point or Clarabel: the LP is
+    highly degenerate and has few ranking vectors at the optimum. It is therefore the default
+    LP algorithm (HiGHS's own default is ``"choose"``).
+
+    How the arguments of :func:`aucopt.solvers.solve` map onto HiGHS options:
+
+    ========================  ===================================================================
+    ``tol``                   ``primal_feasibility_tolerance``, ``dual_feasibility_tolerance``
+                              and ``ipm_optimality_tolerance`` (default 1e-9 for LPs; 1e-7,
+                              HiGHS's default, for QPs, whose active-set solver reports a solve
+                              error when asked for tighter)
+    ``max_iter``              ``simplex_iteration_limit``, ``ipm_iteration_limit``,
+                              ``qp_iteration_limit``, ``pdlp_iteration_limit``
+    ``time_limit``            ``time_limit`` (seconds)
+    ``verbose``               ``output_flag``
+    ``warm_start={"x": x0}``  ``Highs.setSolution``: HiGHS builds a starting basis from the
+                              point (e.g. the previous round's solution in constraint generation)
+    ``solver_options``        any HiGHS option by name, e.g. ``{"solver": "ipm"}``,
+                              ``{"presolve": "off"}``, ``{"threads": 1}``; set last, so it
+                              overrides the settings above (and the LP default ``solver="simplex"``)
+    ========================  ===================================================================
+
+    Every option is checked: an unknown name, a value of the wrong type or out of range raises
+    ``ValueError`` naming the option and the value.
+
+    Attributes
+    ----------
+    name : str
+        ``"highs"``.
+    required_modules : tuple of str
+        ``("highspy",)``.
+    problem_kinds : frozenset of str
+        LP and convex QP.
+
+    See Also
+    --------
+    aucopt.solvers.solve : the entry point that calls this backend.
+    OSQP, CVXPY : the other backends.
+
+    References
+    ----------
+    .. [1] Huangfu, Q., & Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
+       *Mathematical Programming Computation*, 10(1), 119–142.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt import Problem, solve
+    >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+    ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf))
+    >>> result = solve(lp, "highs", solver_options={"solver": "ipm"})
+    >>> print(result.status, round(result.objective, 6), result.info["algorithm"])
+    optimal 1.0 ipm
+    """
+
+    name = "highs"
+    required_modules = ("highspy",)
+    problem_kinds = frozenset({"LP", "QP"})
+
+    def solve(self, problem: Problem, *, tol: float | None = None, max_iter: int | None = None,
+              time_limit: float | None = None, verbose: bool = False, warm_start: dict | None = None,
+              solver_options: dict | None = None) -> SolveResult:
+        """Solve ``problem`` with HiGHS; see the class docstring for the option mapping."""
+        import highspy
+
+        options = {"output_flag": bool(verbose)}
+        if problem.is_lp:
+            options["solver"] = "simplex"  # dual simplex: HiGHS's default simplex strategy
+        if tol is None:
+            tol = 1e-9 if problem.is_lp else 1e-7
+        options.update(dict.fromkeys(TOLERANCES, float(tol)))
+        if max_iter is not None:
+            options.update(dict.fromkeys(ITERATION_LIMITS, int(max_iter)))
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        options.update(solver_options or {})
+
+        h = _new_highs(highspy)
+        h.setOptionValue("output_flag", False)  # silent while the options are checked
+        for key, value in options.items():
+            _set_option(h, highspy, key, value)
+
+        A = problem.A.tocsc()
+        A.sort_indices()
+        h.passModel(
+            problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
+            int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
+            _clip(problem.col_lower), _clip(problem.col_upper),
+            _clip(problem.row_lower), _clip(problem.row_upper),
+            A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
+            np.zeros(problem.n_vars, dtype=np.int32),
+        )
+        if problem.P is not None:
+            Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
+            Q.sort_indices()
+            h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
+                          Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
+        if warm_start is not None and warm_start.get("x") is not None:
+            x0 = np.asarray(warm_start["x"], dtype=float)
+            if x0.shape != (problem.n_vars,):
+                raise ValueError(f"warm_start['x'] must have shape ({problem.n_vars},), got {x0.shape}.")
+            start = highspy.HighsSolution()
+            start.col_value = list(x0)
+            start.value_valid = True
+            h.setSolution(start)
+        h.run()
+        model_status = h.getModelStatus()
+        status = _status_map(highspy).get(model_status, Status.ERROR)
+        info = h.getInfo()
+        solution = h.getSolution()
+        has_x = bool(solution.value_valid) and status in USABLE
+        x = np.array(solution.col_value) if has_x else None
+        dual = np.array(solution.row_dual) if solution.dual_valid else None
+        iterations = sum(max(int(getattr(info, f"{kind}_iteration_count")), 0)
+                         for kind in ("simplex", "ipm", "qp", "pdlp"))
+        return SolveResult(
+            status=status, objective=problem.objective(x) if x is not None else float("nan"), x=x,
+            dual=dual, iterations=iterations, solve_time=float(h.getRunTime()), solver=self.label,
+            message=h.modelStatusToString(model_status),
+            info={"algorithm": _get_option(h, "solver") if problem.is_lp else "qp",
+                  "highs_objective": float(info.objective_function_value)},
+        )
+
+
+def _new_highs(highspy):
+    """A HiGHS instance that prints nothing until asked to.
+
+    ``highspy.Highs()`` registers its Python callbacks at construction, which makes HiGHS print
+    its banner before ``output_flag`` can be set; the bare solver object (no callbacks, which
+    this backend does not use) starts silent.
+    """
+    bare = getattr(getattr(highspy, "_core", None), "_Highs", None)
+    return bare() if bare is not None else highspy.Highs()
+
+
+def _set_option(h, highspy, key, value) -> None:
+    """``h.setOptionValue(key, value)``, raising ValueError when HiGHS does not accept it."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    try:
+        status = h.setOptionValue(str(key), value)
+    except (TypeError, ValueError, RuntimeError):
+        status = None
+    if status != highspy.HighsStatus.kOk:
+        raise ValueError(
+            f"HiGHS rejected the option {key!r} = {value!r} (unknown option name, wrong type or value "
+            "out of range). Pass HiGHS option names and values as HiGHS documents them, e.g. "
+            "solver_options={'solver': 'ipm', 'presolve': 'off', 'time_limit': 60.0}."
+        )
+
+
+def _get_option(h, key):
+    value = h.getOptionValue(key)
+    return value[1] if isinstance(value, tuple) else value  # (status, value) in recent highspy
+
+
+def _status_map(highspy) -> dict:
     M = highspy.HighsModelStatus
     return {
         M.kOptimal: Status.OPTIMAL,
@@ -41,68 +196,3 @@ def _status_map():
 
 def _clip(v):
     return np.clip(np.asarray(v, dtype=float), -INF, INF)
-
-
-def solve(problem: Problem, *, algorithm: str = "simplex", time_limit: float | None = None,
-          tol: float | None = None, presolve: bool = True, threads: int | None = None,
-          verbose: bool = False, highs_options: dict | None = None,
-          warm_start: dict | None = None) -> SolveResult:
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", bool(verbose))
-    if problem.is_lp:
-        h.setOptionValue("solver", algorithm)
-    h.setOptionValue("presolve", "on" if presolve else "off")
-    if tol is None:
-        tol = 1e-9 if problem.is_lp else 1e-7
-    h.setOptionValue("primal_feasibility_tolerance", float(tol))
-    h.setOptionValue("dual_feasibility_tolerance", float(tol))
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    if threads is not None:
-        h.setOptionValue("threads", int(threads))
-    for key, value in (highs_options or {}).items():
-        h.setOptionValue(key, value)
-
-    A = problem.A.tocsc()
-    A.sort_indices()
-    h.passModel(
-        problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
-        int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
-        _clip(problem.col_lower), _clip(problem.col_upper),
-        _clip(problem.row_lower), _clip(problem.row_upper),
-        A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
-        np.zeros(problem.n_vars, dtype=np.int32),
-    )
-    if problem.P is not None:
-        Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
-        Q.sort_indices()
-        h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
-                      Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
-    if warm_start is not None and warm_start.get("x") is not None:
-        x0 = np.asarray(warm_start["x"], dtype=float)
-        if x0.shape != (problem.n_vars,):
-            raise ValueError(f"warm_start['x'] must have shape ({problem.n_vars},), got {x0.shape}.")
-        solution = highspy.HighsSolution()
-        solution.col_value = list(x0)
-        solution.value_valid = True
-        h.setSolution(solution)
-    h.run()
-    model_status = h.getModelStatus()
-    status = _status_map().get(model_status, Status.ERROR)
-    info = h.getInfo()
-    solution = h.getSolution()
-    has_x = bool(solution.value_valid) and status in USABLE
-    x = np.array(solution.col_value) if has_x else None
-    dual = np.array(solution.row_dual) if solution.dual_valid else None
-    iterations = int(max(info.simplex_iteration_count, 0) + max(info.ipm_iteration_count, 0)
-                     + max(info.qp_iteration_count, 0) + max(info.pdlp_iteration_count, 0))
-    objective = problem.objective(x) if x is not None else float("nan")
-    return SolveResult(
-        status=status, objective=objective, x=x, dual=dual, iterations=iterations,
-        solve_time=float(h.getRunTime()), solver="highs",
-        message=h.modelStatusToString(model_status),
-        info={"algorithm": algorithm if problem.is_lp else "qp",
-              "highs_objective": float(info.objective_function_value)},
-    )

@@ -1,13 +1,15 @@
-"""Survival analysis around the risk rankers: evaluation protocol, baselines, tests and plots.
+"""Survival analysis around the risk rankers: evaluation protocol, Cox baseline, tests and plots.
 
-* the evaluation protocol of Ataman (2007): pooled-percentile cross-validated C-index
-  (:func:`pooled_cindex_cv`), paired t-tests (:func:`compare_methods`);
-* the Cox proportional hazards baseline (:class:`CoxPH`, lifelines);
+* the evaluation protocol of Ataman (2007), Sec. 5.3.5: the pooled-percentile cross-validated
+  C-index (:func:`pooled_cindex_cv`, :func:`evaluate_methods`, :func:`comparison_table`) and
+  paired t-tests over the repetitions (:func:`compare_methods`);
+* the Cox proportional hazards baseline (:class:`CoxPH`, fitted by lifelines);
 * Kaplan–Meier curves, weighted log-rank tests and risk groups (:func:`kaplan_meier`,
-  :func:`logrank`, :func:`risk_groups`), and their figure (:func:`plot_risk_groups`).
+  :func:`logrank`, :func:`risk_groups`) and their figure (:func:`plot_risk_groups`);
+* the cumulative/dynamic AUC(t) (:func:`time_dependent_auc`, via scikit-survival).
 
 The survival rankers themselves live with their model families (:mod:`aucopt.lp`,
-:mod:`aucopt.svm`).
+:mod:`aucopt.svm`). Risk convention everywhere: higher score = higher risk = earlier event.
 """
 
 from .._validation import survival_target

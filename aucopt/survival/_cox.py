@@ -1,72 +1,244 @@
-"""Cox proportional hazards baseline, a wrapper of lifelines' ``CoxPHFitter``."""
+"""The Cox proportional hazards baseline, a scikit-learn style wrapper of lifelines' ``CoxPHFitter``."""
 
 from __future__ import annotations
 
-from numbers import Real
+import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_consistent_length, survival_arrays
+from ..base import VERBOSE_CONSTRAINT, positive
 from ..metrics import harrell_c
+from ..pairs import PairSet
+
+__all__ = ["CoxPH"]
+
+
+def _count_newton_steps(fitter):
+    """Count lifelines' Newton–Raphson steps: one gradient evaluation per step.
+
+    Wraps the fitter's gradient calculator on the instance (removed after the fit); returns a
+    one-element list holding the count, or None when lifelines has no such hook.
+    """
+    choose = getattr(fitter, "_choose_gradient_calculator", None)
+    if choose is None:  # pragma: no cover - depends on the lifelines version
+        return None
+    steps = [0]
+
+    def choose_counting(*args, **kwargs):
+        gradients = choose(*args, **kwargs)
+
+        def counted(*a, **k):
+            steps[0] += 1
+            return gradients(*a, **k)
+
+        return counted
+
+    fitter._choose_gradient_calculator = choose_counting
+    return steps
 
 
 class CoxPH(BaseEstimator):
-    """Cox proportional hazards baseline (lifelines ``CoxPHFitter``, Efron ties).
+    """Cox proportional hazards model, fitted by lifelines (Efron's ties), as a risk ranker.
 
-    ``fit(X, y)`` with a structured survival target; ``predict(X)`` returns the linear
-    predictor βᵀx (uncentred) as the risk; ``score`` is Harrell's C. Columns constant in the
-    training data get coefficient 0 (they would make the likelihood singular). ``penalizer`` and
-    ``l1_ratio`` are passed to lifelines (a small ridge, e.g. 0.01, helps convergence on
-    collinear or separable data). Requires lifelines (``pip install 'aucopt[survival]'``).
+    The baseline the survival rankers are compared with (Ataman 2007, Ch. V). ``fit`` takes a
+    structured survival target; ``predict`` returns the linear predictor βᵀx as the risk
+    (higher = earlier event) and ``score`` is Harrell's C. Needs lifelines
+    (``pip install 'aucopt[survival]'``).
+
+    Parameters
+    ----------
+    alpha : float, default=0.0
+        Penalty multiplier α ≥ 0 (lifelines' ``penalizer``; see Notes for the exact objective).
+        A small ridge, e.g. 0.01, helps Newton–Raphson converge on collinear or separable data.
+    l1_ratio : float, default=0.0
+        Share ρ in [0, 1] of the L1 part of the elastic-net penalty (0: ridge, 1: lasso), as in
+        scikit-learn and lifelines.
+    tol : float, default=1e-7
+        Stopping tolerance of Newton–Raphson: stop when the step norm or the Newton decrement
+        falls below ``tol`` (lifelines' ``fit_options["precision"]``).
+    max_iter : int, default=500
+        Maximum number of Newton–Raphson steps (lifelines' ``fit_options["max_steps"]``).
+    verbose : int, default=0
+        0 silent; ≥ 1 prints lifelines' progress of every Newton step (``show_progress``).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        The regression coefficients β on the original scale of ``X``; 0 for columns that are
+        constant in the training data.
+    converged_ : bool
+        Whether Newton–Raphson met its stopping test within ``max_iter`` steps.
+    n_iter_ : int
+        Number of Newton–Raphson steps taken.
+    fitter_ : lifelines.fitters.coxph_fitter.SemiParametricPHFitter
+        The fitted lifelines model, the one ``lifelines.CoxPHFitter`` fits with its default
+        Breslow baseline (over the non-constant columns, named ``x0``, ``x1``, … after their
+        index in ``X``): ``summary``, ``baseline_hazard_``, ``print_summary()``, …
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    pooled_cindex_cv : Cross-validated comparison with the survival rankers.
+    aucopt.SurvivalRankSVM : A pairwise risk ranker with a ridge penalty ``alpha``.
+    sksurv.linear_model.CoxPHSurvivalAnalysis : scikit-survival's Cox model.
+
+    Notes
+    -----
+    The hazard of a subject with covariates x is h(t | x) = h₀(t) exp(βᵀx) (Cox 1972). lifelines
+    standardizes every column by its mean and sample standard deviation s_k (ddof = 1), fits
+    the coefficients β̃_k = s_k β_k of the standardized columns by Newton–Raphson, and
+    reports β = β̃ / s. Over n samples it minimizes
+
+        −(1/n) ℓ(β̃) + α ( ρ Σ_k |β̃_k| + ½ (1 − ρ) ‖β̃‖² ),
+
+    where ℓ is the log partial likelihood with Efron's correction for tied event times (a sum
+    over the events, not an average; the penalty is multiplied by n inside lifelines) and ρ is
+    ``l1_ratio``; |·| is replaced by a smooth approximation that sharpens at every step. So a
+    ridge (ρ = 0) ``CoxPH(alpha=a)`` on standardized columns is scikit-survival's
+    ``CoxPHSurvivalAnalysis(alpha=n * a, ties="efron")``, which minimizes −ℓ(β) + (α/2)‖β‖².
+
+    Columns constant in the training data (e.g. a rare one-hot level absent from a
+    cross-validation fold) would make the partial likelihood singular: they are left out of the
+    fit and get coefficient 0.
+
+    References
+    ----------
+    .. [1] Cox, D. R. (1972). Regression models and life-tables. *Journal of the Royal
+       Statistical Society, Series B*, 34(2), 187–220.
+    .. [2] Davidson-Pilon, C. (2019). lifelines: survival analysis in Python. *Journal of Open
+       Source Software*, 4(40), 1317.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import CoxPH, survival_target
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = survival_target(rng.random(60) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+    >>> model = CoxPH(alpha=0.01).fit(X, y)
+    >>> model.coef_.shape, model.converged_, model.n_iter_, round(model.score(X, y), 2)
+    ((3,), True, 4, 0.78)
     """
 
-    def __init__(self, penalizer: float = 0.0, l1_ratio: float = 0.0):
-        self.penalizer = penalizer
+    _parameter_constraints: dict = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both")],
+        "tol": [positive()],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        **VERBOSE_CONSTRAINT,
+    }
+
+    def __init__(self, alpha=0.0, *, l1_ratio=0.0, tol=1e-7, max_iter=500, verbose=0):
+        self.alpha = alpha
         self.l1_ratio = l1_ratio
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
 
     def fit(self, X, y):
+        """Fit the Cox model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Covariates.
+        y : structured array of shape (n_samples,)
+            Boolean event indicator and float time (see :func:`aucopt.survival_target`).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        self._validate_params()
         try:
             import pandas as pd
-            from lifelines import CoxPHFitter
+            from lifelines.fitters.coxph_fitter import SemiParametricPHFitter
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("CoxPH needs lifelines: pip install 'aucopt[survival]' (or lifelines).") from exc
-        for name, value in (("penalizer", self.penalizer), ("l1_ratio", self.l1_ratio)):
-            if not isinstance(value, Real) or isinstance(value, bool) or not (0 <= value < np.inf):
-                raise ValueError(f"{name} must be a non-negative finite number; got {value!r}.")
-        if self.l1_ratio > 1:
-            raise ValueError(f"l1_ratio must lie in [0, 1]; got {self.l1_ratio!r}.")
         event, time = survival_arrays(y)
         X = validate_data(self, X, dtype=np.float64, reset=True)
         check_consistent_length(X=X, y=event)
-        if not event.any():
-            raise ValueError("All samples are censored: the Cox model has no event to fit.")
-        # columns constant in this training set (e.g. a rare one-hot level missing from a CV
-        # fold) carry no information and make the partial likelihood singular: coefficient 0
+        PairSet.survival(event, time).check_nonempty()  # no event, or no one at risk after any event
         varying = np.ptp(X, axis=0) > 0
         cols = [f"x{c}" for c in np.flatnonzero(varying)]
         df = pd.DataFrame(X[:, varying], columns=cols)
         df["_time"] = time
         df["_event"] = event.astype(int)
-        self.fitter_ = CoxPHFitter(penalizer=self.penalizer, l1_ratio=self.l1_ratio)
-        try:
-            self.fitter_.fit(df, duration_col="_time", event_col="_event")
-        except Exception as exc:  # lifelines' ConvergenceError and friends: a clear message
-            raise ValueError(
-                f"The Cox model did not converge ({type(exc).__name__}); try a penalizer > 0 "
-                "(e.g. CoxPH(penalizer=0.01))."
-            ) from exc
+        # the model lifelines' CoxPHFitter fits with its default Breslow baseline, built directly
+        # so that its Newton steps can be counted
+        self.fitter_ = SemiParametricPHFitter(penalizer=float(self.alpha), l1_ratio=float(self.l1_ratio))
+        steps = _count_newton_steps(self.fitter_)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                self.fitter_.fit(df, duration_col="_time", event_col="_event",
+                                 show_progress=bool(self.verbose),
+                                 fit_options={"precision": float(self.tol), "max_steps": int(self.max_iter)})
+            except Exception as exc:  # lifelines' ConvergenceError and friends: a clear message
+                raise ValueError(
+                    f"The Cox model could not be fitted with alpha={self.alpha!r} ({type(exc).__name__}: "
+                    f"{str(exc).splitlines()[0] if str(exc) else ''}); try alpha > 0, "
+                    "e.g. CoxPH(alpha=0.01)."
+                ) from exc
+            finally:
+                self.fitter_.__dict__.pop("_choose_gradient_calculator", None)  # keep the fitter picklable
+        self.n_iter_ = steps[0] if steps else None
+        self.converged_ = True
+        for w in caught:
+            if "failed to converge" in str(w.message):
+                self.converged_ = False
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if not self.converged_:
+            warnings.warn(
+                f"The Cox model did not converge (max_iter={self.max_iter}, tol={self.tol}); raise "
+                "max_iter, or use alpha > 0 for collinear or separable data.",
+                ConvergenceWarning, stacklevel=2,
+            )
         self.coef_ = np.zeros(X.shape[1])
         self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)
         return self
 
     def predict(self, X) -> np.ndarray:
-        """Risk = linear predictor βᵀx (higher = earlier event)."""
+        """Risk scores: the linear predictor βᵀx (higher = earlier event).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        risk : ndarray of shape (n_samples,)
+        """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_
 
     def score(self, X, y) -> float:
-        """Harrell's C of the risk (ties ½)."""
+        """Harrell's concordance index of the risk scores (tied risks count ½).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : structured array of shape (n_samples,)
+
+        Returns
+        -------
+        cindex : float
+        """
         return harrell_c(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

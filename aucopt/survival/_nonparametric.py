@@ -1,26 +1,62 @@
-"""Kaplan–Meier product-limit estimate, weighted log-rank tests and risk groups."""
+"""Kaplan–Meier product-limit estimate, weighted log-rank tests and risk groups.
+
+Own implementations (checked against lifelines' ``KaplanMeierFitter`` and ``logrank_test``) of
+the Kaplan–Meier risk-group analysis of Ataman (2007), Sec. 5.3.5: split a risk ordering into a
+high-risk group and the rest, draw both groups' Kaplan–Meier curves and test their difference.
+"""
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
 from scipy import stats
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from .._validation import check_consistent_length, check_finite_1d, survival_arrays
+from .._validation import check_finite_1d, survival_arrays
 
+__all__ = ["KaplanMeierCurve", "kaplan_meier", "LogRankResult", "logrank", "RiskGroups", "risk_groups",
+           "LOGRANK_WEIGHTINGS"]
 
 
 # ============================================================================ Kaplan–Meier
 class KaplanMeierCurve(NamedTuple):
-    """Product-limit estimate: S just after each distinct event time (right-continuous step)."""
+    """A product-limit estimate: S just after each distinct event time (a right-continuous step).
+
+    Returned by :func:`kaplan_meier`.
+
+    Attributes
+    ----------
+    times : ndarray of shape (n_event_times,)
+        The distinct event times t_k, increasing.
+    survival : ndarray of shape (n_event_times,)
+        Ŝ(t_k), the estimated probability of no event up to and including t_k.
+
+    Examples
+    --------
+    >>> from aucopt.survival import kaplan_meier
+    >>> curve = kaplan_meier([1.0, 2.0, 2.0, 4.0], [True, True, False, True])
+    >>> curve.at([0.5, 1.0, 3.0, 5.0]).tolist()
+    [1.0, 0.75, 0.5, 0.0]
+    """
 
     times: np.ndarray
     survival: np.ndarray
 
     def at(self, t) -> np.ndarray:
-        """S(t) for arbitrary times (1 before the first event time)."""
+        """Ŝ(t) at arbitrary times (1 before the first event time).
+
+        Parameters
+        ----------
+        t : float or array-like
+            Time points.
+
+        Returns
+        -------
+        survival : ndarray
+            Ŝ at each time point, shaped like ``t``.
+        """
         idx = np.searchsorted(self.times, np.asarray(t, dtype=float), side="right") - 1
         return np.where(idx >= 0, self.survival[np.maximum(idx, 0)], 1.0)
 
@@ -33,11 +69,43 @@ def _survival_pair(time, event):
 
 
 def kaplan_meier(time, event) -> KaplanMeierCurve:
-    """Kaplan–Meier estimate ``S(t) = Π_{t_k ≤ t} (1 − d_k / n_k)`` over distinct event times t_k.
+    """The Kaplan–Meier product-limit estimate of the survival function.
 
-    d_k = events at t_k; n_k = subjects with time ≥ t_k (censored at t_k count as at risk, the
-    usual convention). Note seed 003 pitfall 41: the thesis's formula has δ inverted.
-    Returns the distinct event times and S there (empty arrays when there is no event).
+    Parameters
+    ----------
+    time : array-like of shape (n_samples,)
+        Non-negative event or censoring times (at least one sample).
+    event : array-like of shape (n_samples,)
+        True (or 1) where the event was observed, False (or 0) where the time is censored.
+
+    Returns
+    -------
+    curve : KaplanMeierCurve
+        The distinct event times and Ŝ there (empty arrays when there is no event); evaluate
+        anywhere with ``curve.at(t)``.
+
+    See Also
+    --------
+    logrank : Tests whether two groups' curves differ.
+    plot_risk_groups : Draws the curves of risk groups.
+
+    Notes
+    -----
+    Ŝ(t) = Π_{t_k ≤ t} (1 − d_k / n_k) over the distinct event times t_k, with d_k the number
+    of events at t_k and n_k the number of subjects with time ≥ t_k; a subject censored at t_k
+    counts as at risk at t_k (Kaplan & Meier 1958). Equal to lifelines' ``KaplanMeierFitter``.
+
+    References
+    ----------
+    .. [1] Kaplan, E. L., & Meier, P. (1958). Nonparametric estimation from incomplete
+       observations. *Journal of the American Statistical Association*, 53(282), 457–481.
+
+    Examples
+    --------
+    >>> from aucopt.survival import kaplan_meier
+    >>> curve = kaplan_meier([1.0, 2.0, 2.0, 3.0, 5.0], [True, True, False, True, False])
+    >>> curve.times.tolist(), curve.survival.round(3).tolist()
+    ([1.0, 2.0, 3.0], [0.8, 0.6, 0.3])
     """
     time, event = _survival_pair(time, event)
     ts = np.sort(time)
@@ -47,26 +115,104 @@ def kaplan_meier(time, event) -> KaplanMeierCurve:
 
 
 class LogRankResult(NamedTuple):
-    statistic: float  # chi-square with 1 degree of freedom
+    """A two-sample weighted log-rank test, returned by :func:`logrank`.
+
+    Attributes
+    ----------
+    statistic : float
+        The χ² statistic with 1 degree of freedom.
+    pvalue : float
+        Its p-value.
+    observed_minus_expected : float
+        Z = Σ_k w_k (d_ak − E_ak), the weighted excess of events in group a.
+    variance : float
+        Σ_k w_k² V_k, the variance of Z under the null hypothesis.
+
+    Examples
+    --------
+    >>> from aucopt.survival import logrank
+    >>> result = logrank([1, 2, 3, 4], [1, 1, 1, 1], [5, 6, 7, 8], [1, 1, 1, 1])
+    >>> round(result.observed_minus_expected, 3), round(result.pvalue, 4)
+    (2.538, 0.0067)
+    """
+
+    statistic: float
     pvalue: float
-    observed_minus_expected: float  # weighted Σ w_k (d_ak − E_ak), group a
+    observed_minus_expected: float
     variance: float
 
 
+#: the weightings of :func:`logrank`: None (log-rank), "wilcoxon" (Gehan), "tarone-ware"
 LOGRANK_WEIGHTINGS = (None, "wilcoxon", "tarone-ware")
 
 
+@validate_params(
+    {"time_a": ["array-like"], "event_a": ["array-like"], "time_b": ["array-like"],
+     "event_b": ["array-like"], "weighting": [StrOptions({"wilcoxon", "tarone-ware"}), None]},
+    prefer_skip_nested_validation=True,
+)
 def logrank(time_a, event_a, time_b, event_b, *, weighting=None) -> LogRankResult:
-    """Two-sample weighted log-rank test; χ² with 1 df.
+    """Two-sample weighted log-rank test of equal survival functions (χ² with 1 df).
 
-    At each distinct event time t_k of the pooled sample, with n_k at risk (n_ak in group a),
-    d_k events (d_ak in a): ``E_ak = n_ak d_k / n_k``, ``V_k = n_ak n_bk d_k (n_k − d_k) /
-    (n_k² (n_k − 1))`` (0 when n_k = 1), ``Z = Σ w_k (d_ak − E_ak)``, ``χ² = Z² / Σ w_k² V_k``.
-    Weights: ``None`` → 1 (log-rank), ``"wilcoxon"`` → n_k (Gehan–Breslow generalized
-    Wilcoxon, seed 003 §3.2.6), ``"tarone-ware"`` → √n_k. Matches lifelines ``logrank_test``.
+    Parameters
+    ----------
+    time_a : array-like of shape (n_a,)
+        Event or censoring times of group a.
+    event_a : array-like of shape (n_a,)
+        Event indicators of group a.
+    time_b : array-like of shape (n_b,)
+        Event or censoring times of group b.
+    event_b : array-like of shape (n_b,)
+        Event indicators of group b.
+    weighting : {"wilcoxon", "tarone-ware"}, default=None
+        The weight w_k of each event time: None gives 1 (the log-rank test of Mantel 1966),
+        ``"wilcoxon"`` gives n_k (Gehan's generalized Wilcoxon test, the test of Ataman 2007,
+        Sec. 5.3.5), ``"tarone-ware"`` gives √n_k (Tarone & Ware 1977).
+
+    Returns
+    -------
+    result : LogRankResult
+        χ² statistic, p-value, weighted observed-minus-expected events of group a and its
+        variance.
+
+    Raises
+    ------
+    ValueError
+        When the pooled sample has no event, or the variance is zero.
+
+    See Also
+    --------
+    kaplan_meier : The curves being compared.
+    risk_groups : Splits a risk ordering into the two groups.
+
+    Notes
+    -----
+    At each distinct event time t_k of the pooled sample, with n_k subjects at risk (n_ak in
+    group a, n_bk in b) and d_k events (d_ak in a):
+
+        E_ak = n_ak d_k / n_k,
+        V_k = n_ak n_bk d_k (n_k − d_k) / (n_k² (n_k − 1))   (0 when n_k = 1),
+        Z = Σ_k w_k (d_ak − E_ak),   χ² = Z² / Σ_k w_k² V_k.
+
+    The results equal lifelines' ``logrank_test(..., weightings=weighting)``.
+
+    References
+    ----------
+    .. [1] Mantel, N. (1966). Evaluation of survival data and two new rank order statistics
+       arising in its consideration. *Cancer Chemotherapy Reports*, 50(3), 163–170.
+    .. [2] Gehan, E. A. (1965). A generalized Wilcoxon test for comparing arbitrarily
+       singly-censored samples. *Biometrika*, 52(1/2), 203–223.
+    .. [3] Tarone, R. E., & Ware, J. (1977). On distribution-free tests for equality of
+       survival distributions. *Biometrika*, 64(1), 156–160.
+
+    Examples
+    --------
+    >>> from aucopt.survival import logrank
+    >>> early = ([1.0, 2.0, 2.0, 3.0, 4.0], [1, 1, 0, 1, 1])
+    >>> late = ([3.0, 5.0, 6.0, 7.0, 9.0], [1, 0, 1, 1, 1])
+    >>> round(logrank(*early, *late).pvalue, 4), round(logrank(*early, *late, weighting="wilcoxon").pvalue, 4)
+    (0.0222, 0.0359)
     """
-    if weighting not in LOGRANK_WEIGHTINGS:
-        raise ValueError(f"weighting must be one of {LOGRANK_WEIGHTINGS}; got {weighting!r}.")
     ta, ea = _survival_pair(time_a, event_a)
     tb, eb = _survival_pair(time_b, event_b)
     time = np.concatenate([ta, tb])
@@ -94,25 +240,75 @@ def logrank(time_a, event_a, time_b, event_b, *, weighting=None) -> LogRankResul
 
 # ============================================================================ risk groups
 class RiskGroups(NamedTuple):
-    high: np.ndarray  # boolean mask: the top ``top`` % of scores
-    low: np.ndarray  # boolean mask: the rest
+    """A split of samples into a high-risk group and the rest, returned by :func:`risk_groups`.
+
+    Attributes
+    ----------
+    high : ndarray of bool, shape (n_samples,)
+        The samples with the top ``top`` % of scores.
+    low : ndarray of bool, shape (n_samples,)
+        The rest (``~high``).
+
+    Examples
+    --------
+    >>> from aucopt.survival import risk_groups
+    >>> risk_groups([10.0, 90.0, 50.0, 70.0], top=25).high.tolist()
+    [False, True, False, False]
+    """
+
+    high: np.ndarray
+    low: np.ndarray
 
 
-def risk_groups(pooled_percentiles, top: float = 10) -> RiskGroups:
-    """Split a (pooled) risk ordering into the top ``top`` % (high risk) and the rest.
+@validate_params({"pooled_percentiles": ["array-like"],
+                  "top": [Interval(Real, 0, 100, closed="neither")]},
+                 prefer_skip_nested_validation=True)
+def risk_groups(pooled_percentiles, top=10) -> RiskGroups:
+    """Split a risk ordering into the top ``top`` % (high risk) and the rest.
 
-    ``round(top/100 · m)`` samples with the highest scores form the high-risk group (at least
-    one and at most m − 1); ties at the cut are broken by sample index (earlier index first),
-    so the group sizes are exact. ``top=10`` is the thesis's "top 10% vs rest"; ``top=90``
-    gives "bottom 10%" as ``low``. Pass one repetition's ``result.percentiles[r]`` or
-    ``result.mean_percentiles``.
+    Parameters
+    ----------
+    pooled_percentiles : array-like of shape (n_samples,)
+        Risk scores of at least 2 samples, e.g. one repetition's
+        ``PooledCVResult.percentiles[r]`` or ``PooledCVResult.mean_percentiles``.
+    top : float, default=10
+        The percentage in (0, 100) of samples in the high-risk group: 10 gives Ataman's
+        "top 10% vs rest", 90 gives "bottom 10%" as ``low``.
+
+    Returns
+    -------
+    groups : RiskGroups
+        Boolean masks ``high`` and ``low``.
+
+    See Also
+    --------
+    plot_risk_groups : Kaplan–Meier curves of these groups.
+    logrank : Tests whether the groups differ.
+
+    Notes
+    -----
+    The round(top/100 · m) samples with the highest scores form the high-risk group (at least
+    one and at most m − 1); ties at the cut are broken by sample index (earlier first), so the
+    group sizes are exact. Ataman (2007), Sec. 5.3.5, splits the pooled ordering at every 10 %
+    and shows the top 10 % and the bottom 10 %.
+
+    References
+    ----------
+    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
+       for problems with binary output*. PhD thesis, University of Iowa.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.survival import risk_groups
+    >>> groups = risk_groups(np.arange(20.0), top=10)
+    >>> np.flatnonzero(groups.high).tolist(), int(groups.low.sum())
+    ([18, 19], 18)
     """
     scores = check_finite_1d(pooled_percentiles, "pooled_percentiles")
     m = len(scores)
     if m < 2:
-        raise ValueError("risk_groups needs at least 2 samples.")
-    if not isinstance(top, Real) or isinstance(top, bool) or not 0 < top < 100:
-        raise ValueError(f"top must be a percentage in (0, 100); got {top!r}.")
+        raise ValueError(f"risk_groups needs at least 2 samples; got {m}.")
     k = int(min(max(round(top / 100.0 * m), 1), m - 1))
     order = np.lexsort((np.arange(m), -scores))  # descending score, then index
     high = np.zeros(m, dtype=bool)

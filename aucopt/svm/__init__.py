@@ -1,12 +1,18 @@
 """The pairwise-hinge (ranking SVM) family.
 
 * :class:`AUCSVM` / :class:`SurvivalAUCSVM` — the AUC-maximizing SVM (Brefeld & Scheffer 2005):
-  1-/2-norm pairwise duals as lifted QPs, the linear liblinear route, k-means pair reduction;
+  hinge / squared-hinge pairwise duals as lifted QPs (``method="full"``), the linear liblinear
+  route (``method="liblinear"``, Fan et al. 2008) and the k-means pair reduction
+  (``method="kmeans"``);
 * :class:`RankSVM` / :class:`SurvivalRankSVM` — linear RankSVM by truncated Newton on the
-  sorted-pair core;
+  sorted-pair core (Chapelle & Keerthi 2010);
 * :class:`RankRC` / :class:`SurvivalRankRC` — kernel RankSVM with a rare-class basis
   (Tayal et al. 2015);
-* :class:`SparseAUC` / :class:`SurvivalSparseAUC` — sparse greedy kernel AUC (Kakkar et al.).
+* :class:`SparseAUC` / :class:`SurvivalSparseAUC` — sparse greedy kernel AUC (Kakkar et al. 2017);
+* :func:`newton_solve` — the truncated Newton solver of the RankSVM family.
+
+The C-parameterized estimators (AUCSVM, SparseAUC) and the alpha-parameterized ones (RankSVM,
+RankRC) solve the same squared-hinge problem when C = 2 / (alpha · N), N the total pair weight.
 """
 
 from ._aucsvm import AUCSVM, SurvivalAUCSVM

@@ -5,63 +5,105 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
-from ..base import (PAIR_OPTIONS_DOC, THRESHOLD_DOC, BinaryRankerMixin, KernelPairRanker, Solution,
-                    SurvivalRankerMixin, check_kernel_bytes, dense)
+from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
+                    RANDOM_STATE_CONSTRAINT, SOLVER_OPTIONS_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin,
+                    KernelPairRanker, Solution, SurvivalRankerMixin, check_kernel_bytes, dense, non_negative,
+                    positive)
 from ..kernels import kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..solvers import SolveResult, Status, check_solver, solve
 
+__all__ = ["AUCSVM", "SurvivalAUCSVM"]
+
+#: the algorithm routes of ``method`` and the keys each accepts in ``method_options``
+AUCSVM_METHOD_OPTIONS = {
+    "full": {},
+    "liblinear": {},
+    "kmeans": {"n_clusters": [Interval(Integral, 1, None, closed="left"), None],
+               "minibatch_above": [Interval(Integral, 1, None, closed="left")]},
+}
+_LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
+
+
 class _AUCSVMModel(KernelPairRanker):
-    def __init__(self, C=1.0, *, norm=1, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 solver="osqp", solver_options=None, reduction=None, n_clusters=None,
-                 random_state=0, support_threshold=1e-8, max_bytes=DEFAULT_MAX_BYTES):
+    """The AUC-SVM model shared by :class:`AUCSVM` and :class:`SurvivalAUCSVM`."""
+
+    _parameter_constraints: dict = {
+        "C": [positive()],
+        "loss": [StrOptions(set(_LOSS_POWER))],
+        **KERNEL_CONSTRAINTS,
+        "method": [StrOptions(set(AUCSVM_METHOD_OPTIONS))],
+        "method_options": [dict, None],
+        "solver": [str],
+        **SOLVER_OPTIONS_CONSTRAINT,
+        "tol": [positive(), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        **VERBOSE_CONSTRAINT,
+        **RANDOM_STATE_CONSTRAINT,
+        "support_threshold": [non_negative()],
+        **MAX_BYTES_CONSTRAINT,
+    }
+
+    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 method="full", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8,
+                 max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
-        self.norm = norm
+        self.loss = loss
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.method = method
+        self.method_options = method_options
         self.solver = solver
         self.solver_options = solver_options
-        self.reduction = reduction
-        self.n_clusters = n_clusters
+        self.tol = tol
+        self.max_iter = max_iter
+        self.verbose = verbose
         self.random_state = random_state
         self.support_threshold = support_threshold
         self.max_bytes = max_bytes
 
     def _check_model_params(self):
-        if self.norm not in (1, 2) or isinstance(self.norm, bool):
-            raise ValueError(f"norm must be 1 (hinge, OP3) or 2 (squared hinge, OP4); got {self.norm!r}.")
-        if self.reduction not in (None, "kmeans"):
-            raise ValueError(f"reduction must be None or 'kmeans'; got {self.reduction!r}.")
-        linear_only = self.solver == "liblinear" or self.reduction == "kmeans"
-        if linear_only and self.kernel != "linear":
-            what = "solver='liblinear' (Theorem 2)" if self.solver == "liblinear" else "reduction='kmeans'"
-            raise ValueError(f"{what} needs explicit pair differences, i.e. kernel='linear'; got kernel={self.kernel!r}.")
-        if self.solver == "liblinear" and self.reduction is not None:
-            raise ValueError("solver='liblinear' solves the exact problem; use reduction=None with it.")
-        if self.n_clusters is not None and (not isinstance(self.n_clusters, Integral) or self.n_clusters < 1):
-            raise ValueError(f"n_clusters must be a positive integer or None; got {self.n_clusters!r}.")
-        if self.solver != "liblinear":
-            check_solver(self.solver)
+        """Rules across parameters: the linear routes need kernel='linear'; the route's options."""
+        if self.method in ("liblinear", "kmeans") and self.kernel != "linear":
+            raise ValueError(
+                f"method={self.method!r} works on explicit pair differences x_i - x_j and needs "
+                f"kernel='linear'; got kernel={self.kernel!r} (use method='full' for other kernels).")
+        allowed = AUCSVM_METHOD_OPTIONS[self.method]
+        options = self.method_options or {}
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise ValueError(f"method_options {unknown} are not options of method={self.method!r}; "
+                             f"valid: {sorted(allowed) or 'none'}.")
+        validate_parameter_constraints({k: allowed[k] for k in options}, options,
+                                       caller_name=f"{type(self).__name__}(method={self.method!r}) method_options")
+        check_solver(self.solver)
 
     def _solve(self, X, pairs, kernel):
         from ._pairwise_linear import kmeans_difference_centers, theorem2_weights
 
-        C, norm = float(self.C), int(self.norm)
-        if self.solver == "liblinear":
-            w, converged, iters = theorem2_weights(X, pairs, C, norm, max_bytes=self.max_bytes)
-            objective = _primal_objective(np.asarray(X @ w).ravel(), float(w @ w), pairs, C, norm)
+        C, power = float(self.C), _LOSS_POWER[self.loss]
+        options = dict(self.method_options or {})
+        if self.method == "liblinear":
+            w, converged, n_iter = theorem2_weights(
+                X, pairs, C, self.loss, tol=self.tol, max_iter=self.max_iter, verbose=self.verbose,
+                random_state=self.random_state, max_bytes=self.max_bytes)
+            objective = _primal_objective(np.asarray(X @ w).ravel(), float(w @ w), pairs, C, power)
             result = SolveResult(status=Status.OPTIMAL if converged else Status.ITERATION_LIMIT,
-                                 objective=objective, x=w, iterations=iters, solver="liblinear",
-                                 problem_name=f"aucsvm_l{norm}_primal (Theorem 2)").raise_for_status()
+                                 objective=objective, x=w, iterations=n_iter, solver="liblinear",
+                                 problem_name=f"aucsvm_l{power}_primal (liblinear)").raise_for_status()
+            self.n_iter_ = n_iter
             # the model is the single vector w with coefficient 1: f(x) = <x, w>
             return Solution(w[None, :], np.ones(1), result, objective)
-        if self.reduction == "kmeans":
-            centers = kmeans_difference_centers(X, pairs, self.n_clusters, random_state=self.random_state,
-                                                max_bytes=self.max_bytes)
+        if self.method == "kmeans":
+            centers = kmeans_difference_centers(X, pairs, options.get("n_clusters"),
+                                                random_state=self.random_state, max_bytes=self.max_bytes,
+                                                **{k: v for k, v in options.items() if k != "n_clusters"})
             # each center c_u is a "pair" between a virtual point at c_u and one at the origin
             basis = np.vstack([centers, np.zeros((1, centers.shape[1]))])
             k = len(centers)
@@ -73,89 +115,348 @@ class _AUCSVMModel(KernelPairRanker):
             check_kernel_bytes(X.shape[0], self.max_bytes)
             basis = None if kernel.precomputed else X
             factor = kernel_factor(kernel(dense(X) if kernel.precomputed else X))
-        problem = get_formulation(f"aucsvm_l{norm}_dual").build(
+        problem = get_formulation(f"aucsvm_l{power}_dual").build(
             pairs, factor=factor, max_bytes=self.max_bytes, C=C)
-        result = solve(problem, self.solver, **(self.solver_options or {})).raise_for_status()
+        result = solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
+                       solver_options=self.solver_options).raise_for_status()
         coef = problem.output(result.x, "coef")
         alpha = problem.block(result.x, "alpha")
         i, j, _ = pairs.to_arrays(None)
         support = alpha > self.support_threshold * C
         self.support_pairs_ = np.column_stack([i[support], j[support]])
-        self.support_alpha_ = alpha[support]
+        self.pair_dual_coef_ = alpha[support]
         self.dual_objective_ = result.objective
+        self.n_iter_ = result.iterations
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         u = np.asarray(factor.T @ coef).ravel()  # Lᵀ coef: w in the factor's coordinates
         f = np.asarray(factor @ u).ravel()  # training scores K coef
-        return Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, norm))
+        return Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, power))
 
 
-
-def _primal_objective(f, w_sq_norm, pairs: PairSet, C, norm) -> float:
-    """OP2: ½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j))."""
+def _primal_objective(f, w_sq_norm, pairs: PairSet, C, power) -> float:
+    """½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j)), r = 1 or 2."""
     i, j, w = pairs.to_arrays(None)
     xi = np.maximum(0.0, 1.0 - (f[i] - f[j]))
-    return 0.5 * w_sq_norm + C / norm * float(w @ xi**norm)
-
-
-_AUCSVM_DOC = """
-    Parameters
-    ----------
-    C : pair-loss weight (> 0). Because the loss sums over n⁺n⁻ pairs, good values are much
-        smaller than a regular SVM's (about C_SVM / (2 n∓), seed 001 spec §P1.3).
-    norm : 1 (hinge, OP3: 0 ≤ α ≤ C) or 2 (squared hinge, OP4: α ≥ 0, K′ + I/C).
-    kernel, gamma, degree, coef0 : as in :class:`LPRanker`.
-    solver : a QP backend (``"osqp"`` default, ``"highs"``, ``"clarabel"``, ``"cvxpy:<NAME>"``) for
-        the lifted dual, or ``"liblinear"`` for a linear kernel: Theorem 2, an unthresholded
-        linear SVM on symmetrized pair differences (dense or sparse X).
-    reduction : None (exact) or ``"kmeans"``: cluster the pair differences into ``n_clusters``
-        (default n⁺ + n⁻) centers and solve the dual on their Gram matrix (paper Table 1;
-        linear kernel only; unweighted as in the paper).
-    random_state : seed of the k-means reduction.
-    tol : kept vectors |coef_l| > tol · max(1, max|coef|); support pairs α > tol · C.
-    max_bytes : refuse problems whose assembly would need more memory than this.
-
-    Attributes
-    ----------
-    support_, support_vectors_, dual_coef_ : points with nonzero coef = Aᵀα and their coef.
-    support_pairs_, support_alpha_ : the (i, j) pairs with α_ij > tol · C and their α.
-    objective_ : primal objective ½‖w‖² + (C/r) Σ w_ij ξ_ij^r at the solution (OP2);
-    dual_objective_ : the solver's dual objective (= −objective_ at optimality).
-"""
+    return 0.5 * w_sq_norm + C / power * float(w @ xi**power)
 
 
 class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
-    __doc__ = """AUC-maximizing SVM for binary labels (Brefeld & Scheffer 2005, seed 001).
+    """AUC-maximizing support vector machine for binary labels.
 
-    min_w ½‖w‖² + (C/r) Σ_{i∈X+, j∈X−} w_ij ξ_ij^r  s.t.  ⟨w, φ(x_i) − φ(x_j)⟩ ≥ 1 − ξ_ij, solved
-    through its pairwise dual (OP3 / OP4) as a lifted sparse QP that never forms the P × P
-    pairwise kernel; f(x) = Σ_l coef_l k(x_l, x) with coef = Aᵀα.
-    ``pos_label`` selects the positive class (default: the larger label).
-    """ + _AUCSVM_DOC + THRESHOLD_DOC
+    Ranks positives above negatives by a kernel expansion f(x) = Σ_l c_l k(x_l, x) that
+    minimizes a pairwise hinge (or squared hinge) loss over all positive–negative pairs plus
+    the RKHS norm. The problem is solved through its pairwise dual as a sparse lifted QP that
+    never forms the P × P pairwise kernel; with a linear kernel, liblinear on the pair
+    differences and a k-means reduction of the pairs are available as well.
 
-    def __init__(self, C=1.0, *, norm=1, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 solver="osqp", solver_options=None, reduction=None, n_clusters=None,
-                 random_state=0, support_threshold=1e-8, pos_label=None, max_bytes=DEFAULT_MAX_BYTES):
-        super().__init__(C, norm=norm, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         solver=solver, solver_options=solver_options, reduction=reduction,
-                         n_clusters=n_clusters, random_state=random_state, support_threshold=support_threshold,
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the pairwise loss (> 0); larger values fit the pairs harder. The loss sums
+        over all n₊n₋ pairs, so useful values are much smaller than a standard SVM's; see the
+        Notes for the equivalent ``alpha`` of :class:`RankSVM`.
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+        The pairwise loss of a score difference z = f(x_i) − f(x_j): the hinge max(0, 1 − z)
+        (the paper's 1-norm soft margin) or the squared hinge max(0, 1 − z)² (2-norm).
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        The kernel, as in :class:`sklearn.svm.SVC`. With ``"precomputed"``, ``X`` is the
+        (n_samples, n_samples) Gram matrix at fit time and the (n_test, n_samples) kernel
+        against the training points at prediction time.
+    gamma : {"scale", "auto", "sigma2"} or float, default="scale"
+        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"scale"`` is 1 / (n_features ·
+        X.var()), ``"auto"`` 1 / n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise
+        squared distance, or a positive number.
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Independent term of the ``"poly"`` kernel.
+    method : {"full", "liblinear", "kmeans"}, default="full"
+        The algorithm route. ``"full"``: the exact pairwise dual QP, any kernel.
+        ``"liblinear"``: the exact problem for ``kernel="linear"`` by liblinear on the
+        symmetrized pair differences (Brefeld & Scheffer 2005, Theorem 2; dense or sparse X).
+        ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
+        is solved on the cluster centers (an approximation; unweighted, as in the paper).
+    method_options : dict, default=None
+        Options of the route. ``method="kmeans"``: ``n_clusters`` (int, default n_samples,
+        i.e. n₊ + n₋) and ``minibatch_above`` (int, default 200,000: use mini-batch k-means
+        above this many pairs). The other routes take none.
+    solver : str, default="osqp"
+        The QP backend of ``method="full"`` and ``"kmeans"``: ``"osqp"``, ``"highs"``,
+        ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`). Not used
+        by ``method="liblinear"``.
+    solver_options : dict, default=None
+        Raw options passed unchanged to the QP backend (OSQP settings such as
+        ``{"polishing": False}``, HiGHS option names such as ``{"time_limit": 5}``, cvxpy
+        ``solve`` keywords). Not used by ``method="liblinear"``.
+    tol : float, default=None
+        Stopping tolerance: the QP backend's tolerance, or liblinear's ``tol`` for
+        ``method="liblinear"``. None uses the backend's default (1e-10 for liblinear).
+    max_iter : int, default=None
+        Iteration limit of the QP backend, or liblinear's ``max_iter``. None uses the
+        backend's default (1,000,000 for liblinear).
+    verbose : int, default=0
+        Backend log output: 0 silent, ≥ 1 the solver's log.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the k-means initialization (``method="kmeans"``) and of liblinear's coordinate
+        order (``method="liblinear"``).
+    support_threshold : float, default=1e-8
+        Expansion coefficients with |c_l| ≤ support_threshold · max(1, max|c|) are dropped from
+        the model, and pairs with dual coefficient α_ij ≤ support_threshold · C are left out of
+        ``support_pairs_``.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
+    max_bytes : float or None, default=2147483648
+        Memory budget in bytes (2 GiB): a kernel matrix, pair-difference matrix or QP larger
+        than this raises :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_support,)
+        Indices of the training points with a nonzero expansion coefficient (the single
+        index 0 for ``method="liblinear"``, whose model is one weight vector).
+    support_vectors_ : ndarray of shape (n_support, n_features) or None
+        The points of the expansion (the weight vector w for ``method="liblinear"``, the
+        cluster centers for ``method="kmeans"``; None for a precomputed kernel).
+    dual_coef_ : ndarray of shape (n_support,)
+        Expansion coefficients c_l = Σ_j α_lj − Σ_i α_il (the pair dual collapsed onto points).
+    support_pairs_ : ndarray of shape (n_support_pairs, 2)
+        The pairs (i, j) with dual coefficient α_ij > support_threshold · C (for
+        ``method="kmeans"``: center index i against the origin, j = number of centers). Not set
+        by ``method="liblinear"``.
+    pair_dual_coef_ : ndarray of shape (n_support_pairs,)
+        The dual coefficients α_ij of ``support_pairs_``.
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        The primal objective F_C(w) (see Notes) at the solution.
+    dual_objective_ : float
+        The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
+    solve_result_ : SolveResult
+        The backend's result (status, iterations, times).
+    n_iter_ : int
+        Iterations of the QP backend or of liblinear.
+    problem_size_ : dict
+        Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"``.
+    n_pairs_ : int
+        Number of pairs (i, j) in the loss.
+    pair_target_ : str
+        ``"bipartite"``.
+    classes_ : ndarray of shape (2,)
+        The class labels.
+    pos_label_ : int, float, bool or str
+        The positive class.
+    threshold_ : float
+        The score cut with the best (weighted) training accuracy, used by ``predict``.
+    intercept_ : float
+        ``decision_function(x)`` = f(x) + intercept_ (for ``pos_label_ == classes_[1]``).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    SurvivalAUCSVM : The same model over Harrell's comparable pairs of survival data.
+    RankSVM : Linear ranking SVM with a squared hinge by truncated Newton, for many pairs.
+    RankRC : Kernel ranking SVM on a small expansion basis.
+    aucopt.LPRanker : The L1-penalized (linear programming) pairwise ranker.
+
+    Notes
+    -----
+    With pair weights w_ij (1 without ``sample_weight``; w_i w_j with it) and a score
+    difference z_ij = f(x_i) − f(x_j), the primal problem (Brefeld & Scheffer 2005, OP2) is
+
+        F_C(w) = ½‖w‖² + C Σ_ij w_ij max(0, 1 − z_ij)            (``loss="hinge"``),
+        F_C(w) = ½‖w‖² + (C/2) Σ_ij w_ij max(0, 1 − z_ij)²       (``loss="squared_hinge"``),
+
+    solved through its pairwise dual (OP3 with the box 0 ≤ α_ij ≤ C w_ij; OP4 with
+    α_ij ≥ 0 and the ridge 1/(C w_ij)), lifted so that the pairwise kernel
+    K′ = A K Aᵀ (A the pair incidence) is never formed. The model is
+    f(x) = Σ_l c_l k(x_l, x) with c = Aᵀα, i.e. f(x) = Σ_ij α_ij (k(x_i, x) − k(x_j, x)).
+    The bipartite ranking has no threshold; ``predict`` uses ``threshold_``.
+
+    **C and alpha.** With N = Σ w_ij (n₊n₋ without weights), :class:`RankSVM` with penalty
+    ``alpha`` minimizes F_α(w) = (1/N) Σ w_ij ℓ(z_ij) + (α/2)‖w‖². At equal w the two
+    objectives are proportional, so they have the same minimizer when C = 2/(αN) for the
+    squared hinge (C = 1/(αN) for the hinge), and then F_C = F_α / α.
+
+    References
+    ----------
+    .. [1] Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector learning.
+       *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
+    .. [2] Fan, R.-E., Chang, K.-W., Hsieh, C.-J., Wang, X.-R., & Lin, C.-J. (2008). LIBLINEAR:
+       A library for large linear classification. *JMLR*, 9, 1871–1874.
+    .. [3] Stellato, B., Banjac, G., Goulart, P., Bemporad, A., & Boyd, S. (2020). OSQP: An
+       operator splitting solver for quadratic programs. *Mathematical Programming
+       Computation*, 12(4), 637–672.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt import AUCSVM
+    >>> X, y = make_classification(n_samples=60, n_features=5, random_state=0)
+    >>> model = AUCSVM(C=0.01).fit(X, y)
+    >>> bool(model.score(X, y) > 0.9)
+    True
+    >>> linear = AUCSVM(C=0.01, kernel="linear", method="liblinear").fit(X, y)
+    >>> linear.support_vectors_.shape
+    (1, 5)
+    """
+
+    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
+
+    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 method="full", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, pos_label=None,
+                 max_bytes=DEFAULT_MAX_BYTES):
+        super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         method=method, method_options=method_options, solver=solver,
+                         solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
+                         random_state=random_state, support_threshold=support_threshold,
                          max_bytes=max_bytes)
         self.pos_label = pos_label
 
 
 class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
-    __doc__ = """Hinge-loss (or squared-hinge) survival SVM: the AUC-SVM dual over Harrell's pairs.
+    """Hinge-loss (or squared-hinge) survival SVM: the AUC-SVM over comparable pairs.
 
-    Ranks subjects by risk (higher = earlier event) with one pair constraint per comparable
-    pair (event_i and t_i < t_j, or t_i = t_j with j censored).
-    """ + _AUCSVM_DOC + PAIR_OPTIONS_DOC
+    Ranks subjects by risk (higher = earlier event) with one pair term per comparable pair of
+    Harrell's concordance index (subject i has an event and t_i < t_j, or t_i = t_j with j
+    censored), or of the pair variant chosen by ``pair_options``.
 
-    def __init__(self, C=1.0, *, norm=1, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 solver="osqp", solver_options=None, reduction=None, n_clusters=None,
-                 random_state=0, support_threshold=1e-8, pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
-        super().__init__(C, norm=norm, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         solver=solver, solver_options=solver_options, reduction=reduction,
-                         n_clusters=n_clusters, random_state=random_state, support_threshold=support_threshold,
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the pairwise loss (> 0). The loss sums over all comparable pairs; see the
+        Notes for the equivalent ``alpha`` of :class:`SurvivalRankSVM` and of
+        scikit-survival's ``FastSurvivalSVM``.
+    loss : {"hinge", "squared_hinge"}, default="hinge"
+        The pairwise loss of a risk difference z = f(x_i) − f(x_j): max(0, 1 − z) or
+        max(0, 1 − z)².
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        The kernel, as in :class:`sklearn.svm.SVC`.
+    gamma : {"scale", "auto", "sigma2"} or float, default="scale"
+        Kernel coefficient of ``"rbf"`` and ``"poly"`` (``"sigma2"``: 1/σ², σ² the mean
+        pairwise squared distance).
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Independent term of the ``"poly"`` kernel.
+    method : {"full", "liblinear", "kmeans"}, default="full"
+        The algorithm route: the exact pairwise dual QP (``"full"``), liblinear on the
+        symmetrized pair differences (``"liblinear"``, ``kernel="linear"``) or the QP on
+        k-means centers of the pair differences (``"kmeans"``, ``kernel="linear"``).
+    method_options : dict, default=None
+        ``method="kmeans"``: ``n_clusters`` (int, default n_samples) and ``minibatch_above``
+        (int, default 200,000). The other routes take none.
+    solver : str, default="osqp"
+        The QP backend (``"osqp"``, ``"highs"``, ``"clarabel"``, ``"cvxpy:<NAME>"``). Not used
+        by ``method="liblinear"``.
+    solver_options : dict, default=None
+        Raw options passed unchanged to the QP backend. Not used by ``method="liblinear"``.
+    tol : float, default=None
+        Stopping tolerance of the QP backend or of liblinear; None uses the backend's default
+        (1e-10 for liblinear).
+    max_iter : int, default=None
+        Iteration limit of the QP backend or of liblinear; None uses the backend's default
+        (1,000,000 for liblinear).
+    verbose : int, default=0
+        Backend log output: 0 silent, ≥ 1 the solver's log.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the k-means initialization and of liblinear's coordinate order.
+    support_threshold : float, default=1e-8
+        Expansion coefficients with |c_l| ≤ support_threshold · max(1, max|c|) are dropped;
+        pairs with α_ij ≤ support_threshold · C are left out of ``support_pairs_``.
+    pair_options : dict, default=None
+        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
+        (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
+        ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
+        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
+    max_bytes : float or None, default=2147483648
+        Memory budget in bytes (2 GiB): larger problems raise
+        :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_support,)
+        Indices of the training points with a nonzero expansion coefficient.
+    support_vectors_ : ndarray of shape (n_support, n_features) or None
+        The points of the expansion (None for a precomputed kernel).
+    dual_coef_ : ndarray of shape (n_support,)
+        Expansion coefficients c = Aᵀα.
+    support_pairs_ : ndarray of shape (n_support_pairs, 2)
+        The pairs (i, j) with α_ij > support_threshold · C. Not set by ``method="liblinear"``.
+    pair_dual_coef_ : ndarray of shape (n_support_pairs,)
+        Their dual coefficients α_ij.
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        The primal objective F_C(w) at the solution.
+    dual_objective_ : float
+        The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
+    solve_result_ : SolveResult
+        The backend's result.
+    n_iter_ : int
+        Iterations of the QP backend or of liblinear.
+    problem_size_ : dict
+        Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"``.
+    n_pairs_ : int
+        Number of pairs in the loss.
+    pair_target_ : str
+        ``"survival"``.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    AUCSVM : The same model for binary labels (all the details of the routes).
+    SurvivalRankSVM : Linear survival ranking SVM by truncated Newton, for many subjects.
+    aucopt.survival_target : Build the structured (event, time) target.
+
+    Notes
+    -----
+    With pair weights w_ij and z_ij = f(x_i) − f(x_j) over the comparable pairs (i at risk
+    earlier), the objective is F_C(w) = ½‖w‖² + C Σ w_ij max(0, 1 − z_ij) (hinge) or
+    ½‖w‖² + (C/2) Σ w_ij max(0, 1 − z_ij)² (squared hinge), solved as in :class:`AUCSVM`.
+    With N = Σ w_ij (the number of comparable pairs without weights), the squared-hinge
+    problem equals :class:`SurvivalRankSVM` with ``alpha`` when C = 2/(αN) (F_C = F_α / α),
+    and scikit-survival's ``FastSurvivalSVM(alpha=C, rank_ratio=1, fit_intercept=False)``,
+    whose objective is ½‖w‖² + (C/2) Σ max(0, 1 − z_ij)² (Pölsterl et al. 2015), up to its
+    sign convention (its scores are −risk) and its tie handling.
+
+    References
+    ----------
+    .. [1] Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector learning.
+       *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
+    .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    .. [3] Pölsterl, S., Navab, N., & Katouzian, A. (2015). Fast training of support vector
+       machines for survival analysis. *ECML PKDD 2015*, LNCS 9285, 243–259.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import SurvivalAUCSVM, survival_target
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 3))
+    >>> time = rng.exponential(np.exp(-X[:, 0]))
+    >>> y = survival_target(rng.random(40) < 0.7, time)
+    >>> model = SurvivalAUCSVM(C=0.1, kernel="linear").fit(X, y)
+    >>> model.pair_target_, bool(model.score(X, y) > 0.7)
+    ('survival', True)
+    """
+
+    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
+
+    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 method="full", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, pair_options=None,
+                 max_bytes=DEFAULT_MAX_BYTES):
+        super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         method=method, method_options=method_options, solver=solver,
+                         solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
+                         random_state=random_state, support_threshold=support_threshold,
                          max_bytes=max_bytes)
         self.pair_options = pair_options
-
-

@@ -1,45 +1,47 @@
-"""Sparse kernel AUC by greedy basis selection (Kakkar, Shevade, Sundararajan, Garg; seed 000).
+"""Sparse kernel AUC by greedy basis selection (Kakkar, Shevade, Sundararajan & Garg 2017).
 
 Model f(x) = Σ_{q∈J} β_q k(x, x_q) over a greedily grown basis J (no bias). Objective, the
-corrected problem (4.5) (squared hinge, seed 000 §1, pitfall P1):
+squared-hinge problem of Kakkar et al. (2017), Sec. 4:
 
     E(β_J) = ½ β_Jᵀ K_JJ β_J + (C/2) Σ_(i,j) w_ij max(0, 1 − (f_i − f_j))²,   f = K_{·J} β_J,
 
-over bipartite (AUC) or Harrell's survival pairs. Every pair sum goes through the sorted-pair core
-(:mod:`aucopt.paircore`, whose squared hinge is ℓ(z) = max(0, 1 − z)², no ½): with L = Σ w_ij ℓ,
+over bipartite (AUC) or survival pairs. Every pair sum goes through the sorted-pair core
+(:mod:`aucopt.pairs.core`, whose squared hinge is ℓ(z) = max(0, 1 − z)², no ½): with L = Σ w_ij ℓ,
 
     E = ½βᵀK_JJβ + (C/2) L(K_{·J}β),   ∇E = K_JJβ + (C/2) K_{·J}ᵀc,   ∇²E v = K_JJ v + (C/2) K_{·J}ᵀQ(K_{·J}v),
 
 in O(l(|J| + log l)) per evaluation; pairs are never listed and only the l × |J| block and the
 l × κ candidate columns of the kernel are formed.
 
-**Scaling mapping to** :func:`aucopt.newton.newton_solve`. Retraining solves, in the whitened
+**Scaling mapping to** :func:`aucopt.svm.newton_solve`. Retraining solves, in the whitened
 variable w (K_JJ = UΛUᵀ, β = T w with T = U Λ^{-1/2}, so βᵀK_JJβ = ‖w‖², as in RankRC),
 
-    F(w) = (1/N) L(K_{·J} T w) + (λ/2)‖w‖²   with   λ = 2 / (C N),   N = Σ w_ij (= p·n),
+    F(w) = (1/N) L(K_{·J} T w) + (α/2)‖w‖²   with   α = 2 / (C N),   N = Σ w_ij (= n₊n₋),
 
 and then E(T w) = (C N / 2) · F(w) exactly. (Check: (CN/2)(1/N)L = (C/2)L and
-(CN/2)(λ/2)‖w‖² = ½‖w‖².) Eigenvalues of K_JJ below 1e-12·λ_max are dropped (their directions
+(CN/2)(α/2)‖w‖² = ½‖w‖².) Eigenvalues of K_JJ below 1e-12·λ_max are dropped (their directions
 leave f unchanged up to roundoff).
 
-**Greedy step** (paper Alg. 1, Method 2 of §4.2): draw ``kappa`` candidates uniformly without
-replacement from the training points outside J (a fresh draw per step, points duplicating a
-basis point are excluded, P14), compute their kernel columns c, and with β_J fixed minimize the
-convex piecewise quadratic φ(t) = E(β_J, β_q = t) exactly (:func:`line_minimize`: safeguarded
-1-D Newton from t = 0; b_q = K_{qJ}β_J = f_q, k_qq = c_q). ``selection="exact"`` ranks candidates by
-φ(t*) − φ(0); ``selection="newton1"`` by the one-step predicted decrease g²/(2h) at t = 0 (Chapelle's
-variant, all candidates in O(lκ)) and then minimizes φ exactly for the winner only. The winner is
-added with β_q = t*, so E never increases. β_J is then re-optimized by Newton (warm start) when
-``retrain="always"`` or, for ``"schedule"`` (default), when ``retrain_due(|J|)``: |J| < 2,
-|J| = max_basis, or ⌊4 log2 |J|⌋ ≠ ⌊4 log2(|J|−1)⌋ (|J| ∈ {1..8, 10, 12, 14, 16, 20, 23, 27, 32,
-…}, seed 000 §3.4). A retrain result is accepted only if it does not increase E.
+**Greedy step** (Kakkar et al. 2017, Algorithm 1 with Method 2 of Sec. 4.2): draw ``kappa``
+candidates uniformly without replacement from the training points outside J (a fresh draw per
+step; points duplicating a basis point are excluded), compute their kernel columns c, and with
+β_J fixed minimize the convex piecewise quadratic φ(t) = E(β_J, β_q = t) exactly
+(:func:`line_minimize`: safeguarded 1-D Newton from t = 0; b_q = K_{qJ}β_J = f_q, k_qq = c_q).
+``selection="exact"`` ranks candidates by φ(t*) − φ(0); ``selection="newton1"`` by the one-step
+predicted decrease g²/(2h) at t = 0 (all candidates in O(lκ)) and then minimizes φ exactly for
+the winner only. The winner is added with β_q = t*, so E never increases. β_J is then
+re-optimized by Newton (warm start) when ``retrain="always"`` or, for ``"schedule"`` (default),
+when :func:`retrain_due`: |J| < 2, |J| = basis_size, or ⌊4 log2 |J|⌋ ≠ ⌊4 log2(|J|−1)⌋
+(|J| ∈ {1..8, 10, 12, 14, 16, 20, 23, 27, 32, …}). A retrain result is accepted only if it does
+not increase E.
 
-**Stopping.** At ``max_basis`` (default min(l/2, 512), l = fitting points), when no candidate is
+**Stopping.** At ``basis_size`` (default min(l/2, 512), l = fitting points), when no candidate is
 left, or — with ``validation_fraction > 0`` — by validation: that fraction of the rows (stratified
 by class / event) is held out, the model is fitted on the rest, and at every retrain point the
-validation AUC (Harrell's C for survival; ties ½) is recorded. Fitting stops when ``patience``
-consecutive checks fail to beat the best earlier check by ``min_delta``; the final model is the
-checkpoint with the best validation score (the smallest basis among equal scores).
+validation AUC (Harrell's C for survival; ties ½) is recorded. Fitting stops when
+``n_iter_no_change`` consecutive checks fail to beat the best earlier check by ``min_delta``; the
+final model is the checkpoint with the best validation score (the smallest basis among equal
+scores).
 """
 
 from __future__ import annotations
@@ -48,23 +50,73 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import format_bytes
-from ..base import PAIR_OPTIONS_DOC, BinaryRankerMixin, SurvivalRankerMixin
+from .._progress import progress_bar
+from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
+                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin,
+                    non_negative, positive)
+from ..exceptions import check_memory
 from ..kernels import Kernel
 from ..metrics import harrell_c, roc_auc
-from ._newton import newton_solve
-from ..pairs.core import pair_loss, pair_loss_and_hessian
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
+from ..pairs.core import pair_loss, pair_loss_and_hessian
+from ._newton import newton_solve
+from ._rankers import as_generator
 
 __all__ = ["SparseAUC", "SurvivalSparseAUC", "sparse_objective", "line_minimize", "retrain_due"]
 
 
 def sparse_objective(KJ, KJJ, beta, pairs: PairSet, C: float):
-    """``(E, grad, hessp)`` of E(β) at β; ``hessp(v)`` is the generalized Hessian product.
+    """Objective, gradient and Hessian product of the sparse kernel AUC problem.
 
-    ``KJ`` is the l × |J| kernel block, ``KJJ`` its rows J. Cost O(l(|J| + log l)).
+    E(β) = ½ βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − (f_i − f_j))² with f = K_{·J}β, evaluated
+    through the sorted-pair core in O(l(|J| + log l)) without listing the pairs.
+
+    Parameters
+    ----------
+    KJ : ndarray of shape (n_points, n_basis)
+        The kernel block K_{·J} between all points and the basis J.
+    KJJ : ndarray of shape (n_basis, n_basis)
+        Its rows J, K_JJ.
+    beta : array-like of shape (n_basis,)
+        The expansion coefficients β.
+    pairs : PairSet
+        The pairs (i, j) to rank f_i > f_j, with weights w_ij.
+    C : float
+        Weight of the pairwise loss.
+
+    Returns
+    -------
+    E : float
+        The objective at β.
+    grad : ndarray of shape (n_basis,)
+        ∇E = K_JJβ + (C/2) K_{·J}ᵀc, c = ∂L/∂f.
+    hessp : callable
+        v ↦ ∇²E v, the generalized Hessian product K_JJ v + (C/2) K_{·J}ᵀQ(K_{·J}v).
+
+    See Also
+    --------
+    SparseAUC : The estimator that minimizes E over a greedily grown basis.
+
+    References
+    ----------
+    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
+       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
+       Conference on Data Mining*, 291–299.
+
+    Examples
+    --------
+    At β = 0 every pair has loss 1, so E = (C/2) · n₊n₋:
+
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.svm._sparse_greedy import sparse_objective
+    >>> KJ = np.array([[1.0], [0.5], [0.2]])
+    >>> E, grad, hessp = sparse_objective(KJ, KJ[:1], np.zeros(1), PairSet.bipartite([1, 0, 0]), C=1.0)
+    >>> float(E), grad.round(2)
+    (1.0, array([-1.3]))
     """
     beta = np.asarray(beta, dtype=float)
     L, c, H = pair_loss_and_hessian(pairs, KJ @ beta, "squared_hinge")
@@ -81,13 +133,67 @@ def sparse_objective(KJ, KJJ, beta, pairs: PairSet, C: float):
 
 def line_minimize(pairs: PairSet, z, col, b: float, kqq: float, C: float, *, at0=None, tol=1e-10,
                   max_iter=60):
-    """Exact minimizer of the 1-D problem φ(t) − φ(0) = t b + ½ k_qq t² + (C/2)[L(z + t c) − L(z)].
+    """Exact minimizer of the one-coefficient subproblem of a greedy step.
 
-    φ is convex, C¹ and piecewise quadratic; safeguarded Newton from t = 0 (bisection on the
-    bracket where φ' changes sign) is exact once it lands in the optimal piece. Stops when
-    |φ'| ≤ tol·(1 + |b| + k_qq|t| + (C/2)|c|ᵀ|∂L|). ``at0 = (L(z), φ'(0), φ''(0), scale(0))``
-    skips the evaluation at t = 0 (shared by all candidates). Returns
-    ``(t*, dE ≤ 0, pair-core evaluations)``.
+    Minimizes φ(t) − φ(0) = t b + ½ k_qq t² + (C/2)[L(z + t c) − L(z)], the change of the
+    objective when candidate q enters the basis with coefficient t (Kakkar et al. 2017,
+    Sec. 4.2). φ is convex, C¹ and piecewise quadratic; safeguarded Newton from t = 0
+    (bisection on the bracket where φ' changes sign) is exact once it lands in the optimal
+    piece.
+
+    Parameters
+    ----------
+    pairs : PairSet
+        The pairs and their weights.
+    z : array-like of shape (n_points,)
+        The current scores f = K_{·J}β.
+    col : array-like of shape (n_points,)
+        The candidate's kernel column c = k(·, x_q).
+    b : float
+        K_{qJ}β, the candidate's current score f_q.
+    kqq : float
+        k(x_q, x_q).
+    C : float
+        Weight of the pairwise loss.
+    at0 : tuple of 4 floats, default=None
+        ``(L(z), φ'(0), φ''(0), scale(0))``: skips the evaluation at t = 0 (shared by all
+        candidates of a step).
+    tol : float, default=1e-10
+        Stop when |φ'(t)| ≤ tol · (1 + |b| + k_qq|t| + (C/2)|c|ᵀ|∂L|).
+    max_iter : int, default=60
+        Maximum number of Newton / bisection steps.
+
+    Returns
+    -------
+    t : float
+        The minimizer t*.
+    dE : float
+        φ(t*) − φ(0) ≤ 0, the decrease of the objective.
+    n_eval : int
+        Number of sorted-pair evaluations.
+
+    See Also
+    --------
+    SparseAUC : The estimator whose greedy step calls this function.
+
+    References
+    ----------
+    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
+       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
+       Conference on Data Mining*, 291–299.
+
+    Examples
+    --------
+    One pair with scores 0 and a column that separates it: φ(t) − φ(0) = ½t² + ½(1 − t)² − ½,
+    minimized at t = ½:
+
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.svm._sparse_greedy import line_minimize
+    >>> t, dE, _ = line_minimize(PairSet.bipartite([1, 0]), np.zeros(2), np.array([1.0, 0.0]),
+    ...                          b=0.0, kqq=1.0, C=1.0)
+    >>> t, dE
+    (0.5, -0.25)
     """
     z, col = np.asarray(z, float), np.asarray(col, float)
     lo, hi, t = -np.inf, np.inf, 0.0
@@ -126,7 +232,36 @@ def line_minimize(pairs: PairSet, z, col, b: float, kqq: float, C: float, *, at0
 
 
 def retrain_due(d: int, d_max: int, schedule: str = "schedule") -> bool:
-    """Whether β_J is re-optimized at basis size d (seed 000 §3.4, base 2^{1/4})."""
+    """Whether the basis coefficients are re-optimized when the basis reaches size d.
+
+    With ``schedule="schedule"``: at d < 2, at d = d_max, and whenever ⌊4 log₂ d⌋ changes,
+    i.e. on a geometric grid of ratio 2^{1/4} (d ∈ {1, …, 8, 10, 12, 14, 16, 20, 23, 27, 32, …}),
+    so that retraining costs a constant factor over the greedy additions. ``"always"``: at
+    every size.
+
+    Parameters
+    ----------
+    d : int
+        The basis size after an addition.
+    d_max : int
+        The final basis size.
+    schedule : {"schedule", "always"}, default="schedule"
+        The retraining rule.
+
+    Returns
+    -------
+    due : bool
+
+    See Also
+    --------
+    SparseAUC : Its ``retrain`` parameter selects the rule.
+
+    Examples
+    --------
+    >>> from aucopt.svm._sparse_greedy import retrain_due
+    >>> [d for d in range(1, 30) if retrain_due(d, 100)]
+    [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 23, 27]
+    """
     if schedule == "always" or d < 2 or d == d_max:
         return True
     return int(np.floor(4 * np.log2(d))) != int(np.floor(4 * np.log2(d - 1)))
@@ -135,17 +270,35 @@ def retrain_due(d: int, d_max: int, schedule: str = "schedule") -> bool:
 class _SparseGreedy(BaseEstimator):
     """Shared parameters and fit of the greedy sparse kernel AUC rankers."""
 
-    def __init__(self, C=1.0, *, max_basis=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, patience=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, random_state=0,
+    _parameter_constraints: dict = {
+        "C": [positive()],
+        "basis_size": [Interval(Integral, 1, None, closed="left"), None],
+        "kappa": [Interval(Integral, 1, None, closed="left")],
+        "selection": [StrOptions({"exact", "newton1"})],
+        "retrain": [StrOptions({"schedule", "always"})],
+        "validation_fraction": [Interval(Real, 0, 1, closed="left")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "min_delta": [non_negative()],
+        **KERNEL_CONSTRAINTS,
+        "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],  # evaluates its own kernel columns
+        "tol": [positive()],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        **VERBOSE_CONSTRAINT,
+        **RANDOM_STATE_CONSTRAINT,
+        **MAX_BYTES_CONSTRAINT,
+    }
+
+    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
+                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
+                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
                  max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
-        self.max_basis = max_basis
+        self.basis_size = basis_size
         self.kappa = kappa
         self.selection = selection
         self.retrain = retrain
         self.validation_fraction = validation_fraction
-        self.patience = patience
+        self.n_iter_no_change = n_iter_no_change
         self.min_delta = min_delta
         self.kernel = kernel
         self.gamma = gamma
@@ -153,34 +306,15 @@ class _SparseGreedy(BaseEstimator):
         self.coef0 = coef0
         self.tol = tol
         self.max_iter = max_iter
+        self.verbose = verbose
         self.random_state = random_state
         self.max_bytes = max_bytes
-
-    # ------------------------------------------------------------------ validation
-    def _check_params(self):
-        if not isinstance(self.C, Real) or isinstance(self.C, bool) or not 0 < self.C < np.inf:
-            raise ValueError(f"C must be a positive finite number; got {self.C!r}.")
-        for name in ("kappa", "patience", "max_iter"):
-            v = getattr(self, name)
-            if not isinstance(v, Integral) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"{name} must be an integer >= 1; got {v!r}.")
-        if self.selection not in ("exact", "newton1"):
-            raise ValueError(f"selection must be 'exact' or 'newton1'; got {self.selection!r}.")
-        if self.retrain not in ("schedule", "always"):
-            raise ValueError(f"retrain must be 'schedule' or 'always'; got {self.retrain!r}.")
-        vf = self.validation_fraction
-        if not isinstance(vf, Real) or not 0 <= vf < 1:
-            raise ValueError(f"validation_fraction must lie in [0, 1); got {vf!r}.")
-        for name in ("min_delta", "tol"):
-            v = getattr(self, name)
-            if not isinstance(v, Real) or not v >= 0:
-                raise ValueError(f"{name} must be a non-negative number; got {v!r}.")
 
     def _split(self, pairs: PairSet, m: int):
         """Stratified (class / event) split into fitting and validation rows."""
         if self.validation_fraction == 0:
             return np.arange(m), None
-        rng = np.random.default_rng(self.random_state)
+        rng = as_generator(self.random_state)
         val = []
         for members in (np.flatnonzero(pairs.signs > 0), np.flatnonzero(pairs.signs <= 0)):
             k = int(round(self.validation_fraction * len(members)))
@@ -200,7 +334,7 @@ class _SparseGreedy(BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     def _fit(self, X, y, sample_weight=None):
-        self._check_params()
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, reset=True)
         m = X.shape[0]
         full = self._make_pairs(y, sample_weight)
@@ -214,24 +348,23 @@ class _SparseGreedy(BaseEstimator):
         pairs.check_nonempty()
         N = pairs.total_weight()
         if not N > 0:
-            raise ValueError("All pair weights are zero: sample_weight leaves no pair with positive weight.")
+            raise ValueError(
+                "All pair weights are zero: sample_weight leaves no pair with positive weight among the "
+                "fitting rows (e.g. only one class, or no event, has nonzero weight).")
         if va is not None and self._make_pairs(y[va], None).n_pairs == 0:
             raise ValueError("The validation rows have no comparable pair; lower validation_fraction or use 0.")
         Xt, l = X[tr], len(tr)
-        d_max = min(max(1, l // 2), 512) if self.max_basis is None else self.max_basis
-        if not isinstance(d_max, Integral) or isinstance(d_max, bool) or not 1 <= d_max <= l:
-            raise ValueError(f"max_basis must be an integer in [1, {l}] (the fitting rows); got {self.max_basis!r}.")
-        need = 8 * l * (d_max + min(self.kappa, l))
-        if self.max_bytes is not None and need > self.max_bytes:
-            raise ValueError(
-                f"The {l:,} × {d_max:,} kernel block plus {min(self.kappa, l)} candidate columns would need "
-                f"{format_bytes(need)} (limit max_bytes={format_bytes(self.max_bytes)}); lower max_basis "
-                "or kappa, or raise max_bytes.")
+        d_max = min(max(1, l // 2), 512) if self.basis_size is None else self.basis_size
+        if d_max > l:
+            raise ValueError(f"basis_size={self.basis_size} exceeds the {l} fitting rows "
+                             "(the training rows outside the validation split).")
+        n_cand = min(self.kappa, l)
+        check_memory(8.0 * l * (d_max + n_cand), self.max_bytes,
+                     f"The {l:,} x {d_max:,} kernel block plus {n_cand} candidate columns",
+                     "lower basis_size or kappa")
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=Xt)
-        if kernel.precomputed:
-            raise ValueError("SparseAUC evaluates kernel columns itself; kernel='precomputed' is not supported.")
         self.kernel_ = kernel
-        C, rng = float(self.C), np.random.default_rng(self.random_state)
+        C, rng = float(self.C), as_generator(self.random_state)
         groups = np.unique(Xt, axis=0, return_inverse=True)[1].ravel()  # duplicate rows share a group
         used = np.zeros(groups.max() + 1, dtype=bool)
         KJ = np.empty((l, d_max))
@@ -239,6 +372,7 @@ class _SparseGreedy(BaseEstimator):
         E = 0.5 * C * pair_loss(pairs, z, "squared_hinge")[0]
         path, checks, snaps = [], [], []
         self.n_retrains_ = 0
+        bar = progress_bar(bool(self.verbose), total=d_max, desc=type(self).__name__, unit="basis")
         while len(J) < d_max:
             free = np.flatnonzero(~used[groups])
             if free.size == 0:
@@ -277,14 +411,19 @@ class _SparseGreedy(BaseEstimator):
             E = E_new
             rec = {"n_basis": k + 1, "objective": E, "val_score": None, "retrained": retrained, "added": q}
             path.append(rec)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(E=f"{E:.6g}")
             if retrained and va is not None:
                 s = kernel(X[va], Xt[J]) @ beta
                 rec["val_score"] = float(self._val_score(y[va], s))
                 checks.append(rec["val_score"])
                 snaps.append((k + 1, beta.copy(), E))
-                p = self.patience
+                p = self.n_iter_no_change
                 if len(checks) > p and max(checks[-p:]) < max(checks[:-p]) + self.min_delta:
                     break
+        if bar is not None:
+            bar.close()
         if snaps:  # the best validated checkpoint (first of equal scores: the sparsest)
             best = int(np.argmax(checks))
             size, beta, E = snaps[best]
@@ -292,17 +431,19 @@ class _SparseGreedy(BaseEstimator):
             self.val_score_ = checks[best]
         else:
             self.val_score_ = None
-        self.basis_ = tr[np.asarray(J, dtype=np.int64)]
-        self.basis_vectors_ = X[self.basis_]
+        self.support_ = tr[np.asarray(J, dtype=np.int64)]
+        self.support_vectors_ = X[self.support_]
         self.dual_coef_ = beta
         self.objective_ = float(E)
         self.path_ = path
+        self.n_iter_ = len(path)
         self.train_indices_, self.validation_indices_ = tr, va
         self.n_pairs_ = pairs.n_pairs
+        self.pair_target_ = pairs.target
         return self
 
     def _retrain(self, KJ, KJJ, beta, pairs, C, N):
-        """Newton on β_J in the whitened variable (λ = 2/(CN), E = (CN/2)·F); never increases E."""
+        """Newton on β_J in the whitened variable (α = 2/(CN), E = (CN/2)·F); never increases E."""
         E_old = sparse_objective(KJ, KJJ, beta, pairs, C)[0]
         eigval, eigvec = np.linalg.eigh(0.5 * (KJJ + KJJ.T))
         keep = eigval > 1e-12 * max(float(eigval[-1]), 0.0)
@@ -312,7 +453,7 @@ class _SparseGreedy(BaseEstimator):
         T = eigvec[:, keep] / root
         theta0 = root * (eigvec[:, keep].T @ beta)
         res = newton_solve(KJ @ T, pairs, 2.0 / (C * N), loss="squared_hinge", theta0=theta0,
-                           tol=self.tol, max_iter=self.max_iter, cg_maxiter=50, cg_rtol=1e-2)
+                           tol=self.tol, max_iter=self.max_iter, max_cg_iter=50, cg_rtol=1e-2)
         self.n_retrains_ += 1
         beta_new = T @ res.theta
         E_new = sparse_objective(KJ, KJJ, beta_new, pairs, C)[0]
@@ -321,66 +462,273 @@ class _SparseGreedy(BaseEstimator):
     def _expansion(self, X):
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.kernel_(X, self.basis_vectors_) @ self.dual_coef_
-
-
-_DOC = """
-    Parameters
-    ----------
-    C : pair-loss weight (> 0) of E = ½βᵀK_JJβ + (C/2) Σ_pairs max(0, 1 − f_i + f_j)² (not
-        normalized: the best C shrinks roughly like 1/#pairs).
-    max_basis : cap on |J|, in [1, fitting rows]; default min(l/2, 512).
-    kappa : random candidates per addition (paper: 100).
-    selection : ``"exact"`` 1-D minimization per candidate (Method 2) or ``"newton1"`` one-step score.
-    retrain : ``"schedule"`` (|J| ∈ {1..8, 10, 12, 14, 16, 20, 23, 27, 32, …} and max_basis) or ``"always"``.
-    validation_fraction, patience, min_delta : validation stopping (0 disables; see module docs).
-    kernel, gamma, degree, coef0 : as for :class:`~aucopt.RankRC` (RBF, γ = 1/σ² rule by default;
-        the paper's exp(−‖x − x'‖²/(2σ²)) is ``gamma = 1/(2σ²)``).
-    tol, max_iter : Newton retraining tolerance (on the normalized F) and iteration cap.
-    random_state : seed of the validation split and the candidate draws.
-    max_bytes : refuse when 8·l·(max_basis + kappa) bytes of kernel columns exceed this.
-
-    Attributes
-    ----------
-    basis_ : row indices (into the training X) of the basis J, in order of addition;
-    basis_vectors_ : X[basis_];  dual_coef_ : β_J;  kernel_ ;
-    objective_ : E of the returned model on the fitting rows;  val_score_ : its validation score;
-    path_ : one dict per addition: ``n_basis``, ``objective`` (E after the addition and any
-        retraining; non-increasing), ``val_score`` (at validated retrain points, else None),
-        ``retrained``, ``added``;  train_indices_, validation_indices_, n_retrains_, n_pairs_.
-"""
+        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_
 
 
 class SparseAUC(BinaryRankerMixin, _SparseGreedy):
-    __doc__ = """Sparse non-linear AUC ranker: greedy kernel basis + squared-hinge pair loss (binary labels).
+    """Sparse non-linear AUC ranker: a greedily grown kernel basis with a squared-hinge pair loss.
 
-    ``decision_function`` costs O(|J|·d) per row; ``score`` is the AUC; ``pos_label`` selects the
-    positive class.
-    """ + _DOC
+    Grows the expansion f(x) = Σ_{q∈J} β_q k(x, x_q) one training point at a time, choosing
+    among random candidates the one that decreases the objective most, and re-optimizes the
+    coefficients on a geometric schedule (Kakkar et al. 2017). Prediction costs O(|J| · d) per
+    row; the pairs are never listed.
 
-    def __init__(self, C=1.0, *, max_basis=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, patience=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, random_state=0,
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
+        The loss is not normalized, so good values shrink roughly like 1 / (number of pairs).
+    basis_size : int, default=None
+        Maximum number of basis vectors |J|, at most the number of fitting rows; None means
+        min(l/2, 512) for l fitting rows. Validation stopping may end with fewer.
+    kappa : int, default=100
+        Random candidates examined per addition (the paper's κ).
+    selection : {"exact", "newton1"}, default="exact"
+        How candidates are ranked: ``"exact"`` minimizes the one-coefficient subproblem of
+        each candidate (Kakkar et al. 2017, Sec. 4.2, Method 2); ``"newton1"`` ranks them by
+        the decrease predicted by one Newton step and minimizes exactly for the winner only.
+    retrain : {"schedule", "always"}, default="schedule"
+        When all coefficients are re-optimized: at basis sizes {1, …, 8, 10, 12, 14, 16, 20,
+        23, 27, 32, …} and at ``basis_size`` (see :func:`retrain_due`), or after every addition.
+    validation_fraction : float, default=0.2
+        Fraction of the rows (stratified by class) held out for early stopping, in [0, 1);
+        0 disables validation and grows the basis to ``basis_size``.
+    n_iter_no_change : int, default=3
+        Stop when this many consecutive validation checks fail to beat the best earlier
+        check by ``min_delta``.
+    min_delta : float, default=1e-3
+        Minimum improvement of the validation AUC that counts as a change.
+    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
+        The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
+    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
+        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"sigma2"`` is 1/σ² with σ² the mean
+        pairwise squared distance of the fitting rows; the paper's exp(−‖x − x'‖²/(2σ²)) is
+        ``gamma=1/(2σ²)``.
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Independent term of the ``"poly"`` kernel.
+    tol : float, default=1e-8
+        Stopping tolerance of the Newton re-optimization (on the normalized objective, see
+        :func:`aucopt.svm.newton_solve`).
+    max_iter : int, default=100
+        Maximum number of Newton iterations per re-optimization.
+    verbose : int, default=0
+        0 silent; ≥ 1 shows a progress bar of the basis growth.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the validation split and of the candidate draws.
+    max_bytes : float or None, default=2147483648
+        Memory budget in bytes (2 GiB) of the kernel columns (8 · l · (basis_size + kappa)
+        bytes): larger problems raise :class:`~aucopt.ProblemTooLargeError` before any kernel
+        evaluation. None: no limit.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_basis,)
+        Row indices of the basis J in the training data, in order of addition.
+    support_vectors_ : ndarray of shape (n_basis, n_features)
+        The basis points.
+    dual_coef_ : ndarray of shape (n_basis,)
+        The expansion coefficients β_J.
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        E of the returned model on the fitting rows.
+    val_score_ : float or None
+        Validation AUC of the returned model (None without validation).
+    path_ : list of dict
+        One record per addition: ``n_basis``, ``objective`` (E after the addition and any
+        re-optimization; non-increasing), ``val_score`` (at validated re-optimization points,
+        else None), ``retrained``, ``added`` (the row index among the fitting rows).
+    n_iter_ : int
+        Number of greedy additions performed.
+    n_retrains_ : int
+        Number of Newton re-optimizations.
+    train_indices_, validation_indices_ : ndarray
+        The fitting and validation rows (``validation_indices_`` is None without validation).
+    n_pairs_ : int
+        Number of pairs among the fitting rows.
+    pair_target_ : str
+        ``"bipartite"``.
+    classes_ : ndarray of shape (2,)
+        The class labels.
+    pos_label_ : int, float, bool or str
+        The positive class.
+    threshold_ : float
+        The score cut with the best (weighted) training accuracy, used by ``predict``.
+    intercept_ : float
+        ``decision_function(x)`` = f(x) + intercept_ (for ``pos_label_ == classes_[1]``).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    SurvivalSparseAUC : The same model over comparable pairs of survival data.
+    RankRC : Kernel ranking SVM on a fixed basis (e.g. the rare class).
+    AUCSVM : The exact kernel pairwise SVM (a QP over all pairs).
+
+    Notes
+    -----
+    With N = Σ w_ij (n₊n₋ without weights), E(β) = (C N / 2) · F_α(β) for the objective
+    F_α of :class:`RankRC` with ``loss="squared_hinge"`` on the basis J and α = 2/(C N), so a
+    RankRC on ``support_`` with that ``alpha`` re-optimizes the same problem. See
+    :mod:`aucopt.svm._sparse_greedy` for the greedy step and the stopping rules.
+
+    References
+    ----------
+    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
+       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
+       Conference on Data Mining*, 291–299.
+    .. [2] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt import SparseAUC
+    >>> X, y = make_classification(n_samples=80, n_features=5, random_state=0)
+    >>> model = SparseAUC(C=0.05, basis_size=8, kappa=20, validation_fraction=0).fit(X, y)
+    >>> model.support_vectors_.shape, bool(model.score(X, y) > 0.9)
+    ((8, 5), True)
+    """
+
+    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **POS_LABEL_CONSTRAINT}
+
+    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
+                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
+                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
                  max_bytes=DEFAULT_MAX_BYTES, pos_label=None):
-        super().__init__(C, max_basis=max_basis, kappa=kappa, selection=selection, retrain=retrain,
-                         validation_fraction=validation_fraction, patience=patience,
+        super().__init__(C, basis_size=basis_size, kappa=kappa, selection=selection, retrain=retrain,
+                         validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change,
                          min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         tol=tol, max_iter=max_iter, random_state=random_state, max_bytes=max_bytes)
+                         tol=tol, max_iter=max_iter, verbose=verbose, random_state=random_state,
+                         max_bytes=max_bytes)
         self.pos_label = pos_label
 
 
 class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
-    __doc__ = """Sparse kernel survival ranker over Harrell's comparable pairs (risk: higher = earlier event).
+    """Sparse kernel survival ranker over comparable pairs with a greedily grown basis.
 
-    ``score`` is Harrell's C (ties ½).
-    """ + _DOC + PAIR_OPTIONS_DOC
+    The risk score f(x) = Σ_{q∈J} β_q k(x, x_q) (higher = earlier event) minimizes the
+    squared-hinge objective of :class:`SparseAUC` over Harrell's comparable pairs or the
+    variant chosen by ``pair_options``; ``score`` is Harrell's C (tied risks count ½).
 
-    def __init__(self, C=1.0, *, max_basis=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, patience=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, random_state=0,
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
+    basis_size : int, default=None
+        Maximum number of basis vectors, at most the number of fitting rows; None means
+        min(l/2, 512).
+    kappa : int, default=100
+        Random candidates examined per addition.
+    selection : {"exact", "newton1"}, default="exact"
+        How candidates are ranked (see :class:`SparseAUC`).
+    retrain : {"schedule", "always"}, default="schedule"
+        When all coefficients are re-optimized (see :func:`retrain_due`).
+    validation_fraction : float, default=0.2
+        Fraction of the rows (stratified by event) held out for early stopping on Harrell's C,
+        in [0, 1); 0 disables validation.
+    n_iter_no_change : int, default=3
+        Stop when this many consecutive validation checks fail to beat the best earlier
+        check by ``min_delta``.
+    min_delta : float, default=1e-3
+        Minimum improvement of the validation C-index that counts as a change.
+    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
+        The kernel.
+    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
+        Kernel coefficient of ``"rbf"`` and ``"poly"`` (``"sigma2"``: 1/σ², σ² the mean
+        pairwise squared distance).
+    degree : int, default=3
+        Degree of the ``"poly"`` kernel.
+    coef0 : float, default=1.0
+        Independent term of the ``"poly"`` kernel.
+    tol : float, default=1e-8
+        Stopping tolerance of the Newton re-optimization.
+    max_iter : int, default=100
+        Maximum number of Newton iterations per re-optimization.
+    verbose : int, default=0
+        0 silent; ≥ 1 shows a progress bar of the basis growth.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the validation split and of the candidate draws.
+    max_bytes : float or None, default=2147483648
+        Memory budget in bytes (2 GiB) of the kernel columns. None: no limit.
+    pair_options : dict, default=None
+        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
+        (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
+        ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
+        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_basis,)
+        Row indices of the basis J in the training data, in order of addition.
+    support_vectors_ : ndarray of shape (n_basis, n_features)
+        The basis points.
+    dual_coef_ : ndarray of shape (n_basis,)
+        The expansion coefficients β_J.
+    kernel_ : Kernel
+        The kernel with its resolved ``gamma``.
+    objective_ : float
+        E of the returned model on the fitting rows.
+    val_score_ : float or None
+        Validation C-index of the returned model (None without validation).
+    path_ : list of dict
+        One record per addition (see :class:`SparseAUC`).
+    n_iter_ : int
+        Number of greedy additions performed.
+    n_retrains_ : int
+        Number of Newton re-optimizations.
+    train_indices_, validation_indices_ : ndarray
+        The fitting and validation rows.
+    n_pairs_ : int
+        Number of pairs among the fitting rows.
+    pair_target_ : str
+        ``"survival"``.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen during fit, when ``X`` has string column names.
+
+    See Also
+    --------
+    SparseAUC : The same model for binary labels.
+    SurvivalRankRC : Kernel survival ranker on a fixed basis (the subjects with events).
+
+    References
+    ----------
+    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
+       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
+       Conference on Data Mining*, 291–299.
+    .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import SurvivalSparseAUC, survival_target
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 3))
+    >>> time = rng.exponential(np.exp(-X[:, 0]))
+    >>> y = survival_target(rng.random(80) < 0.7, time)
+    >>> model = SurvivalSparseAUC(C=0.05, basis_size=8, kappa=20, validation_fraction=0).fit(X, y)
+    >>> len(model.support_), bool(model.score(X, y) > 0.7)
+    (8, True)
+    """
+
+    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
+
+    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
+                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
+                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
                  max_bytes=DEFAULT_MAX_BYTES, pair_options=None):
-        super().__init__(C, max_basis=max_basis, kappa=kappa, selection=selection, retrain=retrain,
-                         validation_fraction=validation_fraction, patience=patience,
+        super().__init__(C, basis_size=basis_size, kappa=kappa, selection=selection, retrain=retrain,
+                         validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change,
                          min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         tol=tol, max_iter=max_iter, random_state=random_state, max_bytes=max_bytes)
+                         tol=tol, max_iter=max_iter, verbose=verbose, random_state=random_state,
+                         max_bytes=max_bytes)
         self.pair_options = pair_options

@@ -1,4 +1,4 @@
-"""Agglomerative local clustering (seed 003 §4.3.1, Fig. 4.2; variants b / bp / f of §2.2)."""
+"""Agglomerative local clustering (Ataman 2007, Sec. 4.3.1, Fig. 4.2; the readings b / bp / f of the figure)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 
+from aucopt.exceptions import ProblemTooLargeError
 from aucopt.lp._clustering import VARIANTS, LocalClusters, local_clustering
 from aucopt.pairs import PairSet
 
@@ -130,7 +131,7 @@ def grid_data(seed, m=36):
 @pytest.fixture(scope="module")
 def wdbc(breast_cancer):
     X, y = breast_cancer
-    return X, y == 0  # malignant = positive (seed 003 dataset table)
+    return X, y == 0  # malignant = positive, as in Ataman (2007)
 
 
 def wdbc_subset(wdbc, size, seed):
@@ -224,8 +225,8 @@ def test_literal_b_reduces_most():
         assert k["b"] <= k["f"] and k["b"] <= k["bp"], k
 
 
-def test_wdbc_reduction_matches_prototype_table(wdbc):
-    """Seed 003 §2.2 prototype, WDBC min-max, 455 points: b 31–39, bp 159–189, f 69–76."""
+def test_wdbc_reduction_matches_reference_counts(wdbc):
+    """WDBC min-max, 455 points; an earlier independent implementation found b 31–39, bp 159–189, f 69–76."""
     for seed in range(3):
         X, pos = wdbc_subset(wdbc, 455, seed)
         k = {v: local_clustering(X, pos, v).n_points_after for v in VARIANTS}
@@ -262,7 +263,7 @@ def test_speed_m2000():
 # --------------------------------------------------------------------------- bad input
 def test_bad_input():
     X, pos = random_data(0, m=20)
-    with pytest.raises(ValueError, match="Unknown variant"):
+    with pytest.raises(ValueError, match="The 'variant' parameter of local_clustering must be a str among"):
         local_clustering(X, pos, "c")
     Xn = X.copy()
     Xn[3, 1] = np.nan
@@ -280,6 +281,10 @@ def test_bad_input():
         local_clustering(X, np.arange(20) % 3)
     with pytest.raises(ValueError, match="numeric"):
         local_clustering(np.array([["a", "b"]] * 20), pos)
-    with pytest.raises(ValueError, match="max_points.*subgradient"):
-        local_clustering(X, pos, max_points=10)
-    assert local_clustering(X, pos, max_points=None).n_points_before == 20
+    with pytest.raises(ValueError, match="The 'max_bytes' parameter of local_clustering"):
+        local_clustering(X, pos, max_bytes=0)
+    # the 20 x 20 distance matrix needs 3,200 bytes: refused below that, before any work
+    with pytest.raises(ProblemTooLargeError, match=r"Local clustering of 20 points.*3\.2 kB.*subgradient"):
+        local_clustering(X, pos, max_bytes=3199)
+    assert local_clustering(X, pos, max_bytes=3200).n_points_before == 20
+    assert local_clustering(X, pos, max_bytes=None).n_points_before == 20

@@ -10,6 +10,7 @@ the whole file runs in well under a minute on two cores.
 
 from __future__ import annotations
 
+import re
 
 import numpy as np
 import pytest
@@ -21,14 +22,19 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt
+import aucopt.kernels
 import aucopt.lp._classes
+import aucopt.lp._scale
+import aucopt.solvers
 import aucopt.svm._aucsvm
 import aucopt.modeling
 from reference import assert_expected_failures_are_real_checks, run_check_within_limit
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation, harrell_c, survival_target
+from aucopt.exceptions import ProblemTooLargeError, SolverWarning
 
 # ============================================================================ data
 
@@ -162,8 +168,8 @@ def test_lpranker_declares_binary_only():
 def test_clone_get_set_params_roundtrip(cls):
     params = dict(C=0.5, kernel="poly", gamma=0.3, degree=2, coef0=0.5,
                   formulation="lp_ranker_free_sign", method="full", method_options={"scheme": 2},
-                  solver="cvxpy", solver_options={"verbose": False}, tol=1e-6, lifted=False,
-                  max_bytes=10**7)
+                  solver="cvxpy", solver_options={"verbose": False}, tol=1e-6, max_iter=100, verbose=1,
+                  random_state=3, support_threshold=1e-4, lifted=False, max_bytes=10**7)
     if cls is LPRanker:
         params["pos_label"] = "yes"
     else:
@@ -320,9 +326,9 @@ def test_dropping_non_support_vectors_keeps_training_scores(cancer, cancer_model
     dropped = np.setdiff1d(np.arange(len(ytr)), est.support_)
     assert 0 < len(est.support_) < len(ytr) and len(dropped) > 0  # the test is not vacuous
     np.testing.assert_allclose(coef[est.support_], est.dual_coef_)
-    assert np.all(np.abs(coef[dropped]) <= est.tol * max(1.0, np.abs(coef).max()))
+    assert np.all(np.abs(coef[dropped]) <= est.support_threshold * max(1.0, np.abs(coef).max()))
     np.testing.assert_allclose(est.decision_function(Xtr), K @ coef + est.intercept_, rtol=0, atol=1e-7)
-    # keeping every nonzero coefficient (tol=0) changes nothing either
+    # keeping every nonzero coefficient (support_threshold=0) changes nothing either
     full = LPRanker(C=1.0, gamma=1.0, support_threshold=0.0).fit(Xtr, ytr)
     np.testing.assert_allclose(full.decision_function(Xtr), est.decision_function(Xtr), atol=1e-7)
 
@@ -562,17 +568,22 @@ def _bad_cases():
         ("length-mismatch", LPRanker(), X, y[:-1], "30 samples.*29"),
         ("survival-length-mismatch", SurvivalLPRanker(), X[:-1], ys, "29 samples.*30"),
         ("unknown-solver", LPRanker(solver="no_such_solver"), X, y, "Unknown solver 'no_such_solver'"),
-        ("unknown-kernel", LPRanker(kernel="sigmoid"), X, y, "Unknown kernel 'sigmoid'"),
+        ("unknown-kernel", LPRanker(kernel="sigmoid"), X, y,
+         r"The 'kernel' parameter of LPRanker must be a str among .*Got 'sigmoid' instead"),
         ("unknown-formulation", LPRanker(formulation="no_such_lp"), X, y,
          "Unknown formulation 'no_such_lp'"),
-        ("C-zero", LPRanker(C=0), X, y, "C must be a positive"),
-        ("C-negative", LPRanker(C=-1.0), X, y, "C must be a positive"),
-        ("C-nan", SurvivalLPRanker(C=float("nan")), X, ys, "C must be a positive"),
-        ("gamma-negative", LPRanker(gamma=-0.5), X, y, "gamma must be a positive"),
-        ("survival-gamma-negative", SurvivalLPRanker(gamma=-1.0), X, ys, "gamma must be a positive"),
+        ("C-zero", LPRanker(C=0), X, y,
+         r"The 'C' parameter of LPRanker must be a float in the range \(0.0, inf\). Got 0 instead."),
+        ("C-negative", LPRanker(C=-1.0), X, y, r"The 'C' parameter of LPRanker must be a float in the range"),
+        ("C-nan", SurvivalLPRanker(C=float("nan")), X, ys, "The 'C' parameter of SurvivalLPRanker must be"),
+        ("gamma-negative", LPRanker(gamma=-0.5), X, y, "The 'gamma' parameter of LPRanker must be"),
+        ("survival-gamma-negative", SurvivalLPRanker(gamma=-1.0), X, ys,
+         "The 'gamma' parameter of SurvivalLPRanker must be"),
         ("memory", LPRanker(max_bytes=1000), X, y,
-         r"30 points and 225 pairs would need about \d+(\.\d+)? kB.*limit max_bytes="),
+         r"30 points and 225 pairs would need about \d+(\.\d+)? kB \(limit max_bytes=.*method='subgradient'"),
         ("survival-to-LPRanker", LPRanker(), X, ys, "use SurvivalLPRanker"),
+        ("survival-clustering", SurvivalLPRanker(method="clustering", max_bytes=1000), X, ys,
+         "method='clustering' needs binary labels"),
         ("binary-to-SurvivalLPRanker", SurvivalLPRanker(), X, y, "needs a survival target"),
         ("precomputed-not-square", LPRanker(kernel="precomputed"), X, y, r"must be square.*\(30, 3\)"),
     ]
@@ -616,3 +627,225 @@ def test_precomputed_kernel_wrong_columns_at_predict_time(cancer):
     est = LPRanker(kernel="precomputed").fit(rbf_kernel(Xtr, gamma=1.0), ytr)
     with pytest.raises(ValueError, match="features"):
         est.decision_function(rbf_kernel(Xte, Xtr[:30], gamma=1.0))
+
+
+# ============================================================================ parameters
+
+
+@pytest.fixture
+def no_work(no_solver, monkeypatch):
+    """As ``no_solver``, and computing a kernel matrix fails too."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("validation must happen before the kernel matrix is computed")
+
+    monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", boom)
+
+
+@pytest.mark.parametrize("cls", [LPRanker, SurvivalLPRanker])
+def test_every_parameter_is_declared(cls):
+    assert set(cls._parameter_constraints) == set(cls().get_params())
+
+
+_BAD_VALUES = [
+    ("C", -1), ("C", 0.0), ("C", float("inf")), ("C", "1"),
+    ("kernel", "sigmoid"), ("kernel", 3),
+    ("gamma", -0.5), ("gamma", 0), ("gamma", "wide"),
+    ("degree", 0), ("degree", 2.5),
+    ("coef0", "one"),
+    ("formulation", 3),
+    ("method", "interior"),
+    ("method_options", [("n_chunks", 2)]),
+    ("solver", 3),
+    ("solver_options", "time_limit=5"),
+    ("tol", 0.0), ("tol", -1e-6), ("tol", "1e-6"),
+    ("max_iter", 0), ("max_iter", 2.5),
+    ("verbose", -1), ("verbose", "yes"),
+    ("random_state", "seed"), ("random_state", -3),
+    ("support_threshold", -1e-8),
+    ("lifted", "yes"),
+    ("max_bytes", 0), ("max_bytes", -1.0),
+]
+_BAD_CASES = ([(LPRanker, name, value) for name, value in _BAD_VALUES + [("pos_label", [1])]]
+              + [(SurvivalLPRanker, name, value) for name, value in _BAD_VALUES + [("pair_options", "lprex")]])
+
+
+@pytest.mark.parametrize("cls, name, value", _BAD_CASES,
+                         ids=[f"{c.__name__}-{n}-{v!r}" for c, n, v in _BAD_CASES])
+def test_declared_constraint_rejects_bad_value_before_any_work(no_work, cls, name, value):
+    X, y = _toy()
+    if cls is SurvivalLPRanker:
+        y = survival_target(y == 1, np.arange(len(y), dtype=float) + 1)
+    est = cls(**{name: value})
+    with pytest.raises(InvalidParameterError,
+                       match=rf"The '{name}' parameter of {cls.__name__} must be .*Got {re.escape(repr(value))} instead"):
+        est.fit(X, y)
+
+
+@pytest.mark.parametrize("method, params, match", [
+    ("full", {"max_bytes": 1000}, r"The lifted LP 'lp_ranker' for 30 points and 225 pairs.*method='subgradient'"),
+    ("full", {"max_bytes": 50_000, "lifted": False},
+     r"The dense LP 'lp_ranker' for 30 points and 225 pairs would need about \d+\.\d kB"),
+    ("chunking", {"max_bytes": 1000}, r"The chunk partition of 225 pairs would need about 4\.0 kB.*subgradient"),
+    ("chunking", {"max_bytes": 5000}, r"The 30 x 30 kernel matrix would need about 7\.2 kB"),
+    ("subgradient", {"max_bytes": 5000}, r"The 30 x 30 kernel matrix would need about 7\.2 kB"),
+    ("clustering", {"max_bytes": 5000}, r"Local clustering of 30 points .*7\.2 kB.*subgradient"),
+])
+def test_memory_refusals_raise_before_any_work(no_work, method, params, match):
+    X, y = _toy()
+    with pytest.raises(ProblemTooLargeError, match=match):
+        LPRanker(gamma=1.0, method=method, **params).fit(X, y)
+
+
+def test_memory_estimate_is_the_formulations(no_solver):
+    """The full route refuses with the formulation's own estimate, the same for a survival target."""
+    X, y = _toy()
+    ys = survival_target(y == 1, np.r_[np.ones(15), 2 * np.ones(15)])  # every event before every censoring
+    form = get_formulation("lp_ranker")
+    for lifted in (True, False):
+        need = form.estimate_nbytes(n_points=30, n_pairs=225, n_basis=30, lifted=lifted)
+        for est, target in ((LPRanker(lifted=lifted, max_bytes=need - 1), y),
+                            (SurvivalLPRanker(lifted=lifted, max_bytes=need - 1), ys)):
+            with pytest.raises(ProblemTooLargeError) as info:
+                est.fit(X, target)
+            assert info.value.nbytes == need and info.value.max_bytes == need - 1
+        # at exactly the estimate the check passes and the LP is built (here: the guard fires)
+        with pytest.raises(AssertionError, match="before building"):
+            LPRanker(lifted=lifted, max_bytes=need).fit(X, y)
+
+
+@pytest.fixture
+def recorded_solves(monkeypatch):
+    """Record the keywords of every call of ``aucopt.solvers.solve`` from the LP Ranker code."""
+    calls = []
+    real = aucopt.solvers.solve
+
+    def record(problem, solver="highs", **kwargs):
+        calls.append({"solver": solver, **kwargs})
+        return real(problem, solver, **kwargs)
+
+    monkeypatch.setattr(aucopt.lp._classes, "solve", record)
+    monkeypatch.setattr(aucopt.lp._scale, "solve", record)
+    return calls
+
+
+@pytest.mark.parametrize("method", ["full", "clustering"])
+def test_tol_max_iter_verbose_and_solver_options_reach_the_backend(recorded_solves, method):
+    X, y = _toy()
+    est = LPRanker(gamma=1.0, method=method, tol=1e-6, max_iter=10_000,
+                   solver_options={"time_limit": 60.0}).fit(X, y)
+    assert recorded_solves == [{"solver": "highs", "tol": 1e-6, "max_iter": 10_000, "verbose": False,
+                                "solver_options": {"time_limit": 60.0}}]
+    assert est.n_iter_ == est.solve_result_.iterations
+
+
+def test_max_iter_limits_the_backend_of_the_full_lp():
+    """End to end: the backend stops at the iteration limit, says so, and n_iter_ reports it."""
+    X, y = _toy()
+    free = LPRanker(gamma=1.0).fit(X, y)
+    assert free.solve_result_.status == "optimal" and free.n_iter_ > 5  # the limit below binds
+    with pytest.warns(SolverWarning, match="iteration_limit"):
+        capped = LPRanker(gamma=1.0, max_iter=5).fit(X, y)
+    assert capped.solve_result_.status == "iteration_limit"
+    assert capped.n_iter_ == capped.solve_result_.iterations <= 5
+
+
+def test_chunking_passes_tol_and_solver_options_to_every_lp(recorded_solves):
+    X, y = _toy()
+    est = LPRanker(gamma=1.0, method="chunking", tol=1e-6, solver_options={"time_limit": 60.0},
+                   random_state=0, method_options={"n_chunks": 3}).fit(X, y)
+    run = est.method_result_
+    assert len(recorded_solves) == run.n_solves == 3 * run.passes
+    for k, call in enumerate(recorded_solves):
+        assert call["tol"] == 1e-6 and call["solver_options"] == {"time_limit": 60.0}
+        assert call["verbose"] is False and "max_iter" not in call  # max_iter counts passes here
+        assert (call["warm_start"] is None) == (k == 0)  # HiGHS restarts from the previous alpha
+
+
+def test_subgradient_tol_stops_on_small_moves():
+    X, y = _cancer_raw(n=80, seed=4)
+    X = MinMaxScaler().fit_transform(X)
+    free = LPRanker(C=10.0, gamma=1.0, method="subgradient").fit(X, y)
+    assert free.method_result_.stop == "step_min"
+    free_objectives = [r["objective"] for r in free.method_result_.history]
+    n_iter = []
+    for tol in (1e-2, 1e-3, 1e-4):
+        stopped = LPRanker(C=10.0, gamma=1.0, method="subgradient", tol=tol).fit(X, y)
+        run = stopped.method_result_
+        assert run.stop == "tol" and stopped.n_iter_ == len(run.history)
+        # the same trajectory, cut short: its history is a prefix of the free run's
+        assert [r["objective"] for r in run.history] == free_objectives[:len(run.history)]
+        n_iter.append(stopped.n_iter_)
+    assert n_iter == sorted(n_iter) and len(set(n_iter)) == 3 and n_iter[-1] < free.n_iter_
+
+
+def test_max_iter_bounds_subgradient_iterations_and_chunking_passes(cancer):
+    Xtr, ytr, _, _ = cancer
+    X, y = Xtr[:80], ytr[:80]
+    for m in (1, 7):
+        run = LPRanker(C=10.0, gamma=1.0, method="subgradient", max_iter=m,
+                       method_options={"rule": "constant"}).fit(X, y)
+        assert run.n_iter_ == len(run.method_result_.history) == m
+    dynamic = LPRanker(C=10.0, gamma=1.0, method="subgradient", max_iter=25).fit(X, y)
+    assert dynamic.n_iter_ <= 25 and len(dynamic.method_result_.history) <= 25
+
+    options = {"n_chunks": 3, "scheme": 2, "top_k": 5}
+    free = LPRanker(C=10.0, gamma=1.0, method="chunking", random_state=0, method_options=options).fit(X, y)
+    assert free.n_iter_ == free.method_result_.passes > 1  # the bound below is not vacuous
+    capped = LPRanker(C=10.0, gamma=1.0, method="chunking", random_state=0, max_iter=1,
+                      method_options=options).fit(X, y)
+    assert capped.n_iter_ == capped.method_result_.passes == 1
+    assert capped.method_result_.n_solves == 3
+    assert capped.objective_ >= free.objective_ * (1 - 1e-9)  # stopped early: not below the optimum
+
+
+@pytest.mark.parametrize("method", ["full", "chunking", "clustering", "subgradient"])
+def test_verbose_does_not_change_the_fit(method, capfd):
+    X, y = _toy()
+    kw = dict(gamma=1.0, method=method, random_state=0)
+    quiet = LPRanker(**kw).fit(X, y)
+    silent = capfd.readouterr()
+    assert silent.out == silent.err == ""  # verbose=0 prints nothing
+    for verbose in (1, 2, True):
+        loud = LPRanker(verbose=verbose, **kw).fit(X, y)
+        assert loud.objective_ == pytest.approx(quiet.objective_, rel=1e-9)
+        np.testing.assert_allclose(loud.decision_function(X), quiet.decision_function(X), atol=1e-9)
+        shown = capfd.readouterr()
+        assert shown.out + shown.err != "", verbose  # a solver log or a progress bar
+
+
+def test_random_state_makes_chunking_deterministic(cancer):
+    Xtr, ytr, _, _ = cancer
+    X, y = Xtr[:80], ytr[:80]
+    kw = dict(C=10.0, gamma=1.0, method="chunking", method_options={"n_chunks": 4, "scheme": 2, "top_k": 10})
+    full = LPRanker(C=10.0, gamma=1.0).fit(X, y)
+    histories = {}
+    for seed in (0, 1, 2):
+        a = LPRanker(random_state=seed, **kw).fit(X, y)
+        b = LPRanker(random_state=seed, **kw).fit(X, y)
+        assert a.method_result_.history == b.method_result_.history
+        np.testing.assert_array_equal(a.support_, b.support_)
+        np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+        assert a.objective_ == pytest.approx(full.objective_, rel=1e-7)  # every partition is exact
+        histories[seed] = [(r["retained"], r["added"]) for r in a.method_result_.history]
+    assert len({tuple(h) for h in histories.values()}) > 1  # the seed does choose the partition
+    # a RandomState instance in the same state draws the same partition
+    c = LPRanker(random_state=np.random.RandomState(5), **kw).fit(X, y)
+    d = LPRanker(random_state=np.random.RandomState(5), **kw).fit(X, y)
+    assert c.method_result_.history == d.method_result_.history
+
+
+@pytest.mark.parametrize("method", ["full", "chunking", "clustering", "subgradient"])
+def test_n_iter_and_route_attributes(method):
+    X, y = _toy()
+    est = LPRanker(gamma=1.0, method=method, random_state=0).fit(X, y)
+    assert isinstance(est.n_iter_, (int, np.integer)) and est.n_iter_ >= 1
+    if method == "full":
+        assert est.method_result_ is None and est.reduction_ is None and est.problem_size_ is not None
+    elif method == "clustering":
+        assert est.method_result_.n_points_after == est.reduction_["points"][1]
+    else:
+        assert est.problem_size_ is None and est.reduction_ is None
+    # a refit with another route leaves no stale route record
+    est.set_params(method="full").fit(X, y)
+    assert est.method_result_ is None and est.reduction_ is None

@@ -1,4 +1,4 @@
-"""The LP Ranker at scale (seed 003 Ch. IV, spec §2.1 / §2.3 / §8): chunking and subgradient.
+"""The LP Ranker at scale (Ataman 2007, Ch. IV): chunking and the projected subgradient method.
 
 Oracles, independent of the code under test:
 
@@ -22,10 +22,12 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler, minmax_scale
 
+import aucopt.kernels
 import aucopt.lp._classes
 import aucopt.svm._aucsvm
 import aucopt.lp._scale
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation
+from aucopt.exceptions import ProblemTooLargeError
 from aucopt.lp._clustering import local_clustering
 from aucopt.lp._scale import chunking, lp_objective, subgradient
 from aucopt.pairs.core import pair_counts, pair_loss
@@ -156,13 +158,13 @@ def test_chunking_reaches_full_lp_optimum(name):
     assert brute_F(K, pairs.signs, i, j, w, C, alpha_full) == pytest.approx(F_full, rel=1e-8)
     settings = CHUNK_SETTINGS if name != "whas500" else [(1, 3, 1000), (2, 4, 50)]
     for scheme, n_chunks, top_k in settings:
-        run = chunking(K, pairs, C, n_chunks=n_chunks, scheme=scheme, top_k=top_k)
+        run = chunking(K, pairs, C, n_chunks=n_chunks, scheme=scheme, top_k=top_k, random_state=0)
         label = f"{name} scheme={scheme} n_chunks={n_chunks} top_k={top_k}"
         assert run.objective == pytest.approx(F_full, rel=RTOL_LP), label
         # the returned alpha is optimal for the FULL LP, by the independent pair-by-pair sum
         assert np.all(run.alpha >= -1e-9), label
         assert brute_F(K, pairs.signs, i, j, w, C, run.alpha) == pytest.approx(F_full, rel=RTOL_LP), label
-        # it stopped on the certificate: the last full pass added nothing, before max_passes
+        # it stopped on the certificate: the last full pass added nothing, before max_iter passes
         last_pass = [r for r in run.history if r["pass"] == run.passes]
         assert len(last_pass) == n_chunks and all(r["added"] == 0 for r in last_pass), label
         assert run.n_solves == run.passes * n_chunks, label
@@ -176,7 +178,7 @@ def test_chunking_reaches_full_lp_optimum(name):
 def test_chunking_callback_and_history():
     K, pairs, _, C, (F_full, _) = case("digits8")
     seen = []
-    run = chunking(K, pairs, C, n_chunks=4, scheme=2, top_k=10, callback=seen.append)
+    run = chunking(K, pairs, C, n_chunks=4, scheme=2, top_k=10, callback=seen.append, random_state=0)
     assert seen == run.history and len(seen) == run.n_solves
     retained = [r["retained"] for r in run.history]
     assert retained == sorted(retained)  # S never shrinks
@@ -189,10 +191,10 @@ def test_chunking_callback_and_history():
 @pytest.mark.parametrize("name", ["cancer", "digits8"])
 def test_misorder_rule_is_not_exact(name):
     """violation="misorder" (LHS < 0) stops while margin violators remain: its α is not optimal
-    for the full LP (spec §2.1: 71.57 vs 30.91), whereas the margin rule on the same chunks is."""
+    for the full LP (on WDBC, 71.57 against 30.91), whereas the margin rule on the same chunks is."""
     K, pairs, (i, j, w), C, (F_full, _) = case(name)
-    wrong = chunking(K, pairs, C, n_chunks=5, violation="misorder")
-    right = chunking(K, pairs, C, n_chunks=5, violation="margin")
+    wrong = chunking(K, pairs, C, n_chunks=5, violation="misorder", random_state=0)
+    right = chunking(K, pairs, C, n_chunks=5, violation="margin", random_state=0)
     F_wrong = brute_F(K, pairs.signs, i, j, w, C, wrong.alpha)
     assert wrong.objective == pytest.approx(F_wrong, rel=1e-9)
     assert F_wrong > 1.25 * F_full  # clearly suboptimal, not a rounding difference
@@ -321,8 +323,8 @@ def test_hinge_value_and_subgradient_match_brute_force(name, K, pairs, brute, al
     assert run.history[0]["grad_norm"] == pytest.approx(np.linalg.norm(g_ref), rel=1e-9)
     alpha_next = np.maximum(alpha - s * g_ref / np.linalg.norm(g_ref), 0.0)  # normalized step
     assert run.history[1]["objective"] == pytest.approx(brute_F(K, y, i, j, w, C, alpha_next), rel=1e-9)
-    # and the dynamic (Polyak) step is λ0 · target_frac · F / ‖g‖²
-    run = subgradient(K, pairs, C, rule="dynamic", lam0=1.5, target_frac=0.2, max_iter=1, alpha0=alpha)
+    # and the dynamic (Polyak) step is step0 · target_frac · F / ‖g‖²
+    run = subgradient(K, pairs, C, rule="dynamic", step0=1.5, target_frac=0.2, max_iter=1, alpha0=alpha)
     assert run.history[0]["step"] == pytest.approx(1.5 * 0.2 * F_ref / float(g_ref @ g_ref), rel=1e-9)
 
 
@@ -351,9 +353,9 @@ def _check_history(run, K, pairs, brute, C):
 
 def test_subgradient_dynamic_rule_history_and_lambda_schedule(cancer_lp):
     K, pairs, brute, C = cancer_lp
-    lam0, lam_end, patience, shrink = 1.0, 0.01, 3, 1.5
+    step0, step_min, patience, shrink = 1.0, 0.01, 3, 1.5
     seen = []
-    run = subgradient(K, pairs, C, lam0=lam0, lam_end=lam_end, patience=patience, shrink=shrink,
+    run = subgradient(K, pairs, C, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
                       max_iter=5000, callback=seen.append)
     assert seen == run.history
     _check_history(run, K, pairs, brute, C)
@@ -362,7 +364,7 @@ def test_subgradient_dynamic_rule_history_and_lambda_schedule(cancer_lp):
     assert run.objective < 0.5 * C * pairs.n_pairs  # and the run did make progress from F(0)
 
     # λ is divided by `shrink` exactly on the (patience+1)-th consecutive non-improving iteration
-    lam, best, streak = lam0, np.inf, 0
+    lam, best, streak = step0, np.inf, 0
     expected = []
     for r in run.history:
         if r["objective"] < best:
@@ -372,7 +374,7 @@ def test_subgradient_dynamic_rule_history_and_lambda_schedule(cancer_lp):
         else:
             lam, streak = lam / shrink, 0
         expected.append(lam)
-    lams = [r["lam"] for r in run.history]
+    lams = [r["step_scale"] for r in run.history]
     assert lams == expected
     # a reduction happens only after patience+1 iterations that did not improve the best
     obj = [r["objective"] for r in run.history]
@@ -380,11 +382,12 @@ def test_subgradient_dynamic_rule_history_and_lambda_schedule(cancer_lp):
         if lams[k] < lams[k - 1]:
             window = range(k - patience, k + 1)
             assert all(obj[t] >= min(obj[:t]) for t in window if t > 0)
-    # it stopped because λ fell below lam_end, after every reduction λ0/shrinkⁿ ≥ lam_end
+    # it stopped because λ fell below step_min, after every reduction step0/shrinkⁿ ≥ step_min
     assert run.iterations < 5000 and run.iterations == len(run.history) + 1
-    n_reductions = int(np.floor(np.log(lam0 / lam_end) / np.log(shrink)))
+    assert run.stop == "step_min"
+    n_reductions = int(np.floor(np.log(step0 / step_min) / np.log(shrink)))
     assert len(set(lams)) == n_reductions + 1
-    assert min(lams) >= lam_end > min(lams) / shrink
+    assert min(lams) >= step_min > min(lams) / shrink
     # steps are the Polyak steps λ·target_frac·F/‖g‖² > 0
     assert all(r["step"] > 0 for r in run.history)
 
@@ -406,8 +409,8 @@ def test_subgradient_constant_and_sqrt_run_max_iter(cancer_lp, rule, step):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_subgradient_test_auc_close_to_full_lp(seed):
-    """Spec §8 setting: WDBC, 200 training rows, min-max, RBF γ=1, C=10, dynamic defaults.
-    Thesis Table 4.5 / prototype: LPR(sub) ranks as well as the exact LP (0.9923 vs 0.9913)."""
+    """WDBC, 200 training rows, min-max, RBF γ=1, C=10, dynamic defaults. Ataman (2007),
+    Table 4.5: LPR(sub) ranks as well as the exact LP (here 0.9923 against 0.9913)."""
     X, yb = load_breast_cancer(return_X_y=True)
     perm = np.random.RandomState(seed).permutation(len(yb))
     tr, te = perm[:200], perm[200:]
@@ -483,10 +486,10 @@ def test_estimator_clustering_reports_reduction(cancer_split, cancer_full_model)
 def test_estimator_subgradient_with_method_options(cancer_split, cancer_full_model):
     Xtr, ytr, Xte, yte = cancer_split
     full = cancer_full_model
-    model = LPRanker(C=10.0, gamma=1.0, support_threshold=1e-3, method="subgradient",
-                     method_options={"max_iter": 200, "rule": "sqrt", "step": 0.2}).fit(Xtr, ytr)
+    model = LPRanker(C=10.0, gamma=1.0, support_threshold=1e-3, method="subgradient", max_iter=200,
+                     method_options={"rule": "sqrt", "step": 0.2}).fit(Xtr, ytr)
     run = model.method_result_
-    assert len(run.history) == run.iterations == 200
+    assert len(run.history) == run.iterations == model.n_iter_ == 200
     assert model.objective_ == run.objective == min(r["objective"] for r in run.history)
     # between the LP optimum and a tenth of F(α=0) = C·n_pairs (the default step=1 would not
     # move off α = 0 here: ‖g‖ is ~1e4, see the report)
@@ -508,9 +511,8 @@ def test_survival_estimators_chunking_and_subgradient():
     # the LP has several optimal vertices (the objective above is the certificate); two optima
     # may order a few tied-margin pairs differently
     assert chunk.score(X, y) == pytest.approx(full.score(X, y), abs=5e-3)
-    sub = SurvivalLPRanker(C=0.1, gamma=1.0, method="subgradient",
-                           method_options={"max_iter": 400}).fit(X, y)
-    assert sub.method_result_.iterations <= 400
+    sub = SurvivalLPRanker(C=0.1, gamma=1.0, method="subgradient", max_iter=400).fit(X, y)
+    assert sub.method_result_.iterations == sub.n_iter_ <= 400
     i, j = brute_survival(event, time)
     K = rbf_kernel(X, gamma=1.0)
     F_sub = brute_F(K, np.where(event, 1.0, -1.0), i, j, np.ones(len(i)), 0.1, sub.method_result_.alpha)
@@ -527,14 +529,27 @@ def small():
     return X, pos.astype(int), rbf_kernel(X, gamma=1.0), PairSet.bipartite(pos)
 
 
+def _param_error(name, caller):
+    return rf"The '{name}' parameter of {caller} must be"
+
+
 @pytest.mark.parametrize("kwargs,match", [
-    ({"scheme": 3}, "scheme must be 1"),
-    ({"scheme": 0}, "scheme must be 1"),
-    ({"violation": "lhs"}, "violation must be 'margin'"),
-    ({"n_chunks": 0}, r"n_chunks must be an integer in \[1, "),
-    ({"n_chunks": 10 ** 6}, r"n_chunks must be an integer in \[1, "),
-    ({"n_chunks": 2.5}, r"n_chunks must be an integer"),
-    ({"top_k": 0}, "top_k must be a positive integer"),
+    ({"scheme": 3}, _param_error("scheme", "chunking")),
+    ({"scheme": 0}, _param_error("scheme", "chunking")),
+    ({"violation": "lhs"}, _param_error("violation", "chunking")),
+    ({"n_chunks": 0}, _param_error("n_chunks", "chunking") + r" an int in the range \[1, inf\)"),
+    ({"n_chunks": 10 ** 6}, r"n_chunks=1000000 exceeds the number of pairs; use an integer in \[1, "),
+    ({"n_chunks": 2.5}, _param_error("n_chunks", "chunking")),
+    ({"top_k": 0}, _param_error("top_k", "chunking")),
+    ({"min_violation": -1e-3}, _param_error("min_violation", "chunking")),
+    ({"min_violation": 1.0}, _param_error("min_violation", "chunking")),
+    ({"max_iter": 0}, _param_error("max_iter", "chunking")),
+    ({"tol": 0.0}, _param_error("tol", "chunking")),
+    ({"verbose": -1}, _param_error("verbose", "chunking")),
+    ({"random_state": "seed"}, _param_error("random_state", "chunking")),
+    ({"solver_options": "fast"}, _param_error("solver_options", "chunking")),
+    ({"max_bytes": 0}, _param_error("max_bytes", "chunking")),
+    ({"callback": 3}, _param_error("callback", "chunking")),
 ])
 def test_chunking_rejects_bad_options(small, no_solver_work, kwargs, match):
     _, _, K, pairs = small
@@ -548,18 +563,28 @@ def test_chunking_n_chunks_bound_is_the_pair_count(small, no_solver_work):
         chunking(K, pairs, 1.0, n_chunks=pairs.n_pairs + 1)
 
 
+def test_chunking_memory_budget_raises_before_any_solve(small, no_solver_work):
+    _, _, K, pairs = small
+    need = 18 * pairs.n_pairs  # chunk label, chunk lists and two masks per pair
+    with pytest.raises(ProblemTooLargeError, match=rf"chunk partition of {pairs.n_pairs:,} pairs.*subgradient"):
+        chunking(K, pairs, 1.0, max_bytes=need - 1)
+
+
 @pytest.mark.parametrize("kwargs,match", [
-    ({"rule": "polyak"}, "rule must be one of"),
-    ({"lam0": 0.0}, "lam0=0.0 is out of range"),
-    ({"lam0": -1.0}, "lam0=-1.0 is out of range"),
-    ({"shrink": 1.0}, "shrink=1.0 is out of range"),
-    ({"shrink": 0.5}, "shrink=0.5 is out of range"),
-    ({"target_frac": 0.0}, "target_frac=0.0 is out of range"),
-    ({"target_frac": 1.0}, "target_frac=1.0 is out of range"),
-    ({"patience": -1}, "patience must be a non-negative integer"),
-    ({"max_iter": 0}, "max_iter must be a positive integer"),
-    ({"lam_end": 0.0}, "lam_end=0.0 is out of range"),
-    ({"step": 0.0}, "step=0.0 is out of range"),
+    ({"rule": "polyak"}, _param_error("rule", "subgradient")),
+    ({"step0": 0.0}, _param_error("step0", "subgradient") + r" a float in the range \(0.0, inf\). Got 0.0"),
+    ({"step0": -1.0}, _param_error("step0", "subgradient")),
+    ({"shrink": 1.0}, _param_error("shrink", "subgradient") + r" a float in the range \(1.0, inf\)"),
+    ({"shrink": 0.5}, _param_error("shrink", "subgradient")),
+    ({"target_frac": 0.0}, _param_error("target_frac", "subgradient")),
+    ({"target_frac": 1.0}, _param_error("target_frac", "subgradient")),
+    ({"patience": -1}, _param_error("patience", "subgradient")),
+    ({"max_iter": 0}, _param_error("max_iter", "subgradient")),
+    ({"step_min": 0.0}, _param_error("step_min", "subgradient")),
+    ({"step": 0.0}, _param_error("step", "subgradient")),
+    ({"tol": -1.0}, _param_error("tol", "subgradient")),
+    ({"verbose": "loud"}, _param_error("verbose", "subgradient")),
+    ({"callback": "print"}, _param_error("callback", "subgradient")),
 ])
 def test_subgradient_rejects_bad_options(small, no_solver_work, kwargs, match):
     _, _, K, pairs = small
@@ -567,23 +592,33 @@ def test_subgradient_rejects_bad_options(small, no_solver_work, kwargs, match):
         subgradient(K, pairs, 1.0, **kwargs)
 
 
+@pytest.mark.parametrize("C", [0.0, -1.0, np.inf, np.nan])
+def test_scale_functions_reject_bad_C(small, no_solver_work, C):
+    _, _, K, pairs = small
+    with pytest.raises(ValueError, match=_param_error("C", "subgradient")):
+        subgradient(K, pairs, C)
+    with pytest.raises(ValueError, match=_param_error("C", "chunking")):
+        chunking(K, pairs, C)
+
+
 @pytest.mark.parametrize("params,match", [
-    ({"method": "interior"}, "method must be one of"),
-    ({"method": "chunking", "method_options": [("n_chunks", 2)]}, "method_options must be a dict"),
-    ({"method": "chunking", "method_options": {"scheme": 3}}, "scheme must be 1"),
-    ({"method": "chunking", "method_options": {"violation": "x"}}, "violation must be"),
-    ({"method": "chunking", "method_options": {"n_chunks": 0}}, "n_chunks must be an integer"),
-    ({"method": "chunking", "method_options": {"n_chunks": 10 ** 6}}, "n_chunks must be an integer"),
-    ({"method": "chunking", "method_options": {"top_k": 0}}, "top_k must be a positive integer"),
-    ({"method": "subgradient", "method_options": {"rule": "x"}}, "rule must be one of"),
-    ({"method": "subgradient", "method_options": {"lam0": 0.0}}, "lam0=0.0 is out of range"),
-    ({"method": "subgradient", "method_options": {"shrink": 1}}, "shrink=1 is out of range"),
-    ({"method": "subgradient", "method_options": {"target_frac": 1.5}}, "target_frac=1.5 is out of range"),
-    ({"method": "subgradient", "method_options": {"patience": -2}}, "patience must be"),
-    ({"method": "subgradient", "method_options": {"max_iter": 0}}, "max_iter must be"),
+    ({"method": "interior"}, _param_error("method", "LPRanker")),
+    ({"method": "chunking", "method_options": [("n_chunks", 2)]}, _param_error("method_options", "LPRanker")),
+    ({"method": "chunking", "method_options": {"scheme": 3}}, _param_error("scheme", "chunking")),
+    ({"method": "chunking", "method_options": {"violation": "x"}}, _param_error("violation", "chunking")),
+    ({"method": "chunking", "method_options": {"n_chunks": 0}}, _param_error("n_chunks", "chunking")),
+    ({"method": "chunking", "method_options": {"n_chunks": 10 ** 6}}, "n_chunks=1000000 exceeds the number of pairs"),
+    ({"method": "chunking", "method_options": {"top_k": 0}}, _param_error("top_k", "chunking")),
+    ({"method": "chunking", "method_options": {"min_violation": 2.0}}, _param_error("min_violation", "chunking")),
+    ({"method": "subgradient", "method_options": {"rule": "x"}}, _param_error("rule", "subgradient")),
+    ({"method": "subgradient", "method_options": {"step0": 0.0}}, _param_error("step0", "subgradient")),
+    ({"method": "subgradient", "method_options": {"shrink": 1}}, _param_error("shrink", "subgradient")),
+    ({"method": "subgradient", "method_options": {"target_frac": 1.5}}, _param_error("target_frac", "subgradient")),
+    ({"method": "subgradient", "method_options": {"patience": -2}}, _param_error("patience", "subgradient")),
+    ({"method": "subgradient", "method_options": {"step_min": -1.0}}, _param_error("step_min", "subgradient")),
     ({"method": "chunking", "formulation": "lp_ranker_free_sign"}, "solves the LP Ranker itself"),
     ({"method": "subgradient", "formulation": "lp_ranker_free_sign"}, "solves the LP Ranker itself"),
-    ({"method": "clustering", "method_options": {"variant": "z"}}, "Unknown variant"),
+    ({"method": "clustering", "method_options": {"variant": "z"}}, _param_error("variant", "local_clustering")),
     ({"method": "clustering", "kernel": "precomputed"}, "needs binary labels and explicit features"),
 ])
 def test_estimator_rejects_bad_method_input(small, no_solver_work, params, match):
@@ -591,6 +626,23 @@ def test_estimator_rejects_bad_method_input(small, no_solver_work, params, match
     Xfit = rbf_kernel(X, gamma=1.0) if params.get("kernel") == "precomputed" else X
     with pytest.raises(ValueError, match=match):
         LPRanker(**params).fit(Xfit, y)
+
+
+@pytest.mark.parametrize("params", [
+    {"method": "chunking", "method_options": {"scheme": 3}},
+    {"method": "subgradient", "method_options": {"rule": "x"}},
+    {"method": "clustering", "method_options": {"variant": "z"}},
+])
+def test_estimator_checks_option_values_before_the_kernel(small, monkeypatch, params):
+    """Option values are checked with the parameters, before even the kernel matrix is computed."""
+    X, y, _, _ = small
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the kernel matrix was computed before the options were checked")
+
+    monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", refuse)
+    with pytest.raises(ValueError, match="parameter of"):
+        LPRanker(**params).fit(X, y)
 
 
 @pytest.mark.parametrize("method", ["chunking", "subgradient", "clustering", "full"])
@@ -601,10 +653,16 @@ def test_estimator_unknown_option_key_is_a_clear_error(small, no_solver_work, me
         LPRanker(method=method, method_options={"n_iterations": 5}).fit(X, y)
 
 
-def test_estimator_solver_in_chunking_options_points_to_the_estimator(small, no_solver_work):
+@pytest.mark.parametrize("method, key", [
+    ("chunking", "solver"), ("chunking", "solver_options"), ("chunking", "max_iter"), ("chunking", "tol"),
+    ("chunking", "random_state"), ("chunking", "verbose"), ("chunking", "max_bytes"),
+    ("subgradient", "max_iter"), ("subgradient", "tol"), ("subgradient", "verbose"), ("subgradient", "C"),
+    ("clustering", "max_bytes"), ("full", "max_iter"),
+])
+def test_estimator_parameters_in_method_options_point_to_the_estimator(small, no_solver_work, method, key):
     X, y, _, _ = small
-    with pytest.raises(ValueError, match="solver and solver_options are estimator parameters"):
-        LPRanker(method="chunking", method_options={"solver": "highs"}).fit(X, y)
+    with pytest.raises(ValueError, match=rf"method_options \['{key}'\] are parameters of LPRanker.*LPRanker\({key}="):
+        LPRanker(method=method, method_options={key: 1}).fit(X, y)
 
 
 @pytest.mark.parametrize("key", ["n_chunks", "top_k"])

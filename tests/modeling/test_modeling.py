@@ -13,7 +13,11 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from aucopt import Model, PairSet, Problem, available_formulations, get_formulation, kernel_matrix, solve
-from aucopt.modeling import Formulation
+from aucopt.exceptions import ProblemTooLargeError
+from aucopt.kernels import kernel_factor
+from aucopt.modeling import BYTES_PER_NONZERO, Formulation, formulation, lifted_lp_nnz
+from aucopt.modeling._model import _REGISTRY
+from aucopt.pairs import BYTES_PER_PAIR
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -375,9 +379,10 @@ def test_model_max_bytes_refuses_pair_listing():
     y = np.r_[np.ones(20), np.zeros(30)]
     pairs = PairSet.bipartite(y)
     K = np.eye(50)
-    with pytest.raises(ValueError, match=r"600 pairs.*9\.6 kB") as excinfo:
+    with pytest.raises(ProblemTooLargeError, match=r"600 pairs.*9\.6 kB") as excinfo:
         Model(pairs, K, max_bytes=1000)
     assert "limit max_bytes=1.0 kB" in str(excinfo.value)
+    assert isinstance(excinfo.value, MemoryError) and excinfo.value.max_bytes == 1000
     with pytest.raises(ValueError, match=r"\d kB"):
         get_formulation("lp_ranker").build(pairs, K, max_bytes=1000)
 
@@ -393,9 +398,10 @@ def test_build_max_bytes_refuses_dense_block_only():
     form = get_formulation("lp_ranker")
     lifted = form.build(pairs, K, max_bytes=budget)
     assert lifted.A.nnz == m * m + m + 3 * P
-    with pytest.raises(ValueError, match=r"would need about [\d.]+ (kB|MB)") as excinfo:
+    with pytest.raises(ProblemTooLargeError, match=r"would need about [\d.]+ (kB|MB)") as excinfo:
         form.build(pairs, K, lifted=False, max_bytes=budget)
     assert "lifted" in str(excinfo.value)
+    assert excinfo.value.nbytes > budget == excinfo.value.max_bytes
     assert form.build(pairs, K, lifted=False, max_bytes=None).n_rows == P
 
 
@@ -415,3 +421,84 @@ def test_problem_objective_offset_and_output_maps():
     assert res.objective == pytest.approx(2 * 4.0 + 12.0)
     np.testing.assert_allclose(prob.output(res.x, "shifted"), [2.0, -1.0, 8.0], atol=1e-9)
     assert isinstance(prob, Problem) and sp.issparse(prob.A)
+
+
+# ----------------------------------------------------------------------------- declared sizes
+
+
+def _shipped_problems(seed=0, m=16):
+    X, y, K = random_data(seed, m=m)
+    pairs = PairSet.bipartite(y)
+    assert np.all(K != 0)  # dense kernel: the declared counts are exact
+    for name in ("lp_ranker", "lp_ranker_free_sign"):
+        for lifted in (True, False):
+            yield name, pairs, dict(kernel=K, lifted=lifted), K.shape[1], lifted
+    for name in ("aucsvm_l1_dual", "aucsvm_l2_dual"):
+        for factor in (X, kernel_factor(K)):  # linear features, eigen-factor of an RBF kernel
+            yield name, pairs, dict(factor=factor), factor.shape[1], True
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_declared_nnz_equals_built_problem(case):
+    name, pairs, build_kw, n_basis, lifted = list(_shipped_problems())[case]
+    form = get_formulation(name)
+    assert form.nnz is not None, f"{name} declares no size"
+    problem = form.build(pairs, **build_kw)
+    declared = form.nnz(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=n_basis, lifted=lifted)
+    assert declared == problem.nnz, name
+    expected = problem.nnz * BYTES_PER_NONZERO + pairs.n_pairs * BYTES_PER_PAIR + pairs.n_points * n_basis * 8
+    assert form.estimate_nbytes(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=n_basis,
+                                lifted=lifted) == expected
+
+
+def test_check_size_uses_the_declared_size():
+    """The QP dual's size is linear in the pairs, the dense LP's is pairs × basis: check_size knows."""
+    n, P, r = 2_000, 1_000_000, 10
+    lp, qp = get_formulation("lp_ranker"), get_formulation("aucsvm_l1_dual")
+    need_qp = qp.estimate_nbytes(n_points=n, n_pairs=P, n_basis=r)
+    assert need_qp == (2 * P + n + r * (n + 2)) * BYTES_PER_NONZERO + P * BYTES_PER_PAIR + n * r * 8
+    need_dense = lp.estimate_nbytes(n_points=n, n_pairs=P, n_basis=n, lifted=False)
+    assert need_dense == (P * (n + 1)) * BYTES_PER_NONZERO + P * BYTES_PER_PAIR + n * n * 8
+    qp.check_size(n_points=n, n_pairs=P, n_basis=r, max_bytes=need_qp)  # exactly at the budget: fine
+    with pytest.raises(ProblemTooLargeError, match=r"The lifted QP 'aucsvm_l1_dual' for 2,000 points and "
+                                                   r"1,000,000 pairs would need about") as excinfo:
+        qp.check_size(n_points=n, n_pairs=P, n_basis=r, max_bytes=need_qp - 1, fix="use method='liblinear'")
+    assert "use method='liblinear', or raise max_bytes" in str(excinfo.value)
+    with pytest.raises(ProblemTooLargeError, match=r"dense LP 'lp_ranker'.*method='subgradient'"):
+        lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=2**30)
+    lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=None)
+
+
+def test_undeclared_size_falls_back_to_the_generic_estimate():
+    @formulation("test_undeclared_size", kind="lp")
+    def undeclared(m, C=1.0):
+        alpha = m.variable("alpha", m.n_basis, lower=0)
+        m.minimize(alpha.sum())
+
+    @formulation("test_declared_size", kind="lp", nnz=lambda n_points, n_pairs, n_basis, lifted: 7)
+    def declared(m):
+        alpha = m.variable("alpha", m.n_basis, lower=0)
+        m.minimize(alpha.sum())
+
+    try:
+        assert get_formulation("test_undeclared_size") is undeclared and undeclared.nnz is None
+        kw = dict(n_points=50, n_pairs=600, n_basis=50)
+        assert undeclared.estimate_nbytes(**kw) == (lifted_lp_nnz(50, 600, 50) * BYTES_PER_NONZERO
+                                                    + 600 * BYTES_PER_PAIR + 50 * 50 * 8)
+        assert declared.estimate_nbytes(**kw) == 7 * BYTES_PER_NONZERO + 600 * BYTES_PER_PAIR + 50 * 50 * 8
+        assert lifted_lp_nnz(50, 600, 50, lifted=False) == 50 * 50 + 2 * 50 * 600
+    finally:
+        _REGISTRY.pop("test_undeclared_size", None)
+        _REGISTRY.pop("test_declared_size", None)
+    with pytest.raises(TypeError, match="nnz must be a callable"):
+        formulation("test_bad_size", nnz=12)(lambda m: None)
+    assert "test_bad_size" not in _REGISTRY
+
+
+def test_shipped_formulations_cite_papers():
+    for name in ("lp_ranker", "lp_ranker_free_sign"):
+        doc = get_formulation(name).__doc__
+        assert "Ataman" in doc and "eq. 3.3" in doc and "University of Iowa" in doc
+    for name, problem in (("aucsvm_l1_dual", "Optimization Problem 3"), ("aucsvm_l2_dual", "Optimization Problem 4")):
+        doc = get_formulation(name).__doc__
+        assert "Brefeld & Scheffer 2005" in doc and problem in doc and "ROC Analysis" in doc

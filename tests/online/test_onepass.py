@@ -1,4 +1,8 @@
-"""OPAUC / OPAUC_r (aucopt.online._onepass) and the dask statistics (aucopt.distributed); spec seed 002 §7."""
+"""One-pass AUC (aucopt.online) and the dask statistics (aucopt.distributed) against brute-force oracles.
+
+Oracles: the brute-force pairwise gradient and normal equations of Gao et al. (2013), Eq. (2);
+numpy class means and covariances; an orthonormal sketch (exact low-rank covariance).
+"""
 
 import bz2
 
@@ -30,11 +34,11 @@ def cancer():
     return sc.transform(Xtr), sc.transform(Xte), ytr, yte
 
 
-# ------------------------------------------------------------------ O1 gradient, O3 covariance
+# ------------------------------------------------------------------ streaming gradient and class statistics
 def test_streaming_gradient_equals_bruteforce_pairwise_gradient():
     X, y = _stream()
-    lam = 0.3
-    est = OnePassAUC(lam=lam, eta=0.05)
+    alpha = 0.3
+    est = OnePassAUC(alpha=alpha, eta0=0.05)
     rng = np.random.default_rng(5)
     checked = 0
     for t in range(len(y)):
@@ -44,7 +48,7 @@ def test_streaming_gradient_equals_bruteforce_pairwise_gradient():
             if len(opp):  # brute force ∇ of (λ/2)|w|² + (1/2T_opp) Σ (1 − y_t wᵀ(x_t − x_i))²
                 D = X[t] - X[opp]
                 r = 1 - y[t] * (D @ w)
-                brute = lam * w - y[t] * (D.T @ r) / len(opp)
+                brute = alpha * w - y[t] * (D.T @ r) / len(opp)
             else:
                 brute = np.zeros_like(w)
             got = est.loss_gradient(X[t], y[t], w)
@@ -63,11 +67,11 @@ def test_streaming_gradient_equals_bruteforce_pairwise_gradient():
 def test_no_step_until_both_classes_seen():
     X, y = _stream()
     y = np.r_[np.ones(5, int), -np.ones(5, int), y[10:]]
-    est = OnePassAUC(eta=0.1)
+    est = OnePassAUC(eta0=0.1)
     est.partial_fit(X[:5], y[:5])  # classes unknown, one label only
     assert not hasattr(est, "classes_") and np.all(est.coef_ == 0) and est.n_updates_ == 0
     est.partial_fit(X[5:], y[5:])
-    ref = OnePassAUC(eta=0.1).fit(X, y)
+    ref = OnePassAUC(eta0=0.1).fit(X, y)
     np.testing.assert_array_equal(est.coef_, ref.coef_)
     np.testing.assert_array_equal(est.class_mean_, ref.class_mean_)
     assert ref.n_updates_ == len(y) - 5  # the 5 leading positives only update statistics
@@ -75,14 +79,14 @@ def test_no_step_until_both_classes_seen():
 
 def test_batch_solution_solves_pairwise_normal_equations():
     X, y = _stream(n=60, d=5)
-    lam = 0.05
+    alpha = 0.05
     P, N = X[y == 1], X[y == -1]
     D = (P[:, None, :] - N[None, :, :]).reshape(-1, X.shape[1])
-    w_brute = np.linalg.solve(lam * np.eye(5) + D.T @ D / len(D), D.sum(0) / len(D))
-    np.testing.assert_allclose(batch_solution(X, y, lam), w_brute, rtol=1e-10)
+    w_brute = np.linalg.solve(alpha * np.eye(5) + D.T @ D / len(D), D.sum(0) / len(D))
+    np.testing.assert_allclose(batch_solution(X, y, alpha), w_brute, rtol=1e-10)
 
 
-# ------------------------------------------------------------------ O5 convergence
+# ------------------------------------------------------------------ convergence to the batch minimizer
 def test_one_pass_approaches_batch_solution_synthetic():
     rng = np.random.default_rng(1)
     d, T = 10, 50_000
@@ -92,7 +96,7 @@ def test_one_pass_approaches_batch_solution_synthetic():
     X /= np.linalg.norm(X, axis=1).max()  # |x| <= 1 as in the theory
     Xtr, ytr, Xte, yte = X[:T], y[:T], X[T:], y[T:]
     ws = batch_solution(Xtr, ytr, 1e-3)
-    est = OnePassAUC(lam=1e-3, eta=0.2).fit(Xtr, ytr)
+    est = OnePassAUC(alpha=1e-3, eta0=0.2).fit(Xtr, ytr)
     assert np.linalg.norm(est.coef_ - ws) / np.linalg.norm(ws) < 0.10
     assert abs(est.score(Xte, yte) - roc_auc(yte, Xte @ ws)) < 0.01
     np.testing.assert_allclose(est.batch_solution(), ws, rtol=1e-9)  # streamed stats are exact
@@ -100,14 +104,14 @@ def test_one_pass_approaches_batch_solution_synthetic():
 
 def test_breast_cancer_one_pass_auc_and_passes_reach_batch(cancer):
     Xtr, Xte, ytr, yte = cancer
-    lam = 0.1
-    ws = batch_solution(Xtr, ytr, lam)
+    alpha = 0.1
+    ws = batch_solution(Xtr, ytr, alpha)
     auc_star = roc_auc(yte, Xte @ ws)
-    one = OnePassAUC(lam=lam, eta=0.01).fit(Xtr, ytr)
+    one = OnePassAUC(alpha=alpha, eta0=0.01).fit(Xtr, ytr)
     assert abs(one.score(Xte, yte) - auc_star) < 0.01
     # repeating the data leaves the class means / population covariances unchanged, so
     # further shuffled passes keep w* as the fixed point and close the gap
-    est, rng = OnePassAUC(lam=lam, eta=0.003), np.random.default_rng(0)
+    est, rng = OnePassAUC(alpha=alpha, eta0=0.003), np.random.default_rng(0)
     for _ in range(30):
         p = rng.permutation(len(ytr))
         est.partial_fit(Xtr[p], ytr[p])
@@ -116,14 +120,14 @@ def test_breast_cancer_one_pass_auc_and_passes_reach_batch(cancer):
     np.testing.assert_allclose(est.batch_solution(), ws, rtol=1e-8)
 
 
-# ------------------------------------------------------------------ O6 low rank
+# ------------------------------------------------------------------ low-rank covariance sketch
 def test_lowrank_with_orthonormal_sketch_equals_full():
     rng = np.random.default_rng(3)
     d, T = 12, 12
     X, y = _stream(seed=4, n=T, d=d, frac=0.5)
     R = np.linalg.qr(rng.standard_normal((d, d)))[0][:T]  # R Rᵀ = I_T, tau = d
-    full = OnePassAUC(lam=0.01, eta=0.05)
-    low = OnePassAUC(lam=0.01, eta=0.05, sketch=R)
+    full = OnePassAUC(alpha=0.01, eta0=0.05)
+    low = OnePassAUC(alpha=0.01, eta0=0.05, sketch=R)
     for t in range(T):
         full.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
         low.partial_fit(X[t:t + 1], y[t:t + 1], classes=[-1, 1])
@@ -137,7 +141,7 @@ def test_lowrank_with_orthonormal_sketch_equals_full():
 
 def test_lowrank_random_sketch_matvec_and_quality(cancer):
     Xtr, Xte, ytr, yte = cancer
-    est = OnePassAUC(lam=0.1, eta=0.01, rank=10, random_state=0).fit(Xtr, ytr)
+    est = OnePassAUC(alpha=0.1, eta0=0.01, rank=10, random_state=0).fit(Xtr, ytr)
     assert est.class_sketch_.shape == (2, Xtr.shape[1], 10) and not hasattr(est, "class_cov_")
     # the Z-trick matvec equals the explicit (Z − c sᵀ)(Z − c sᵀ)ᵀ / T
     Z, s, c, n = est.class_sketch_[1], est.class_sketch_sum_[1], est.class_mean_[1], est.class_count_[1]
@@ -145,7 +149,7 @@ def test_lowrank_random_sketch_matvec_and_quality(cancer):
     w = np.arange(Xtr.shape[1], dtype=float)
     np.testing.assert_allclose(est._cov_matvec(1, w), B @ (B.T @ w) / n, rtol=1e-12)
     assert est.score(Xte, yte) > 0.95
-    again = OnePassAUC(lam=0.1, eta=0.01, rank=10, random_state=0).fit(Xtr, ytr)
+    again = OnePassAUC(alpha=0.1, eta0=0.01, rank=10, random_state=0).fit(Xtr, ytr)
     np.testing.assert_array_equal(again.coef_, est.coef_)
 
 
@@ -153,12 +157,12 @@ def test_lowrank_random_sketch_matvec_and_quality(cancer):
 @pytest.mark.parametrize("rank", [None, 3])
 def test_chunks_sparse_and_iterator_equal_fit(rank):
     X, y = _stream(n=150, d=6)
-    ref = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(X, y)
-    part = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True)
+    ref = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True).fit(X, y)
+    part = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True)
     for a, b in [(0, 7), (7, 8), (8, 100), (100, 150)]:
         part.partial_fit(X[a:b], y[a:b])
-    spm = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(sp.csr_matrix(X), y)
-    it = OnePassAUC(lam=0.01, eta=0.05, rank=rank, averaged=True).fit(
+    spm = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True).fit(sp.csr_matrix(X), y)
+    it = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True).fit(
         (X[a:a + 40], y[a:a + 40]) for a in range(0, 150, 40))
     for other in (part, spm, it):
         np.testing.assert_array_equal(other.coef_, ref.coef_)
@@ -190,24 +194,24 @@ def test_svmlight_chunk_streamer(tmp_path, suffix):
     assert len(chunks) == 6
     np.testing.assert_array_equal(sp.vstack([c[0] for c in chunks]).toarray(), Xr.toarray())
     np.testing.assert_array_equal(np.concatenate([c[1] for c in chunks]), yr)
-    streamed = OnePassAUC(eta=0.1).fit(iter_svmlight_chunks(path, 10, 9))
-    np.testing.assert_array_equal(streamed.coef_, OnePassAUC(eta=0.1).fit(Xr, yr).coef_)
+    streamed = OnePassAUC(eta0=0.1).fit(iter_svmlight_chunks(path, 10, 9))
+    np.testing.assert_array_equal(streamed.coef_, OnePassAUC(eta0=0.1).fit(Xr, yr).coef_)
 
 
 # ------------------------------------------------------------------ sklearn API, bad input
 def test_sklearn_compat(cancer):
     Xtr, Xte, ytr, yte = cancer
-    est = OnePassAUC(lam=0.1, eta=0.01)
+    est = OnePassAUC(alpha=0.1, eta0=0.01)
     assert clone(est).get_params() == est.get_params()
-    gs = GridSearchCV(est, {"lam": [1e-2, 1e-1]}, cv=3).fit(Xtr, ytr)
-    assert gs.best_params_["lam"] in (1e-2, 1e-1) and gs.score(Xte, yte) > 0.95
+    gs = GridSearchCV(est, {"alpha": [1e-2, 1e-1]}, cv=3).fit(Xtr, ytr)
+    assert gs.best_params_["alpha"] in (1e-2, 1e-1) and gs.score(Xte, yte) > 0.95
     est.fit(Xtr, ytr)
     pred = est.predict(Xte)
     assert set(pred) <= {0, 1} and np.mean(pred == yte) > 0.85
     np.testing.assert_allclose(est.score(Xte, yte), roc_auc(yte, est.decision_function(Xte)))
     # string labels with pos_label = the smaller one: the ranking flips sign consistently
     ys = np.where(ytr == 1, "benign", "malignant")
-    flip = OnePassAUC(lam=0.1, eta=0.01, pos_label="malignant").fit(Xtr, ys)
+    flip = OnePassAUC(alpha=0.1, eta0=0.01, pos_label="malignant").fit(Xtr, ys)
     np.testing.assert_allclose(flip.coef_, -est.coef_, atol=1e-12)
     assert flip.score(Xte, np.where(yte == 1, "benign", "malignant")) == pytest.approx(est.score(Xte, yte))
 
@@ -215,12 +219,9 @@ def test_sklearn_compat(cancer):
 @pytest.mark.parametrize("params, X_y, match", [
     ({}, "one_class", "one class"),
     ({}, "nan", "NaN"),
-    ({"lam": 0}, None, "lam"),
-    ({"lam": -1.0}, None, "lam"),
-    ({"eta": 0}, None, "eta"),
-    ({"rank": 0}, None, "rank"),
-    ({"rank": 8}, None, "rank"),
-    ({"max_bytes": 500}, None, "rank="),
+    ({"rank": 8}, None, "rank=8 exceeds n_features=7"),
+    ({"rank": 3, "sketch": np.ones((30, 2))}, None, "does not match the 2 columns of sketch"),
+    ({"sketch": np.ones(30)}, None, "sketch must be a finite 2-d array"),
     ({}, "three", "binary"),
 ])
 def test_bad_input(params, X_y, match):
@@ -234,6 +235,71 @@ def test_bad_input(params, X_y, match):
         y = np.arange(30) % 3
     with pytest.raises(ValueError, match=match):
         OnePassAUC(**params).fit(X, y)
+
+
+class _Untouchable:
+    """Data that fails loudly if anything reads it: parameter checks must come first."""
+
+    shape = (30, 7)
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("the data was read before the parameters were checked")
+
+    def __len__(self):
+        raise AssertionError("the data was read before the parameters were checked")
+
+
+@pytest.mark.parametrize("param, value", [
+    ("alpha", 0), ("alpha", -1.0), ("alpha", "big"), ("eta0", 0), ("eta0", None),
+    ("rank", 0), ("rank", 1.5), ("average", "yes"), ("random_state", "seed"),
+    ("pos_label", [1]), ("sketch", "R"), ("max_bytes", 0), ("max_bytes", -1.0),
+])
+def test_each_constraint_rejects_bad_value_before_any_work(param, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    est = OnePassAUC(**{param: value})
+    for call in (lambda: est.fit(_Untouchable(), _Untouchable()),
+                 lambda: est.partial_fit(_Untouchable(), _Untouchable())):
+        with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of OnePassAUC"):
+            call()
+    assert not hasattr(est, "coef_")
+
+
+def test_memory_budget_raises_before_allocating():
+    from aucopt.exceptions import ProblemTooLargeError
+
+    X, y = _stream(n=30, d=7)
+    with pytest.raises(ProblemTooLargeError, match="rank=") as info:
+        OnePassAUC(max_bytes=500).fit(X, y)
+    assert info.value.nbytes == 8 * 2 * 7 * 7 and info.value.max_bytes == 500
+    with pytest.raises(ProblemTooLargeError, match="lower rank"):
+        OnePassAUC(rank=5, max_bytes=500).fit(X, y)
+    OnePassAUC(rank=3, max_bytes=500).fit(X, y)  # 2·7·3 floats = 336 bytes fit
+
+
+def test_public_helpers_validate_alpha_and_chunk_options(tmp_path):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = _stream(n=30, d=4)
+    neg, pos = class_statistics(X, y)
+    with pytest.raises(InvalidParameterError, match="'alpha' parameter of batch_solution_from_stats"):
+        batch_solution(X, y, alpha=0.0)
+    with pytest.raises(InvalidParameterError, match="'alpha' parameter of batch_solution_from_stats"):
+        batch_solution_from_stats(neg, pos, -1.0)
+    with pytest.raises(InvalidParameterError, match="'neg' parameter"):
+        batch_solution_from_stats(X, pos, 1.0)
+    path = tmp_path / "missing.svm"  # never opened: the options are checked at call time
+    for kwargs, name in (({"n_features": None}, "n_features"), ({"n_features": 0}, "n_features"),
+                         ({"n_features": 3, "chunk_size": 0}, "chunk_size"),
+                         ({"n_features": 3, "zero_based": "auto"}, "zero_based")):
+        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter of iter_svmlight_chunks"):
+            iter_svmlight_chunks(path, **kwargs)
+
+
+def test_sketch_shorter_than_stream():
+    X, y = _stream(n=30, d=7)
+    with pytest.raises(ValueError, match="sketch has 10 rows"):
+        OnePassAUC(sketch=np.ones((10, 2))).fit(X, y)
 
 
 def test_bad_input_streaming():
@@ -272,13 +338,13 @@ def test_dask_array_statistics_equal_numpy(dask_client, cancer):
     from aucopt.distributed import dask_fit
 
     Xtr, Xte, ytr, yte = cancer
-    lam = 0.1
-    res = dask_fit(da.from_array(Xtr, chunks=(50, 10)), da.from_array(ytr, chunks=70), lam)
+    alpha = 0.1
+    res = dask_fit(da.from_array(Xtr, chunks=(50, 10)), da.from_array(ytr, chunks=70), alpha)
     neg, pos = class_statistics(Xtr, ytr)
     _assert_stats_equal(res.neg, neg)
     _assert_stats_equal(res.pos, pos)
-    np.testing.assert_allclose(res.coef, batch_solution(Xtr, ytr, lam), rtol=1e-10)
-    est = res.to_estimator(eta=0.003)
+    np.testing.assert_allclose(res.coef, batch_solution(Xtr, ytr, alpha), rtol=1e-10)
+    est = res.to_estimator(eta0=0.003)
     assert est.score(Xte, yte) == pytest.approx(roc_auc(yte, Xte @ res.coef))
     np.testing.assert_allclose(est.class_cov_[1], np.cov(Xtr[ytr == 1].T, bias=True), atol=1e-10)
     est.partial_fit(Xte[:5], yte[:5])  # the loaded state streams on
@@ -318,6 +384,18 @@ def test_sklearn_check_estimator():
 
     results = check_estimator(OnePassAUC(), on_fail=None)
     assert [r["check_name"] for r in results if r["status"] == "failed"] == []
+
+
+def test_dask_fit_checks_alpha_before_any_work():
+    pytest.importorskip("dask.array")
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from aucopt.distributed import dask_fit
+
+    with pytest.raises(InvalidParameterError, match="'alpha' parameter of dask_fit"):
+        dask_fit(_Untouchable(), _Untouchable(), alpha=0)
+    with pytest.raises(InvalidParameterError, match="'split_every' parameter of dask_fit"):
+        dask_fit(_Untouchable(), _Untouchable(), split_every=1)
 
 
 def test_missing_dask_names_the_extra(monkeypatch):

@@ -1,12 +1,15 @@
 """aucopt.pairs.core against brute-force pair enumeration, calculus and invariances.
 
 Oracle: explicit pairs from ``PairSet.to_arrays()`` with ``z = f[i] - f[j]`` in float64 and the
-elementwise ``PairLoss.value / derivative / second`` (seed 004 §6 oracles 1–4 and 8; seed 003
-§2.3 subgradient counts). The brute force lives here, not in the library.
+elementwise ``PairLoss.value / derivative / second``; the smoothed hinge's defining properties
+(Tayal et al. 2015), closed forms at zero scores, invariances, and the violated-pair counts of the
+LP Ranker subgradient (Ataman 2007, eq. 4.4). The brute force lives here, not in the library.
+The sorted storage is also checked against the core's own explicit path on the same pairs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -26,6 +29,7 @@ from aucopt.pairs.core import (
     _WaveletCut,
     pair_counts,
     pair_loss,
+    pair_loss_and_hessian,
 )
 
 EPS_DYADIC = (0.125, 0.25, 0.375, 0.5, 0.75, 1.0)  # 1 - 2ε exact: scores on breakpoints
@@ -114,7 +118,7 @@ def instances(draw, max_m=14):
 # ----------------------------------------------------------------------------- losses
 @pytest.mark.parametrize("eps", EPS_DYADIC + EPS_OTHER)
 def test_smoothed_hinge_pieces(eps):
-    """Seed 004 oracle 1: ℓ(1-2ε) = ε, ℓ(1) = 0, ℓ' continuous (-1 at 1-2ε, -> 0 at 1)."""
+    """Smoothed hinge (Tayal et al. 2015): ℓ(1-2ε) = ε, ℓ(1) = 0, ℓ' continuous (-1 at 1-2ε, -> 0 at 1)."""
     loss = PairLoss("smoothed_hinge", eps)
     a = 1.0 - 2.0 * eps
     assert loss.value(a) == pytest.approx(eps, rel=1e-12)
@@ -220,7 +224,7 @@ def test_pair_counts_match_brute_force(inst, threshold):
 
 
 def test_hinge_coefficients_are_weighted_violation_counts():
-    """Seed 003 §2.3: unweighted hinge c = -(first - second) of the z < 1 counts."""
+    """Ataman (2007), eq. 4.4: unweighted hinge c = -(first - second) of the z < 1 counts."""
     rng = np.random.default_rng(11)
     event, time_ = rng.random(300) < 0.6, rng.integers(0, 40, 300).astype(float)
     pairs = PairSet.survival(event, time_)
@@ -328,7 +332,7 @@ def test_tiny_survival_all_events_and_ties(m):
 
 @pytest.mark.parametrize("eps", EPS_DYADIC + EPS_OTHER)
 def test_zero_scores_bipartite_oracle(eps):
-    """Seed 004 oracle 4: f = 0 gives L = m₊m₋(1-ε) (ε ≤ ½) or m₊m₋/(4ε) (ε ≥ ½) and
+    """Closed form at zero scores: f = 0 gives L = m₊m₋(1-ε) (ε ≤ ½) or m₊m₋/(4ε) (ε ≥ ½) and
     c_i = m₋ℓ'(0) for positives, c_j = -m₊ℓ'(0) for negatives."""
     y = np.array([1, 0, 0, 1, 0, 0, 0, 1, 0])
     n_pos, n_neg = 3, 6
@@ -397,7 +401,7 @@ def test_hessian_is_derivative_of_c_symmetric_and_psd(kind, seed):
 @settings(max_examples=80, deadline=None)
 @given(inst=instances(), loss=st.sampled_from(ALL_LOSSES), shift=st.sampled_from([0.5, -3.0, 1.25]))
 def test_shift_invariance(inst, loss, shift):
-    """Seed 004 oracle 8. Quarter-grid scores and dyadic shifts keep every z_ij exact."""
+    """Shift invariance of L, c and Q. Quarter-grid scores and dyadic shifts keep every z_ij exact."""
     pairs, _, rng = inst
     f = rng.integers(-6, 7, pairs.n_points) / 4.0
     L0, c0 = pair_loss(pairs, f, loss)
@@ -500,3 +504,81 @@ def test_scaling_smoke(kind, capsys):
     with capsys.disabled():
         print(f"\n[paircore {kind} m={m:,}, {pairs.n_pairs:,} pairs] pair_loss {t1 - t0:.2f}s, "
               f"PairHessian {t2 - t1:.2f}s, matvec {t3 - t2:.3f}s, pair_counts {t4 - t3:.2f}s")
+
+
+# ----------------------------------------------------------------------------- sorted vs explicit storage
+def _listing(pairs: PairSet) -> PairSet:
+    """The same pairs in explicit storage (same target, signs and weights)."""
+    i, j, w = pairs.to_arrays(None)
+    return PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs, target=pairs.target)
+
+
+@settings(max_examples=150, deadline=None)
+@given(inst=instances(), loss=st.sampled_from(ALL_LOSSES))
+def test_sorted_set_and_its_explicit_listing_give_the_same_results(inst, loss):
+    """The core's two paths (sorted-pair trick, explicit enumeration) agree on L, c, Q(v), counts."""
+    pairs, f, rng = inst
+    if pairs.storage != "sorted" or pairs.n_pairs == 0:
+        return
+    listed = _listing(pairs)
+    assert listed.storage == "explicit" and listed.target == pairs.target
+    L, c = pair_loss(pairs, f, loss)
+    Le, ce = pair_loss(listed, f, loss)
+    scale = brute_loss(pairs, f, loss)[2]
+    assert_close(L, Le, scale)
+    assert_close(c, ce, scale)
+    m = pairs.n_points
+    v = rng.standard_normal(m)
+    if loss.twice_differentiable:
+        H, He = PairHessian(pairs, f, loss), PairHessian(listed, f, loss)
+        assert H.n_active == He.n_active
+        assert_close(H.matvec(v), He.matvec(v), scale * (1 + np.abs(v).max()))
+        L2, c2, H2 = pair_loss_and_hessian(pairs, f, loss)
+        assert_close(L2, Le, scale)
+        assert_close(c2, ce, scale)
+        assert_close(H2.matvec(v), He.matvec(v), scale * (1 + np.abs(v).max()))
+    for threshold in (1.0, 0.0):
+        a, b = pair_counts(pairs, f, threshold), pair_counts(listed, f, threshold)
+        assert a.total == b.total
+        np.testing.assert_array_equal(a.first, b.first)
+        np.testing.assert_array_equal(a.second, b.second)
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_sorted_and_explicit_agree_on_a_medium_weighted_set(kind):
+    rng = np.random.default_rng(77)
+    m = 400
+    w = rng.uniform(0, 2, m)
+    if kind == "bipartite":
+        pairs = PairSet.bipartite(rng.random(m) < 0.3, point_weights=w)
+    else:
+        pairs = PairSet.survival(rng.random(m) < 0.5, rng.integers(0, 60, m).astype(float), point_weights=w)
+    listed = _listing(pairs)
+    f = rng.standard_normal(m)
+    for loss in ALL_LOSSES:
+        L, c = pair_loss(pairs, f, loss)
+        Le, ce = pair_loss(listed, f, loss)
+        assert L == pytest.approx(Le, rel=1e-11)
+        np.testing.assert_allclose(c, ce, rtol=1e-10, atol=1e-10 * np.abs(ce).max())
+
+
+def test_core_dispatches_on_storage_not_target():
+    """Relabelling what the pairs mean (target) changes nothing the core computes."""
+    rng = np.random.default_rng(3)
+    m = 40
+    f = rng.standard_normal(m)
+    v = rng.standard_normal(m)
+    sets = [PairSet.bipartite(rng.random(m) < 0.4),
+            PairSet.survival(rng.random(m) < 0.5, rng.integers(0, 9, m).astype(float))]
+    sets.append(_listing(sets[1]))
+    for pairs in sets:
+        for target in ("bipartite", "survival", "custom"):
+            other = dataclasses.replace(pairs, target=target)
+            assert other.storage == pairs.storage
+            for loss in (PairLoss("hinge"), PairLoss("smoothed_hinge", 0.3)):
+                L, c = pair_loss(pairs, f, loss)
+                Lo, co = pair_loss(other, f, loss)
+                assert L == Lo and np.array_equal(c, co)
+            H, Ho = PairHessian(pairs, f), PairHessian(other, f)
+            assert np.array_equal(H.matvec(v), Ho.matvec(v))
+            assert pair_counts(pairs, f).total == pair_counts(other, f).total

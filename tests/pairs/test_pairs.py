@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aucopt import PairSet, survival_target
-from aucopt.pairs import BYTES_PER_PAIR
+from aucopt.exceptions import NoComparablePairsError, ProblemTooLargeError
+from aucopt.pairs import BYTES_PER_PAIR, survival_pair_arrays
 
 # ----------------------------------------------------------------------------- oracles
 
@@ -176,9 +177,9 @@ def test_all_censored_has_no_comparable_pair():
     assert pairs.n_pairs == 0
     assert pairs.total_weight() == 0.0
     np.testing.assert_array_equal(pairs.partner_counts, 0)
-    with pytest.raises(ValueError, match="comparable"):
+    with pytest.raises(NoComparablePairsError, match="comparable"):
         pairs.to_arrays()
-    with pytest.raises(ValueError, match="comparable"):
+    with pytest.raises(NoComparablePairsError, match="comparable"):
         pairs.check_nonempty()
 
 
@@ -232,9 +233,10 @@ def test_to_arrays_max_bytes():
     pairs = PairSet.bipartite(y)
     need = 63 * BYTES_PER_PAIR
     assert pairs.n_pairs == 63 and pairs.nbytes_explicit() == need
-    with pytest.raises(ValueError, match="pairs") as excinfo:
+    with pytest.raises(ProblemTooLargeError, match="pairs") as excinfo:
         pairs.to_arrays(max_bytes=need - 1)
     assert "63" in str(excinfo.value)
+    assert excinfo.value.nbytes == need and excinfo.value.max_bytes == need - 1
     assert len(pairs.to_arrays(max_bytes=need)[0]) == 63
     assert len(pairs.to_arrays(max_bytes=None)[0]) == 63
 
@@ -340,3 +342,119 @@ def test_bad_point_weights(w, match):
         PairSet.bipartite([0, 1, 1], point_weights=w)
     with pytest.raises(ValueError, match=match):
         PairSet.survival([True, False, True], [1.0, 2.0, 3.0], point_weights=w)
+
+
+# ----------------------------------------------------------------------------- constructors x target x storage
+
+EVENT = np.array([True, False, True, False, False, True, True, False])
+TIME = np.array([2.0, 3.0, 3.0, 1.0, 5.0, 5.0, 0.5, 4.0])
+Y = np.array([1, 0, 1, 0, 0, 1, 1, 0])
+
+
+def _constructors():
+    """(label, factory, target, storage, oracle pairs with weights) for every constructor and option."""
+    harrell = [(i, j, 1.0) for i, j in brute_harrell(EVENT, TIME)]
+    censored = [(i, j, 0.5) for i in range(8) for j in range(8)
+                if not EVENT[i] and not EVENT[j] and TIME[i] < TIME[j]]
+    pw = np.linspace(0.5, 2.0, 8)
+    delta = {(i, j): TIME[j] - TIME[i] for i, j, _ in harrell}
+    bip = [(i, j, 1.0) for i, j in brute_bipartite(Y == 1)]
+    return [
+        ("bipartite", lambda: PairSet.bipartite(Y), "bipartite", "sorted", bip),
+        ("bipartite+weights", lambda: PairSet.bipartite(Y, point_weights=pw), "bipartite", "sorted",
+         [(i, j, pw[i] * pw[j]) for i, j, _ in bip]),
+        ("survival", lambda: PairSet.survival(EVENT, TIME), "survival", "sorted", harrell),
+        ("survival+point_weights", lambda: PairSet.survival(EVENT, TIME, point_weights=pw), "survival", "sorted",
+         [(i, j, pw[i] * pw[j]) for i, j, _ in harrell]),
+        ("survival lprex", lambda: PairSet.survival(EVENT, TIME, variant="lprex"), "survival", "explicit",
+         harrell + censored),
+        ("survival time_weight", lambda: PairSet.survival(EVENT, TIME, time_weight="linear", time_scale=1.0),
+         "survival", "explicit", [(i, j, 1.0 + delta[i, j]) for i, j, _ in harrell]),
+        ("survival weights", lambda: PairSet.survival(EVENT, TIME, weights=lambda i, j, ti, tj, ei, ej: 2.0 + 0 * ti),
+         "survival", "explicit", [(i, j, 2.0) for i, j, _ in harrell]),
+        ("survival lprex+point_weights",
+         lambda: PairSet.survival(EVENT, TIME, variant="lprex", point_weights=pw), "survival", "explicit",
+         [(i, j, w * pw[i] * pw[j]) for i, j, w in harrell + censored]),
+        ("from_target binary", lambda: PairSet.from_target(Y), "bipartite", "sorted", bip),
+        ("from_target survival", lambda: PairSet.from_target(survival_target(EVENT, TIME)), "survival", "sorted",
+         harrell),
+        ("from_arrays", lambda: PairSet.from_arrays([0, 2, 5], [1, 1, 3], [1.0, 0.5, 2.0], n_points=8),
+         "custom", "explicit", [(0, 1, 1.0), (2, 1, 0.5), (5, 3, 2.0)]),
+        ("from_arrays bipartite", lambda: PairSet.from_arrays(*PairSet.bipartite(Y).to_arrays(), n_points=8,
+                                                              signs=np.where(Y == 1, 1.0, -1.0), target="bipartite"),
+         "bipartite", "explicit", bip),
+        ("from_arrays survival", lambda: PairSet.from_arrays(*PairSet.survival(EVENT, TIME).to_arrays(), n_points=8,
+                                                             signs=np.where(EVENT, 1.0, -1.0), target="survival"),
+         "survival", "explicit", harrell),
+    ]
+
+
+CONSTRUCTORS = _constructors()
+
+
+@pytest.mark.parametrize("label, factory, target, storage, expected", CONSTRUCTORS,
+                         ids=[c[0] for c in CONSTRUCTORS])
+def test_every_constructor_target_and_storage(label, factory, target, storage, expected):
+    pairs = factory()
+    assert (pairs.target, pairs.storage) == (target, storage)
+    assert pairs.n_points == 8 and pairs.n_pairs == len(expected)
+    i, j, w = pairs.to_arrays()
+    got = sorted(zip(i.tolist(), j.tolist(), w.tolist()))
+    want = sorted((a, b, float(c)) for a, b, c in expected)
+    assert [g[:2] for g in got] == [e[:2] for e in want]
+    np.testing.assert_allclose([g[2] for g in got], [e[2] for e in want], rtol=1e-14)
+    assert pairs.total_weight() == pytest.approx(sum(e[2] for e in expected), rel=1e-14)
+    np.testing.assert_array_equal(pairs.partner_counts, np.bincount(i, minlength=8))
+    assert pairs.nbytes_explicit() == len(expected) * BYTES_PER_PAIR
+    # pairs_at follows the to_arrays order, for any positions
+    positions = np.array([len(expected) - 1, 0, len(expected) // 2])
+    pi, pj, pw_ = pairs.pairs_at(positions)
+    np.testing.assert_array_equal(pi, i[positions])
+    np.testing.assert_array_equal(pj, j[positions])
+    np.testing.assert_array_equal(pw_, w[positions])
+    if target == "survival":
+        np.testing.assert_array_equal(pairs.signs, np.where(EVENT, 1.0, -1.0))
+    elif target == "bipartite":
+        np.testing.assert_array_equal(pairs.signs, np.where(Y == 1, 1.0, -1.0))
+    assert pairs.check_nonempty() is pairs
+    # the memory guard holds for both storages
+    with pytest.raises(ProblemTooLargeError, match=f"Listing {len(expected)} pairs of 8 points"):
+        pairs.to_arrays(max_bytes=pairs.nbytes_explicit() - 1)
+
+
+def test_every_target_is_covered():
+    """The table above has every target with every storage it can have."""
+    combos = {(c[2], c[3]) for c in CONSTRUCTORS}
+    assert combos == {("bipartite", "sorted"), ("bipartite", "explicit"), ("survival", "sorted"),
+                      ("survival", "explicit"), ("custom", "explicit")}
+
+
+def test_unknown_target_is_refused():
+    with pytest.raises(ValueError, match=r"target must be one of \('bipartite', 'survival', 'custom'\)"):
+        PairSet.from_arrays([0], [1], n_points=2, target="ranking")
+
+
+@pytest.mark.parametrize("factory", [
+    lambda: PairSet.survival(np.zeros(4, bool), np.arange(4.0)),  # sorted, survival
+    lambda: PairSet.from_arrays([], [], n_points=3),  # explicit, custom
+    lambda: PairSet.from_arrays([], [], n_points=3, target="bipartite"),  # explicit, bipartite
+], ids=["sorted-survival", "explicit-custom", "explicit-bipartite"])
+def test_empty_sets_raise_no_comparable_pairs(factory):
+    pairs = factory()
+    assert pairs.n_pairs == 0
+    with pytest.raises(NoComparablePairsError):
+        pairs.to_arrays()
+    with pytest.raises(NoComparablePairsError):
+        pairs.check_nonempty()
+    assert issubclass(NoComparablePairsError, ValueError)
+
+
+def test_explicit_survival_variants_raise_the_library_errors():
+    with pytest.raises(NoComparablePairsError, match="no comparable pairs"):
+        PairSet.survival(np.zeros(5, bool), np.arange(5.0), time_weight="linear")
+    with pytest.raises(NoComparablePairsError):
+        survival_pair_arrays(np.zeros(3, bool), np.arange(3.0))
+    with pytest.raises(ProblemTooLargeError, match=r"Listing 23 survival pairs of 8 points would need about 552 B"):
+        PairSet.survival(EVENT, TIME, variant="lprex", max_bytes=64)
+    with pytest.raises(ProblemTooLargeError, match="never listed"):
+        survival_pair_arrays(EVENT, TIME, time_weight="log", max_bytes=10)

@@ -5,9 +5,13 @@ LP Ranker; numpy KKT solves, scipy.optimize.lsq_linear and QPs/LPs with hand-des
 optimal primal/dual pairs for the QP path and the dual sign convention.
 
 Tolerances: HiGHS / Clarabel / ECOS agree to 1e-6 relative in the objective; OSQP, a
-first-order method, is run at eps_abs = eps_rel = 1e-5 on the LP Ranker and must agree to
+first-order method, is run at tol = 1e-5 (eps_abs = eps_rel) on the LP Ranker and must agree to
 1e-3 relative (its objective and its feasibility error); on small strictly convex QPs and
 small non-degenerate LPs its polished solution must agree to 1e-6.
+
+The contract: one registry feeds solve / check_solver / available_solvers; tol and max_iter
+reach every backend; solver_options is the backend's raw options dict, applied last, and an
+option the backend rejects raises ValueError naming it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
 from aucopt import PairSet, Problem, SolverError, Status, available_solvers, get_formulation, kernel_matrix, solve
-from aucopt.solvers import SolverWarning, check_solver
+from aucopt.solvers import REGISTRY, SolveResult, SolverBackend, SolverWarning, check_solver
 
 INF = np.inf
 EXACT = ["highs", "cvxpy", "clarabel"]  # the backends held to 1e-6
@@ -77,8 +81,9 @@ def test_lp_ranker_random_highs_equals_clarabel(seed):
     problem = lp_ranker(X, y, gamma=0.3, C=float(rng.uniform(0.2, 3.0)))
     ref = solve(problem, "highs")
     assert_agree(problem, ref.objective, EXACT + ["cvxpy:ecos"] * ("ecos" in available_solvers()))
-    ipm = solve(problem, "highs", algorithm="ipm")
+    ipm = solve(problem, "highs", solver_options={"solver": "ipm"})
     assert ipm.status == Status.OPTIMAL and ipm.objective == pytest.approx(ref.objective, rel=1e-6)
+    assert ref.info["algorithm"] == "simplex" and ipm.info["algorithm"] == "ipm"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -90,7 +95,7 @@ def test_lp_ranker_osqp_loose(seed):
     y = (X[:, 0] + rng.normal(size=30) > 0).astype(int)
     problem = lp_ranker(X, y, gamma=0.5)
     ref = solve(problem, "highs").objective
-    res = solve(problem, "osqp", eps_abs=1e-5, eps_rel=1e-5, max_iter=50_000)
+    res = solve(problem, "osqp", tol=1e-5, max_iter=50_000)
     assert res.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE), res.status
     assert res.objective == pytest.approx(ref, rel=1e-3)
     assert problem.violation(res.x) < 1e-3
@@ -255,7 +260,8 @@ def unbounded_lp():
                    col_lower=np.zeros(2), col_upper=np.full(2, INF), name="unbounded")
 
 
-CASES = [("highs", {}), ("highs", {"presolve": False}), ("osqp", {}), ("cvxpy", {}), ("clarabel", {})]
+CASES = [("highs", {}), ("highs", {"solver_options": {"presolve": "off"}}), ("osqp", {}), ("cvxpy", {}),
+         ("clarabel", {})]
 
 
 @pytest.mark.parametrize("solver, options", CASES)
@@ -298,12 +304,19 @@ def ranker_lp():
 @pytest.mark.parametrize(
     "solver, options, expected",
     [
-        ("osqp", {"max_iter": 1, "polish": False}, {Status.ITERATION_LIMIT}),
-        ("highs", {"presolve": False, "highs_options": {"simplex_iteration_limit": 1}}, {Status.ITERATION_LIMIT}),
-        ("highs", {"algorithm": "ipm", "highs_options": {"ipm_iteration_limit": 1, "run_crossover": "off"}},
+        ("osqp", {"max_iter": 1, "solver_options": {"polishing": False}}, {Status.ITERATION_LIMIT}),
+        ("osqp", {"max_iter": 1}, {Status.ITERATION_LIMIT}),
+        ("highs", {"solver_options": {"presolve": "off", "simplex_iteration_limit": 1}}, {Status.ITERATION_LIMIT}),
+        ("highs", {"max_iter": 1, "solver_options": {"presolve": "off"}}, {Status.ITERATION_LIMIT}),
+        ("highs", {"max_iter": 1}, {Status.ITERATION_LIMIT}),
+        ("highs", {"solver_options": {"solver": "ipm", "ipm_iteration_limit": 1, "run_crossover": "off"}},
+         {Status.ITERATION_LIMIT}),
+        ("highs", {"max_iter": 1, "solver_options": {"solver": "ipm", "run_crossover": "off"}},
          {Status.ITERATION_LIMIT}),
         ("highs", {"time_limit": 0.0}, {Status.TIME_LIMIT}),
-        ("clarabel", {"solver_options": {"max_iter": 1}}, {Status.ITERATION_LIMIT, Status.TIME_LIMIT}),
+        ("clarabel", {"solver_options": {"max_iter": 1}}, {Status.ITERATION_LIMIT}),
+        ("clarabel", {"max_iter": 1}, {Status.ITERATION_LIMIT}),
+        ("cvxpy:scs", {"max_iter": 1}, {Status.ITERATION_LIMIT, Status.OPTIMAL_INACCURATE}),
     ],
 )
 def test_limit_status_warns(ranker_lp, solver, options, expected):
@@ -349,7 +362,8 @@ def test_available_and_unknown_solvers():
 
 @pytest.mark.parametrize("name, label", [("cvxpy", "cvxpy:clarabel"), ("CLARABEL", "cvxpy:clarabel"),
                                          ("cvxpy:clarabel", "cvxpy:clarabel"), (" HiGHS ", "highs"),
-                                         ("cvxpy-scs", "cvxpy:scs")])
+                                         ("cvxpy:SCS", "cvxpy:scs"), ("scs", "cvxpy:scs"),
+                                         ("osqp", "osqp"), ("cvxpy:osqp", "cvxpy:osqp")])
 def test_solver_name_forms(name, label):
     res = solve(designed_lp()[0], solver=name)
     assert res.solver == label
@@ -394,10 +408,262 @@ def test_highs_warm_start_from_the_optimum_saves_iterations(breast_cancer):
     X, y = breast_cancer
     idx = np.random.default_rng(3).permutation(len(y))[:150]
     problem = get_formulation("lp_ranker").build(PairSet.bipartite(y[idx]), kernel_matrix(X[idx], gamma=1.0), C=10.0)
-    cold = solve(problem, "highs", presolve=False)
-    warm = solve(problem, "highs", presolve=False, warm_start={"x": cold.x})
+    cold = solve(problem, "highs", solver_options={"presolve": "off"})
+    warm = solve(problem, "highs", solver_options={"presolve": "off"}, warm_start={"x": cold.x})
     assert warm.status == cold.status == Status.OPTIMAL
     assert warm.objective == pytest.approx(cold.objective, rel=1e-9)
     assert warm.iterations < cold.iterations
     with pytest.raises(ValueError, match="warm_start"):
         solve(problem, "highs", warm_start={"x": np.zeros(3)})
+
+
+# ----------------------------------------------------------------------------- the registry
+
+
+def test_registry_and_available_solvers_agree():
+    names = available_solvers()
+    assert len(names) == len(set(names))
+    for key, backend in REGISTRY.items():
+        assert backend.name == key and key == key.lower()
+        assert (key in names) == backend.is_available()
+        assert backend.problem_kinds <= {"LP", "QP"} and backend.required_modules
+        for variant in backend.variants():
+            assert variant in names
+    for name in names:  # every listed name resolves, and solves a tiny LP
+        assert check_solver(name) == name
+    for name in ("highs", "osqp", "cvxpy", "clarabel"):
+        res = solve(designed_lp()[0], name)
+        assert res.status == Status.OPTIMAL and res.objective == pytest.approx(-1.5, abs=1e-5), name
+    variants = [v for b in REGISTRY.values() if b.is_available() for v in b.variants()]
+    assert set(names) == {k for k, b in REGISTRY.items() if b.is_available()} | set(variants)
+
+
+class _Origin(SolverBackend):
+    """A toy LP-only backend returning the origin."""
+
+    name = "origin"
+    required_modules = ("numpy",)
+    problem_kinds = frozenset({"LP"})
+    calls: list = []
+
+    def solve(self, problem, *, tol=None, max_iter=None, time_limit=None, verbose=False, warm_start=None,
+              solver_options=None):
+        self.calls.append(dict(tol=tol, max_iter=max_iter, time_limit=time_limit, verbose=verbose,
+                               warm_start=warm_start, solver_options=solver_options))
+        x = np.zeros(problem.n_vars)
+        return SolveResult(Status.OPTIMAL, problem.objective(x), x, solver=self.label)
+
+
+class _Missing(_Origin):
+    name = "missing"
+    required_modules = ("no_such_module_for_aucopt",)
+
+
+def test_one_registry_line_adds_a_backend(monkeypatch):
+    assert "origin" not in available_solvers()
+    with pytest.raises(ValueError, match="Unknown solver 'origin'"):
+        check_solver("origin")
+    monkeypatch.setitem(REGISTRY, "origin", _Origin())
+    assert "origin" in available_solvers() and check_solver("ORIGIN") == "ORIGIN"
+    _Origin.calls.clear()
+    raw = {"anything": 1}
+    res = solve(designed_lp()[0], "origin", tol=1e-4, max_iter=7, time_limit=2.0, verbose=1, solver_options=raw)
+    assert res.solver == "origin" and res.problem_name == "designed_lp" and res.wall_time >= 0
+    assert _Origin.calls == [dict(tol=1e-4, max_iter=7, time_limit=2.0, verbose=1, warm_start=None,
+                                  solver_options=raw)]
+    assert _Origin.calls[0]["solver_options"] is raw  # passed unchanged
+    # the backend's problem kinds are checked before it is called
+    problem, _, _ = kkt_qp(0)
+    with pytest.raises(ValueError, match=r"does not solve QPs.*\['LP'\]"):
+        solve(problem, "origin")
+    assert len(_Origin.calls) == 1
+
+
+def test_backend_with_missing_module_is_not_available(monkeypatch):
+    monkeypatch.setitem(REGISTRY, "missing", _Missing())
+    assert "missing" not in available_solvers()
+    with pytest.raises(ValueError, match="no_such_module_for_aucopt"):
+        check_solver("missing")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"tol": -1.0}, "tol must be a positive"),
+        ({"tol": 0.0}, "tol must be a positive"),
+        ({"max_iter": 0}, "max_iter must be an integer >= 1"),
+        ({"max_iter": 2.5}, "max_iter must be an integer >= 1"),
+        ({"time_limit": -1.0}, "time_limit must be a number >= 0"),
+        ({"solver_options": "fast"}, "solver_options must be a dict"),
+    ],
+)
+def test_solve_argument_validation(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        solve(designed_lp()[0], "highs", **kwargs)
+
+
+def test_hyphenated_cvxpy_names_are_unknown():
+    with pytest.raises(ValueError, match="Unknown solver 'cvxpy-scs'"):
+        check_solver("cvxpy-scs")
+
+
+# ----------------------------------------------------------------------------- raw options
+
+
+@pytest.mark.parametrize(
+    "solver, raw, match",
+    [
+        ("highs", {"no_such_option": 1}, r"HiGHS rejected the option 'no_such_option' = 1"),
+        ("highs", {"solver": "bogus"}, r"HiGHS rejected the option 'solver' = 'bogus'"),
+        ("highs", {"presolve": False}, r"HiGHS rejected the option 'presolve' = False"),
+        ("highs", {"time_limit": "soon"}, r"HiGHS rejected the option 'time_limit' = 'soon'"),
+        ("highs", {"primal_feasibility_tolerance": -1.0}, r"'primal_feasibility_tolerance' = -1\.0"),
+        ("osqp", {"no_such_setting": 1}, r"OSQP has no setting 'no_such_setting'"),
+        ("osqp", {"eps_abs": "tight"}, r"OSQP rejected the setting 'eps_abs' = 'tight': wrong type"),
+        ("osqp", {"eps_abs": -1.0}, r"OSQP rejected the setting 'eps_abs' = -1\.0 \(out of range"),
+        ("cvxpy", {"no_such_setting": 1}, r"CLARABEL rejected solver_options \{'no_such_setting': 1\}"),
+        ("clarabel", {"max_iter": "many"}, r"CLARABEL rejected solver_options \{'max_iter': 'many'\}"),
+        ("cvxpy:ecos", {"no_such_setting": 1}, r"ECOS rejected solver_options"),
+        ("cvxpy", {"solver": "SCS"}, r"may not name the cvxpy solver"),
+    ],
+)
+def test_rejected_raw_option_raises(solver, raw, match):
+    if solver.split(":")[-1] not in available_solvers():
+        pytest.skip(f"{solver} not installed")
+    problem = designed_lp()[0]
+    with pytest.raises(ValueError, match=match):
+        solve(problem, solver, solver_options=raw)
+    with pytest.raises(ValueError, match=match):
+        solve(kkt_qp(0)[0], solver, solver_options=raw)
+
+
+def test_raw_options_are_applied_last(monkeypatch):
+    """solver_options override what tol / max_iter / the defaults set, and are not modified."""
+    import aucopt.solvers.highs as highs_backend
+
+    recorded = []
+    original = highs_backend._set_option
+
+    def spy(h, highspy, key, value):
+        recorded.append((key, value))
+        original(h, highspy, key, value)
+
+    monkeypatch.setattr(highs_backend, "_set_option", spy)
+    raw = {"primal_feasibility_tolerance": 1e-5, "solver": "ipm"}
+    frozen = dict(raw)
+    res = solve(designed_lp()[0], "highs", tol=1e-8, max_iter=500, time_limit=30.0, solver_options=raw)
+    assert res.ok and res.info["algorithm"] == "ipm"
+    assert raw == frozen
+    last = dict(recorded)  # the value HiGHS was left with
+    assert last["primal_feasibility_tolerance"] == 1e-5 and last["dual_feasibility_tolerance"] == 1e-8
+    assert last["solver"] == "ipm" and last["time_limit"] == 30.0 and last["output_flag"] is False
+    for key in ("simplex_iteration_limit", "ipm_iteration_limit", "qp_iteration_limit", "pdlp_iteration_limit"):
+        assert last[key] == 500
+    recorded.clear()
+    solve(designed_lp()[0], "highs")
+    assert dict(recorded)["solver"] == "simplex"  # aucopt's LP default: dual simplex
+    assert dict(recorded)["primal_feasibility_tolerance"] == 1e-9
+    recorded.clear()
+    solve(kkt_qp(0)[0], "highs")
+    assert "solver" not in dict(recorded) and dict(recorded)["primal_feasibility_tolerance"] == 1e-7
+
+
+# ----------------------------------------------------------------------------- tol and max_iter reach every backend
+
+
+def test_tol_reaches_osqp():
+    problem, x_ref, _ = designed_qp(0)
+    errors, iterations = {}, {}
+    for tol in (1e-2, 1e-8):
+        res = solve(problem, "osqp", tol=tol, solver_options={"polishing": False})
+        assert res.status == Status.OPTIMAL
+        errors[tol] = np.abs(res.x - x_ref).max()
+        iterations[tol] = res.iterations
+    assert iterations[1e-2] < iterations[1e-8]
+    assert errors[1e-8] < 1e-6 < errors[1e-2]
+    # a raw eps_abs / eps_rel overrides tol
+    raw = solve(problem, "osqp", tol=1e-8, solver_options={"polishing": False, "eps_abs": 1e-2, "eps_rel": 1e-2})
+    assert raw.iterations == iterations[1e-2]
+
+
+def test_tol_reaches_clarabel(ranker_lp):
+    loose = solve(ranker_lp, "clarabel", tol=1e-2)
+    tight = solve(ranker_lp, "clarabel", tol=1e-10)
+    ref = solve(ranker_lp, "highs").objective
+    assert loose.iterations < tight.iterations
+    assert abs(tight.objective - ref) < abs(loose.objective - ref)
+    assert tight.objective == pytest.approx(ref, rel=1e-8)
+    # the same through Clarabel's own keywords
+    raw = solve(ranker_lp, "clarabel", solver_options={"tol_gap_abs": 1e-2, "tol_gap_rel": 1e-2, "tol_feas": 1e-2})
+    assert raw.iterations == loose.iterations
+
+
+def test_tol_reaches_highs(ranker_lp):
+    """tol sets HiGHS's feasibility and interior-point optimality tolerances."""
+    ipm = {"presolve": "off", "solver": "ipm", "run_crossover": "off"}
+    ref = solve(ranker_lp, "highs").objective
+    loose = solve(ranker_lp, "highs", tol=1e-6, solver_options=ipm)
+    tight = solve(ranker_lp, "highs", tol=1e-9, solver_options=ipm)
+    assert loose.status == tight.status == Status.OPTIMAL
+    assert loose.iterations < tight.iterations
+    assert abs(tight.objective - ref) < abs(loose.objective - ref)
+    assert tight.objective == pytest.approx(ref, rel=1e-7)
+
+
+def test_cvxpy_solver_without_tolerance_mapping():
+    if "scipy" not in available_solvers():
+        pytest.skip("cvxpy's SCIPY interface not installed")
+    problem = designed_lp()[0]
+    assert solve(problem, "cvxpy:scipy").objective == pytest.approx(-1.5, abs=1e-7)
+    with pytest.raises(ValueError, match="tol=1e-06 has no known mapping for the cvxpy solver SCIPY"):
+        solve(problem, "cvxpy:scipy", tol=1e-6)
+    with pytest.raises(ValueError, match="max_iter=5 has no known mapping"):
+        solve(problem, "cvxpy:scipy", max_iter=5)
+
+
+# ----------------------------------------------------------------------------- one LP, three backends
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_same_lp_on_highs_osqp_clarabel(seed):
+    """A random bounded LP with a unique optimum: the three backends agree on x, y and the value."""
+    rng = np.random.default_rng(40 + seed)
+    n, k = 8, 5
+    A = rng.normal(size=(k, n))
+    x0 = rng.uniform(0.2, 1.0, n)
+    row_lower, row_upper = A @ x0 - rng.uniform(0.1, 1, k), A @ x0 + rng.uniform(0.1, 1, k)
+    problem = Problem(c=rng.normal(size=n), A=sp.csc_matrix(A), row_lower=row_lower, row_upper=row_upper,
+                      col_lower=np.zeros(n), col_upper=np.full(n, 2.0), name="box_lp")
+    results = {s: solve(problem, s, tol=1e-9).raise_for_status() for s in ("highs", "osqp", "clarabel")}
+    ref = results["highs"]
+    for name, res in results.items():
+        assert res.status == Status.OPTIMAL, name
+        assert res.objective == pytest.approx(ref.objective, rel=1e-6, abs=1e-8), name
+        np.testing.assert_allclose(res.x, ref.x, atol=1e-5, err_msg=name)
+        np.testing.assert_allclose(res.dual, ref.dual, atol=1e-5, err_msg=name)
+        assert problem.violation(res.x) < 1e-6, name
+
+
+@pytest.mark.parametrize("problem", [kkt_qp(0)[0], designed_qp(1)[0]], ids=["free", "bounded"])
+def test_warm_start_reaches_osqp_and_cvxpy(problem):
+    cold = solve(problem, "osqp", tol=1e-8, solver_options={"polishing": False})
+    warm = solve(problem, "osqp", tol=1e-8, warm_start={"x": cold.x, "y": cold.dual},
+                 solver_options={"polishing": False})
+    assert cold.ok and warm.ok and warm.iterations < cold.iterations
+    assert solve(problem, "clarabel", warm_start={"x": cold.x}).ok
+    for name in ("osqp", "clarabel"):
+        with pytest.raises(ValueError, match=r"warm_start\['x'\] must have shape"):
+            solve(problem, name, warm_start={"x": np.zeros(2)})
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_backends_are_silent_unless_verbose(solver, capfd):
+    """Nothing reaches the terminal (not even HiGHS's banner) with verbose=False; verbose=True logs."""
+    problem = designed_lp()[0]
+    capfd.readouterr()
+    assert solve(problem, solver).ok
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert solve(problem, solver, verbose=True).ok
+    out, err = capfd.readouterr()
+    assert len(out + err) > 0

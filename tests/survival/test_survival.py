@@ -1,4 +1,4 @@
-"""Survival pair variants and the seed-003 survival evaluation (aucopt.survival).
+"""Survival pair variants and the survival evaluation protocol of Ataman (2007), Sec. 5.3.5 (aucopt.survival).
 
 Oracles: brute-force O(m²) enumeration of Harrell's comparable set and of the LPRex
 censored–censored pairs; brute-force percentile conversion and Harrell C; lifelines
@@ -245,7 +245,7 @@ def test_lprex_aucsvm_dual_matches_cvxpy_primal(small_lprex):
     X, event, time, pairs = small_lprex
     C = 0.3
     problem = get_formulation("aucsvm_l1_dual").build(pairs, factor=X, C=C)
-    res = solve(problem, "osqp", eps_abs=1e-9, eps_rel=1e-9).raise_for_status()
+    res = solve(problem, "osqp", tol=1e-9).raise_for_status()
     i, j, w = pairs.to_arrays()
     Z = X[i] - X[j]
     wv, xi = cp.Variable(X.shape[1]), cp.Variable(len(i))
@@ -273,8 +273,8 @@ def test_lprex_newton_matches_brute_force_minimizer(small_lprex):
     from scipy.optimize import minimize
 
     X, event, time, pairs = small_lprex
-    lam = 0.1
-    res = newton_solve(X, pairs, lam, tol=1e-10)
+    alpha = 0.1
+    res = newton_solve(X, pairs, alpha, tol=1e-10)
     assert res.converged
     i, j, w = pairs.to_arrays()
     Z = X[i] - X[j]
@@ -282,7 +282,7 @@ def test_lprex_newton_matches_brute_force_minimizer(small_lprex):
 
     def F(theta):
         h = np.maximum(0.0, 1 - Z @ theta)
-        return (w @ h**2) / N + 0.5 * lam * theta @ theta, -2 * Z.T @ (w * h) / N + lam * theta
+        return (w @ h**2) / N + 0.5 * alpha * theta @ theta, -2 * Z.T @ (w * h) / N + alpha * theta
 
     ref = minimize(F, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B", options={"gtol": 1e-12})
     assert res.objective == pytest.approx(ref.fun, rel=1e-8)
@@ -405,7 +405,7 @@ def test_end_to_end_lpr_vs_cox_on_veterans(veterans):
     pytest.importorskip("lifelines")
     X, y = veterans
     lpr = pooled_cindex_cv(SurvivalLPRanker(C=1, gamma=0.5), X, y, n_splits=3, n_repeats=2)
-    cox = pooled_cindex_cv(CoxPH(penalizer=0.01), X, y, n_splits=3, n_repeats=2)
+    cox = pooled_cindex_cv(CoxPH(alpha=0.01), X, y, n_splits=3, n_repeats=2)
     assert (lpr.pooled_c > 0.5).all() and (cox.pooled_c > 0.5).all()
     out = compare_methods(lpr, cox)
     assert out.pvalue == pytest.approx(stats.ttest_rel(lpr.pooled_c, cox.pooled_c).pvalue, rel=1e-12)
@@ -417,21 +417,21 @@ def test_coxph_wrapper_matches_lifelines(veterans):
     import pandas as pd
 
     X, y = veterans
-    model = CoxPH(penalizer=0.01).fit(X, y)
+    model = CoxPH(alpha=0.01).fit(X, y)
     df = pd.DataFrame(X, columns=[f"c{k}" for k in range(X.shape[1])])
     df["T"], df["E"] = y["time"], y["event"]
     ref = lifelines.CoxPHFitter(penalizer=0.01).fit(df, "T", "E")
     np.testing.assert_allclose(model.coef_, ref.params_.to_numpy(), rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(model.predict(X), X @ ref.params_.to_numpy(), rtol=1e-6, atol=1e-8)
     assert model.score(X, y) > 0.5
-    with pytest.raises(ValueError, match="penalizer"):
-        CoxPH(penalizer=-1).fit(X, y)
+    with pytest.raises(ValueError, match="'alpha' parameter of CoxPH"):
+        CoxPH(alpha=-1).fit(X, y)
 
 
 def test_time_dependent_auc(veterans):
     pytest.importorskip("sksurv")
     X, y = veterans
-    risk = CoxPH(penalizer=0.01).fit(X, y).predict(X) if _has("lifelines") else -X[:, 1]
+    risk = CoxPH(alpha=0.01).fit(X, y).predict(X) if _has("lifelines") else -X[:, 1]
     times = np.percentile(y["time"][y["event"]], [25, 50, 75])
     auc, mean_auc = time_dependent_auc(y, y, risk, times)
     assert auc.shape == (3,) and 0.5 < mean_auc <= 1
@@ -478,7 +478,7 @@ def test_logrank_matches_lifelines(seed, weighting):
 
 
 def test_logrank_and_km_errors():
-    with pytest.raises(ValueError, match="weighting must be one of"):
+    with pytest.raises(ValueError, match="'weighting' parameter of logrank"):
         logrank([1, 2], [1, 0], [2, 3], [1, 1], weighting="peto")
     with pytest.raises(ValueError, match="at least one event"):
         logrank([1, 2], [0, 0], [2, 3], [0, 0])
@@ -496,7 +496,7 @@ def test_risk_groups_and_plot(tmp_path):
     assert scores[g.high].min() >= scores[g.low].max()
     g90 = risk_groups(scores, top=90)
     assert g90.low.sum() == 5 and scores[g90.low].max() <= scores[g90.high].min()
-    with pytest.raises(ValueError, match="top must be a percentage"):
+    with pytest.raises(ValueError, match="'top' parameter of risk_groups"):
         risk_groups(scores, top=0)
     _, event, time = random_survival(2, m=50, n_times=15)
     fig = plot_risk_groups(time, event, {"A": scores, "B": -scores}, top=20, title="test")
@@ -518,7 +518,7 @@ def test_coxph_constant_column_gets_zero_coefficient():
     X[:, 1] = 1.0
     t = rng.exponential(np.exp(-X[:, 0]))
     e = rng.random(80) < 0.7
-    model = CoxPH(penalizer=0.01).fit(X, survival_target(e, t))
+    model = CoxPH(alpha=0.01).fit(X, survival_target(e, t))
     assert model.coef_[1] == 0.0
     df = pd.DataFrame({"a": X[:, 0], "c": X[:, 2], "T": t, "E": e.astype(int)})
     ref = lifelines.CoxPHFitter(penalizer=0.01).fit(df, "T", "E").params_
@@ -537,3 +537,171 @@ def test_flchain_loader_drops_the_cause_of_death():
     frame, _ = load_flchain()
     without = pd.get_dummies(frame.drop(columns=["chapter"]), drop_first=True)
     assert X.shape[1] == without.shape[1]  # no one-hot column of "chapter" survives
+
+
+# ============================================================================ parameters
+
+
+def _cox_data(seed=5, m=80):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, 3)) * [1.0, 2.0, 0.5] + 1.0
+    t = np.round(rng.exponential(np.exp(-X[:, 0])), 1) + 0.1  # tied times: Efron's correction matters
+    e = rng.random(m) < 0.7
+    return X, t, e
+
+
+@pytest.mark.filterwarnings("ignore:Newton-Raphson convergence completed successfully")
+@pytest.mark.parametrize("params", [{"max_iter": 1}, {"max_iter": 2}, {"tol": 0.5}, {"tol": 1e-10},
+                                    {"alpha": 0.1, "l1_ratio": 0.5, "max_iter": 3}])
+def test_coxph_tol_and_max_iter_reach_lifelines(params):
+    lifelines = pytest.importorskip("lifelines")
+    import warnings
+
+    import pandas as pd
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, t, e = _cox_data()
+    y = survival_target(e, t)
+    full = dict(alpha=0.0, l1_ratio=0.0, tol=1e-7, max_iter=500) | params
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(T=t, E=e.astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = lifelines.CoxPHFitter(penalizer=full["alpha"], l1_ratio=full["l1_ratio"]).fit(
+            df, "T", "E", fit_options={"precision": full["tol"], "max_steps": full["max_iter"]}).params_.to_numpy()
+        default = CoxPH(alpha=full["alpha"], l1_ratio=full["l1_ratio"]).fit(X, y).coef_
+    if "max_iter" in params:  # stopped early: lifelines' failure becomes scikit-learn's warning
+        with pytest.warns(ConvergenceWarning, match=f"max_iter={params['max_iter']}"):
+            model = CoxPH(**params).fit(X, y)
+        assert not model.converged_
+    else:
+        model = CoxPH(**params).fit(X, y)
+        assert model.converged_
+    np.testing.assert_allclose(model.coef_, ref, rtol=1e-12, atol=1e-14)  # the same lifelines run
+    if params != {"tol": 1e-10}:  # a loose tolerance or few steps stop before the default's optimum
+        assert np.abs(model.coef_ - default).max() > 1e-6
+    else:
+        np.testing.assert_allclose(model.coef_, default, rtol=1e-4)
+
+
+def test_coxph_ridge_equals_sksurv_on_standardized_columns():
+    """The documented objective: CoxPH(alpha=a) on standardized columns (ddof=1) minimizes
+    −ℓ(β)/n + (a/2)‖β‖², i.e. scikit-survival's CoxPHSurvivalAnalysis(alpha=n·a, ties="efron")."""
+    pytest.importorskip("lifelines")
+    sksurv_linear = pytest.importorskip("sksurv.linear_model")
+    X, t, e = _cox_data(m=90)
+    Xs = (X - X.mean(0)) / X.std(0, ddof=1)
+    y = survival_target(e, t)
+    for a in (0.01, 0.2):
+        ours = CoxPH(alpha=a, tol=1e-10).fit(Xs, y).coef_
+        ref = sksurv_linear.CoxPHSurvivalAnalysis(alpha=len(t) * a, ties="efron", tol=1e-12).fit(Xs, y).coef_
+        np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-7)
+    # on raw columns lifelines penalizes the standardized coefficients s_k β_k
+    ours = CoxPH(alpha=0.05, tol=1e-10).fit(X, y).coef_
+    ref = sksurv_linear.CoxPHSurvivalAnalysis(alpha=len(t) * 0.05 * X.std(0, ddof=1) ** 2, ties="efron",
+                                              tol=1e-12).fit(X, y).coef_
+    np.testing.assert_allclose(ours, ref, rtol=1e-5, atol=1e-7)
+
+
+class _Untouchable:
+    """Data that fails loudly if anything reads it: parameter checks must come first."""
+
+    shape = (30, 3)
+
+    def __array__(self, *args, **kwargs):
+        raise AssertionError("the data was read before the parameters were checked")
+
+    def __len__(self):
+        raise AssertionError("the data was read before the parameters were checked")
+
+
+@pytest.mark.parametrize("param, value", [
+    ("alpha", -0.1), ("alpha", "ridge"), ("l1_ratio", -0.5), ("l1_ratio", 1.5), ("tol", 0.0),
+    ("tol", -1e-3), ("max_iter", 0), ("max_iter", 2.5), ("verbose", "loud"),
+])
+def test_coxph_each_constraint_rejects_bad_value_before_any_work(param, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    est = CoxPH(**{param: value})
+    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of CoxPH"):
+        est.fit(_Untouchable(), _Untouchable())
+    assert not hasattr(est, "coef_")
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"n_splits": 1}, "n_splits"), ({"n_splits": 2.0}, "n_splits"), ({"n_repeats": 0}, "n_repeats"),
+    ({"random_state": "zero"}, "random_state"), ({"stratify": "yes"}, "stratify"),
+    ({"min_events_per_fold": -1}, "min_events_per_fold"), ({"verbose": "on"}, "verbose"),
+])
+def test_pooled_cv_parameters_rejected_before_any_fit(kwargs, name):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from aucopt.survival import evaluate_methods
+
+    X, event, time = random_survival(0, m=30)
+    _NoFit.fitted = 0
+    with pytest.raises(InvalidParameterError, match=f"'{name}' parameter of pooled_cindex_cv"):
+        pooled_cindex_cv(_NoFit(), X, (event, time), **kwargs)
+    if name not in ("stratify", "min_events_per_fold"):
+        with pytest.raises(InvalidParameterError, match=f"'{name}' parameter of evaluate_methods"):
+            evaluate_methods({"a": _NoFit()}, X, (event, time), **kwargs)
+    with pytest.raises(InvalidParameterError, match="'estimator' parameter of pooled_cindex_cv"):
+        pooled_cindex_cv(object(), X, (event, time))
+    with pytest.raises(InvalidParameterError, match="'methods' parameter of evaluate_methods"):
+        evaluate_methods([_NoFit()], X, (event, time))
+    assert _NoFit.fitted == 0
+
+
+def test_pooled_cv_verbose_shows_a_progress_bar(capsys):
+    from aucopt.survival import evaluate_methods
+
+    X, event, time = random_survival(7, m=40, n_times=20, p_event=0.6)
+    y = survival_target(event, time)
+    quiet = pooled_cindex_cv(LinearRisk(), X, y, n_splits=2, n_repeats=2, verbose=0)
+    assert capsys.readouterr().err == ""
+    loud = pooled_cindex_cv(LinearRisk(), X, y, n_splits=2, n_repeats=2, verbose=1)
+    assert "CV LinearRisk" in capsys.readouterr().err
+    np.testing.assert_array_equal(quiet.pooled_c, loud.pooled_c)
+    results = evaluate_methods({"a": LinearRisk()}, X, y, n_splits=2, n_repeats=2, verbose=True)
+    assert "CV LinearRisk" in capsys.readouterr().err
+    np.testing.assert_array_equal(results["a"].pooled_c, quiet.pooled_c)
+    assert results["a"].seconds > 0 and np.isnan(quiet.seconds)
+
+
+def test_plot_risk_groups_rejects_unknown_weighting():
+    _, event, time = random_survival(2, m=20)
+    with pytest.raises(ValueError, match="weighting must be one of"):
+        plot_risk_groups(time, event, np.arange(20.0), weighting="peto")
+
+
+def test_coxph_n_iter_counts_lifelines_newton_steps_and_verbose_prints_them(capsys):
+    pytest.importorskip("lifelines")
+    import pickle
+    import warnings
+
+    X, t, e = _cox_data()
+    y = survival_target(e, t)
+    quiet = CoxPH(alpha=0.01).fit(X, y)
+    assert capsys.readouterr().out == ""
+    loud = CoxPH(alpha=0.01, verbose=1).fit(X, y)
+    printed = capsys.readouterr().out
+    assert loud.n_iter_ == quiet.n_iter_ == printed.count("Iteration ") >= 2  # lifelines' own log
+    np.testing.assert_array_equal(loud.coef_, quiet.coef_)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert CoxPH(max_iter=2).fit(X, y).n_iter_ == 2
+    again = pickle.loads(pickle.dumps(quiet))  # the step counter does not stay on the fitter
+    np.testing.assert_array_equal(again.predict(X), quiet.predict(X))
+
+
+@pytest.mark.parametrize("case", ["all-censored", "no-one-at-risk-after-the-event"])
+def test_coxph_without_comparable_pairs_raises_before_fitting(case):
+    pytest.importorskip("lifelines")
+    from aucopt.exceptions import NoComparablePairsError
+
+    X, t, e = _cox_data()
+    e = np.zeros_like(e)
+    if case != "all-censored":
+        t = np.arange(len(t), dtype=float)
+        e[-1] = True
+    with pytest.raises(NoComparablePairsError):
+        CoxPH().fit(X, survival_target(e, t))

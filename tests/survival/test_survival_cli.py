@@ -1,4 +1,4 @@
-"""End-to-end tests of ``aucopt survival`` (seed 003 §3.2 protocol through the CLI)."""
+"""End-to-end tests of ``aucopt survival`` (the protocol of Ataman 2007, Sec. 5.3.5, through the CLI)."""
 
 import re
 
@@ -36,7 +36,7 @@ def test_cli_matches_pooled_cindex_cv(tmp_path, capsys):
     X, y = load_survival("veterans")
     n_pairs = PairSet.survival(y).n_pairs
     estimators = {m: _survival_model(m, args, n_pairs) for m in ("lpr", "newton")}
-    estimators["cox"] = make_pipeline(MinMaxScaler(), CoxPH(penalizer=args.cox_penalizer))
+    estimators["cox"] = make_pipeline(MinMaxScaler(), CoxPH(alpha=args.cox_alpha))
     for name, est in estimators.items():
         res = pooled_cindex_cv(est, X, y, n_splits=3, n_repeats=2, random_state=0)
         assert table[name] == pytest.approx(round(res.mean, 4), abs=1e-4)

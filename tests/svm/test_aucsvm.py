@@ -1,4 +1,4 @@
-"""Tests of the AUC-maximizing SVM (Brefeld & Scheffer 2005; seed 001 spec §2, §3, §P1, §5, §6).
+"""Tests of the AUC-maximizing SVM (Brefeld & Scheffer 2005).
 
 Oracles, all independent of the code under test:
 
@@ -24,17 +24,21 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import aucopt.lp._classes
 import aucopt.svm._aucsvm
 import aucopt.svm._pairwise_linear
 from reference import assert_expected_failures_are_real_checks, run_check_within_limit
-from aucopt import AUCSVM, Model, PairSet, SurvivalAUCSVM, get_formulation, roc_auc, solve, survival_target
+from test_rankers import PAIR_VARIANTS, pair_options_variant
+from aucopt import (AUCSVM, Model, PairSet, ProblemTooLargeError, RankSVM, SolverWarning, SurvivalAUCSVM,
+                    SurvivalRankSVM, get_formulation, roc_auc, solve, survival_target)
 from aucopt.kernels import kernel_factor
 from aucopt.svm._pairwise_linear import kmeans_difference_centers
 
 cp = pytest.importorskip("cvxpy")
 
 QP_SOLVERS = ("osqp", "highs", "clarabel")
+LOSS = {1: "hinge", 2: "squared_hinge"}  # r = 1, 2 of the paper's r-norm soft margin
+#: raw Clarabel settings (cvxpy ``solve`` keywords, passed unchanged through ``solver_options``)
+TIGHT_CLARABEL = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
 
 
 # ============================================================================ helpers / oracles
@@ -164,16 +168,16 @@ def test_pairwise_kernel_from_factor_equals_four_term_formula(kernel):
     ALm = A @ m.kernel_factor  # the Model's own (lazily computed) factor
     np.testing.assert_allclose(ALm @ ALm.T, brute, rtol=0, atol=1e-10 * scale)
 
-    # spec §2.6 block form: k_ju = k(x_j⁻, x_u⁺) = K₊₋[u, j], the cross block *transposed*
+    # block form: k_ju = k(x_j⁻, x_u⁺) = K₊₋[u, j], the cross block *transposed*
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     Kpm = K[np.ix_(pos, neg)]
     ip = np.searchsorted(pos, i)
     jn = np.searchsorted(neg, j)
     blocks = (K[np.ix_(i, i)] - Kpm[ip[:, None], jn[None, :]] - Kpm[ip[None, :], jn[:, None]]
               + K[np.ix_(j, j)])
-    np.testing.assert_allclose(blocks, brute, atol=1e-10 * scale)  # spec §2.6 block formula
-    # the oracle has power: reusing the k_iv term K₊₋[i, v] for k_ju (forgetting the transpose,
-    # pitfall 5.1) gives a wrong matrix
+    np.testing.assert_allclose(blocks, brute, atol=1e-10 * scale)  # block formula
+    # the oracle has power: reusing the k_iv term K₊₋[i, v] for k_ju (forgetting the transpose)
+    # gives a wrong matrix
     clash = K[np.ix_(i, i)] - 2 * Kpm[ip[:, None], jn[None, :]] + K[np.ix_(j, j)]
     assert np.abs(clash - brute).max() > 1e-3 * scale
 
@@ -235,7 +239,7 @@ def test_linear_dual_equals_direct_primal_qp(cancer40, norm, solver, C):
     Z = X[pairs[:, 0]] - X[pairs[:, 1]]
     w_ref, xi_ref, value = _primal_qp(Z, C, norm)
 
-    est = AUCSVM(C=C, kernel="linear", norm=norm, solver=solver).fit(X, y)
+    est = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver=solver).fit(X, y)
     w = est.dual_coef_ @ est.support_vectors_  # w = Xᵀ coef
     scale = max(1.0, np.abs(w_ref).max())
     assert np.abs(w - w_ref).max() <= 1e-6 * scale
@@ -249,7 +253,7 @@ def test_linear_dual_equals_direct_primal_qp(cancer40, norm, solver, C):
     slot = {tuple(p): k for k, p in enumerate(pairs.tolist())}
     idx = np.array([slot[tuple(p)] for p in est.support_pairs_.tolist()])
     alpha = np.zeros(len(pairs))
-    alpha[idx] = est.support_alpha_
+    alpha[idx] = est.pair_dual_coef_
     assert np.all(alpha >= 0)
     if norm == 1:
         assert np.all(alpha <= C * (1 + 1e-6))
@@ -286,7 +290,7 @@ def test_l2_slacks_from_rebuilt_formulation(cancer40):
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
-    """For C ≤ C* = 1/max(K′1) every α = C and w ∝ μ⁺ − μ⁻ (spec §P1.1); above C* not."""
+    """For C ≤ C* = 1/max(K′1) every α = C and w ∝ μ⁺ − μ⁻ (the centroid classifier); above C* not."""
     X, y = cancer40
     K = X @ X.T if kernel == "linear" else rbf_kernel(X, gamma=1.0)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
@@ -299,18 +303,18 @@ def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
     centroid[pos], centroid[neg] = 1.0 / len(pos), -1.0 / len(neg)  # μ⁺ − μ⁻
 
     for C in (C_star, 0.5 * C_star, 0.1 * C_star):
-        est = AUCSVM(C=C, kernel=kernel, gamma=1.0, norm=1, solver="clarabel", support_threshold=0).fit(X, y)
+        est = AUCSVM(C=C, kernel=kernel, gamma=1.0, loss="hinge", solver="clarabel", support_threshold=0).fit(X, y)
         coef = np.zeros(len(y))
         coef[est.support_] = est.dual_coef_
         cos = (coef @ K @ centroid) / np.sqrt((coef @ K @ coef) * (centroid @ K @ centroid))
         assert cos == pytest.approx(1.0, abs=1e-6)
         if C < C_star:  # at C = C* the extreme pair has zero gradient: α there is ill-conditioned
-            assert len(est.support_alpha_) == len(pos) * len(neg)
-            np.testing.assert_allclose(est.support_alpha_, C, rtol=1e-6)
+            assert len(est.pair_dual_coef_) == len(pos) * len(neg)
+            np.testing.assert_allclose(est.pair_dual_coef_, C, rtol=1e-6)
             np.testing.assert_allclose(coef, C * s, atol=1e-6 * C * np.abs(s).max())
 
-    above = AUCSVM(C=3 * C_star, kernel=kernel, gamma=1.0, norm=1, solver="clarabel").fit(X, y)
-    n_at_bound = np.sum(above.support_alpha_ > (1 - 1e-3) * 3 * C_star)
+    above = AUCSVM(C=3 * C_star, kernel=kernel, gamma=1.0, loss="hinge", solver="clarabel").fit(X, y)
+    n_at_bound = np.sum(above.pair_dual_coef_ > (1 - 1e-3) * 3 * C_star)
     assert n_at_bound < len(pos) * len(neg)  # the plateau ends at C*
 
 
@@ -318,7 +322,7 @@ def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
 
 
 def test_separable_large_C_is_half_the_bias_svm():
-    """On linearly separable data, w_AUC = w_SVM / 2 (hard-margin equivalence, spec §P1.2)."""
+    """On linearly separable data, w_AUC = w_SVM / 2 (hard-margin equivalence)."""
     rng = np.random.RandomState(0)
     X = rng.randn(40, 3)
     score = X @ np.array([1.0, -2.0, 0.5]) + 0.3
@@ -326,15 +330,15 @@ def test_separable_large_C_is_half_the_bias_svm():
     X, y = X[keep], (score[keep] > 0).astype(int)
     svc = SVC(kernel="linear", C=1e6, tol=1e-12).fit(X, y)
     w_svm = svc.coef_.ravel()
-    for solver in ("clarabel", "liblinear"):
-        est = AUCSVM(C=1e3, kernel="linear", solver=solver).fit(X, y)
+    for method, solver in (("full", "clarabel"), ("liblinear", "osqp")):
+        est = AUCSVM(C=1e3, kernel="linear", method=method, solver=solver).fit(X, y)
         w = _w_of(est, X.shape[1])
         np.testing.assert_allclose(w, w_svm / 2, atol=1e-6 * np.abs(w_svm).max())
         f = _f_of(est, X)
         assert f[y == 1].min() - f[y == 0].max() == pytest.approx(1.0, abs=1e-6)  # gap exactly 1
         assert est.score(X, y) == 1.0
-        if solver == "clarabel":
-            assert np.all(est.support_alpha_ < 0.5 * est.C)  # hard regime: no pair at the bound
+        if method == "full":
+            assert np.all(est.pair_dual_coef_ < 0.5 * est.C)  # hard regime: no pair at the bound
 
 
 # ============================================================================ Theorem 2 (liblinear)
@@ -348,8 +352,8 @@ def test_theorem2_liblinear_equals_qp(cancer60, norm, sparse):
     Xin = sp.csr_matrix(X) if sparse else X
     d = X.shape[1]
     for C in (0.01, 0.5):
-        lib = AUCSVM(C=C, kernel="linear", norm=norm, solver="liblinear").fit(Xin, y)
-        qp = AUCSVM(C=C, kernel="linear", norm=norm, solver="clarabel").fit(Xin, y)
+        lib = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], method="liblinear").fit(Xin, y)
+        qp = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver="clarabel").fit(Xin, y)
         w_lib, w_qp = _w_of(lib, d), _w_of(qp, d)
         assert np.abs(w_lib - w_qp).max() <= 1e-6 * max(1.0, np.abs(w_qp).max())
         assert lib.objective_ == pytest.approx(qp.objective_, rel=1e-7)
@@ -375,7 +379,7 @@ def _agree(make, X, y, rel=1e-5):
 def test_solvers_agree_on_breast_cancer(cancer60, kernel, norm):
     X, y = cancer60
     for C in (0.01, 1.0):
-        fits = _agree(lambda s: AUCSVM(C=C, kernel=kernel, gamma=1.0, norm=norm, solver=s), X, y)
+        fits = _agree(lambda s: AUCSVM(C=C, kernel=kernel, gamma=1.0, loss=LOSS[norm], solver=s), X, y)
         f_ref = _f_of(fits["clarabel"], X)
         for est in fits.values():
             np.testing.assert_allclose(_f_of(est, X), f_ref, atol=1e-3 * np.abs(f_ref).max())
@@ -385,14 +389,14 @@ def test_solvers_agree_on_breast_cancer(cancer60, kernel, norm):
 def test_solvers_agree_on_random_problems(norm):
     for seed in (0, 1):
         X, y = _random_problem(n=30, d=4, seed=seed)
-        _agree(lambda s: AUCSVM(C=0.1, kernel="poly", degree=2, gamma=0.5, norm=norm, solver=s), X, y)
+        _agree(lambda s: AUCSVM(C=0.1, kernel="poly", degree=2, gamma=0.5, loss=LOSS[norm], solver=s), X, y)
 
 
 @pytest.mark.parametrize("norm", [1, 2])
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 def test_solvers_agree_on_survival_pairs(whas50, kernel, norm):
     X, y = whas50
-    fits = _agree(lambda s: SurvivalAUCSVM(C=0.1, kernel=kernel, norm=norm, solver=s), X, y)
+    fits = _agree(lambda s: SurvivalAUCSVM(C=0.1, kernel=kernel, loss=LOSS[norm], solver=s), X, y)
     event, t = y["event"], y["time"]
     harrell = np.array([(a, b) for a in range(len(t)) if event[a] for b in range(len(t))
                         if t[a] < t[b] or (t[a] == t[b] and not event[b])])
@@ -417,7 +421,7 @@ def test_theorem1_training_auc_bound(cancer60, norm):
     n_pairs = len(pairs)
     n_violations = []
     for C in (1e-4, 1e-2, 1.0):
-        est = AUCSVM(C=C, kernel="linear", norm=norm, solver="osqp").fit(X, y)
+        est = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver="osqp").fit(X, y)
         f = _f_of(est, X)
         margin = f[pairs[:, 0]] - f[pairs[:, 1]]
         violations = int(np.sum(margin <= 0))
@@ -448,19 +452,19 @@ def test_theorem1_training_auc_bound(cancer60, norm):
 def test_per_example_coef_equals_pair_expansion(cancer40, breast_cancer, kernel, params, norm):
     X, y = cancer40
     Xt, _ = _subset(breast_cancer, 25, seed=7)
-    est = AUCSVM(C=0.5, kernel=kernel, norm=norm, solver="clarabel", support_threshold=0, **params).fit(X, y)
+    est = AUCSVM(C=0.5, kernel=kernel, loss=LOSS[norm], solver="clarabel", support_threshold=0, **params).fit(X, y)
     kfun = (lambda A, B: rbf_kernel(A, B, gamma=params["gamma"])) if kernel == "rbf" else (
         lambda A, B: polynomial_kernel(A, B, **params))
     i, j = est.support_pairs_.T
     assert np.all(y[i] == 1) and np.all(y[j] == 0)
-    f_pairs = est.support_alpha_ @ (kfun(X[i], Xt) - kfun(X[j], Xt))  # Σ α_ij (k(x_i,x) − k(x_j,x))
+    f_pairs = est.pair_dual_coef_ @ (kfun(X[i], Xt) - kfun(X[j], Xt))  # Σ α_ij (k(x_i,x) − k(x_j,x))
     f_coef = _f_of(est, Xt)
     # (tol=0 keeps every α > 0; coef is the lifted v = Aᵀα, equal up to feasibility 1e-8)
     np.testing.assert_allclose(f_coef, f_pairs, atol=1e-8 * max(1.0, np.abs(f_pairs).max()))
     # the collapse coef = Aᵀα: row sums on positives, minus column sums on negatives
     coef = np.zeros(len(y))
-    np.add.at(coef, i, est.support_alpha_)
-    np.add.at(coef, j, -est.support_alpha_)
+    np.add.at(coef, i, est.pair_dual_coef_)
+    np.add.at(coef, j, -est.pair_dual_coef_)
     full = np.zeros(len(y))
     full[est.support_] = est.dual_coef_
     np.testing.assert_allclose(full, coef, atol=1e-8 * max(1.0, np.abs(coef).max()))
@@ -482,12 +486,12 @@ def test_kmeans_model_equals_reduced_dual_on_centers(cancer40, norm):
     for u in range(len(centers)):
         np.testing.assert_allclose(Z[label == u].mean(axis=0), centers[u], atol=1e-6)
 
-    est = AUCSVM(C=C, kernel="linear", norm=norm, solver="clarabel", reduction="kmeans",
+    est = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver="clarabel", method="kmeans",
                  random_state=rs).fit(X, y)
     w_ref = _reduced_dual(centers, C, norm)
     np.testing.assert_allclose(_w_of(est, X.shape[1]), w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
     # a different seed gives different centers, hence (generically) a different model
-    other = AUCSVM(C=C, kernel="linear", norm=norm, solver="clarabel", reduction="kmeans",
+    other = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver="clarabel", method="kmeans",
                    random_state=rs + 1).fit(X, y)
     assert np.abs(_w_of(other, X.shape[1]) - w_ref).max() > 1e-6
 
@@ -506,9 +510,9 @@ def test_kmeans_falls_back_to_exact_when_no_reduction_possible(cancer40, case):
         n_clusters = 20 if case == "n_clusters_P" else 25
     Xs, ys = X[idx], y[idx]
     for norm in (1, 2):
-        red = AUCSVM(C=0.5, kernel="linear", norm=norm, solver="clarabel", reduction="kmeans",
-                     n_clusters=n_clusters).fit(Xs, ys)
-        exact = AUCSVM(C=0.5, kernel="linear", norm=norm, solver="clarabel").fit(Xs, ys)
+        red = AUCSVM(C=0.5, kernel="linear", loss=LOSS[norm], solver="clarabel", method="kmeans",
+                     method_options={"n_clusters": n_clusters}).fit(Xs, ys)
+        exact = AUCSVM(C=0.5, kernel="linear", loss=LOSS[norm], solver="clarabel").fit(Xs, ys)
         np.testing.assert_allclose(_w_of(red, X.shape[1]), _w_of(exact, X.shape[1]), atol=1e-7)
         assert red.objective_ == pytest.approx(exact.objective_, rel=1e-7)
 
@@ -530,7 +534,7 @@ def test_kmeans_drops_empty_clusters_from_duplicated_rows(breast_cancer):
     for c in centers:
         assert np.min(np.abs(distinct - c).max(axis=1)) < 1e-10
     for norm in (1, 2):
-        est = AUCSVM(C=0.5, kernel="linear", norm=norm, solver="clarabel", reduction="kmeans").fit(Xd, yd)
+        est = AUCSVM(C=0.5, kernel="linear", loss=LOSS[norm], solver="clarabel", method="kmeans").fit(Xd, yd)
         w_ref = _reduced_dual(distinct, 0.5, norm)
         np.testing.assert_allclose(_w_of(est, X.shape[1]), w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
 
@@ -549,18 +553,18 @@ def test_weighted_pairs_match_weighted_primal(cancer40, norm):
     wij = sw[pairs[:, 0]] * sw[pairs[:, 1]]
     Z = X[pairs[:, 0]] - X[pairs[:, 1]]
     w_ref, xi_ref, value = _primal_qp(Z, C, norm, weights=wij)
-    est = AUCSVM(C=C, kernel="linear", norm=norm, solver="osqp").fit(X, y, sample_weight=sw)
+    est = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], solver="osqp").fit(X, y, sample_weight=sw)
     w = _w_of(est, X.shape[1])
     np.testing.assert_allclose(w, w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
     assert est.objective_ == pytest.approx(value, rel=1e-6)
-    lib = AUCSVM(C=C, kernel="linear", norm=norm, solver="liblinear").fit(X, y, sample_weight=sw)
+    lib = AUCSVM(C=C, kernel="linear", loss=LOSS[norm], method="liblinear").fit(X, y, sample_weight=sw)
     np.testing.assert_allclose(_w_of(lib, X.shape[1]), w_ref, atol=1e-6 * max(1.0, np.abs(w_ref).max()))
     assert lib.objective_ == pytest.approx(value, rel=1e-6)
 
     slot = {tuple(p): k for k, p in enumerate(pairs.tolist())}
     idx = np.array([slot[tuple(p)] for p in est.support_pairs_.tolist()])
     alpha = np.zeros(len(pairs))
-    alpha[idx] = est.support_alpha_
+    alpha[idx] = est.pair_dual_coef_
     assert np.all(alpha[wij == 0] == 0)
     margin = Z @ w_ref
     if norm == 1:
@@ -685,6 +689,134 @@ def test_survival_score_equals_sksurv_concordance(whas500):
     assert est.score(X[te], survival_target(event[te], t[te])) == pytest.approx(oracle, abs=1e-12)
 
 
+# ============================================================================ options reach the backend
+
+
+def test_tol_max_iter_verbose_and_solver_options_reach_the_qp_backend(cancer40, monkeypatch):
+    """The estimator passes tol, max_iter, verbose and the raw solver_options dict through
+    aucopt.solvers.solve unchanged (the backend maps tol / max_iter onto its own options)."""
+    X, y = cancer40
+    calls = []
+    real_solve = aucopt.svm._aucsvm.solve
+
+    def spy(problem, solver, **kwargs):
+        calls.append((solver, kwargs))
+        return real_solve(problem, solver, **kwargs)
+
+    monkeypatch.setattr(aucopt.svm._aucsvm, "solve", spy)
+    raw = {"polishing": True}
+    est = AUCSVM(C=0.1, kernel="linear", solver="osqp", tol=1e-7, max_iter=50_000, verbose=0,
+                 solver_options=raw).fit(X, y)
+    assert calls == [("osqp", {"tol": 1e-7, "max_iter": 50_000, "verbose": False, "solver_options": raw})]
+    assert calls[0][1]["solver_options"] is raw
+    assert est.n_iter_ == est.solve_result_.iterations > 0
+    calls.clear()
+    AUCSVM(C=0.1, kernel="linear", solver="highs").fit(X, y)
+    assert calls == [("highs", {"tol": None, "max_iter": None, "verbose": False, "solver_options": None})]
+
+
+def test_liblinear_takes_tol_and_max_iter(cancer40):
+    """method='liblinear': max_iter is liblinear's iteration limit (a stop there warns), tol its
+    stopping tolerance (a loose one gives a visibly different, less optimal w)."""
+    X, y = cancer40
+    with pytest.warns(SolverWarning, match="iteration_limit"):
+        short = AUCSVM(C=0.5, kernel="linear", method="liblinear", max_iter=2).fit(X, y)
+    assert short.n_iter_ == 2 and short.solve_result_.status == "iteration_limit"
+    exact = AUCSVM(C=0.5, kernel="linear", method="liblinear").fit(X, y)
+    loose = AUCSVM(C=0.5, kernel="linear", method="liblinear", tol=1.0).fit(X, y)
+    assert exact.n_iter_ > loose.n_iter_
+    assert loose.objective_ > exact.objective_ * (1 + 1e-6)
+
+
+def test_memory_budget_names_the_scalable_path(cancer40):
+    """40 x 40 kernel: 12.8 kB; 40 x 30 pair differences of 30 features: far more than 10 kB."""
+    X, y = cancer40
+    with pytest.raises(ProblemTooLargeError, match=r"40 x 40 kernel matrix would need about 12\.8 kB.*use RankRC"):
+        AUCSVM(max_bytes=10_000).fit(X, y)
+    with pytest.raises(ProblemTooLargeError, match=r"pair-difference vectors would need about .*method='full'"):
+        AUCSVM(kernel="linear", method="liblinear", max_bytes=10_000).fit(X, y)
+
+
+# ============================================================================ C and alpha
+
+
+@pytest.mark.parametrize("method", ["full", "liblinear"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_C_alpha_relation_squared_hinge_equals_ranksvm(cancer40, method, weighted):
+    """docs/parameters.md: with N = Σ w_ij the total pair weight, AUCSVM(loss="squared_hinge",
+    C=2/(αN)) and RankSVM(alpha=α) have the same minimizer w, and F_C = F_α / α."""
+    X, y = cancer40
+    d = X.shape[1]
+    sw = np.random.RandomState(5).uniform(0.5, 2.0, len(y)) if weighted else None
+    pw = np.ones(len(y)) if sw is None else sw
+    N = float(pw[y == 1].sum() * pw[y == 0].sum())  # Σ_ij w_i w_j over the positive–negative pairs
+    for alpha in (1e-2, 1.0):
+        rank = RankSVM(alpha=alpha, tol=1e-12).fit(X, y, sample_weight=sw)
+        svm = AUCSVM(loss="squared_hinge", kernel="linear", C=2.0 / (alpha * N), method=method,
+                     solver="clarabel").fit(X, y, sample_weight=sw)
+        scale = max(1.0, np.abs(rank.coef_).max())
+        np.testing.assert_allclose(_w_of(svm, d), rank.coef_, rtol=0, atol=1e-6 * scale)
+        assert svm.objective_ == pytest.approx(rank.objective_ / alpha, rel=1e-6)
+        # the power of the check: C = 1/(αN) (the hinge's relation) is a different problem
+        other = AUCSVM(loss="squared_hinge", kernel="linear", C=1.0 / (alpha * N), method=method,
+                       solver="clarabel").fit(X, y, sample_weight=sw)
+        assert np.abs(_w_of(other, d) - rank.coef_).max() > 1e-3 * scale
+
+
+def test_C_alpha_relation_survival_squared_hinge(whas50):
+    """The same relation over Harrell's comparable pairs, N = the number of comparable pairs."""
+    X, y = whas50
+    N = PairSet.survival(y).n_pairs
+    alpha = 0.05
+    rank = SurvivalRankSVM(alpha=alpha, tol=1e-12).fit(X, y)
+    svm = SurvivalAUCSVM(loss="squared_hinge", kernel="linear", C=2.0 / (alpha * N), solver="clarabel").fit(X, y)
+    assert svm.n_pairs_ == rank.n_pairs_ == N
+    np.testing.assert_allclose(svm.dual_coef_ @ svm.support_vectors_, rank.coef_, rtol=0,
+                               atol=1e-6 * max(1.0, np.abs(rank.coef_).max()))
+    assert svm.objective_ == pytest.approx(rank.objective_ / alpha, rel=1e-6)
+
+
+def test_C_alpha_relation_hinge(cancer40):
+    """Hinge: AUCSVM(loss="hinge", C=1/(αN)) minimizes F_α(w) = (1/N) Σ max(0, 1 − z) + (α/2)‖w‖²
+    (solved here directly in cvxpy), and F_C = F_α / α."""
+    X, y = cancer40
+    pairs = _brute_pairs(y)
+    Z = X[pairs[:, 0]] - X[pairs[:, 1]]
+    N = len(pairs)
+    alpha = 0.05
+    w = cp.Variable(X.shape[1])
+    F_alpha = _clarabel(cp.Problem(cp.Minimize(cp.sum(cp.pos(1 - Z @ w)) / N + alpha / 2 * cp.sum_squares(w))))
+    svm = AUCSVM(loss="hinge", kernel="linear", C=1.0 / (alpha * N), solver="clarabel").fit(X, y)
+    np.testing.assert_allclose(_w_of(svm, X.shape[1]), w.value, rtol=0,
+                               atol=1e-6 * max(1.0, np.abs(w.value).max()))
+    assert svm.objective_ == pytest.approx(F_alpha / alpha, rel=1e-6)
+
+
+# ============================================================================ pair_options variants
+
+@pytest.mark.parametrize("variant", PAIR_VARIANTS)
+def test_every_pair_variant_is_the_weighted_primal(whas50, variant):
+    """SurvivalAUCSVM × every pair_options variant × dense/sparse X: the fitted w is the primal
+    QP's over exactly the variant's pairs and weights (regression: lprex used to crash)."""
+    X, y = whas50
+    options = pair_options_variant(variant, y)
+    i, j, wij = PairSet.survival(y, **(options or {})).to_arrays()
+    if variant.startswith("lprex"):
+        assert np.any(~y["event"][i])  # censored–censored pairs are in the set
+    C = 0.1
+    w_ref, _, value = _primal_qp(X[i] - X[j], C, 1, weights=wij)
+    fits = []
+    for Xin in (X, sp.csr_matrix(X)):
+        est = SurvivalAUCSVM(C=C, kernel="linear", solver="clarabel", solver_options=TIGHT_CLARABEL,
+                             pair_options=options).fit(Xin, y)
+        assert est.n_pairs_ == len(i) and est.pair_target_ == "survival"
+        np.testing.assert_allclose(est.dual_coef_ @ est.support_vectors_, w_ref, rtol=0,
+                                   atol=1e-6 * max(1.0, np.abs(w_ref).max()))
+        assert est.objective_ == pytest.approx(value, rel=1e-6)
+        fits.append(est.predict(Xin))
+    np.testing.assert_allclose(fits[0], fits[1], rtol=0, atol=1e-8)
+
+
 # ============================================================================ bad input
 
 
@@ -693,7 +825,6 @@ def no_solver_work(monkeypatch):
     """Any solver / pair-difference work fails the test: errors must come first."""
     def boom(*args, **kwargs):
         raise AssertionError("solver work started before validation")
-    monkeypatch.setattr(aucopt.lp._classes, "solve", boom)
     monkeypatch.setattr(aucopt.svm._aucsvm, "solve", boom)
     monkeypatch.setattr(aucopt.svm._pairwise_linear, "theorem2_weights", boom)
     monkeypatch.setattr(aucopt.svm._pairwise_linear, "kmeans_difference_centers", boom)
@@ -701,26 +832,42 @@ def no_solver_work(monkeypatch):
 
 
 @pytest.mark.parametrize("params, match", [
-    ({"C": 0}, "C must be a positive finite number"),
-    ({"C": -1.0}, "C must be a positive finite number"),
-    ({"C": np.inf}, "C must be a positive finite number"),
-    ({"C": True}, "C must be a positive finite number"),
-    ({"norm": 3}, "norm must be 1"),
-    ({"norm": 0}, "norm must be 1"),
-    ({"norm": True}, "norm must be 1"),
-    ({"norm": "2"}, "norm must be 1"),
-    ({"reduction": "foo"}, "reduction must be None or 'kmeans'"),
-    ({"solver": "liblinear", "kernel": "rbf"}, "needs explicit pair differences.*kernel='linear'"),
-    ({"solver": "liblinear", "kernel": "poly"}, "needs explicit pair differences.*kernel='linear'"),
-    ({"reduction": "kmeans", "kernel": "rbf"}, "reduction='kmeans' needs explicit pair differences"),
-    ({"solver": "liblinear", "kernel": "linear", "reduction": "kmeans"}, "use reduction=None"),
+    ({"C": 0}, r"'C' parameter of {cls} must be a float in the range \(0.0, inf\)"),
+    ({"C": -1.0}, r"'C' parameter of {cls} must be a float in the range \(0.0, inf\)"),
+    ({"C": np.inf}, r"'C' parameter of {cls} must be a float in the range \(0.0, inf\)"),
+    ({"C": "1"}, r"'C' parameter of {cls} must be a float in the range \(0.0, inf\)"),
+    ({"loss": "l1"}, "'loss' parameter of {cls} must be a str among"),
+    ({"loss": 2}, "'loss' parameter of {cls} must be a str among"),
+    ({"loss": "smoothed_hinge"}, "'loss' parameter of {cls} must be a str among"),
+    ({"method": "foo"}, "'method' parameter of {cls} must be a str among"),
+    ({"method": None}, "'method' parameter of {cls} must be a str among"),
+    ({"method_options": 5}, "'method_options' parameter of {cls} must be an instance of 'dict' or None"),
+    ({"solver_options": "fast"}, "'solver_options' parameter of {cls} must be an instance of 'dict' or None"),
+    ({"tol": 0}, r"'tol' parameter of {cls} must be a float in the range \(0.0, inf\) or None"),
+    ({"max_iter": 0}, r"'max_iter' parameter of {cls} must be an int in the range \[1, inf\) or None"),
+    ({"verbose": "loud"}, "'verbose' parameter of {cls} must be"),
+    ({"support_threshold": -1e-3}, "'support_threshold' parameter of {cls} must be"),
+    ({"max_bytes": 0}, "'max_bytes' parameter of {cls} must be"),
+    ({"method": "liblinear", "kernel": "rbf"}, "method='liblinear' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "liblinear", "kernel": "poly"}, "method='liblinear' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "kmeans", "kernel": "rbf"}, "method='kmeans' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "liblinear", "kernel": "linear", "method_options": {"n_clusters": 5}},
+     r"method_options \['n_clusters'\] are not options of method='liblinear'; valid: none"),
+    ({"method": "full", "method_options": {"n_clusters": 5}},
+     r"method_options \['n_clusters'\] are not options of method='full'"),
+    ({"method": "kmeans", "kernel": "linear", "method_options": {"k": 5}},
+     r"method_options \['k'\] are not options of method='kmeans'; valid: \['minibatch_above', 'n_clusters'\]"),
     ({"solver": "no_such_solver"}, "Unknown solver 'no_such_solver'"),
-    ({"n_clusters": 0, "reduction": "kmeans", "kernel": "linear"}, "n_clusters must be a positive integer"),
+    ({"solver": "liblinear", "kernel": "linear"}, "Unknown solver 'liblinear'"),
+    ({"method_options": {"n_clusters": 0}, "method": "kmeans", "kernel": "linear"},
+     r"'n_clusters' parameter of {cls}\(method='kmeans'\) method_options must be an int in the range \[1, inf\)"),
+    ({"method_options": {"n_clusters": 2.5}, "method": "kmeans", "kernel": "linear"},
+     "'n_clusters' parameter of {cls}.* method_options must be an int"),
 ])
 @pytest.mark.parametrize("cls", [AUCSVM, SurvivalAUCSVM])
 def test_bad_parameters_raise_before_solving(no_solver_work, cancer40, whas50, cls, params, match):
     X, y = cancer40 if cls is AUCSVM else whas50
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(ValueError, match=match.replace("{cls}", cls.__name__)):
         cls(**params).fit(X, y)
 
 

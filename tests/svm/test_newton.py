@@ -1,12 +1,12 @@
-"""Tests of aucopt.svm._newton.newton_solve (truncated Newton in score space; seed 004 §2.4b, §6 oracle 5).
+"""Tests of aucopt.svm._newton.newton_solve (truncated Newton in score space; Chapelle & Keerthi 2010).
 
 Oracle: scipy's L-BFGS-B with tight tolerances on the brute-force objective
 
-    F(θ) = (1/N) Σ_(i,j) w_ij ℓ((Mθ)_i − (Mθ)_j) + (λ/2) ‖θ‖²,    N = Σ w_ij,
+    F(θ) = (1/N) Σ_(i,j) w_ij ℓ((Mθ)_i − (Mθ)_j) + (α/2) ‖θ‖²,    N = Σ w_ij,
 
 whose pairs are enumerated here from their definitions (all positive × negative pairs;
 Harrell's comparable pairs with ties; arbitrary weighted pairs) and whose loss ℓ and ℓ' are
-written here from seed 004 §1.2, independently of :mod:`aucopt.pairs.core`. Problems are tiny
+written out here (tests/reference.py), independently of :mod:`aucopt.pairs.core`. Problems are tiny
 (m = 40–60, p = 8) so that L-BFGS converges fully and the whole file runs in a few seconds.
 The sorted-pair core itself is tested in ``test_paircore.py``.
 """
@@ -35,7 +35,7 @@ def _one_blas_thread():
 
 
 # ============================================================================ oracles
-def brute_objective(M, i, j, w, lam, loss, eps):
+def brute_objective(M, i, j, w, alpha, loss, eps):
     """(F, ∇F) of the explicit-pair objective; M dense or sparse."""
     value, derivative = reference_loss(loss, eps)
     N, m = float(w.sum()), M.shape[0]
@@ -45,8 +45,8 @@ def brute_objective(M, i, j, w, lam, loss, eps):
         z = f[i] - f[j]
         d = w * derivative(z)
         c = np.bincount(i, weights=d, minlength=m) - np.bincount(j, weights=d, minlength=m)
-        F = float(w @ value(z)) / N + 0.5 * lam * float(theta @ theta)
-        return F, np.asarray(M.T @ c).ravel() / N + lam * theta
+        F = float(w @ value(z)) / N + 0.5 * alpha * float(theta @ theta)
+        return F, np.asarray(M.T @ c).ravel() / N + alpha * theta
 
     return fg
 
@@ -105,11 +105,11 @@ def make_problem(kind, sparse=False, seed=0):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("loss,eps", LOSSES, ids=[f"{l}-{e}" for l, e in LOSSES])
 def test_newton_reaches_lbfgs_optimum(loss, eps, kind, sparse):
-    lam = 1e-2
+    alpha = 1e-2
     M, pairs, i, j, w = make_problem(kind, sparse, seed=3)
     assert pairs.total_weight() == pytest.approx(w.sum(), rel=1e-12)
-    fg = brute_objective(M, i, j, w, lam, loss, eps)
-    result = newton_solve(M, pairs, lam, loss=loss, eps=eps)
+    fg = brute_objective(M, i, j, w, alpha, loss, eps)
+    result = newton_solve(M, pairs, alpha, loss=loss, epsilon=eps)
     theta_ref, F_ref = lbfgs_optimum(fg, M.shape[1])
 
     assert result.converged, result.message
@@ -124,40 +124,40 @@ def test_newton_reaches_lbfgs_optimum(loss, eps, kind, sparse):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("loss,eps", [("squared_hinge", 0.5), ("smoothed_hinge", 0.1)])
 def test_gradient_vanishes_at_tight_tolerance(loss, eps, kind):
-    """A certificate independent of L-BFGS: for the λ-strongly convex F,
-    F(θ) − F* ≤ ‖∇F(θ)‖² / (2λ), with ∇F from the brute-force pairs."""
-    lam = 1e-2
+    """A certificate independent of L-BFGS: for the α-strongly convex F,
+    F(θ) − F* ≤ ‖∇F(θ)‖² / (2α), with ∇F from the brute-force pairs."""
+    alpha = 1e-2
     M, pairs, i, j, w = make_problem(kind, seed=5)
-    fg = brute_objective(M, i, j, w, lam, loss, eps)
+    fg = brute_objective(M, i, j, w, alpha, loss, eps)
     F0, g0 = fg(np.zeros(M.shape[1]))
-    result = newton_solve(M, pairs, lam, loss=loss, eps=eps, tol=1e-12)
+    result = newton_solve(M, pairs, alpha, loss=loss, epsilon=eps, tol=1e-12)
     _, g = fg(result.theta)
     assert result.converged
     assert np.max(np.abs(g)) <= 1e-6 * max(1.0, np.max(np.abs(g0)))
-    assert float(g @ g) / (2 * lam) <= 1e-10
+    assert float(g @ g) / (2 * alpha) <= 1e-10
 
 
-def test_lambda_sweep_matches_lbfgs():
-    """Small and large λ on the same problem (conditioning changes by 10^4)."""
+def test_alpha_sweep_matches_lbfgs():
+    """Small and large α on the same problem (conditioning changes by 10^4)."""
     M, pairs, i, j, w = make_problem("bipartite", seed=7)
-    for lam in (1e-3, 1e-1, 10.0):
-        fg = brute_objective(M, i, j, w, lam, "smoothed_hinge", 0.5)
-        result = newton_solve(M, pairs, lam, loss="smoothed_hinge", eps=0.5)
+    for alpha in (1e-3, 1e-1, 10.0):
+        fg = brute_objective(M, i, j, w, alpha, "smoothed_hinge", 0.5)
+        result = newton_solve(M, pairs, alpha, loss="smoothed_hinge", epsilon=0.5)
         _, F_ref = lbfgs_optimum(fg, M.shape[1])
-        assert abs(fg(result.theta)[0] - F_ref) <= 1e-8, lam
+        assert abs(fg(result.theta)[0] - F_ref) <= 1e-8, alpha
 
 
 def test_objective_at_zero_is_the_closed_form():
-    """Seed 004 §2.4: at θ = 0, F = 1 − ε (ε ≤ 0.5) or 1/(4ε) (ε ≥ 0.5); squared hinge: 1.
+    """At θ = 0, F = 1 − ε (ε ≤ 0.5) or 1/(4ε) (ε ≥ 0.5); squared hinge: 1.
     One iteration from 0 must start from (and improve on) that value."""
     M, pairs, *_ = make_problem("bipartite", seed=1)
     for loss, eps, F0 in [("squared_hinge", 0.5, 1.0), ("smoothed_hinge", 0.1, 0.9),
                           ("smoothed_hinge", 0.5, 0.5), ("smoothed_hinge", 1.0, 0.25)]:
-        result = newton_solve(M, pairs, 1e-2, loss=loss, eps=eps, max_iter=1)
+        result = newton_solve(M, pairs, 1e-2, loss=loss, epsilon=eps, max_iter=1)
         assert result.history[0]["objective"] < F0
-        # the zero vector is already optimal for a huge λ: zero iterations, F = F(0)
+        # the zero vector is already optimal for a huge α: zero iterations, F = F(0)
         M0 = np.zeros_like(M)
-        at_zero = newton_solve(M0, pairs, 1e-2, loss=loss, eps=eps)
+        at_zero = newton_solve(M0, pairs, 1e-2, loss=loss, epsilon=eps)
         assert at_zero.iterations == 0 and at_zero.converged
         assert at_zero.objective == pytest.approx(F0, rel=1e-14)
         assert np.all(at_zero.theta == 0)
@@ -167,10 +167,10 @@ def test_objective_at_zero_is_the_closed_form():
 @pytest.mark.parametrize("kind", KINDS)
 def test_warm_start_from_solution_takes_no_iteration(kind):
     M, pairs, *_ = make_problem(kind, seed=11)
-    first = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=0.5)
+    first = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", epsilon=0.5)
     assert first.converged and first.iterations > 0
     calls = []
-    again = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=0.5, theta0=first.theta,
+    again = newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", epsilon=0.5, theta0=first.theta,
                          callback=calls.append)
     assert again.converged
     assert again.iterations == 0 and again.history == [] and calls == []
@@ -192,12 +192,12 @@ def test_warm_start_is_not_mutated_and_reaches_same_optimum():
 @pytest.mark.parametrize("loss,eps", [("squared_hinge", 0.5), ("smoothed_hinge", 0.1)])
 def test_history_and_callback_are_consistent(loss, eps, kind):
     M, pairs, i, j, w = make_problem(kind, seed=13)
-    lam = 1e-3
-    fg = brute_objective(M, i, j, w, lam, loss, eps)
+    alpha = 1e-3
+    fg = brute_objective(M, i, j, w, alpha, loss, eps)
     theta0 = 0.5 * np.random.default_rng(1).standard_normal(M.shape[1])
     F0, g0 = fg(theta0)
     calls = []
-    result = newton_solve(M, pairs, lam, loss=loss, eps=eps, theta0=theta0, callback=calls.append)
+    result = newton_solve(M, pairs, alpha, loss=loss, epsilon=eps, theta0=theta0, callback=calls.append)
 
     history = result.history
     assert result.iterations == len(history) >= 1
@@ -218,11 +218,11 @@ def test_history_and_callback_are_consistent(loss, eps, kind):
 def test_max_iter_stops_unconverged():
     M, pairs, *_ = make_problem("bipartite", seed=17)
     calls = []
-    result = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", eps=0.1, max_iter=1, callback=calls.append)
+    result = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", epsilon=0.1, max_iter=1, callback=calls.append)
     assert not result.converged
     assert result.iterations == 1 == len(result.history) == len(calls)
     assert "max_iter=1" in result.message
-    full = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", eps=0.1)
+    full = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", epsilon=0.1)
     assert full.converged and full.iterations > 1
     assert full.objective < result.objective
 
@@ -244,25 +244,34 @@ def tiny():
     return M, pairs
 
 
-@pytest.mark.parametrize("lam", [0, 0.0, -1.0, np.nan, np.inf, True, None, [1.0]])
-def test_bad_lambda(tiny, lam):
+@pytest.mark.parametrize("alpha", [0, 0.0, -1.0, np.nan, np.inf, None, [1.0], "1"])
+def test_bad_alpha(tiny, alpha):
     M, pairs = tiny
-    with pytest.raises(ValueError, match="lam must be a positive finite number"):
-        newton_solve(M, pairs, lam)
+    with pytest.raises(ValueError, match=r"'alpha' parameter of newton_solve must be a float in the range \(0.0, inf\)"):
+        newton_solve(M, pairs, alpha)
 
 
-@pytest.mark.parametrize("eps", [0, -0.1, 1.5, np.nan])
-def test_bad_eps(tiny, eps):
+@pytest.mark.parametrize("epsilon", [0, -0.1, 1.5, np.nan])
+def test_bad_epsilon(tiny, epsilon):
     M, pairs = tiny
-    with pytest.raises(ValueError, match=r"eps must lie in \(0, 1\]"):
-        newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", eps=eps)
+    with pytest.raises(ValueError, match=r"'epsilon' parameter of newton_solve must be a float in the range \(0.0, 1.0\]"):
+        newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", epsilon=epsilon)
 
 
 @pytest.mark.parametrize("loss", ["hinge", "logistic", "Squared_Hinge", None])
 def test_unknown_or_non_smooth_loss(tiny, loss):
     M, pairs = tiny
-    with pytest.raises(ValueError, match="twice differentiable"):
+    with pytest.raises(ValueError, match=r"'loss' parameter of newton_solve must be a str among \{'(squared|smoothed)_hinge', '(squared|smoothed)_hinge'\}"):
         newton_solve(M, pairs, 1e-2, loss=loss)
+
+
+@pytest.mark.parametrize("params", [{"tol": 0}, {"max_iter": 0}, {"max_cg_iter": 0}, {"cg_rtol": 1.0},
+                                    {"verbose": "yes"}, {"callback": 3}])
+def test_bad_solver_options(tiny, params):
+    M, pairs = tiny
+    name = next(iter(params))
+    with pytest.raises(ValueError, match=f"'{name}' parameter of newton_solve must be"):
+        newton_solve(M, pairs, 1e-2, **params)
 
 
 def test_bad_theta0_and_empty_pairs(tiny):

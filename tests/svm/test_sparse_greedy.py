@@ -1,4 +1,4 @@
-"""Tests of aucopt.svm._sparse_greedy: SparseAUC / SurvivalSparseAUC (seed 000, oracles of §7).
+"""Tests of aucopt.svm._sparse_greedy: SparseAUC / SurvivalSparseAUC (Kakkar et al. 2017).
 
 Independent oracles: pairs enumerated here from their definitions (bipartite; Harrell's
 comparable pairs with tied times), the squared-hinge objective / gradient / generalized Hessian
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy.optimize import minimize, minimize_scalar
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
@@ -19,9 +20,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
-from aucopt import PairSet, RankRC, harrell_c, survival_target
+from aucopt import PairSet, ProblemTooLargeError, RankRC, harrell_c, survival_target
 from aucopt.svm._sparse_greedy import (SparseAUC, SurvivalSparseAUC, line_minimize, retrain_due,
-                                  sparse_objective)
+                                       sparse_objective)
+from test_rankers import PAIR_VARIANTS, pair_options_variant
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -160,9 +162,9 @@ def test_full_basis_equals_kernel_ranksvm_lbfgs(cancer_split):
     Xtr, _, ytr, _ = cancer_split
     X, y = Xtr[:50], ytr[:50]
     C, gamma = 0.5, 1.0 / 30
-    model = SparseAUC(C, max_basis=50, kappa=50, selection="newton1", validation_fraction=0,
+    model = SparseAUC(C, basis_size=50, kappa=50, selection="newton1", validation_fraction=0,
                       gamma=gamma, tol=1e-12, max_iter=200).fit(X, y)
-    assert sorted(model.basis_) == list(range(50))
+    assert sorted(model.support_) == list(range(50))
     K = rbf_kernel(X, X, gamma=gamma)
     P, N = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
 
@@ -177,10 +179,10 @@ def test_full_basis_equals_kernel_ranksvm_lbfgs(cancer_split):
     ref = minimize(fun, np.zeros(50), jac=True, method="L-BFGS-B",
                    options={"maxiter": 20000, "gtol": 1e-12, "ftol": 1e-16, "maxcor": 50})
     E = model.objective_
-    assert E == pytest.approx(fun(model.dual_coef_[np.argsort(model.basis_)])[0], rel=1e-12)
+    assert E == pytest.approx(fun(model.dual_coef_[np.argsort(model.support_)])[0], rel=1e-12)
     assert E <= ref.fun * (1 + 1e-9)
     assert E == pytest.approx(ref.fun, rel=1e-6)
-    z_model = K[:, model.basis_] @ model.dual_coef_
+    z_model = K[:, model.support_] @ model.dual_coef_
     np.testing.assert_allclose(z_model, K @ ref.x, atol=1e-3 * (1 + np.abs(z_model).max()))
 
 
@@ -190,7 +192,7 @@ def test_full_basis_equals_kernel_ranksvm_lbfgs(cancer_split):
 def test_objective_never_increases(cancer_split, retrain, selection):
     Xtr, _, ytr, _ = cancer_split
     C = 0.01
-    m = SparseAUC(C, max_basis=24, kappa=20, selection=selection, retrain=retrain,
+    m = SparseAUC(C, basis_size=24, kappa=20, selection=selection, retrain=retrain,
                   validation_fraction=0, gamma=1 / 60).fit(Xtr, ytr)
     E = np.array([r["objective"] for r in m.path_])
     p = ytr.sum()
@@ -198,7 +200,7 @@ def test_objective_never_increases(cancer_split, retrain, selection):
     assert E[0] < E0
     assert np.all(np.diff(E) <= 1e-12 * E[:-1])
     assert [r["n_basis"] for r in m.path_] == list(range(1, 25))
-    assert len(set(m.basis_)) == 24 and m.path_[-1]["retrained"]
+    assert len(set(m.support_)) == 24 and m.path_[-1]["retrained"]
     assert m.objective_ == pytest.approx(E[-1])
 
 
@@ -206,16 +208,16 @@ def test_objective_never_increases(cancer_split, retrain, selection):
 def test_greedy_beats_random_basis(cancer_split):
     Xtr, Xte, ytr, yte = cancer_split
     C, gamma, size = 0.01, 1 / 60, 10
-    greedy = SparseAUC(C, max_basis=size, validation_fraction=0, gamma=gamma, random_state=0).fit(Xtr, ytr)
+    greedy = SparseAUC(C, basis_size=size, validation_fraction=0, gamma=gamma, random_state=0).fit(Xtr, ytr)
     N = ytr.sum() * (len(ytr) - ytr.sum())
-    lam = 2.0 / (C * N)  # E = (C N / 2) · F  (module docs)
+    alpha = 2.0 / (C * N)  # E = (C N / 2) · F_α with α = 2/(C N)  (module docs)
     # RankRC on the greedy basis re-optimizes the same problem: same objective (scaling check)
-    same = RankRC(lam, basis=greedy.basis_, loss="squared_hinge", gamma=gamma, tol=1e-12).fit(Xtr, ytr)
+    same = RankRC(alpha, basis=greedy.support_, loss="squared_hinge", gamma=gamma, tol=1e-12).fit(Xtr, ytr)
     assert same.objective_ * C * N / 2 == pytest.approx(greedy.objective_, rel=1e-6)
     E_rand, auc_rand = [], []
     for seed in range(5):
         idx = np.random.default_rng(seed).choice(len(ytr), size, replace=False)
-        rr = RankRC(lam, basis=idx, loss="squared_hinge", gamma=gamma, tol=1e-10).fit(Xtr, ytr)
+        rr = RankRC(alpha, basis=idx, loss="squared_hinge", gamma=gamma, tol=1e-10).fit(Xtr, ytr)
         E_rand.append(rr.objective_ * C * N / 2)
         auc_rand.append(rr.score(Xte, yte))
     assert greedy.objective_ < min(E_rand)
@@ -226,12 +228,12 @@ def test_greedy_beats_random_basis(cancer_split):
 
 def test_validation_stopping_keeps_best_checkpoint(cancer_split):
     Xtr, Xte, ytr, yte = cancer_split
-    m = SparseAUC(0.01, max_basis=60, selection="newton1", gamma=1 / 60, patience=3).fit(Xtr, ytr)
+    m = SparseAUC(0.01, basis_size=60, selection="newton1", gamma=1 / 60, n_iter_no_change=3).fit(Xtr, ytr)
     checks = [r for r in m.path_ if r["val_score"] is not None]
     best = max(checks, key=lambda r: r["val_score"])
-    assert m.val_score_ == best["val_score"] and len(m.basis_) == best["n_basis"]
+    assert m.val_score_ == best["val_score"] and len(m.support_) == best["n_basis"]
     assert len(m.validation_indices_) + len(m.train_indices_) == len(ytr)
-    assert not set(m.basis_) & set(m.validation_indices_)
+    assert not set(m.support_) & set(m.validation_indices_)
     assert m.score(Xte, yte) > 0.95
 
 
@@ -243,8 +245,8 @@ def test_survival_sparse_auc():
     time = np.round(rng.exponential(np.exp(-risk)) * 4)  # rounded: tied times
     event = rng.random(120) < 0.7
     y = survival_target(event, time)
-    m = SurvivalSparseAUC(1.0, max_basis=15, kappa=30, validation_fraction=0.25, random_state=1).fit(X, y)
-    assert 1 <= len(m.basis_) <= 15
+    m = SurvivalSparseAUC(1.0, basis_size=15, kappa=30, validation_fraction=0.25, random_state=1).fit(X, y)
+    assert 1 <= len(m.support_) <= 15
     assert m.score(X, y) == pytest.approx(harrell_c(y, m.predict(X)))
     assert m.score(X, y) > 0.6
     E = [r["objective"] for r in m.path_]
@@ -254,29 +256,90 @@ def test_survival_sparse_auc():
 # ============================================================================ 8. API and errors
 def test_sklearn_basics(cancer_split):
     Xtr, Xte, ytr, _ = cancer_split
-    est = SparseAUC(0.1, max_basis=5, kappa=10, pos_label=1)
+    est = SparseAUC(0.1, basis_size=5, kappa=10, pos_label=1)
     assert clone(est).get_params() == est.get_params()
     est.set_params(kappa=7)
     assert est.get_params()["kappa"] == 7
     est.fit(Xtr, ytr)
     assert est.decision_function(Xte).shape == (len(Xte),)
     assert set(est.predict(Xte)) <= {0, 1}
-    assert est.basis_vectors_.shape == (len(est.basis_), Xtr.shape[1])
-    assert len(est.dual_coef_) == len(est.basis_)
+    assert est.support_vectors_.shape == (len(est.support_), Xtr.shape[1])
+    assert len(est.dual_coef_) == len(est.support_)
+    assert est.n_iter_ == len(est.path_) >= len(est.support_)
+    np.testing.assert_array_equal(est.support_vectors_, Xtr[est.support_])
+
+
+def test_verbose_shows_progress_and_zero_is_silent(cancer_split, capfd):
+    Xtr, _, ytr, _ = cancer_split
+    SparseAUC(0.1, basis_size=4, kappa=10, validation_fraction=0).fit(Xtr, ytr)
+    assert capfd.readouterr().err == ""
+    SparseAUC(0.1, basis_size=4, kappa=10, validation_fraction=0, verbose=1).fit(Xtr, ytr)
+    assert "SparseAUC" in capfd.readouterr().err
 
 
 def test_bad_input(cancer_split):
     Xtr, _, ytr, _ = cancer_split
     X, y = Xtr[:40], ytr[:40]
-    for kw, msg in [({"C": 0}, "C must"), ({"C": -1.0}, "C must"), ({"max_basis": 0}, "max_basis"),
-                    ({"max_basis": 41}, "max_basis"), ({"kappa": 0}, "kappa"),
-                    ({"selection": "bad"}, "selection"), ({"validation_fraction": 1.0}, "validation_fraction"),
-                    ({"max_bytes": 1000}, "max_bytes")]:
+    for kw, msg in [({"C": 0}, r"'C' parameter of SparseAUC must be a float in the range \(0.0, inf\)"),
+                    ({"C": -1.0}, "'C' parameter of SparseAUC must be"),
+                    ({"basis_size": 0}, r"'basis_size' parameter of SparseAUC must be an int in the range \[1, inf\)"),
+                    ({"basis_size": 41}, "basis_size=41 exceeds the 40 fitting rows"),
+                    ({"kappa": 0}, "'kappa' parameter of SparseAUC must be"),
+                    ({"selection": "bad"}, "'selection' parameter of SparseAUC must be a str among"),
+                    ({"retrain": "never"}, "'retrain' parameter of SparseAUC must be a str among"),
+                    ({"validation_fraction": 1.0}, r"'validation_fraction' parameter of SparseAUC must be a float in the range \[0.0, 1.0\)"),
+                    ({"n_iter_no_change": 0}, "'n_iter_no_change' parameter of SparseAUC must be"),
+                    ({"min_delta": -1.0}, "'min_delta' parameter of SparseAUC must be"),
+                    ({"tol": 0}, "'tol' parameter of SparseAUC must be"),
+                    ({"max_iter": 0}, "'max_iter' parameter of SparseAUC must be"),
+                    ({"kernel": "precomputed"}, "'kernel' parameter of SparseAUC must be a str among"),
+                    ({"max_bytes": 1000}, r"kernel block plus 40 candidate columns would need about .*lower basis_size or kappa")]:
         with pytest.raises(ValueError, match=msg):
             SparseAUC(**{"validation_fraction": 0, **kw}).fit(X, y)
+    with pytest.raises(ProblemTooLargeError):
+        SparseAUC(validation_fraction=0, max_bytes=1000).fit(X, y)
     with pytest.raises(ValueError, match="one class"):
         SparseAUC().fit(X, np.ones(40))
     with pytest.raises(ValueError, match="censored"):
         SurvivalSparseAUC().fit(X, survival_target(np.zeros(40, bool), np.arange(40.0)))
     with pytest.raises(ValueError, match="survival"):
         SurvivalSparseAUC().fit(X, y)
+
+
+# ============================================================================ 9. every pair variant
+@pytest.mark.parametrize("variant", PAIR_VARIANTS)
+def test_survival_sparse_auc_every_pair_variant(whas500, variant):
+    """SurvivalSparseAUC × every pair_options variant (regression: variant="lprex" raised
+    AttributeError 'pos_label'): E is the objective over exactly the variant's pairs and weights,
+    and the final re-optimization leaves a vanishing brute-force gradient on the basis."""
+    X, event, time = (a[:80] for a in whas500)
+    y = survival_target(event, time)
+    options = pair_options_variant(variant, y)
+    i, j, w = PairSet.survival(y, **(options or {})).to_arrays()
+    C, gamma = 0.05, 5.0
+    est = SurvivalSparseAUC(C, basis_size=10, kappa=20, validation_fraction=0, gamma=gamma, tol=1e-14,
+                            max_iter=200, pair_options=options).fit(X, y)
+    assert est.n_pairs_ == len(i) and est.pair_target_ == "survival"
+    assert len(est.support_) == 10 == est.n_iter_ == len(est.path_)
+    KJ = rbf_kernel(X, est.support_vectors_, gamma=gamma)
+    beta = est.dual_coef_
+    z = KJ @ beta
+    r = np.maximum(0.0, 1.0 - (z[i] - z[j]))
+    E = 0.5 * beta @ KJ[est.support_] @ beta + 0.5 * C * float(w @ r**2)
+    assert est.objective_ == pytest.approx(E, rel=1e-10)
+    gz = np.bincount(j, weights=C * w * r, minlength=len(z)) - np.bincount(i, weights=C * w * r, minlength=len(z))
+    grad = KJ[est.support_] @ beta + KJ.T @ gz
+    assert np.max(np.abs(grad)) <= 1e-6 * (1.0 + np.max(np.abs(KJ.T @ gz)))
+    np.testing.assert_allclose(est.predict(X), z, rtol=0, atol=1e-10)
+    with pytest.raises(TypeError, match="dense data is required"):
+        SurvivalSparseAUC(C, basis_size=3, validation_fraction=0, pair_options=options).fit(sp.csr_matrix(X), y)
+
+
+def test_survival_sparse_auc_lprex_with_validation(whas500):
+    """The reported crash, as reported: the defaults (validation split on) with variant='lprex'."""
+    X, event, time = (a[:120] for a in whas500)
+    y = survival_target(event, time)
+    est = SurvivalSparseAUC(basis_size=8, kappa=20, pair_options={"variant": "lprex"}).fit(X, y)
+    rows = est.train_indices_
+    assert est.n_pairs_ == PairSet.survival(y[rows], variant="lprex").n_pairs
+    assert est.val_score_ is not None and 0.0 <= est.val_score_ <= 1.0

@@ -1,0 +1,737 @@
+"""One contract over every public estimator of aucopt.
+
+The estimators are collected from the package itself (every scikit-learn estimator class that a
+public aucopt module exposes), so a new estimator is covered as soon as it has an entry in
+:data:`ESTIMATORS`, and the completeness test fails until it has one. What is checked:
+
+* binary rankers: scikit-learn's estimator checks (``parametrize_with_checks``), each expected
+  failure with its reason;
+* survival rankers: the survival-target contract (structured ``(event, time)`` target, risk
+  scores, ``score`` is Harrell's C, binary labels refused, no comparable pair refused, feature
+  names, sparse input as the tags say), and every ``pair_options`` variant on dense and sparse X;
+* every estimator: clone / ``get_params`` / ``set_params``, pickling, ``GridSearchCV``, silent fits,
+  ``_parameter_constraints`` (declares exactly the constructor parameters; an invalid value of any
+  of them is refused by ``fit`` before any work), the shared parameter vocabulary and the
+  parameter table of ``docs/parameters.md``, and a literal numpydoc class docstring.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pickle
+import pkgutil
+import re
+import subprocess
+import sys
+import textwrap
+import warnings
+from numbers import Integral
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone, is_classifier
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+from sklearn.utils._param_validation import (
+    Interval,
+    InvalidParameterError,
+    generate_invalid_param_val,
+    make_constraint,
+)
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import aucopt
+from aucopt import PairSet, harrell_c, survival_target
+from aucopt.exceptions import NoComparablePairsError
+from conftest import make_small_binary, make_small_survival
+from reference import assert_expected_failures_are_real_checks, run_check_within_limit
+
+REPO = Path(__file__).resolve().parents[1]
+
+# ============================================================================ the estimators
+#: every public estimator: its target ("binary" or "survival") and the constructor arguments of a
+#: small instance whose fit takes well under a second on ~60 samples
+ESTIMATORS = {
+    "LPRanker": ("binary", {"C": 1.0}),
+    "SurvivalLPRanker": ("survival", {"C": 1.0}),
+    "AUCSVM": ("binary", {"C": 1.0, "solver": "clarabel"}),
+    "SurvivalAUCSVM": ("survival", {"C": 1.0, "solver": "clarabel"}),
+    "RankSVM": ("binary", {"alpha": 1e-2}),
+    "SurvivalRankSVM": ("survival", {"alpha": 1e-2}),
+    "RankRC": ("binary", {"alpha": 1e-2}),
+    "SurvivalRankRC": ("survival", {"alpha": 1e-2}),
+    "SparseAUC": ("binary", {"C": 1.0, "kappa": 20}),  # 20 candidates per greedy step, not 100
+    "SurvivalSparseAUC": ("survival", {"C": 1.0, "kappa": 20}),
+    "OnePassAUC": ("binary", {"alpha": 1e-4}),
+    "CoxPH": ("survival", {"alpha": 0.1}),
+}
+
+#: public scikit-learn estimator classes that are not estimators one can fit (base classes)
+BASE_CLASSES = {"KernelPairRanker": "base class of the kernel-expansion rankers; subclasses implement _solve"}
+
+#: one hyperparameter per estimator (survival twins use their binary estimator's) for GridSearchCV
+GRID = {
+    "LPRanker": ("C", [0.1, 1.0]),
+    "AUCSVM": ("C", [0.1, 1.0]),
+    "RankSVM": ("alpha", [1e-3, 1e-1]),
+    "RankRC": ("alpha", [1e-2, 1.0]),
+    "SparseAUC": ("C", [0.1, 1.0]),
+    "OnePassAUC": ("alpha", [1e-4, 1e-2]),
+    "CoxPH": ("alpha", [0.1, 1.0]),
+}
+
+#: parameter names replaced by the shared vocabulary (docs/parameters.md); none may come back
+RETIRED_NAMES = {
+    "lam": "alpha", "penalizer": "alpha", "norm": "loss", "eps": "epsilon", "progress": "verbose",
+    "max_basis": "basis_size", "reduction": "method", "highs_options": "solver_options",
+    "osqp_options": "solver_options",
+}
+
+NAMES = sorted(ESTIMATORS)
+BINARY = [n for n in NAMES if ESTIMATORS[n][0] == "binary"]
+SURVIVAL = [n for n in NAMES if ESTIMATORS[n][0] == "survival"]
+
+
+def estimator_class(name: str) -> type:
+    return getattr(aucopt, name)
+
+
+def make_estimator(name: str, **overrides) -> BaseEstimator:
+    """The small instance of ``name`` (with ``overrides`` applied)."""
+    return estimator_class(name)(**{**ESTIMATORS[name][1], **overrides})
+
+
+def constructor_parameters(cls) -> list[str]:
+    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+
+def accepts_sparse(name: str) -> bool:
+    return bool(estimator_class(name)().__sklearn_tags__().input_tags.sparse)
+
+
+def grid_for(name: str):
+    return GRID[name.removeprefix("Survival")]
+
+
+def public_estimator_classes() -> dict[str, type]:
+    """Every scikit-learn estimator class exposed by a public aucopt module, by name."""
+    modules = [aucopt]
+    for info in pkgutil.walk_packages(aucopt.__path__, "aucopt."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        modules.append(importlib.import_module(info.name))
+    found = {}
+    for module in modules:
+        for attr in dir(module):
+            obj = getattr(module, attr)
+            if (not attr.startswith("_") and inspect.isclass(obj) and issubclass(obj, BaseEstimator)
+                    and obj.__module__.startswith("aucopt")):
+                found[obj.__name__] = obj
+    return found
+
+
+def _pair_weight(i, j, t_i, t_j, e_i, e_j):
+    """A user pair weight: pairs whose later partner had an event count twice."""
+    return 1.0 + np.asarray(e_j, dtype=float)
+
+
+#: every survival pair variant an estimator's pair_options accepts
+PAIR_OPTIONS = {
+    "harrell": {},
+    "lprex": {"variant": "lprex"},
+    "lprex-censored-weight": {"variant": "lprex", "censored_weight": 0.25},
+    "time-linear": {"time_weight": "linear"},
+    "time-log": {"time_weight": "log"},
+    "time-capped": {"time_weight": "capped"},
+    "weights-callable": {"weights": _pair_weight},
+}
+
+
+@pytest.fixture(scope="module")
+def survival_data():
+    X, event, time = make_small_survival()
+    return X, survival_target(event, time)
+
+
+@pytest.fixture(scope="module")
+def binary_data():
+    return make_small_binary()
+
+
+def data_for(name, binary_data, survival_data):
+    return binary_data if ESTIMATORS[name][0] == "binary" else survival_data
+
+
+# ============================================================================ the collection
+def test_every_public_estimator_has_an_entry():
+    found = public_estimator_classes()
+    estimators = {n for n, cls in found.items() if n not in BASE_CLASSES}
+    assert estimators == set(ESTIMATORS), (
+        "public estimators without an entry in ESTIMATORS (add a small fast instance): "
+        f"{sorted(estimators - set(ESTIMATORS))}; entries without an estimator: "
+        f"{sorted(set(ESTIMATORS) - estimators)}"
+    )
+    for name in BASE_CLASSES:
+        assert name in found, f"{name} is listed as a base class but is not public"
+        assert not callable(getattr(found[name], "fit", None)), f"{name} can be fitted: give it an entry"
+
+
+def test_every_estimator_is_exported_from_the_top_level():
+    exported = {n for n in aucopt.__all__ if inspect.isclass(getattr(aucopt, n))}
+    assert set(ESTIMATORS) <= exported
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_target_kind_matches_the_estimator(name):
+    """Binary rankers are scikit-learn classifiers; survival rankers are not."""
+    est = make_estimator(name)
+    assert is_classifier(est) == (ESTIMATORS[name][0] == "binary")
+    if ESTIMATORS[name][0] == "survival" and name != "CoxPH":
+        binary_twin = name.removeprefix("Survival")
+        assert binary_twin in ESTIMATORS, f"{name} has no binary estimator {binary_twin}"
+
+
+@pytest.mark.parametrize("name", [n for n in BINARY if "Survival" + n in ESTIMATORS])
+def test_survival_twins_take_the_same_parameters(name):
+    """A survival twin takes its binary estimator's parameters, pair_options in place of pos_label."""
+    twin = "Survival" + name
+    binary = set(constructor_parameters(estimator_class(name)))
+    survival = set(constructor_parameters(estimator_class(twin)))
+    assert binary - {"pos_label"} == survival - {"pair_options"}
+    assert "pos_label" in binary and "pair_options" in survival
+
+
+# ============================================================================ scikit-learn's checks
+#: checks that cannot hold by design, with the reason; strict (an unexpectedly passing check fails
+#: the run), so the list cannot go stale
+EXPECTED_FAILED_CHECKS = {
+    "LPRanker": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC, which scikit-learn "
+            "xfails for the same reason), so repeating rows changes the kernel width; with a fixed "
+            "gamma weighted and repeated fits agree (tests/lp/test_lp_ranker.py)"
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
+            "unweighted variance of X)"
+        ),
+    },
+    "AUCSVM": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC), so repeating rows "
+            "changes the kernel width; with a fixed gamma the expansion and the weighted threshold "
+            "match repeated rows (tests/svm/test_aucsvm.py)"
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
+            "unweighted variance of X)"
+        ),
+    },
+    "RankRC": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the basis (the rare-class rows) and gamma='sigma2' are functions of the rows, not of "
+            "the weights: a zero-weight row still enters the expansion and σ², so weighting and "
+            "removing/repeating rows give different (equally valid) models"
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            "same as check_sample_weight_equivalence_on_dense_data: the kernel basis and σ² are "
+            "computed from the unweighted rows"
+        ),
+    },
+    "SparseAUC": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the validation split (validation_fraction of the rows, drawn per class) and "
+            "gamma='sigma2' are functions of the rows, not of the weights: repeating a row changes "
+            "which rows are held out and the kernel width, so weighting and repeating rows give "
+            "different (equally valid) models"
+        ),
+    },
+}
+
+
+def _binary_check_instances():
+    """The small instances for scikit-learn's checks (a constructor failure is reported by
+    test_small_instance_constructs, not as an error collecting the whole module)."""
+    instances = []
+    for name in BINARY:
+        try:
+            instances.append(make_estimator(name))
+        except Exception:  # noqa: BLE001 - reported by test_small_instance_constructs
+            pass
+    return instances
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_small_instance_constructs(name):
+    est = make_estimator(name)
+    assert est.get_params(deep=False) == {**estimator_class(name)().get_params(deep=False),
+                                          **ESTIMATORS[name][1]}
+
+
+def _expected_failed_checks(estimator):
+    return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
+
+
+@parametrize_with_checks(_binary_check_instances(), expected_failed_checks=_expected_failed_checks,
+                         xfail_strict=True)
+def test_sklearn_estimator_checks(estimator, check):
+    run_check_within_limit(estimator, check, ignore_user_warnings=False)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_FAILED_CHECKS))
+def test_expected_failed_checks_name_real_checks(name):
+    assert name in BINARY
+    assert_expected_failures_are_real_checks(make_estimator(name), EXPECTED_FAILED_CHECKS[name])
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_estimators_refuse_a_survival_target(name, survival_data):
+    X, y = survival_data
+    with pytest.raises(ValueError, match=r"(?i)survival|binary"):
+        make_estimator(name).fit(X, y)
+
+
+# ============================================================================ survival contract
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_fit_predict_score(name, survival_data):
+    X, y = survival_data
+    est = make_estimator(name)
+    assert est.fit(X, y) is est
+    risk = est.predict(X)
+    assert isinstance(risk, np.ndarray) and risk.shape == (len(y),)
+    assert np.all(np.isfinite(risk))
+    assert est.score(X, y) == pytest.approx(harrell_c(y, risk), abs=1e-12)
+    assert est.score(X, y) > 0.6  # the data follow a proportional-hazards model in 3 features
+    assert est.n_features_in_ == X.shape[1]
+    if "max_iter" in est.get_params():
+        assert isinstance(est.n_iter_, (int, np.integer)) and est.n_iter_ >= 1
+    refit = make_estimator(name).fit(X, y)
+    np.testing.assert_array_equal(refit.predict(X), risk)  # deterministic
+
+
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_target_field_names_and_order_are_free(name, survival_data):
+    """scikit-survival's data sets name the fields freely (e.g. ('Status', 'Survival_in_days'))
+    and may put the time first: the boolean field is the event, the other the time."""
+    X, y = survival_data
+    event_name, time_name = y.dtype.names
+    renamed = np.empty(len(y), dtype=[("Survival_in_days", float), ("Status", bool)])
+    renamed["Survival_in_days"], renamed["Status"] = y[time_name], y[event_name]
+    expected = make_estimator(name).fit(X, y).predict(X)
+    np.testing.assert_allclose(make_estimator(name).fit(X, renamed).predict(X), expected,
+                               rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_estimators_refuse_binary_labels(name, survival_data, binary_data):
+    X, _ = survival_data
+    y01 = binary_data[1][: len(X)]
+    with pytest.raises(ValueError, match=r"(?i)survival target"):
+        make_estimator(name).fit(X, y01)
+
+
+@pytest.mark.parametrize("case", ["all-censored", "only-the-last-time-is-an-event"])
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_target_without_comparable_pairs(name, case, survival_data):
+    X, y = survival_data
+    time = y[y.dtype.names[1]]
+    event = np.zeros(len(y), bool)
+    if case == "only-the-last-time-is-an-event":
+        event[np.argmax(time)] = True  # times are distinct: no later time to compare with
+    with pytest.raises(NoComparablePairsError):
+        make_estimator(name).fit(X, survival_target(event, time))
+
+
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_unfitted_predict_raises(name, survival_data):
+    with pytest.raises(NotFittedError):
+        make_estimator(name).predict(survival_data[0])
+
+
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_feature_names_from_a_data_frame(name, survival_data):
+    pd = pytest.importorskip("pandas")
+    X, y = survival_data
+    columns = [f"marker_{k}" for k in range(X.shape[1])]
+    frame = pd.DataFrame(X, columns=columns)
+    est = make_estimator(name).fit(frame, y)
+    assert est.n_features_in_ == X.shape[1]
+    np.testing.assert_array_equal(est.feature_names_in_, columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # no feature-name mismatch warning
+        risk = est.predict(frame)
+    np.testing.assert_allclose(risk, make_estimator(name).fit(X, y).predict(X), rtol=1e-10, atol=1e-12)
+    assert not hasattr(make_estimator(name).fit(X, y), "feature_names_in_")
+
+
+@pytest.mark.parametrize("name", SURVIVAL)
+def test_survival_sparse_input_as_the_tags_say(name, survival_data):
+    X, y = survival_data
+    est = make_estimator(name)
+    if not accepts_sparse(name):
+        with pytest.raises((TypeError, ValueError), match=r"(?i)sparse"):
+            est.fit(sp.csr_matrix(X), y)
+        return
+    dense = make_estimator(name).fit(X, y).predict(X)
+    for fmt in (sp.csr_matrix, sp.csc_matrix):
+        risk = est.fit(fmt(X), y).predict(fmt(X))
+        np.testing.assert_allclose(risk, dense, rtol=1e-6, atol=1e-8 * max(1.0, np.abs(dense).max()))
+
+
+# ----------------------------------------------------------------------------- pair_options
+PAIR_ESTIMATORS = [n for n in SURVIVAL if "pair_options" in constructor_parameters(estimator_class(n))]
+
+
+def _variant_cases():
+    cases = []
+    for name in PAIR_ESTIMATORS:
+        formats = ["dense", "sparse"] if accepts_sparse(name) else ["dense"]
+        for variant in PAIR_OPTIONS:
+            for fmt in formats:
+                cases.append(pytest.param(name, variant, fmt, id=f"{name}-{variant}-{fmt}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "variant", "fmt"), _variant_cases())
+def test_every_pair_variant_fits_and_scores(name, variant, fmt, survival_data):
+    X, y = survival_data
+    options = PAIR_OPTIONS[variant]
+    Xf = sp.csr_matrix(X) if fmt == "sparse" else X
+    est = make_estimator(name, pair_options=options).fit(Xf, y)
+    risk = est.predict(Xf)
+    assert risk.shape == (len(y),) and np.all(np.isfinite(risk))
+    assert est.score(Xf, y) == pytest.approx(harrell_c(y, risk), abs=1e-12)
+    assert est.get_params()["pair_options"] is options  # stored unchanged
+    # the options reached the pair set: the estimator fitted on exactly their pairs
+    rows = getattr(est, "train_indices_", None)  # estimators holding out validation rows
+    y_fit = y if rows is None else y[np.sort(rows)]
+    assert est.n_pairs_ == PairSet.survival(y_fit, **options).n_pairs
+
+
+@pytest.mark.parametrize("name", PAIR_ESTIMATORS)
+def test_pair_options_are_checked(name, survival_data):
+    X, y = survival_data
+    with pytest.raises(ValueError, match="variant"):
+        make_estimator(name, pair_options={"variant": "all-pairs"}).fit(X, y)
+    with pytest.raises(ValueError, match="typo_weight"):
+        make_estimator(name, pair_options={"typo_weight": "log"}).fit(X, y)
+
+
+def test_survival_sparse_auc_lprex_regression(survival_data):
+    """Reported crash: SurvivalSparseAUC(pair_options={"variant": "lprex"}).fit(X, y) raised
+    AttributeError ... 'pos_label' (the estimator dispatched on how the pairs were stored)."""
+    X, y = survival_data
+    est = aucopt.SurvivalSparseAUC(pair_options={"variant": "lprex"}).fit(X, y)
+    risk = est.predict(X)
+    assert risk.shape == (len(y),) and np.all(np.isfinite(risk))
+    assert est.score(X, y) == pytest.approx(harrell_c(y, risk), abs=1e-12)
+    rows = np.sort(est.train_indices_)  # the rows left after the validation split
+    assert est.n_pairs_ == PairSet.survival(y[rows], variant="lprex").n_pairs
+
+
+# ============================================================================ every estimator
+@pytest.mark.parametrize("name", NAMES)
+def test_clone_get_params_set_params_roundtrip(name):
+    est = make_estimator(name)
+    params = est.get_params(deep=False)
+    assert set(params) == set(constructor_parameters(type(est)))
+    for key, value in ESTIMATORS[name][1].items():
+        assert params[key] is value  # stored unchanged
+    cloned = clone(est)
+    assert cloned is not est and cloned.get_params(deep=False) == params
+    param, values = grid_for(name)
+    assert cloned.set_params(**{param: values[0]}) is cloned
+    assert cloned.get_params()[param] == values[0]
+    assert est.get_params()[param] == params[param]  # the original is untouched
+    assert type(est)().set_params(**params).get_params(deep=False) == params
+    repr(est)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pickle_roundtrip_predicts_identically(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    est = make_estimator(name).fit(X, y)
+    restored = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(restored.predict(X), est.predict(X))
+    if hasattr(est, "decision_function"):
+        np.testing.assert_array_equal(restored.decision_function(X), est.decision_function(X))
+    assert restored.score(X, y) == est.score(X, y)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_grid_search_over_one_parameter(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    param, values = grid_for(name)
+    cv = (StratifiedKFold(3, shuffle=True, random_state=0) if ESTIMATORS[name][0] == "binary"
+          else KFold(3, shuffle=True, random_state=0))
+    search = GridSearchCV(make_estimator(name), {param: values}, cv=cv).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert len(scores) == len(values) and np.all(np.isfinite(scores))
+    assert search.best_params_[param] in values
+    # the search's score of a fold is the estimator's own score there
+    train, test = next(iter(cv.split(X, y)))
+    best = search.cv_results_["params"].index(search.best_params_)
+    fold = make_estimator(name, **search.best_params_).fit(X[train], y[train])
+    assert search.cv_results_["split0_test_score"][best] == pytest.approx(fold.score(X[test], y[test]),
+                                                                          abs=1e-10)
+    assert search.best_estimator_.get_params()[param] == search.best_params_[param]
+
+
+def test_fitting_with_default_verbosity_prints_nothing():
+    """verbose=0 (the default) is silent, backends included; in a fresh process so that a
+    backend banner printed once per process cannot hide behind an earlier test."""
+    code = textwrap.dedent(f"""
+        import warnings
+        warnings.simplefilter("ignore")
+        import aucopt
+        from conftest import make_small_binary, make_small_survival
+        X, y = make_small_binary()
+        Xs, event, time = make_small_survival()
+        ys = aucopt.survival_target(event, time)
+        for name, (kind, kwargs) in {ESTIMATORS!r}.items():
+            est = getattr(aucopt, name)(**kwargs)
+            if kind == "binary":
+                est.fit(X, y).predict(X)
+            else:
+                est.fit(Xs, ys).predict(Xs)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout == "", f"fits with the default verbose printed:\n{done.stdout[:2000]}"
+    assert done.stderr == "", f"fits with the default verbose printed:\n{done.stderr[:2000]}"
+
+
+# ----------------------------------------------------------------------------- parameter validation
+@pytest.mark.parametrize("name", NAMES)
+def test_parameter_constraints_declare_exactly_the_constructor_parameters(name):
+    cls = estimator_class(name)
+    declared = getattr(cls, "_parameter_constraints", None)
+    assert isinstance(declared, dict), f"{name} has no _parameter_constraints dict"
+    params = set(constructor_parameters(cls))
+    assert set(declared) == params, (
+        f"{name}: undeclared {sorted(params - set(declared))}, "
+        f"declared but not parameters {sorted(set(declared) - params)}"
+    )
+    unchecked = sorted(p for p, c in declared.items() if c == "no_validation")
+    assert not unchecked, f"{name} does not validate {unchecked}"
+    # the defaults themselves are valid
+    for param, default in cls().get_params(deep=False).items():
+        constraints = [make_constraint(c) for c in declared[param]]
+        assert any(c.is_satisfied_by(default) for c in constraints), (
+            f"{name}'s default {param}={default!r} violates its own constraint {declared[param]}"
+        )
+
+
+def _invalid_parameter_cases():
+    cases = []
+    for name in NAMES:
+        try:
+            params = constructor_parameters(estimator_class(name))
+        except Exception:  # noqa: BLE001 - reported by the tests above
+            continue
+        for param in params:
+            cases.append(pytest.param(name, param, id=f"{name}-{param}"))
+    return cases
+
+
+def _invalid_values(constraints):
+    """A value of no accepted type, and values of an accepted type outside the accepted range."""
+    values = [type("BadType", (), {})()]
+    made = [make_constraint(c) for c in constraints]
+    for constraint in made:
+        candidates = []
+        try:
+            candidates.append(generate_invalid_param_val(constraint))  # beyond the left bound
+        except NotImplementedError:
+            pass
+        if isinstance(constraint, Interval) and constraint.right is not None:  # beyond the right bound
+            candidates.append(constraint.right + (1 if constraint.type is Integral else 1e-6))
+        values += [v for v in candidates if not any(c.is_satisfied_by(v) for c in made)]
+    return values
+
+
+@pytest.mark.parametrize(("name", "param"), _invalid_parameter_cases())
+def test_invalid_parameter_value_is_refused_before_any_work(name, param, binary_data, survival_data):
+    """``fit`` checks every parameter first: with an invalid value it raises scikit-learn's
+    InvalidParameterError even when X and y are themselves unusable (so nothing ran before)."""
+    cls = estimator_class(name)
+    constraints = cls._parameter_constraints[param]
+    if constraints == "no_validation":
+        pytest.fail(f"{name}.{param} is not validated")
+    X, y = data_for(name, binary_data, survival_data)
+    wrong_y = survival_data[1] if ESTIMATORS[name][0] == "binary" else binary_data[1]
+    X_nan = np.full_like(X, np.nan)
+    message = rf"The '{param}' parameter of {name} must be .* Got .* instead\."
+    for value in _invalid_values(constraints):
+        est = make_estimator(name).set_params(**{param: value})
+        with pytest.raises(InvalidParameterError, match=message):
+            est.fit(X, y)
+        with pytest.raises(InvalidParameterError, match=message):
+            est.fit(X_nan, wrong_y)
+
+
+# ----------------------------------------------------------------------------- one vocabulary
+@pytest.mark.parametrize("name", NAMES)
+def test_no_retired_parameter_names(name):
+    params = set(constructor_parameters(estimator_class(name)))
+    retired = {p: RETIRED_NAMES[p] for p in params & set(RETIRED_NAMES)}
+    assert not retired, f"{name} still uses retired names (old -> new): {retired}"
+
+
+def _class_docstring(cls) -> str:
+    """The class's own docstring, required to be a literal (not built by code)."""
+    source = textwrap.dedent(inspect.getsource(cls))
+    node = ast.parse(source).body[0]
+    literal = ast.get_docstring(node, clean=True)
+    assert literal, f"{cls.__name__} has no literal docstring (a docstring built by code does not count)"
+    assert inspect.cleandoc(cls.__doc__ or "") == literal, f"{cls.__name__}.__doc__ is replaced after the class"
+    return literal
+
+
+def _numpydoc_sections(doc: str) -> dict[str, str]:
+    sections, current, lines = {}, None, doc.splitlines()
+    for k, line in enumerate(lines):
+        if k + 1 < len(lines) and re.fullmatch(r"-{3,}", lines[k + 1].strip()) and line.strip():
+            current = line.strip()
+            sections[current] = ""
+        elif current is not None and not re.fullmatch(r"-{3,}", line.strip()):
+            sections[current] += line + "\n"
+    return sections
+
+
+def _documented_parameters(doc: str) -> dict[str, str]:
+    """``{name: type and description}`` of a numpydoc Parameters section."""
+    entries, current = {}, None
+    for line in _numpydoc_sections(doc).get("Parameters", "").splitlines():
+        head = re.match(r"^(\*{0,2}[A-Za-z_][\w, *]*?) :(.*)$", line)
+        if head and not line.startswith(" "):
+            current = [n.strip().lstrip("*") for n in head.group(1).split(",")]
+            for n in current:
+                entries[n] = head.group(2).strip() + "\n"
+        elif current is not None:
+            for n in current:
+                entries[n] += line.strip() + "\n"
+    return entries
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_class_docstring_is_literal_numpydoc(name):
+    cls = estimator_class(name)
+    doc = _class_docstring(cls)
+    sections = _numpydoc_sections(doc)
+    missing = [s for s in ("Parameters", "Attributes", "See Also", "References", "Examples") if s not in sections]
+    assert not missing, f"{name}'s docstring lacks the sections {missing}"
+    documented = _documented_parameters(doc)
+    undocumented = [p for p in constructor_parameters(cls) if p not in documented]
+    assert not undocumented, f"{name}'s docstring does not document {undocumented}"
+    assert ">>>" in sections["Examples"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "tol" in constructor_parameters(estimator_class(n))])
+def test_tol_is_documented_as_a_stopping_tolerance(name):
+    description = _documented_parameters(_class_docstring(estimator_class(name))).get("tol", "")
+    assert re.search(r"(?i)\bstop", description), (
+        f"{name}'s tol must be documented as the stopping tolerance; got {description!r}"
+    )
+
+
+def _parameter_table():
+    """The "Where each parameter appears" table of docs/parameters.md: rows of
+    ``(parameter names, {column: cell})``."""
+    text = (REPO / "docs" / "parameters.md").read_text(encoding="utf-8")
+    start = text.index("## Where each parameter appears")
+    lines = [ln.strip() for ln in text[start:].splitlines() if ln.strip().startswith("|")]
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    rows = []
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) != len(header):
+            break
+        names = re.findall(r"`([^`]+)`", cells[0])
+        rows.append((names, dict(zip(header[1:], cells[1:]))))
+    assert rows and header[0] == "parameter", "docs/parameters.md: parameter table not found"
+    return rows
+
+
+def test_parameter_table_of_the_docs_matches_the_estimators():
+    """A mark in the table means the estimator (and its survival twin, except for pos_label /
+    pair_options) has the parameter; an empty cell that it has not; listed option values are
+    exactly the accepted strings."""
+    problems = []
+    for names, cells in _parameter_table():
+        for column, cell in cells.items():
+            assert column in ESTIMATORS, f"docs/parameters.md: unknown estimator column {column}"
+            targets = {"binary": [column], "survival": []}
+            twin = "Survival" + column
+            if twin in ESTIMATORS:
+                targets["survival"] = [twin]
+            if cell == "binary":
+                having = targets["binary"]
+            elif cell == "survival":
+                having = targets["survival"]
+            elif cell:
+                having = targets["binary"] + targets["survival"]
+            else:
+                having = []
+            listed = set(re.findall(r"`([^`]+)`", cell))
+            for est_name in targets["binary"] + targets["survival"]:
+                params = set(constructor_parameters(estimator_class(est_name)))
+                for param in names:
+                    expected = est_name in having and (not listed or param in listed)
+                    if (param in params) != expected:
+                        problems.append(f"{est_name}.{param}: table says {'yes' if expected else 'no'}")
+                options = [w for w in re.split(r"[,\s]+", cell.replace("✓", "")) if w and not listed]
+                if options and expected and len(names) == 1 and cell not in ("binary", "survival"):
+                    constraint = estimator_class(est_name)._parameter_constraints.get(names[0], [])
+                    accepted = set().union(*[getattr(make_constraint(c), "options", set()) for c in constraint])
+                    if set(options) != accepted:
+                        problems.append(f"{est_name}.{names[0]}: table lists {sorted(options)}, "
+                                        f"constraints accept {sorted(accepted)}")
+    assert not problems, "docs/parameters.md disagrees with the estimators:\n" + "\n".join(problems)
+
+
+def test_parameter_table_of_the_docs_lists_every_parameter():
+    """Every constructor parameter of every public estimator has a row in the table."""
+    listed = {name for names, _ in _parameter_table() for name in names}
+    missing = sorted({f"{est}.{param}" for est in NAMES
+                      for param in constructor_parameters(estimator_class(est)) if param not in listed})
+    assert not missing, f"docs/parameters.md has no row for: {missing}"
+
+
+def test_no_internal_note_names_in_the_product():
+    """The product cites papers, never the names of internal notes."""
+    pattern = re.compile(r"seed ?0|spec §|pitfall|erratum", re.IGNORECASE)
+    files = [REPO / "README.md"]
+    for folder in ("aucopt", "formulations", "docs"):
+        files += [p for p in (REPO / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    hits = [f"{p.relative_to(REPO)}:{k}: {line.strip()[:80]}"
+            for p in files
+            for k, line in enumerate(p.read_text(encoding="utf-8", errors="ignore").splitlines(), 1)
+            if pattern.search(line)]
+    assert not hits, f"{len(hits)} mention(s) of internal notes:\n" + "\n".join(hits[:30])
+
+
+# ----------------------------------------------------------------------------- formulations
+def _formulation_modules():
+    import aucopt.formulations as formulations
+
+    return sorted(info.name for info in pkgutil.iter_modules(formulations.__path__, "aucopt.formulations."))
+
+
+@pytest.mark.parametrize("module_name", _formulation_modules())
+def test_formulation_doctests(module_name):
+    """The shipped formulations' doctests, run once under their installed name
+    (pytest's --doctest-modules does not collect the top-level formulations/ folder: importing
+    it a second time under another name would register every formulation twice)."""
+    import doctest
+
+    module = importlib.import_module(module_name)
+    assert (module.__doc__ or "").strip(), f"{module_name} has no docstring (shown by `aucopt formulations`)"
+    flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+    result = doctest.testmod(module, optionflags=flags, verbose=False, report=False)
+    assert result.failed == 0, f"{result.failed} doctest failure(s) in {module_name}"

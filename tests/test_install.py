@@ -1,0 +1,187 @@
+"""The package as a new user gets it: a wheel of this checkout, installed into a temporary prefix.
+
+A wheel is built once per session from a copy of the working tree (``pip wheel --no-deps``, with
+build isolation, so the declared build requirements are what builds it) and installed with
+``pip install --no-deps --target <prefix>``. Then, with ``PYTHONPATH=<prefix>``:
+
+* every ```` ```python ```` block of README.md, concatenated in order and read at run time, runs
+  (a) from the repository root, where the checkout's ``aucopt/`` shadows the installed package
+  (a script or notebook started there: the ``aucopt.formulations`` import error reported in
+  issue 10), and (b) from an unrelated directory, where the installed copy is imported;
+* ``import aucopt.formulations, aucopt`` works in both places and lists the shipped formulations;
+* the wheel holds every module of the package and every shipped formulation.
+
+The test environment itself usually has aucopt installed in development mode (``pip install -e
+".[test]"``), whose import hook would find ``aucopt.formulations`` in the checkout for any copy of
+aucopt and so hide the reported error. These processes start with that hook removed (a
+``sitecustomize`` placed after the prefix on ``PYTHONPATH``), so that aucopt can come only from
+the prefix or the working directory, as after ``pip install .``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.install
+
+REPO = Path(__file__).resolve().parents[1]
+TIMEOUT = 600  # seconds per subprocess
+IMPORT_COMMAND = "import aucopt.formulations, aucopt; print(aucopt.available_formulations())"
+
+
+def run(args, *, cwd, env=None, stdin=None, what=None):
+    """Run ``args``; on failure show the command's output."""
+    done = subprocess.run(args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.returncode == 0, (
+        f"{what or ' '.join(map(str, args))} failed (exit {done.returncode}) in {cwd}\n"
+        f"--- stdout (end) ---\n{done.stdout[-3000:]}\n--- stderr (end) ---\n{done.stderr[-5000:]}"
+    )
+    return done
+
+
+def readme_python() -> str:
+    """Every ```python block of README.md, in order, as one program."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = [textwrap.dedent(m.group(2)) for m in
+              re.finditer(r"^([ \t]*)```python[^\n]*\n(.*?)^\1```", text, flags=re.MULTILINE | re.DOTALL)]
+    assert blocks, "README.md has no ```python block"
+    return "\n\n".join(blocks)
+
+
+def shipped_formulation_names() -> set[str]:
+    """The names the files of formulations/ register (``@formulation("name", ...)``)."""
+    names = set()
+    for path in (REPO / "formulations").glob("*.py"):
+        names |= set(re.findall(r"@formulation\(\s*[\"'](\w+)[\"']", path.read_text(encoding="utf-8")))
+    return names
+
+
+#: run at start-up of every process below: drop the environment's development install of aucopt
+#: (setuptools' editable import hook, or the checkout added to sys.path by a .pth file)
+HIDE_DEVELOPMENT_INSTALL = f"""
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path
+                    if not getattr(f, "__module__", "").startswith("__editable__")]
+sys.path[:] = [p for p in sys.path if p != {str(REPO)!r}]
+"""
+
+
+@pytest.fixture(scope="module")
+def startup(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("startup")
+    (folder / "sitecustomize.py").write_text(HIDE_DEVELOPMENT_INSTALL, encoding="utf-8")
+    return folder
+
+
+def env_with(prefix: Path, startup: Path) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(prefix), str(startup)])
+    env["MPLBACKEND"] = "Agg"
+    env.pop("PYTHONSTARTUP", None)
+    return env
+
+
+# ============================================================================ fixtures
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel of the working tree, built once (from a copy: the build leaves nothing in the checkout)."""
+    root = tmp_path_factory.mktemp("wheel")
+    source = root / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", "*.pyc", ".pytest_cache", ".hypothesis",
+        ".benchmarks"))
+    dist = root / "dist"
+    run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--disable-pip-version-check",
+         "-w", str(dist)], cwd=root, what="pip wheel . --no-deps")
+    wheels = sorted(dist.glob("aucopt-*.whl"))
+    assert len(wheels) == 1, f"expected one aucopt wheel, found {[w.name for w in wheels]}"
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def prefix(wheel, tmp_path_factory) -> Path:
+    """The wheel installed with ``pip install --no-deps --target <prefix>``."""
+    target = tmp_path_factory.mktemp("prefix") / "site"
+    run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
+         "--target", str(target), str(wheel)], cwd=wheel.parent, what="pip install --target")
+    assert (target / "aucopt" / "__init__.py").is_file()
+    return target
+
+
+@pytest.fixture(params=["repository-root", "unrelated-directory"])
+def place(request, tmp_path) -> tuple[str, Path]:
+    """Where the user starts Python: the checkout's root, or a directory unrelated to it."""
+    if request.param == "repository-root":
+        return request.param, REPO
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    return request.param, elsewhere
+
+
+# ============================================================================ the wheel
+def test_wheel_holds_every_module_and_formulation(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    package = {p.relative_to(REPO).as_posix() for p in (REPO / "aucopt").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    formulations = {f"aucopt/formulations/{p.name}" for p in (REPO / "formulations").glob("*.py")}
+    assert "aucopt/formulations/__init__.py" in formulations
+    missing = sorted((package | formulations) - names)
+    assert not missing, f"the wheel lacks {missing} (list new subpackages in pyproject.toml)"
+    top_level = {n.split("/")[0] for n in names}
+    assert {t for t in top_level if not t.endswith(".dist-info")} == {"aucopt"}, top_level
+
+
+# ============================================================================ README and imports
+def test_readme_python_snippets_run(prefix, startup, place):
+    """The README's Python, unchanged, after installing the wheel (PYTHONPATH=<prefix>); read from
+    stdin, as a notebook or interactive session started in that directory would see it."""
+    where, cwd = place
+    run([sys.executable, "-"], cwd=cwd, env=env_with(prefix, startup), stdin=readme_python(),
+        what=f"README.md's python blocks (from the {where})")
+
+
+def test_import_formulations_and_list_them(prefix, startup, place):
+    where, cwd = place
+    done = run([sys.executable, "-c", IMPORT_COMMAND], cwd=cwd, env=env_with(prefix, startup),
+               what=f"python -c {IMPORT_COMMAND!r} (from the {where})")
+    listed = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert set(listed) == shipped_formulation_names()
+
+
+def test_the_expected_copy_is_imported(prefix, startup, place):
+    """From the repository root the checkout shadows the installed package (the case this module
+    exists for); anywhere else the installed copy, with its formulations, is imported."""
+    where, cwd = place
+    code = ("import importlib.metadata, aucopt, aucopt.formulations\n"
+            "print(aucopt.__file__)\nprint(aucopt.formulations.__file__)\n"
+            "print(aucopt.__version__)\nprint(importlib.metadata.version('aucopt'))")
+    done = run([sys.executable, "-c", code], cwd=cwd, env=env_with(prefix, startup))
+    package, formulations, version, installed_version = done.stdout.strip().splitlines()[-4:]
+    package, formulations = (cwd / package).resolve(), (cwd / formulations).resolve()
+    if where == "repository-root":
+        assert package == REPO / "aucopt" / "__init__.py"
+        assert formulations == REPO / "formulations" / "__init__.py"
+    else:
+        assert package == (prefix / "aucopt" / "__init__.py").resolve()
+        assert formulations == (prefix / "aucopt" / "formulations" / "__init__.py").resolve()
+    assert version == installed_version
+
+
+def test_console_script_from_the_prefix(prefix, startup, tmp_path):
+    script = prefix / "bin" / "aucopt"
+    assert script.is_file(), "the wheel installs no `aucopt` console script"
+    done = run([sys.executable, str(script), "formulations"], cwd=tmp_path, env=env_with(prefix, startup),
+               what="aucopt formulations")
+    for name in shipped_formulation_names():
+        assert name in done.stdout
