@@ -48,7 +48,7 @@ KERNEL_CONSTRAINTS = {
 }
 MAX_BYTES_CONSTRAINT = {"max_bytes": [Interval(Real, 0, None, closed="neither"), None]}
 VERBOSE_CONSTRAINT = {"verbose": ["verbose"]}
-RANDOM_STATE_CONSTRAINT = {"random_state": ["random_state"]}
+RANDOM_STATE_CONSTRAINT = {"random_state": ["random_state", np.random.Generator]}
 POS_LABEL_CONSTRAINT = {"pos_label": [Real, str, "boolean", None]}
 PAIR_OPTIONS_CONSTRAINT = {"pair_options": [dict, None]}
 SOLVER_OPTIONS_CONSTRAINT = {"solver_options": [dict, None]}
@@ -62,6 +62,40 @@ def positive(kind=Real):
 def non_negative(kind=Real):
     """Constraint ``[0, inf)``."""
     return Interval(kind, 0, None, closed="left")
+
+
+def as_generator(random_state) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from any ``random_state`` value.
+
+    None, an int or a Generator go to :func:`numpy.random.default_rng`; a legacy
+    :class:`numpy.random.RandomState` seeds a new Generator from its stream.
+
+    Examples
+    --------
+    >>> from aucopt.base import as_generator
+    >>> int(as_generator(0).integers(100)) == int(as_generator(0).integers(100))
+    True
+    """
+    if isinstance(random_state, np.random.RandomState):
+        random_state = random_state.randint(np.iinfo(np.int32).max)
+    return np.random.default_rng(random_state)
+
+
+def as_seed(random_state):
+    """A ``random_state`` that scikit-learn accepts (None, int or RandomState) from any value.
+
+    A :class:`numpy.random.Generator` is turned into an int seed drawn from it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.base import as_seed
+    >>> as_seed(3), isinstance(as_seed(np.random.default_rng(0)), int)
+    (3, True)
+    """
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(np.iinfo(np.int32).max))
+    return random_state
 
 
 # ============================================================================ fitting helpers
@@ -530,8 +564,3 @@ class SurvivalRankerMixin:
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
-
-
-# TRANSITIONAL (removed once every estimator's docstring is written out): shared doc fragments
-PAIR_OPTIONS_DOC = ""
-THRESHOLD_DOC = ""

@@ -67,7 +67,7 @@ class _LPRankerModel(KernelPairRanker):
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
         self.kernel = kernel
@@ -251,7 +251,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the backend's log (LP routes) or a progress bar
         (chunking, subgradient); ≥ 2 chunking also shows the backend's log.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
         Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped
@@ -367,7 +367,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, pos_label=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
@@ -421,7 +421,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         iteration limit for ``"full"``.
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the backend's log or a progress bar.
-    random_state : int, RandomState instance or None, default=None
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
         Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped.
@@ -511,7 +511,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="full", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=None,
+                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, pair_options=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,

@@ -31,6 +31,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_parameter_constraints
 
 from .._progress import progress_bar
+from ..base import as_generator
 from ..exceptions import check_memory
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -494,10 +495,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     check_memory(CHUNKING_BYTES_PER_PAIR * float(P), max_bytes, f"The chunk partition of {P:,} pairs",
                  "use method='subgradient' (never lists pairs) or subsample")
     form = get_formulation("lp_ranker")
-    if isinstance(random_state, np.random.RandomState):
-        chunk_of = random_state.randint(0, n_chunks, size=P)
-    else:
-        chunk_of = np.random.default_rng(random_state).integers(0, n_chunks, size=P)
+    chunk_of = as_generator(random_state).integers(0, n_chunks, size=P)
     chunks = [np.flatnonzero(chunk_of == b) for b in range(n_chunks)]
     del chunk_of
     threshold = 1.0 - min_violation if violation == "margin" else 0.0

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._validation import binary_labels
-from ..base import MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, positive
+from ..base import MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
 from ..exceptions import check_memory
 from ..metrics import roc_auc
 from ..pairs import DEFAULT_MAX_BYTES
@@ -410,7 +410,7 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
         "eta0": [positive()],
         "rank": [Interval(Integral, 1, None, closed="left"), None],
         "average": ["boolean"],
-        "random_state": ["random_state", np.random.Generator],
+        **RANDOM_STATE_CONSTRAINT,
         **POS_LABEL_CONSTRAINT,
         "sketch": ["array-like", None],
         **MAX_BYTES_CONSTRAINT,
@@ -464,7 +464,7 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
             self.class_sketch_ = np.zeros((2, d, tau))
             self.class_sketch_sum_ = np.zeros((2, tau))
             if self.sketch is None:
-                self._rng = np.random.default_rng(self.random_state)
+                self._rng = as_generator(self.random_state)
         self.n_updates_ = 0
         self.n_seen_ = 0
         self._labels = []  # labels seen, in slot order while the classes are unknown

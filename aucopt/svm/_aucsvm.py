@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, SOLVER_OPTIONS_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin,
                     KernelPairRanker, Solution, SurvivalRankerMixin, check_kernel_bytes, dense, non_negative,
-                    positive)
+                    positive, as_seed)
 from ..kernels import kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -92,7 +92,7 @@ class _AUCSVMModel(KernelPairRanker):
         if self.method == "liblinear":
             w, converged, n_iter = theorem2_weights(
                 X, pairs, C, self.loss, tol=self.tol, max_iter=self.max_iter, verbose=self.verbose,
-                random_state=self.random_state, max_bytes=self.max_bytes)
+                random_state=as_seed(self.random_state), max_bytes=self.max_bytes)
             objective = _primal_objective(np.asarray(X @ w).ravel(), float(w @ w), pairs, C, power)
             result = SolveResult(status=Status.OPTIMAL if converged else Status.ITERATION_LIMIT,
                                  objective=objective, x=w, iterations=n_iter, solver="liblinear",
@@ -102,7 +102,7 @@ class _AUCSVMModel(KernelPairRanker):
             return Solution(w[None, :], np.ones(1), result, objective)
         if self.method == "kmeans":
             centers = kmeans_difference_centers(X, pairs, options.get("n_clusters"),
-                                                random_state=self.random_state, max_bytes=self.max_bytes,
+                                                random_state=as_seed(self.random_state), max_bytes=self.max_bytes,
                                                 **{k: v for k, v in options.items() if k != "n_clusters"})
             # each center c_u is a "pair" between a virtual point at c_u and one at the origin
             basis = np.vstack([centers, np.zeros((1, centers.shape[1]))])
@@ -196,7 +196,7 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         backend's default (1,000,000 for liblinear).
     verbose : int, default=0
         Backend log output: 0 silent, ≥ 1 the solver's log.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the k-means initialization (``method="kmeans"``) and of liblinear's coordinate
         order (``method="liblinear"``).
     support_threshold : float, default=1e-8
@@ -362,7 +362,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         (1,000,000 for liblinear).
     verbose : int, default=0
         Backend log output: 0 silent, ≥ 1 the solver's log.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the k-means initialization and of liblinear's coordinate order.
     support_threshold : float, default=1e-8
         Expansion coefficients with |c_l| ≤ support_threshold · max(1, max|c|) are dropped;

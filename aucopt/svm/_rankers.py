@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
-                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin,
+                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     positive, validated_data_and_pairs)
 from ..exceptions import check_memory
 from ..kernels import Kernel
@@ -36,17 +36,6 @@ from ._newton import NEWTON_LOSSES, newton_solve
 __all__ = ["RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC"]
 
 BASIS_CHOICES = ("rare", "random", "full")
-
-
-def as_generator(random_state) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from any scikit-learn ``random_state`` value.
-
-    None, an int or a Generator go to :func:`numpy.random.default_rng`; a legacy
-    :class:`numpy.random.RandomState` seeds a new Generator from its stream.
-    """
-    if isinstance(random_state, np.random.RandomState):
-        random_state = random_state.randint(np.iinfo(np.int32).max)
-    return np.random.default_rng(random_state)
 
 
 def _check_alpha_path(alpha_path):
@@ -524,7 +513,7 @@ class RankRC(BinaryRankerMixin, _KernelModel):
         Maximum number of conjugate-gradient steps per Newton iteration.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the ``"random"`` basis.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB) of the kernel block (8 · n_samples · |R| bytes): larger
@@ -679,7 +668,7 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
         Maximum number of conjugate-gradient steps per Newton iteration.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the ``"random"`` basis.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB) of the kernel block (8 · n_samples · |R| bytes). None:

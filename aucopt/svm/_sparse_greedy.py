@@ -55,7 +55,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._progress import progress_bar
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
-                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin,
+                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     non_negative, positive)
 from ..exceptions import check_memory
 from ..kernels import Kernel
@@ -63,7 +63,6 @@ from ..metrics import harrell_c, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss, pair_loss_and_hessian
 from ._newton import newton_solve
-from ._rankers import as_generator
 
 __all__ = ["SparseAUC", "SurvivalSparseAUC", "sparse_objective", "line_minimize", "retrain_due"]
 
@@ -515,7 +514,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         Maximum number of Newton iterations per re-optimization.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the basis growth.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the validation split and of the candidate draws.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB) of the kernel columns (8 · l · (basis_size + kappa)
@@ -653,7 +652,7 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         Maximum number of Newton iterations per re-optimization.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the basis growth.
-    random_state : int, RandomState instance or None, default=0
+    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the validation split and of the candidate draws.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB) of the kernel columns. None: no limit.
