@@ -2,7 +2,6 @@
 
 import re
 
-import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file, load_breast_cancer
 from sklearn.metrics import roc_auc_score

@@ -23,7 +23,6 @@ from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.utils._param_validation import InvalidParameterError
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt
 import aucopt.kernels
@@ -32,7 +31,6 @@ import aucopt.lp._scale
 import aucopt.solvers
 import aucopt.svm._aucsvm
 import aucopt.modeling
-from reference import assert_expected_failures_are_real_checks, run_check_within_limit
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation, harrell_c, survival_target
 from aucopt.exceptions import ProblemTooLargeError, SolverWarning
 
@@ -123,38 +121,6 @@ def _brute_objective(est, f, pairs, weights=None):
 
 
 # ============================================================================ scikit-learn compatibility
-
-#: Checks that cannot hold for this ranker by design, with the reason for each. Kept strict
-#: (an unexpectedly passing check fails the run) so the list cannot silently go stale.
-EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC, which scikit-learn "
-        "xfails for the same reason), so repeating rows changes the kernel width; with a fixed "
-        "gamma weighted and repeated fits agree (test_integer_weights_equal_repeated_rows)"
-    ),
-    "check_sample_weight_equivalence_on_sparse_data": (
-        "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
-        "unweighted variance of X)"
-    ),
-}
-
-
-def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS
-
-
-
-
-@parametrize_with_checks(
-    [LPRanker(C=1.0)], expected_failed_checks=_expected_failed_checks, xfail_strict=True
-)
-def test_sklearn_estimator_checks(estimator, check):
-    run_check_within_limit(estimator, check)
-
-
-def test_expected_failed_checks_name_real_checks():
-    assert_expected_failures_are_real_checks(LPRanker(C=1.0), EXPECTED_FAILED_CHECKS)
-
 
 def test_lpranker_declares_binary_only():
     """LPRanker rejects more than two classes, so its tags must say so (scikit-learn then

@@ -378,14 +378,6 @@ def test_chan_merge_is_exact():
     _assert_stats_equal(ClassStats.from_array(sp.csr_matrix(X)), ClassStats.from_array(X))
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")
-def test_sklearn_check_estimator():
-    from sklearn.utils.estimator_checks import check_estimator
-
-    results = check_estimator(OnePassAUC(), on_fail=None)
-    assert [r["check_name"] for r in results if r["status"] == "failed"] == []
-
-
 def test_dask_fit_checks_alpha_before_any_work():
     pytest.importorskip("dask.array")
     from sklearn.utils._param_validation import InvalidParameterError

@@ -22,11 +22,9 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt.svm._aucsvm
 import aucopt.svm._pairwise_linear
-from reference import assert_expected_failures_are_real_checks, run_check_within_limit
 from test_rankers import PAIR_VARIANTS, pair_options_variant
 from aucopt import (AUCSVM, Model, PairSet, ProblemTooLargeError, RankSVM, SolverWarning, SurvivalAUCSVM,
                     SurvivalRankSVM, get_formulation, roc_auc, solve, survival_target)
@@ -615,36 +613,7 @@ def test_weighted_threshold_equals_repeated_rows():
 
 
 # ============================================================================ estimator behaviour
-
-#: Checks that cannot hold by design or fail for a documented reason; strict, so a check that
-#: starts passing fails the run and the list cannot go stale.
-EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC), so repeating rows "
-        "changes the kernel width; with a fixed gamma the expansion and the weighted threshold "
-        "match repeated rows (test_integer_weights_equal_repeated_rows_linear, "
-        "test_weighted_threshold_equals_repeated_rows)"
-    ),
-    "check_sample_weight_equivalence_on_sparse_data": (
-        "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
-        "unweighted variance of X)"
-    ),
-}
-
-
-
-def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS
-
-
-@parametrize_with_checks([AUCSVM(C=1.0, solver="clarabel")],
-                         expected_failed_checks=_expected_failed_checks, xfail_strict=True)
-def test_sklearn_estimator_checks(estimator, check):
-    run_check_within_limit(estimator, check)
-
-
-def test_expected_failed_checks_name_real_checks():
-    assert_expected_failures_are_real_checks(AUCSVM(C=1.0), EXPECTED_FAILED_CHECKS)
+# (scikit-learn's estimator checks run for every estimator in tests/test_common.py)
 
 
 def test_grid_search_and_score_equal_roc_auc(breast_cancer):

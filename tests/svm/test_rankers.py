@@ -30,11 +30,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import aucopt.kernels
 import aucopt.svm._rankers
-from reference import assert_expected_failures_are_real_checks, reference_loss, run_check_within_limit
+from reference import reference_loss
 from aucopt import PairSet, ProblemTooLargeError, RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM, survival_target
 
 # ============================================================================ data
@@ -535,36 +534,6 @@ def test_survival_rankrc_every_pair_variant(whas, variant):
 
 
 # ============================================================================ scikit-learn compatibility
-EXPECTED_FAILED_CHECKS = {
-    "RankRC": {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the basis (the rare-class rows) and gamma='sigma2' are functions of the rows, not of "
-            "the weights: a zero-weight row still enters the expansion and σ², so weighting and "
-            "removing/repeating rows give different (equally valid) models"
-        ),
-        "check_sample_weight_equivalence_on_sparse_data": (
-            "same as check_sample_weight_equivalence_on_dense_data: the kernel basis and σ² are "
-            "computed from the unweighted rows"
-        ),
-    },
-}
-
-
-def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
-
-
-@parametrize_with_checks([RankSVM(), RankRC(alpha=1e-2)], expected_failed_checks=_expected_failed_checks,
-                         xfail_strict=True)
-def test_sklearn_estimator_checks(estimator, check):
-    run_check_within_limit(estimator, check, ignore_user_warnings=False)
-
-
-def test_expected_failed_checks_name_real_checks():
-    for failures in EXPECTED_FAILED_CHECKS.values():
-        assert_expected_failures_are_real_checks(RankRC(alpha=1e-2), failures)
-
-
 def test_grid_search_over_alpha(cancer):
     X, y = cancer
     X = StandardScaler().fit_transform(X[:200])
