@@ -21,14 +21,13 @@ from numbers import Integral
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._validation import binary_labels
-from ..base import MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
+from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
 from ..exceptions import check_memory
-from ..metrics import roc_auc
 from ..pairs import DEFAULT_MAX_BYTES
 
 __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_stats",
@@ -283,7 +282,7 @@ def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
 
 
 # ============================================================================ estimator
-class OnePassAUC(ClassifierMixin, BaseEstimator):
+class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     """One-pass AUC optimization: a linear ranker trained in a single pass over a stream.
 
     Each example takes one gradient step on its square pairwise loss against all earlier
@@ -658,55 +657,11 @@ class OnePassAUC(ClassifierMixin, BaseEstimator):
     def _w(self):
         return self.coef_avg_ if self.average else self.coef_
 
-    def _scores(self, X):
+    def _expansion(self, X):
+        """Ranking scores wᵀx (``decision_function``, ``predict`` and ``score`` come from the mixin)."""
         check_is_fitted(self, "classes_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return np.asarray(X @ self._w()).ravel()
-
-    def decision_function(self, X) -> np.ndarray:
-        """Signed ranking score: positive values favour ``classes_[1]``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-            wᵀx − threshold_ when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
-        """
-        shifted = self._scores(X) - self.threshold_
-        return shifted if self.pos_label_ == self.classes_[1] else -shifted
-
-    def predict(self, X) -> np.ndarray:
-        """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "classes_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
-
-    def score(self, X, y, sample_weight=None) -> float:
-        """AUC of the scores wᵀx (ties count ½), as :func:`sklearn.metrics.roc_auc_score`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : None
-            Accepted for the scikit-learn signature.
-
-        Returns
-        -------
-        auc : float
-        """
-        return roc_auc(y, self._scores(X), pos_label=self.pos_label_)
 
     def statistics(self) -> tuple[ClassStats, ClassStats]:
         """The exact statistics of the streamed classes (full covariances only).
