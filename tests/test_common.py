@@ -735,3 +735,20 @@ def test_formulation_doctests(module_name):
     flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
     result = doctest.testmod(module, optionflags=flags, verbose=False, report=False)
     assert result.failed == 0, f"{result.failed} doctest failure(s) in {module_name}"
+
+
+def test_every_public_name_has_a_numpydoc_docstring_with_an_example():
+    """Each class and function in a public module's ``__all__`` documents itself with a literal
+    docstring that has an Examples section (run by ``--doctest-modules``)."""
+    modules = ["aucopt"] + [info.name for info in pkgutil.walk_packages(aucopt.__path__, "aucopt.")
+                            if not any(part.startswith("_") for part in info.name.split("."))]
+    lacking = []
+    for module_name in modules:
+        module = importlib.import_module(module_name)
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                doc = inspect.getdoc(obj) or ""
+                if "Examples\n--------" not in doc:
+                    lacking.append(f"{module_name}.{attr}")
+    assert not lacking, f"public names without a numpydoc Examples section: {sorted(set(lacking))}"
