@@ -8,7 +8,8 @@
 * ``aucopt solvers`` / ``aucopt formulations`` — the usable solver names / registered formulations.
 
 Options use the estimators' parameter names (``--C``, ``--alpha``, ``--gamma``, ``--eta0``,
-``--basis-size``). Bad input exits with status 2 and a one-line ``aucopt: error: ...``.
+``--basis-size``). Bad input exits with status 2 and a one-line ``aucopt: error: ...`` (see
+:func:`main`); ``aucopt --version`` prints the version.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import time
 import warnings
 
 import numpy as np
+
+from . import __version__
 
 #: LP backends the demo runs by default (OSQP is a first-order QP solver: on this degenerate
 #: LP it needs >100 s to reach 1e-6, so it is only run when asked for by name).
@@ -77,17 +80,37 @@ def _demo(args) -> int:
     return 0
 
 
-def _onepass(args) -> int:
-    """``aucopt onepass``: stream a LIBSVM file through OnePassAUC in chunks (never loaded whole)."""
+_MAGIC = {".gz": (b"\x1f\x8b", "gzip"), ".bz2": (b"BZh", "bzip2")}
+
+
+def _check_input_file(path: str) -> None:
+    """Refuse a missing path, a directory, or a ``.gz`` / ``.bz2`` file that is not compressed so."""
     import os
 
+    if not os.path.exists(path):
+        raise ValueError(f"file not found: {path}")
+    if not os.path.isfile(path):
+        raise ValueError(f"{path} is a directory, not a file: give the path of a LIBSVM file.")
+    for suffix, (magic, kind) in _MAGIC.items():
+        if path.endswith(suffix):
+            with open(path, "rb") as fh:
+                if fh.read(len(magic)) != magic:
+                    raise ValueError(f"{path} ends in {suffix} but is not a {kind} file: decompress it "
+                                     f"correctly or rename it without {suffix}.")
+
+
+def _onepass(args) -> int:
+    """``aucopt onepass``: stream a LIBSVM file through OnePassAUC in chunks (never loaded whole)."""
     from .metrics import roc_auc
     from .online._onepass import OnePassAUC, iter_svmlight_chunks
 
     for path in [args.train] + ([args.test] if args.test else []):
-        if not os.path.exists(path):
-            raise ValueError(f"file not found: {path}")
-    model = OnePassAUC(alpha=args.alpha, eta0=args.eta0, rank=args.rank, average=args.average)
+        _check_input_file(path)
+    model = OnePassAUC(alpha=args.alpha, rank=args.rank)
+    if args.eta0 is not None:  # otherwise the estimator's default
+        model.set_params(eta0=args.eta0)
+    if args.average is not None:  # otherwise the estimator's default
+        model.set_params(average=args.average)
     start = time.perf_counter()
     chunks = iter_svmlight_chunks(args.train, args.chunk_size, args.n_features, zero_based=args.zero_based)
     model.fit(((X, y == args.positive) for X, y in chunks))
@@ -105,14 +128,24 @@ def _onepass(args) -> int:
 
 
 def _load_labelled(path: str, positive: float, n_features=None):
-    import os
-
     from sklearn.datasets import load_svmlight_file
 
-    if not os.path.exists(path):
-        raise ValueError(f"file not found: {path}")
+    _check_input_file(path)
     X, y = load_svmlight_file(path, n_features=n_features)
     return X.toarray(), (y == positive).astype(int)
+
+
+#: default ``--basis-size`` of ``aucopt sparse`` (clamped to half the fitting rows on small data)
+SPARSE_BASIS_SIZE = 50
+
+
+def _sparse_fitting_rows(y, validation_fraction: float) -> int:
+    """The rows SparseAUC fits on: the training rows minus its stratified validation split."""
+    if validation_fraction == 0:
+        return len(y)
+    counts = np.bincount(np.asarray(y, int))
+    held = sum(min(max(round(validation_fraction * c), 1), c - 1) for c in counts if c > 0)
+    return len(y) - held
 
 
 def _sparse(args) -> int:
@@ -135,8 +168,11 @@ def _sparse(args) -> int:
     else:
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=args.seed)
     scaler = StandardScaler().fit(X_tr)
-    model = SparseAUC(C=args.C, basis_size=min(args.basis_size, len(y_tr) - 1), kappa=args.kappa,
-                      selection=args.selection, random_state=args.seed)
+    model = SparseAUC(C=args.C, kappa=args.kappa, selection=args.selection, random_state=args.seed)
+    basis_size = args.basis_size
+    if basis_size is None:  # default: 50, clamped to the estimator's own default min(l/2, 512)
+        basis_size = min(SPARSE_BASIS_SIZE, max(1, _sparse_fitting_rows(y_tr, model.validation_fraction) // 2))
+    model.set_params(basis_size=basis_size)
     start = time.perf_counter()
     model.fit(scaler.transform(X_tr), y_tr)
     seconds = time.perf_counter() - start
@@ -173,7 +209,24 @@ def _survival_model(name: str, args, n_pairs: int):
         model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
     else:
         model = SurvivalRankRC(alpha=args.alpha, gamma=args.gamma, pair_options=pair_options)
+    max_bytes = getattr(args, "max_bytes", None)
+    if max_bytes is not None and "max_bytes" in model.get_params():
+        model.set_params(max_bytes=max_bytes)
     return make_pipeline(MinMaxScaler(), model)
+
+
+def _check_output_path(path: str, option: str) -> None:
+    """Refuse an output file whose directory does not exist (or that names a directory)."""
+    import os
+
+    if not path:
+        return
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path} is a directory: give a file name such as {os.path.join(path, 'km.png')}.")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"{option} {path}: the directory {folder} does not exist; create it or choose "
+                         "another path ('' skips the figure).")
 
 
 def _survival(args) -> int:
@@ -186,11 +239,19 @@ def _survival(args) -> int:
     from .pairs import PairSet
     from .survival import CoxPH, comparison_table, evaluate_methods, plot_risk_groups, save_figure
 
+    _check_output_path(args.km_png, "--km-png")  # before the cross-validation, not after it
+    if args.max_bytes is not None and not args.max_bytes > 0:
+        raise ValueError(f"--max-bytes must be positive; got {args.max_bytes:g}.")
     X, y = load_survival(args.data, time=args.time, event=args.event)
-    n_pairs = PairSet.survival(y).n_pairs
+    pairs = PairSet.survival(y)
+    n_pairs = pairs.n_pairs
+    methods = {m: _survival_model(m, args, n_pairs) for m in args.model}
+    for model in methods.values():  # refuse a route over the memory budget up front
+        estimator = model[-1]
+        if hasattr(estimator, "_check_route_size"):
+            estimator._check_route_size(pairs)
     print(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
           f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
-    methods = {m: _survival_model(m, args, n_pairs) for m in args.model}
     try:
         import lifelines  # noqa: F401
 
@@ -228,6 +289,16 @@ def _list_formulations(args) -> int:
     return 0
 
 
+def _float_or_auto(text: str):
+    """``'auto'`` or a number, for ``--eta0``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto'; got {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``aucopt`` command.
 
@@ -252,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="aucopt", allow_abbrev=False,
                                      description="AUC maximization, bipartite ranking and survival risk ranking.",
                                      epilog="Run `aucopt <command> --help` for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"aucopt {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="show the full traceback of an error instead of the one-line message")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("demo", allow_abbrev=False, help="fit the LP Ranker on real data with each available solver")
     p.add_argument("--solvers", nargs="+", default=list(DEMO_SOLVERS),
@@ -268,9 +342,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--test", help="LIBSVM test file for the AUC")
     p.add_argument("--positive", type=float, default=1.0, help="label of the positive class (default 1)")
     p.add_argument("--alpha", type=float, default=1e-4, help="penalty multiplier alpha (default 1e-4)")
-    p.add_argument("--eta0", type=float, default=0.01, help="step size (≲ 1/(4 max‖x‖²); default 0.01)")
+    p.add_argument("--eta0", type=_float_or_auto, default=None,
+                   help="step size, a number (≲ 1/(4 max‖x‖²)) or 'auto' (default: OnePassAUC's)")
     p.add_argument("--rank", type=int, default=None, help="low-rank sketch size τ (O(τd) memory)")
-    p.add_argument("--average", action="store_true", help="use the averaged iterate")
+    p.add_argument("--average", action=argparse.BooleanOptionalAction, default=None,
+                   help="use (--no-average: do not use) the averaged iterate (default: OnePassAUC's)")
     p.add_argument("--chunk-size", type=int, default=10_000)
     p.add_argument("--zero-based", action="store_true", help="feature indices start at 0 (default: 1, as LIBSVM)")
     p.set_defaults(func=_onepass)
@@ -280,7 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--test", help="LIBSVM test file (default: a stratified 25%% split of the data)")
     p.add_argument("--positive", type=float, default=1.0, help="label of the positive class in LIBSVM files")
     p.add_argument("--C", type=float, default=1.0)
-    p.add_argument("--basis-size", type=int, default=50, help="maximum basis size |J| (default 50)")
+    p.add_argument("--basis-size", type=int, default=None,
+                   help=f"maximum basis size |J| (default {SPARSE_BASIS_SIZE}, or half the fitting rows "
+                        "when the data are smaller)")
     p.add_argument("--kappa", type=int, default=100, help="random candidates scored per step")
     p.add_argument("--selection", choices=("exact", "newton1"), default="exact")
     p.add_argument("--seed", type=int, default=0)
@@ -310,6 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--top", type=float, default=10, help="high-risk group size in percent")
     p.add_argument("--km-png", default="aucopt_km.png", help="where to write the Kaplan–Meier figure ('' to skip)")
+    p.add_argument("--max-bytes", type=float, default=None,
+                   help="memory budget in bytes of each model's arrays (default: the estimators' 2 GiB); "
+                        "a route over it (e.g. --method full on many pairs) is refused before the CV, "
+                        "checked on all subjects (an upper bound for every training fold)")
     p.set_defaults(func=_survival)
     sub.add_parser("solvers", allow_abbrev=False, help="list usable solver names").set_defaults(func=_list_solvers)
     p = sub.add_parser("formulations", allow_abbrev=False, help="list registered formulations")
@@ -328,13 +410,29 @@ def main(argv=None) -> int:
     Returns
     -------
     status : int
-        0 on success. Invalid input (an unknown solver, a parameter out of range, a missing file)
-        does not return: it exits with status 2 after printing one line
-        ``aucopt: error: ...`` to standard error.
+        0 on success. Invalid input does not return: it exits with status 2 after printing one
+        line ``aucopt: error: ...`` to standard error.
 
     See Also
     --------
     build_parser : The parser and the options of every sub-command.
+
+    Notes
+    -----
+    Exit statuses and messages:
+
+    * **2, ``aucopt: error: <message>``** — bad input: an unknown option or value, a missing or
+      unreadable file, a parameter out of range, a problem over the memory budget
+      (:class:`~aucopt.exceptions.ProblemTooLargeError`), a target without comparable pairs
+      (:class:`~aucopt.exceptions.NoComparablePairsError`), a solver that returned no solution
+      (:class:`~aucopt.exceptions.SolverError`), an optional dependency that is not installed, or
+      any other ``ValueError``, ``OSError`` or ``MemoryError``.
+    * **1, ``aucopt: internal error (<type>: <message>); please report it ...``** — any other
+      exception (``TypeError``, ``AssertionError``, ...) is a bug in aucopt, not bad input: it is
+      named as such, by its type, so that it is not mistaken for a usage error.
+    * **130** — interrupted with Ctrl-C.
+
+    ``aucopt --debug <command> ...`` re-raises every error with its full traceback instead.
 
     Examples
     --------
@@ -344,12 +442,31 @@ def main(argv=None) -> int:
     lp_ranker ...
     0
     """
+    from .exceptions import NoComparablePairsError, ProblemTooLargeError, SolverError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except ValueError as exc:  # bad input: a one-line message, not a traceback
-        parser.exit(2, f"aucopt: error: {exc}\n")
+    except (ValueError, OSError, MemoryError, ImportError,
+            ProblemTooLargeError, NoComparablePairsError, SolverError) as exc:
+        if args.debug:
+            raise
+        message = " ".join(str(exc).split()) or type(exc).__name__  # one line
+        if type(exc) is MemoryError:  # a bare MemoryError carries no message
+            message = ("out of memory: the problem does not fit in this machine's memory; "
+                       "use a scalable --method or less data")
+        parser.exit(2, f"aucopt: error: {message}\n")
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        parser.exit(130, "aucopt: interrupted\n")
+    except Exception as exc:  # a bug, not bad input: say so (--debug shows the traceback)
+        if args.debug:
+            raise
+        message = " ".join(str(exc).split())
+        parser.exit(1, f"aucopt: internal error ({type(exc).__name__}: {message}); please report it with the "
+                       "output of the same command run as `aucopt --debug ...`\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -138,8 +138,9 @@ def load_survival(name, *, time=None, event=None):
     Raises
     ------
     ValueError
-        For an unknown name, a CSV file without the ``time`` / ``event`` columns, or an invalid
-        target.
+        For an unknown name, a path that is not a file, a CSV file without the ``time`` / ``event``
+        columns (or with ``time == event``), an empty or header-only CSV file, a CSV file with no
+        covariate column besides ``time`` and ``event``, no complete row, or an invalid target.
     ImportError
         For a scikit-survival data set when scikit-survival is not installed.
 
@@ -179,11 +180,33 @@ def load_survival(name, *, time=None, event=None):
             raise ValueError(f"Unknown data set {name!r}: use one of {sorted(SKSURV_SETS)} or a CSV path.")
         if time is None or event is None:
             raise ValueError("A CSV data set needs --time COL and --event COL.")
-        frame = pd.read_csv(name)
+        if time == event:
+            raise ValueError(f"time and event name the same column {time!r}: the event column is the 0/1 "
+                             "(or bool) indicator, a different column from the time.")
+        if not os.path.isfile(name):
+            raise ValueError(f"{name} is not a file: give the path of a CSV file.")
+        try:
+            frame = pd.read_csv(name)
+        except pd.errors.EmptyDataError:
+            raise ValueError(f"{name} is empty: a CSV file needs a header row and one row per "
+                             "subject.") from None
         for col in (time, event):
             if col not in frame.columns:
                 raise ValueError(f"Column {col!r} is not in {name}; columns: {list(frame.columns)[:12]} …")
-        t, e = frame.pop(time).to_numpy(float), frame.pop(event).to_numpy()
+        if len(frame) == 0:
+            raise ValueError(f"{name} has a header but no data rows: it needs one row per subject.")
+        try:
+            t = frame.pop(time).to_numpy(float)
+        except ValueError:
+            raise ValueError(f"time column {time!r} of {name} is not numeric: it must hold the follow-up "
+                             "times as numbers.") from None
+        e = frame.pop(event).to_numpy()
+        if frame.shape[1] == 0:
+            raise ValueError(f"{name} has no covariate column besides time {time!r} and event {event!r}: "
+                             "add at least one covariate column.")
     frame = pd.get_dummies(frame, drop_first=True, dtype=float)
     keep = ~frame.isna().any(axis=1).to_numpy() & np.isfinite(t)
+    if not keep.any():
+        raise ValueError(f"No row of {name} is complete: all {len(keep)} rows have a missing covariate or a "
+                         "non-finite time; fill or drop the missing values.")
     return frame.to_numpy(float)[keep], survival_target(np.asarray(e)[keep], t[keep])

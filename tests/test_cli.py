@@ -1,15 +1,21 @@
 """The command line: each sub-command reports what the estimator it drives reports."""
 
 import re
+import subprocess
+import sys
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from sklearn.datasets import dump_svmlight_file, load_breast_cancer
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
-from aucopt import LPRanker, OnePassAUC, SparseAUC
-from aucopt.cli import _demo_data, build_parser, main
+import aucopt
+from aucopt import LPRanker, OnePassAUC, SparseAUC, cli
+from aucopt.cli import SPARSE_BASIS_SIZE, _demo_data, build_parser, main
+from aucopt.exceptions import NoComparablePairsError, ProblemTooLargeError, SolverError
 
 
 def test_demo_table_matches_the_estimator(capsys):
@@ -132,3 +138,93 @@ def test_listing_commands(capsys):
     assert main(["solvers"]) == 0
     names = capsys.readouterr().out.split()
     assert {"highs", "osqp", "cvxpy", "clarabel"} <= set(names) and len(names) == len(set(names))
+
+
+# --------------------------------------------------------------------------- never a traceback
+def _one_line_error(capsys, argv, code=2):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == code
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert "Traceback" not in captured.err and "\n" not in err
+    return err
+
+
+def test_onepass_refuses_a_gz_file_that_is_not_gzip(tmp_path, capsys):
+    path = tmp_path / "train.svm.gz"
+    path.write_text("1 1:0.5 2:1.0\n0 1:0.1\n")  # plain text behind a .gz name
+    err = _one_line_error(capsys, ["onepass", str(path), "--n-features", "2"])
+    assert err.startswith("aucopt: error: ") and "not a gzip file" in err and str(path) in err
+
+
+def test_onepass_refuses_a_directory(tmp_path, capsys):
+    err = _one_line_error(capsys, ["onepass", str(tmp_path), "--n-features", "2"])
+    assert err.startswith("aucopt: error: ") and "is a directory" in err
+
+
+def test_sparse_default_basis_size_is_clamped_to_small_data(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 4)), (np.arange(60) % 2).astype(float)
+    path = tmp_path / "s60.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False)
+    assert main(["sparse", str(path), "--kappa", "10"]) == 0
+    kept = int(re.search(r"kept \|J\| = (\d+)", capsys.readouterr().out).group(1))
+    assert 1 <= kept <= SPARSE_BASIS_SIZE
+    # an explicit size the data cannot hold is still an error, in one line
+    err = _one_line_error(capsys, ["sparse", str(path), "--basis-size", "500"])
+    assert err.startswith("aucopt: error: basis_size=500")
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"aucopt {aucopt.__version__}"
+
+
+def test_version_and_errors_in_a_subprocess(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "aucopt.cli", "--version"], capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout.strip() == f"aucopt {aucopt.__version__}"
+    run = subprocess.run([sys.executable, "-m", "aucopt.cli", "onepass", str(tmp_path), "--n-features", "2"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("aucopt: error: ") and run.stderr.count("\n") == 1
+
+
+def _raises(exc):
+    def command(args):
+        raise exc
+    return command
+
+
+@pytest.mark.parametrize(
+    "exc, code, message",
+    [
+        (OSError("disk full"), 2, "aucopt: error: disk full"),
+        (ValueError("bad\nvalue"), 2, "aucopt: error: bad value"),
+        (ProblemTooLargeError("The LP", 8e9, 2e9, "use method='subgradient'"), 2,
+         "aucopt: error: The LP would need about 8.0 GB"),
+        (NoComparablePairsError("no comparable pair"), 2, "aucopt: error: no comparable pair"),
+        (SolverError(SimpleNamespace(solver="highs", status="infeasible", problem_name="lp", message="")), 2,
+         "aucopt: error: highs returned status 'infeasible'"),
+        (MemoryError(), 2, "aucopt: error: out of memory"),
+        (TypeError("unsupported operand"), 1, "aucopt: internal error (TypeError: unsupported operand)"),
+        (AssertionError("invariant"), 1, "aucopt: internal error (AssertionError: invariant)"),
+    ],
+)
+def test_main_turns_errors_into_one_line(monkeypatch, capsys, exc, code, message):
+    monkeypatch.setattr(cli, "_list_solvers", _raises(exc))
+    err = _one_line_error(capsys, ["solvers"], code=code)
+    assert err.startswith(message)
+    if code == 1:
+        assert "please report" in err and "--debug" in err
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    monkeypatch.setattr(cli, "_list_solvers", _raises(OSError("disk full")))
+    with pytest.raises(OSError, match="disk full"):
+        main(["--debug", "solvers"])
+    monkeypatch.setattr(cli, "_list_solvers", _raises(TypeError("bug")))
+    with pytest.raises(TypeError, match="bug"):
+        main(["--debug", "solvers"])

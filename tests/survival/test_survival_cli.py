@@ -81,3 +81,75 @@ def test_cli_bad_input(tmp_path, capsys, case):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("aucopt: error: ") and "\n" not in err
+
+
+def _one_line_error(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert err.startswith("aucopt: error: ") and "\n" not in err and "Traceback" not in captured.err
+    return err, captured.out
+
+
+def test_cli_time_and_event_must_differ(tmp_path, capsys):
+    err, _ = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "T",
+                                      "--km-png", ""])
+    assert "time and event name the same column 'T'" in err
+
+
+def test_cli_csv_without_covariates(tmp_path, capsys):
+    path = tmp_path / "te.csv"
+    pd.read_csv(_csv(tmp_path))[["T", "E"]].to_csv(path, index=False)
+    err, _ = _one_line_error(capsys, ["survival", "--data", str(path), "--time", "T", "--event", "E",
+                                      "--km-png", ""])
+    assert "no covariate column" in err
+
+
+@pytest.mark.parametrize("content, message", [("a,T,E\n", "no data rows"), ("", "is empty"),
+                                              ("a,T,E\n,1.0,1\n,2.0,0\n", "No row of")])
+def test_cli_csv_without_usable_rows(tmp_path, capsys, content, message):
+    path = tmp_path / "rows.csv"
+    path.write_text(content)
+    err, _ = _one_line_error(capsys, ["survival", "--data", str(path), "--time", "T", "--event", "E",
+                                      "--km-png", ""])
+    assert message in err
+
+
+def test_cli_km_png_directory_is_checked_before_the_cv(tmp_path, capsys, monkeypatch):
+    from aucopt import survival
+
+    def no_cv(*args, **kwargs):
+        raise AssertionError("the cross-validation ran before the output path was checked")
+
+    monkeypatch.setattr(survival, "evaluate_methods", no_cv)
+    err, out = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "E",
+                                        "--model", "newton", "--km-png", str(tmp_path / "missing" / "km.png")])
+    assert "--km-png" in err and "does not exist" in err and out == ""
+
+
+def test_cli_full_lp_over_the_budget_is_refused_up_front(tmp_path, capsys, monkeypatch):
+    import time
+
+    from aucopt import survival
+
+    def no_cv(*args, **kwargs):
+        raise AssertionError("the cross-validation ran on an LP over the memory budget")
+
+    monkeypatch.setattr(survival, "evaluate_methods", no_cv)
+    start = time.perf_counter()
+    err, _ = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "E",
+                                      "--model", "lpr", "--method", "full", "--max-bytes", "1e4",
+                                      "--km-png", ""])
+    assert time.perf_counter() - start < 5
+    assert "would need about" in err and "max_bytes=" in err and "subgradient" in err
+    # the default route stays within the budget of these 60 subjects
+    args = build_parser().parse_args(["survival", "--max-bytes", "1e4"])
+    assert _survival_model("lpr", args, 100)[-1].max_bytes == 1e4
+
+
+def test_cli_max_bytes_must_be_positive(tmp_path, capsys):
+    err, _ = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "E",
+                                      "--max-bytes", "0", "--km-png", ""])
+    assert "--max-bytes must be positive" in err
