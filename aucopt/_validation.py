@@ -6,6 +6,8 @@ with the offending quantity and, where there is one, the fix.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 SURVIVAL_DTYPE_HINT = (
@@ -84,6 +86,103 @@ def check_finite_1d(values, name: str, *, dtype=float) -> np.ndarray:
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s).")
     return arr
 
+
+def check_point_weights(weights, n_samples: int, name: str = "sample_weight") -> np.ndarray | None:
+    """Per-sample weights as a float array of length ``n_samples``, validated.
+
+    Parameters
+    ----------
+    weights : None, float or array-like of shape (n_samples,)
+        The weights. A scalar gives every sample that weight (as in scikit-learn); None means
+        no weights.
+    n_samples : int
+        The number of samples.
+    name : str, default="sample_weight"
+        The name the user passed them under, for the error messages.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_samples,) or None
+
+    Raises
+    ------
+    ValueError
+        For another length or shape, non-numeric, NaN, infinite or negative weights, and
+        weights so large that a pair weight ``w_i * w_j`` or their total overflows float64
+        (rescale them, e.g. divide by their maximum).
+
+    Examples
+    --------
+    >>> from aucopt._validation import check_point_weights
+    >>> check_point_weights(2, 3).tolist()
+    [2.0, 2.0, 2.0]
+    >>> check_point_weights([1.0, -1.0], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight must be non-negative; found 1 negative value(s).
+    """
+    if weights is None:
+        return None
+    if isinstance(weights, (numbers.Number, str, bytes, np.generic)) or (
+        isinstance(weights, np.ndarray) and weights.ndim == 0
+    ):
+        try:
+            value = float(weights)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{name} must be a number or an array of numbers, got {weights!r}.") from exc
+        weights = np.full(int(n_samples), value)
+    weights = check_finite_1d(weights, name)
+    if len(weights) != n_samples:
+        raise ValueError(
+            f"Inconsistent numbers of samples ({name}: {len(weights)}, samples: {n_samples}); "
+            f"pass one {name} per sample, or a scalar."
+        )
+    if np.any(weights < 0):
+        raise ValueError(f"{name} must be non-negative; found {int(np.sum(weights < 0))} negative value(s).")
+    check_pair_weight_scale(weights, name)
+    return weights
+
+
+def check_pair_weight_scale(weights: np.ndarray, name: str = "sample_weight") -> None:
+    """Refuse finite per-sample weights whose pair weights ``w_i * w_j`` or their sum overflow.
+
+    Every pair weight ``w_i * w_j`` and the total pair weight ``Σ w_i w_j`` are at most
+    ``(Σ_i w_i)²``, so the weights are refused exactly when that bound is not a finite float64
+    (``Σ_i w_i`` above about 1.3e154); below it no pair weight or total can overflow.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_samples,)
+        Finite, non-negative weights.
+    name : str, default="sample_weight"
+        Their name, for the error message.
+
+    Raises
+    ------
+    ValueError
+        When ``(Σ_i w_i)²`` is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt._validation import check_pair_weight_scale
+    >>> check_pair_weight_scale(np.array([1.0, 1e100]))
+    >>> check_pair_weight_scale(np.array([1.0, 1e160]))
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight reaches 1e+160 (sum 1e+160): the pair weights w_i * w_j and their total overflow float64. Rescale sample_weight, e.g. divide it by its maximum.
+    """
+    if len(weights) == 0:
+        return
+    with np.errstate(over="ignore"):
+        total = float(np.sum(weights))
+        bound = total * total
+    if not np.isfinite(bound):
+        raise ValueError(
+            f"{name} reaches {float(np.max(weights)):.3g} (sum {total:.3g}): the pair weights "
+            f"w_i * w_j and their total overflow float64. Rescale {name}, e.g. divide it by its "
+            "maximum."
+        )
 
 def check_consistent_length(**arrays) -> int:
     """Check that the named arrays have the same first dimension and return it.
@@ -308,7 +407,14 @@ def binary_labels(y, pos_label=None) -> tuple[np.ndarray, object]:
         raise ValueError(f"y must be 1-dimensional binary labels, got shape {arr.shape}.")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         raise ValueError("y contains NaN or infinite values.")
-    classes = np.unique(arr)
+    try:
+        classes = np.unique(arr)
+    except TypeError as exc:  # e.g. an object array mixing int and str labels
+        kinds = sorted({type(v).__name__ for v in arr.ravel().tolist()})
+        raise ValueError(
+            f"y mixes label types ({', '.join(kinds)}), which cannot be ordered; use labels of one "
+            "type, e.g. all strings (y.astype(str)) or all numbers."
+        ) from exc
     if arr.dtype.kind == "f" and np.any(classes != np.round(classes)) and len(classes) > 2:
         raise ValueError(
             "Unknown label type: continuous. y must hold two class labels; "

@@ -26,9 +26,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from ._validation import is_survival_target
+from ._validation import check_point_weights, is_survival_target
 from .exceptions import check_memory
 from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, roc_auc
@@ -138,13 +138,20 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
     y : array-like
         Binary labels or a survival target, as the estimator expects.
-    sample_weight : array-like of shape (n_samples,) or None
-        Per-sample weights; a pair (i, j) weighs w_i · w_j.
+    sample_weight : float, array-like of shape (n_samples,) or None
+        Per-sample weights; a pair (i, j) weighs w_i · w_j. A scalar weighs every sample alike.
 
     Returns
     -------
     X : ndarray or sparse matrix of float64
     pairs : PairSet
+
+    Raises
+    ------
+    ValueError
+        For invalid ``X``, target or ``sample_weight`` (wrong length, negative, NaN, or so large
+        that the pair weights or their total overflow float64), and for a pair set that is
+        empty or has zero total weight.
 
     Examples
     --------
@@ -156,16 +163,37 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
     ('bipartite', 4)
     """
     X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
+    sample_weight = check_point_weights(sample_weight, X.shape[0], "sample_weight")
     pairs = estimator._make_pairs(y, sample_weight)
     if pairs.n_points != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
     pairs.check_nonempty()
-    if pairs.total_weight() == 0:
+    total = pairs.total_weight()
+    if not np.isfinite(total):
+        raise ValueError(
+            f"The total pair weight is {total} (float64 overflow): rescale sample_weight or the "
+            "pair weights of pair_options, e.g. divide them by their maximum."
+        )
+    if total == 0:
         raise ValueError(
             "All pair weights are zero: sample_weight leaves no pair with positive weight "
             "(e.g. only one class, or no event, has nonzero weight)."
         )
     return X, pairs
+
+
+def _sample_weight_for(X, sample_weight):
+    """``sample_weight`` validated against the rows of ``X`` (a scalar broadcast to every row).
+
+    Left as given when ``X`` has no length (the validation of ``X`` then reports it).
+    """
+    if sample_weight is None:
+        return None
+    try:
+        n_samples = _num_samples(X)
+    except TypeError:
+        return sample_weight
+    return check_point_weights(sample_weight, n_samples, "sample_weight")
 
 
 def check_kernel_bytes(n: int, max_bytes) -> None:
@@ -312,7 +340,7 @@ class BinaryRankerMixin(ClassifierMixin):
     The model's ``_expansion(X)`` gives ranking scores f(x). After ``fit``: ``classes_``,
     ``pos_label_``, ``threshold_`` (the score cut with the best training accuracy) and
     ``intercept_`` (``decision_function`` = f(x) + intercept_ for ``pos_label_ == classes_[1]``).
-    ``score`` is the AUC (ties count ½), equal to :func:`sklearn.metrics.roc_auc_score`.
+    ``score`` is the AUC (scores within 1e-8 tie and count ½), as :func:`aucopt.metrics.roc_auc`.
 
     See Also
     --------
@@ -362,8 +390,10 @@ class BinaryRankerMixin(ClassifierMixin):
             Training data (the kernel matrix for ``kernel="precomputed"``).
         y : array-like of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A scalar weighs every sample alike. Weights whose pair weights
+            overflow float64 (sum above about 1e154) are refused: rescale them.
         **fit_params : dict
             Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
 
@@ -374,6 +404,7 @@ class BinaryRankerMixin(ClassifierMixin):
         """
         if y is not None and not is_survival_target(y):
             y = column_or_1d(y, warn=True)
+        sample_weight = _sample_weight_for(X, sample_weight)
         self._fit(X, y, sample_weight, **fit_params)
         self.classes_ = np.unique(y)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
@@ -412,7 +443,11 @@ class BinaryRankerMixin(ClassifierMixin):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def score(self, X, y, sample_weight=None) -> float:
-        """AUC of the ranking scores (ties count ½), as :func:`sklearn.metrics.roc_auc_score`.
+        """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
+
+        Scores within ``aucopt.metrics.TIED_TOL`` (1e-8) of each other tie, so round-off (a
+        model fitted on dense or sparse ``X``) does not change the score; otherwise equal to
+        :func:`sklearn.metrics.roc_auc_score`.
 
         Parameters
         ----------
@@ -504,8 +539,10 @@ class SurvivalRankerMixin:
             Training data (the kernel matrix for ``kernel="precomputed"``).
         y : structured array of shape (n_samples,)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A scalar weighs every sample alike. Weights whose pair weights
+            overflow float64 (sum above about 1e154) are refused: rescale them.
         **fit_params : dict
             Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
 
@@ -514,7 +551,7 @@ class SurvivalRankerMixin:
         self : object
             The fitted estimator.
         """
-        return self._fit(X, y, sample_weight, **fit_params)
+        return self._fit(X, y, _sample_weight_for(X, sample_weight), **fit_params)
 
     def decision_function(self, X) -> np.ndarray:
         """Risk scores (higher = earlier event); the same as :meth:`predict`.
@@ -545,7 +582,9 @@ class SurvivalRankerMixin:
     def score(self, X, y, sample_weight=None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
-        Equal to scikit-survival's ``concordance_index_censored`` with ``tied_tol=0``.
+        Risks within ``aucopt.metrics.TIED_TOL`` (1e-8) of each other tie, so round-off (a
+        model fitted on dense or sparse ``X``) does not change the score. Equal to
+        scikit-survival's ``concordance_index_censored`` with its default ``tied_tol=1e-8``.
 
         Parameters
         ----------

@@ -9,7 +9,10 @@
   (``t_i < t_j``, or ``t_i == t_j`` and not ``event_j``). A pair is concordant when
   ``r_i > r_j`` (higher risk = earlier event) and tied when ``r_i == r_j``.
 
-Counts are exact integers; no pair is ever materialized.
+Scores (risks) count as tied when they differ by at most ``tied_tol`` (default 1e-8, as
+scikit-survival's ``concordance_index_censored``), so round-off (e.g. dense vs sparse ``X``)
+does not change a metric; ``tied_tol=0`` ties only exactly equal values. Counts are exact
+integers; no pair is ever materialized.
 
 References: Hanley & McNeil (1982) for the AUC as the Wilcoxon–Mann–Whitney statistic;
 Harrell et al. (1982) for the concordance index.
@@ -25,15 +28,53 @@ from .pairs._order import suffix_less_equal_counts
 from ._validation import binary_labels, check_consistent_length, check_finite_1d, survival_arrays
 from .pairs import PairSet
 
-__all__ = ["ConcordanceCounts", "concordance_counts", "harrell_c", "roc_auc"]
+__all__ = ["ConcordanceCounts", "TIED_TOL", "concordance_counts", "harrell_c", "roc_auc"]
 
 TIE_MODES = ("half", "strict")
+
+TIED_TOL = 1e-8
+"""Default tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and :func:`harrell_c`
+(scikit-survival's ``concordance_index_censored`` default)."""
 
 
 def _check_ties(ties) -> str:
     if ties not in TIE_MODES:
         raise ValueError(f"ties must be one of {TIE_MODES}, got {ties!r}.")
     return ties
+
+
+def _check_tied_tol(tied_tol) -> float:
+    if (isinstance(tied_tol, bool) or not isinstance(tied_tol, (int, float, np.integer, np.floating))
+            or not np.isfinite(tied_tol) or tied_tol < 0):
+        raise ValueError(
+            f"tied_tol must be a non-negative finite number (0 ties only equal scores); got {tied_tol!r}."
+        )
+    return float(tied_tol)
+
+
+def _tie_bounds(values: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per value v the smallest and largest float x with ``|x - v| <= tol`` in float64.
+
+    Starts from ``v ∓ tol`` and steps by one ulp while the rounded difference disagrees, so
+    ``L <= x <= U`` holds exactly when ``abs(x - v) <= tol`` does (the test of
+    scikit-survival's ``concordance_index_censored``): ``fl(x - v)`` is monotone in ``x``.
+    """
+    lower = values - tol
+    upper = values + tol
+    for _ in range(64):  # a few ulps at most; the bound only guards against a runaway loop
+        out_u = (upper - values) > tol
+        upper = np.where(out_u, np.nextafter(upper, -np.inf), upper)
+        nxt = np.nextafter(upper, np.inf)
+        in_u = ~out_u & ((nxt - values) <= tol)
+        upper = np.where(in_u, nxt, upper)
+        out_l = (values - lower) > tol
+        lower = np.where(out_l, np.nextafter(lower, np.inf), lower)
+        prv = np.nextafter(lower, -np.inf)
+        in_l = ~out_l & ((values - prv) <= tol)
+        lower = np.where(in_l, prv, lower)
+        if not (out_u.any() or in_u.any() or out_l.any() or in_l.any()):
+            break
+    return lower, upper
 
 
 def _tie_credited_ratio(wins: int, tied: int, total: int, ties: str) -> float:
@@ -43,7 +84,7 @@ def _tie_credited_ratio(wins: int, tied: int, total: int, ties: str) -> float:
     return int(wins) / int(total)
 
 
-def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
+def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) -> float:
     """Area under the ROC curve, as the normalized Wilcoxon–Mann–Whitney statistic.
 
     Parameters
@@ -57,6 +98,9 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
         :func:`sklearn.metrics.roc_auc_score`) or 0 (``"strict"``: ties count as errors).
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    tied_tol : float, default=1e-8
+        Scores differing by at most ``tied_tol`` count as tied (absolute difference, as
+        scikit-survival's ``concordance_index_censored``); 0 ties only equal scores.
 
     Returns
     -------
@@ -67,7 +111,7 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
     See Also
     --------
     harrell_c : The same pair-counting idea for censored survival data.
-    sklearn.metrics.roc_auc_score : Equal to ``roc_auc(..., ties="half")``.
+    sklearn.metrics.roc_auc_score : Equal to ``roc_auc(..., ties="half", tied_tol=0)``.
 
     Notes
     -----
@@ -75,9 +119,14 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
 
         AUC = (1/(n₊ n₋)) Σ_{i pos} Σ_{j neg} ([f_i > f_j] + c [f_i = f_j]),
 
-    c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982). The negatives are
-    sorted once and every positive is located by binary search: O(m log m), no pair listed.
-    The counts are exact integers and the ratio is one correctly rounded division.
+    c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982), where with the
+    tolerance τ = ``tied_tol`` "f_i > f_j" means f_j < f_i − τ and "f_i = f_j" means
+    |f_i − f_j| ≤ τ. The default τ = 1e-8 makes the AUC insensitive to round-off (a model fitted
+    on dense and on sparse ``X`` scores alike); it differs from
+    :func:`sklearn.metrics.roc_auc_score` only when a positive and a negative score differ by
+    at most τ without being equal. The negatives are sorted once and every positive is
+    located by binary search: O(m log m), no pair listed. The counts are exact integers and
+    the ratio is one correctly rounded division.
 
     References
     ----------
@@ -93,14 +142,16 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None) -> float:
     (0.875, 0.75)
     """
     ties = _check_ties(ties)
+    tied_tol = _check_tied_tol(tied_tol)
     y_score = check_finite_1d(y_score, "y_score")
     y_arr = np.asarray(y_true)
     check_consistent_length(y_true=y_arr, y_score=y_score)
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
     pos_scores = y_score[is_pos]
     neg_sorted = np.sort(y_score[~is_pos])
-    below = np.searchsorted(neg_sorted, pos_scores, side="left")  # #{j neg : f_j < f_i}
-    at_most = np.searchsorted(neg_sorted, pos_scores, side="right")  # #{j neg : f_j <= f_i}
+    lower, upper = _tie_bounds(pos_scores, tied_tol) if tied_tol > 0 else (pos_scores, pos_scores)
+    below = np.searchsorted(neg_sorted, lower, side="left")  # #{j neg : f_j < f_i, not tied}
+    at_most = np.searchsorted(neg_sorted, upper, side="right")  # #{j neg : f_j <= f_i or tied}
     wins = int(below.sum())
     tied = int((at_most - below).sum())
     return _tie_credited_ratio(wins, tied, len(pos_scores) * len(neg_sorted), ties)
@@ -114,11 +165,12 @@ class ConcordanceCounts(NamedTuple):
     Attributes
     ----------
     concordant : int
-        Comparable pairs (i, j) with risk_i > risk_j (the earlier event has the higher risk).
+        Comparable pairs (i, j) with risk_i > risk_j + tied_tol (the earlier event has the
+        higher risk).
     discordant : int
-        Comparable pairs with risk_i < risk_j.
+        Comparable pairs with risk_i < risk_j − tied_tol.
     tied_risk : int
-        Comparable pairs with risk_i == risk_j.
+        Comparable pairs with |risk_i − risk_j| ≤ tied_tol.
     comparable : int
         All comparable pairs.
 
@@ -135,7 +187,7 @@ class ConcordanceCounts(NamedTuple):
     comparable: int
 
 
-def concordance_counts(y, risk) -> ConcordanceCounts:
+def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     """Concordant, discordant and risk-tied pairs among Harrell's comparable pairs.
 
     Parameters
@@ -145,6 +197,9 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
         ``Surv.from_arrays`` or :func:`aucopt.survival_target`), or an ``(event, time)`` pair.
     risk : array-like of shape (n_samples,)
         Predicted risk; higher means an earlier event.
+    tied_tol : float, default=1e-8
+        Risks differing by at most ``tied_tol`` count as tied (absolute difference, as
+        scikit-survival's ``concordance_index_censored``); 0 ties only equal risks.
 
     Returns
     -------
@@ -159,9 +214,11 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
     -----
     A pair (i, j) is comparable when subject i had the event and t_i < t_j, or t_i = t_j and j
     is censored (Harrell et al. 1982; the convention of scikit-survival and lifelines). It is
-    concordant when risk_i > risk_j, tied when risk_i = risk_j and discordant otherwise. The
-    comparable partners of each event form a suffix of the time order, counted by a merge
-    sort over the risks in O(m log² m); no pair is listed.
+    tied when |risk_i − risk_j| ≤ τ (τ = ``tied_tol``), concordant when risk_i > risk_j
+    otherwise, and discordant otherwise; these are the counts of scikit-survival's
+    ``concordance_index_censored(..., tied_tol=τ)``. The comparable partners of each event
+    form a suffix of the time order, counted by a merge sort over the risks in O(m log² m)
+    (with τ > 0 the thresholds risk_i ± τ of the events join the sort); no pair is listed.
 
     References
     ----------
@@ -176,16 +233,21 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
     >>> concordance_counts((event, time), [0.3, 0.1, 0.2, 0.2])
     ConcordanceCounts(concordant=3, discordant=0, tied_risk=1, comparable=4)
     """
+    tied_tol = _check_tied_tol(tied_tol)
     event, time = survival_arrays(y)
     risk = check_finite_1d(risk, "risk")
     check_consistent_length(y=event, risk=risk)
     pairs = PairSet.survival(event, time)  # each event's comparable partners: a suffix of pairs.order
     events = np.flatnonzero(event)
     start = pairs.start[events]
-    counts = suffix_less_equal_counts(pairs.order, start, risk, events)
     comparable = int((len(time) - start).sum())
-    concordant = int(counts.less.sum())
-    tied_risk = int(counts.equal.sum())
+    if tied_tol == 0:
+        counts = suffix_less_equal_counts(pairs.order, start, risk, events)
+        concordant = int(counts.less.sum())
+        tied_risk = int(counts.equal.sum())
+    else:
+        concordant, at_most = _suffix_counts_within(pairs.order, start, risk, events, tied_tol)
+        tied_risk = at_most - concordant
     return ConcordanceCounts(
         concordant=concordant,
         discordant=comparable - concordant - tied_risk,
@@ -194,7 +256,30 @@ def concordance_counts(y, risk) -> ConcordanceCounts:
     )
 
 
-def harrell_c(y, risk, *, ties="half") -> float:
+def _suffix_counts_within(order, start, risk, events, tol) -> tuple[int, int]:
+    """Σ_k #{j in suffix_k : r_j < L_k} and Σ_k #{j in suffix_k : r_j ≤ U_k}.
+
+    [L_k, U_k] are the risks tied with r_k (|r_j − r_k| ≤ tol in float64, :func:`_tie_bounds`).
+
+    The thresholds r_k ∓ tol of the events are appended as extra points after every real
+    point of ``order`` (so inside every suffix) and queried; the extra points' own
+    contribution, the same for every suffix, is counted with one sorted search and removed.
+    """
+    m, k = len(order), len(events)
+    lower, upper = _tie_bounds(risk[events], tol)
+    values = np.concatenate([risk, lower, upper])
+    extra = np.arange(m, m + 2 * k)
+    counts = suffix_less_equal_counts(
+        np.concatenate([order, extra]), np.concatenate([start, start]), values,
+        extra,
+    )
+    thresholds = np.sort(np.concatenate([lower, upper]))
+    below_lower = counts.less[:k] - np.searchsorted(thresholds, lower, side="left")
+    at_most_upper = counts.less[k:] + counts.equal[k:] - np.searchsorted(thresholds, upper, side="right")
+    return int(below_lower.sum()), int(at_most_upper.sum())
+
+
+def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
     """Harrell's concordance index of risk scores for right-censored survival data.
 
     Parameters
@@ -205,6 +290,9 @@ def harrell_c(y, risk, *, ties="half") -> float:
         Predicted risk; higher means an earlier event.
     ties : {"half", "strict"}, default="half"
         Credit of a comparable pair with equal risks: ½ (as scikit-survival and lifelines) or 0.
+    tied_tol : float, default=1e-8
+        Risks differing by at most ``tied_tol`` count as tied (absolute difference, as
+        scikit-survival's ``concordance_index_censored``); 0 ties only equal risks.
 
     Returns
     -------
@@ -223,10 +311,12 @@ def harrell_c(y, risk, *, ties="half") -> float:
 
     Notes
     -----
-    Risks tie only when exactly equal, as in lifelines' ``concordance_index`` and
-    scikit-survival's ``concordance_index_censored(..., tied_tol=0)``; scikit-survival's
-    default also ties risks within 1e-8. The pairs are those of :func:`concordance_counts`
-    (Harrell et al. 1982).
+    Risks within ``tied_tol`` of each other tie, as in scikit-survival's
+    ``concordance_index_censored`` (equal to it for the same ``tied_tol``; its default is
+    also 1e-8). The tolerance makes the index insensitive to round-off: one model fitted on
+    ``X`` and on ``scipy.sparse.csr_matrix(X)`` predicts risks differing by about 1e-14 and
+    scores the same. ``tied_tol=0`` ties only equal risks, as lifelines' ``concordance_index``.
+    The pairs are those of :func:`concordance_counts` (Harrell et al. 1982).
 
     References
     ----------
@@ -242,7 +332,7 @@ def harrell_c(y, risk, *, ties="half") -> float:
     (0.875, 0.75)
     """
     ties = _check_ties(ties)
-    counts = concordance_counts(y, risk)
+    counts = concordance_counts(y, risk, tied_tol=tied_tol)
     if counts.comparable == 0:
         raise ValueError(
             "No comparable pairs: Harrell's C needs at least one event followed by a later "

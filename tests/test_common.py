@@ -752,3 +752,74 @@ def test_every_public_name_has_a_numpydoc_docstring_with_an_example():
                 if "Examples\n--------" not in doc:
                     lacking.append(f"{module_name}.{attr}")
     assert not lacking, f"public names without a numpydoc Examples section: {sorted(set(lacking))}"
+
+
+# ============================================================================ weights, labels, score ties
+WEIGHTED = [n for n in NAMES if "sample_weight" in inspect.signature(estimator_class(n).fit).parameters]
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_scalar_sample_weight_means_every_sample_has_that_weight(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    by_scalar = make_estimator(name).fit(X, y, sample_weight=2.0).decision_function(X)
+    by_array = make_estimator(name).fit(X, y, sample_weight=np.full(X.shape[0], 2.0)).decision_function(X)
+    np.testing.assert_allclose(by_scalar, by_array, rtol=1e-10, atol=1e-12)
+    ones = make_estimator(name).fit(X, y, sample_weight=1).decision_function(X)
+    np.testing.assert_allclose(ones, make_estimator(name).fit(X, y).decision_function(X), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+@pytest.mark.parametrize(
+    ("weight", "match"),
+    [(-1.0, "sample_weight must be non-negative"),
+     ("heavy", "sample_weight must be a number"),
+     ([1.0, 2.0], r"Inconsistent numbers of samples \(sample_weight: 2"),
+     (np.nan, "sample_weight contains 1"),
+     (1e160, r"sample_weight reaches 1e\+160 .* overflow float64\. Rescale sample_weight")],
+)
+def test_weight_errors_name_sample_weight(name, weight, match, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    if isinstance(weight, float) and not np.isfinite(weight):
+        weight = np.r_[weight, np.ones(X.shape[0] - 1)]
+    with pytest.raises(ValueError, match=match) as info:
+        make_estimator(name).fit(X, y, sample_weight=weight)
+    assert "point_weights" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_overflowing_sample_weight_is_refused_before_any_work(name, binary_data, survival_data, monkeypatch):
+    """Weights whose pair products overflow would give NaN objectives reported as optimal."""
+    X, y = data_for(name, binary_data, survival_data)
+    est = make_estimator(name)
+    monkeypatch.setattr(type(est), "_make_pairs", lambda *a, **k: pytest.fail("pairs built"), raising=False)
+    for weight in (1e160, np.r_[1e200, np.ones(X.shape[0] - 1)], np.full(X.shape[0], 1e153)):
+        with pytest.raises(ValueError, match="overflow float64. Rescale sample_weight"):
+            est.fit(X, y, sample_weight=weight)
+    assert not hasattr(est, "n_features_in_")
+    monkeypatch.undo()
+    fitted = make_estimator(name).fit(X, y, sample_weight=1e100)  # large but representable: finite
+    assert np.all(np.isfinite(fitted.decision_function(X)))
+    objective = getattr(fitted, "objective_", 0.0)
+    assert objective is None or np.isfinite(objective)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if ESTIMATORS[n][0] == "binary"])
+def test_mixed_int_and_str_labels_are_refused_clearly(name, binary_data):
+    X, y = binary_data
+    mixed = np.array(["yes" if label == 1 else 0 for label in y], dtype=object)
+    with pytest.raises(ValueError, match=r"mixes label types \(int, str\)"):
+        make_estimator(name).fit(X, mixed)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if ESTIMATORS[n][0] == "survival"])
+def test_survival_score_ties_risks_within_1e_8_as_sksurv(name, survival_data):
+    """``score`` is Harrell's C with scikit-survival's default tie tolerance, so round-off in the
+    predictions (dense vs sparse X, ~1e-14) does not change it."""
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    X, y = survival_data
+    est = make_estimator(name).fit(X, y)
+    risk = est.predict(X)
+    event, time = y["event"], y["time"]
+    assert est.score(X, y) == pytest.approx(sksurv_metrics.concordance_index_censored(event, time, risk)[0], abs=1e-12)
+    wobble = risk * (1 + 1e-14 * np.where(np.arange(len(risk)) % 2, 1, -1))
+    assert harrell_c(y, wobble) == est.score(X, y)

@@ -271,3 +271,86 @@ def test_harrell_c_bad_input():
         harrell_c(np.array([1, 0, 1, 1]), risk)
     # All censored: counts are zero rather than an error.
     assert concordance_counts((np.zeros(4, dtype=bool), time), risk) == ConcordanceCounts(0, 0, 0, 0)
+
+
+# ----------------------------------------------------------------------------- tie tolerance
+def _near_tie_survival(rng, m):
+    """Survival data whose risks have exact ties and near-ties (1e-14 ... 3e-8 apart)."""
+    time = rng.integers(0, 15, m).astype(float)
+    event = rng.random(m) < 0.6
+    event[0] = True
+    time[0] = 0.0  # an event at the earliest time
+    time[-1] = 20.0  # and a later subject: at least one comparable pair
+    base = rng.integers(0, 6, m).astype(float) + rng.normal(size=m) * (rng.random(m) < 0.5)
+    risk = base + rng.choice([0.0, 1e-14, -1e-14, 3e-9, -7e-9, 2e-8, -3e-8], size=m)
+    return event, time, risk
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_harrell_c_tied_tol_matches_sksurv_with_near_ties(seed):
+    sksurv_metrics = pytest.importorskip("sksurv.metrics")
+    rng = np.random.default_rng(seed)
+    event, time, risk = _near_tie_survival(rng, int(rng.integers(5, 200)))
+    for tol in (1e-8, 0.0, 5e-9):
+        cindex, conc, disc, tied, _ = sksurv_metrics.concordance_index_censored(event, time, risk, tied_tol=tol)
+        counts = concordance_counts((event, time), risk, tied_tol=tol)
+        assert (counts.concordant, counts.discordant, counts.tied_risk) == (conc, disc, tied)
+        assert harrell_c((event, time), risk, tied_tol=tol) == pytest.approx(cindex, abs=1e-12)
+    # the default is scikit-survival's default
+    assert concordance_counts((event, time), risk) == concordance_counts((event, time), risk, tied_tol=1e-8)
+    assert harrell_c((event, time), risk) == pytest.approx(
+        sksurv_metrics.concordance_index_censored(event, time, risk)[0], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_metrics_invariant_to_round_off_perturbations(seed):
+    """Scores differing by ~1e-14 (e.g. a model fitted on X and on csr_matrix(X)) score alike."""
+    rng = np.random.default_rng(seed)
+    m = 150
+    event, time, _ = _near_tie_survival(rng, m)
+    risk = rng.integers(0, 8, m) / 7.0  # many exact ties
+    wobble = risk * (1 + rng.choice([-1, 1], m) * 1e-14) + rng.normal(size=m) * 1e-14
+    assert not np.array_equal(risk, wobble)
+    assert harrell_c((event, time), wobble) == harrell_c((event, time), risk)
+    assert concordance_counts((event, time), wobble) == concordance_counts((event, time), risk)
+    y = rng.random(m) < 0.4
+    y[:2] = [True, False]
+    assert roc_auc(y, wobble) == roc_auc(y, risk) == pytest.approx(roc_auc_score(y, risk), abs=1e-12)
+    # exact ties only: the perturbation now changes the answer
+    assert harrell_c((event, time), wobble, tied_tol=0) != harrell_c((event, time), risk, tied_tol=0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_exact_mode_equals_brute_force_exact_ties(seed):
+    """``tied_tol=0`` keeps the exact-tie counts (ties only when equal), for both metrics."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(2, 40))
+    event, time, risk = _near_tie_survival(rng, m)
+    conc = disc = tied = 0
+    for i in range(m):
+        for j in range(m):
+            if event[i] and (time[i] < time[j] or (time[i] == time[j] and not event[j])):
+                conc += risk[i] > risk[j]
+                disc += risk[i] < risk[j]
+                tied += risk[i] == risk[j]
+    assert concordance_counts((event, time), risk, tied_tol=0) == (conc, disc, tied, conc + disc + tied)
+    y = np.arange(m) % 2 == 0
+    assert roc_auc(y, risk, tied_tol=0) == pytest.approx(roc_auc_score(y, risk), abs=1e-12)
+
+
+def test_roc_auc_tied_tol_counts_near_ties_as_ties():
+    y = [0, 1, 0, 1]
+    scores = [0.5, 0.5 + 5e-9, 0.1, 0.9]
+    assert roc_auc(y, scores) == 0.875  # the near-tie counts 1/2
+    assert roc_auc(y, scores, tied_tol=0) == 1.0
+    assert roc_auc(y, scores, tied_tol=1e-9) == 1.0
+    assert roc_auc(y, [0.5, 0.5 + 5e-8, 0.1, 0.9]) == 1.0  # beyond the tolerance: ordered
+
+
+@pytest.mark.parametrize("bad", [-1e-8, float("nan"), float("inf"), "0", True])
+def test_tied_tol_bad_values(bad):
+    with pytest.raises(ValueError, match="tied_tol must be a non-negative finite number"):
+        harrell_c(([True, False], [1.0, 2.0]), [0.3, 0.1], tied_tol=bad)
+    with pytest.raises(ValueError, match="tied_tol"):
+        roc_auc([0, 1], [0.3, 0.1], tied_tol=bad)

@@ -39,6 +39,7 @@ from .._validation import (
     binary_labels,
     check_consistent_length,
     check_finite_1d,
+    check_point_weights,
     is_survival_target,
     survival_arrays,
 )
@@ -145,8 +146,9 @@ class PairSet:
             Binary labels: {0, 1}, {−1, 1}, bool or any two values.
         pos_label : label, default=None
             The positive class; the larger label when None.
-        point_weights : array-like of shape (n_points,), default=None
-            Non-negative per-point weights; the pair weight is w_i · w_j.
+        point_weights : float or array-like of shape (n_points,), default=None
+            Non-negative per-point weights; the pair weight is w_i · w_j. A scalar weighs every
+            point alike.
 
         Returns
         -------
@@ -192,8 +194,9 @@ class PairSet:
             ``(event, time)`` pair), or the event indicators when ``time`` is given.
         time : array-like of shape (n_points,), default=None
             Non-negative event or censoring times, when ``y`` holds only the events.
-        point_weights : array-like of shape (n_points,), default=None
-            Per-point weights; the pair weight is multiplied by w_i · w_j.
+        point_weights : float or array-like of shape (n_points,), default=None
+            Per-point weights; the pair weight is multiplied by w_i · w_j. A scalar weighs every
+            point alike.
         variant : {"harrell", "lprex"}, default="harrell"
             ``"lprex"`` adds the censored–censored pairs (i, j) with t_i < t_j (the shorter
             event-free time ranks higher) with weight ``censored_weight`` (Ataman 2007,
@@ -256,8 +259,8 @@ class PairSet:
             Binary labels, or a survival target (structured array or ``(event, time)``).
         pos_label : label, default=None
             The positive class of binary labels.
-        point_weights : array-like of shape (n_points,), default=None
-            Per-point weights.
+        point_weights : float or array-like of shape (n_points,), default=None
+            Per-point weights (a scalar weighs every point alike).
 
         Returns
         -------
@@ -342,10 +345,7 @@ class PairSet:
             event_times, time, "left"
         )
         start = np.where(event, first_at_t + events_at_t, m).astype(np.int64)
-        if point_weights is not None:
-            point_weights = check_finite_1d(point_weights, "point_weights")
-            check_consistent_length(point_weights=point_weights, y=event)
-            _check_nonnegative(point_weights, "point_weights")
+        point_weights = check_point_weights(point_weights, m, "point_weights")
         signs = np.where(event, 1.0, -1.0)
         return cls(n_points=m, target=target, signs=signs, order=order, start=start,
                    point_weights=point_weights)
@@ -562,8 +562,8 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
         Scale of the named time weights; the median positive Δ when None.
     weights : callable or array-like, default=None
         User pair weights: ``weights(i, j, t_i, t_j, e_i, e_j)`` or an array in the order above.
-    point_weights : array-like of shape (n_points,), default=None
-        Per-point weights.
+    point_weights : float or array-like of shape (n_points,), default=None
+        Per-point weights (a scalar weighs every point alike).
     max_bytes : float or None, default=2 GiB
         Memory budget for the listing (pair arrays and one work array).
 
@@ -615,10 +615,7 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
         raise ValueError(f"time_scale must be a positive finite number or None; got {time_scale!r}.")
     if weights is not None and not callable(weights):
         weights = check_finite_1d(weights, "weights")
-    if point_weights is not None:
-        point_weights = check_finite_1d(point_weights, "point_weights")
-        check_consistent_length(point_weights=point_weights, y=event)
-        _check_nonnegative(point_weights, "point_weights")
+    point_weights = check_point_weights(point_weights, len(event), "point_weights")
     m = len(event)
     harrell = PairSet._from_order(event=event, time=time, target="survival", point_weights=None)
     n_h = harrell.n_pairs

@@ -458,3 +458,43 @@ def test_explicit_survival_variants_raise_the_library_errors():
         PairSet.survival(EVENT, TIME, variant="lprex", max_bytes=64)
     with pytest.raises(ProblemTooLargeError, match="never listed"):
         survival_pair_arrays(EVENT, TIME, time_weight="log", max_bytes=10)
+
+
+# ----------------------------------------------------------------------------- weight checks
+def test_scalar_point_weights_weigh_every_point_alike():
+    y = np.array([1, 0, 0, 1, 0])
+    event, time = np.array([True, False, True, True, False]), np.array([1.0, 2.0, 2.0, 3.0, 4.0])
+    for make in (lambda w: PairSet.bipartite(y, point_weights=w),
+                 lambda w: PairSet.survival(event, time, point_weights=w),
+                 lambda w: PairSet.survival(event, time, point_weights=w, variant="lprex")):
+        scalar, full = make(2.5), make(np.full(5, 2.5))
+        assert scalar.total_weight() == full.total_weight() == 6.25 * make(None).total_weight()
+    i, j, w = survival_pair_arrays(event, time, point_weights=3.0)
+    np.testing.assert_array_equal(w, np.full(len(i), 9.0))
+
+
+@pytest.mark.parametrize("w", [1e160, [1.0, 1e200, 1.0, 1.0, 1.0], np.full(5, 1e154)])
+def test_point_weights_whose_products_overflow_are_refused(w):
+    y = np.array([1, 0, 0, 1, 0])
+    with pytest.raises(ValueError, match=r"point_weights reaches .* overflow float64\. Rescale point_weights"):
+        PairSet.bipartite(y, point_weights=w)
+    with pytest.raises(ValueError, match="overflow float64"):
+        survival_pair_arrays(y.astype(bool), np.arange(5.0), point_weights=w, variant="lprex")
+    # just below the bound: accepted, and the total weight is finite
+    assert np.isfinite(PairSet.bipartite(y, point_weights=1e150).total_weight())
+
+
+def test_point_weights_messages_name_point_weights():
+    y = np.array([1, 0, 0, 1, 0])
+    with pytest.raises(ValueError, match="point_weights must be non-negative"):
+        PairSet.bipartite(y, point_weights=-1.0)
+    with pytest.raises(ValueError, match=r"point_weights must be a number"):
+        PairSet.bipartite(y, point_weights="heavy")
+    with pytest.raises(ValueError, match=r"Inconsistent numbers of samples \(point_weights: 2"):
+        PairSet.survival(y.astype(bool), np.arange(5.0), point_weights=[1.0, 2.0])
+
+
+def test_mixed_int_and_str_labels_raise_a_clear_value_error():
+    y = np.array([0, "a", 0, "a"], dtype=object)
+    with pytest.raises(ValueError, match=r"y mixes label types \(int, str\)"):
+        PairSet.bipartite(y)
