@@ -26,6 +26,7 @@ from ..base import (
 )
 from ..exceptions import check_memory
 from ..modeling import get_formulation
+from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..solvers import check_solver, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
@@ -140,6 +141,8 @@ class _LPRankerModel(KernelPairRanker):
 
     # ------------------------------------------------------------------ solve
     def _solve_lp(self, problem):
+        if "coef" not in problem.outputs:  # before solving: the model is read from this output
+            raise ValueError(missing_output_message(problem, "coef"))
         return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
                      solver_options=self.solver_options).raise_for_status()
 
@@ -217,7 +220,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``, see :func:`aucopt.available_formulations`) or a function
-        ``f(m, C)`` declaring one (see :mod:`aucopt.modeling`). The routes ``"chunking"`` and
+        ``f(m, C)`` declaring one (see :mod:`aucopt.modeling`); it must declare the
+        output ``"coef"`` (``m.scores(alpha)`` does, or ``m.output("coef", expr)``), checked
+        before the solve. The routes ``"chunking"`` and
         ``"subgradient"`` solve ``"lp_ranker"`` itself.
     method : {"full", "chunking", "clustering", "subgradient"}, default="full"
         How the LP is solved (Ataman 2007, Ch. IV). ``"full"``: the whole LP, one row per pair.

@@ -24,10 +24,12 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_parameter_constraints
 
 from .._progress import progress_bar
@@ -245,6 +247,13 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     result : SubgradientResult
         The best iterate, its objective, the iteration counts, the history and the stop reason.
 
+    Warns
+    -----
+    ConvergenceWarning
+        When the run reaches ``max_iter`` before its stopping rule holds: the dynamic rule's
+        step scale is still above ``step_min``, or a ``tol`` was given and not met. The
+        ``"constant"`` and ``"sqrt"`` rules without ``tol`` stop at ``max_iter`` by design.
+
     See Also
     --------
     chunking : Exact constraint generation for the same LP.
@@ -273,7 +282,7 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     >>> from aucopt.lp import lp_objective, subgradient
     >>> X, y = make_classification(n_samples=60, random_state=0)
     >>> K, pairs = rbf_kernel(X, gamma=0.05), PairSet.bipartite(y)
-    >>> run = subgradient(K, pairs, 1.0, max_iter=300)
+    >>> run = subgradient(K, pairs, 1.0)  # the dynamic step rule, until the step scale reaches step_min
     >>> bool(run.objective < lp_objective(K, pairs, 1.0, np.zeros(60))[0])  # below F(0) = C·n_pairs
     True
     >>> run.objective == run.history[run.best_iteration - 1]["objective"]
@@ -339,6 +348,11 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
             break
     if bar is not None:
         bar.close()
+    if stop == "max_iter" and (rule == "dynamic" or tol is not None):
+        rule_text = f"step scale >= step_min={step_min}" if rule == "dynamic" else f"moves > tol={tol}"
+        warnings.warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
+                      f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
+                      "Raise max_iter, or raise step_min / tol.", ConvergenceWarning, stacklevel=2)
     return SubgradientResult(alpha=best_alpha, objective=best_F, iterations=k, best_iteration=best_k,
                              history=history, stop=stop)
 

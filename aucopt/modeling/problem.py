@@ -175,7 +175,16 @@ class Problem:
         return np.asarray(x)[self.blocks[name]]
 
     def output(self, x, name: str) -> np.ndarray:
-        """Evaluate the named affine output map (e.g. ``"coef"``) at ``x``."""
+        """Evaluate the named affine output map (e.g. ``"coef"``) at ``x``.
+
+        Raises
+        ------
+        ValueError
+            When the problem has no output ``name``; the message lists the outputs it has and
+            how a formulation declares one (``m.output(name, expr)``).
+        """
+        if name not in self.outputs:
+            raise ValueError(missing_output_message(self, name))
         M, b = self.outputs[name]
         return M @ np.asarray(x, dtype=float) + b
 
@@ -185,3 +194,11 @@ class Problem:
         Ax = self.A @ x
         parts = [self.row_lower - Ax, Ax - self.row_upper, self.col_lower - x, x - self.col_upper]
         return float(max(0.0, *(np.max(p, initial=0.0) for p in parts)))
+
+
+def missing_output_message(problem: Problem, name: str) -> str:
+    """The error text for a problem without the output ``name`` (e.g. ``"coef"``)."""
+    have = sorted(problem.outputs) or "none"
+    hint = ("; m.scores(alpha) declares it for a kernel expansion" if name == "coef" else "")
+    return (f"The problem {problem.name!r} has no output {name!r} (its outputs: {have}). Declare it in the "
+            f"formulation with m.output({name!r}, expr), expr an affine expression of the variables{hint}.")

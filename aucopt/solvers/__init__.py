@@ -34,6 +34,8 @@ from __future__ import annotations
 import time
 from numbers import Integral, Real
 
+import numpy as np
+
 from ..exceptions import SolverError, SolverWarning
 from ..modeling.problem import Problem
 from .base import USABLE, SolveResult, SolverBackend, Status
@@ -186,7 +188,10 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
     -------
     SolveResult
         Status, primal point, row duals and statistics. A solver failure is reported in
-        ``result.status``, never raised; call ``result.raise_for_status()`` to raise
+        ``result.status``, never raised; a usable status (``optimal``, ``optimal_inaccurate``,
+        ``time_limit``, ``iteration_limit``) always comes with a finite point and objective: a
+        backend's point with NaN or infinite entries, or a non-finite objective, is reported as
+        ``numerical_error`` with ``x=None``; call ``result.raise_for_status()`` to raise
         :class:`~aucopt.exceptions.SolverError` (or warn for approximate points).
 
     Raises
@@ -247,6 +252,36 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
                            warm_start=warm_start, solver_options=solver_options)
     result.wall_time = time.perf_counter() - start
     result.problem_name = problem.name
+    return _check_finite(result)
+
+
+def _check_finite(result: SolveResult) -> SolveResult:
+    """Demote a usable status with a non-finite point or objective to NUMERICAL_ERROR.
+
+    No backend may report a point with NaN or infinite entries (e.g. after an overflow in the
+    problem data) as a solution; the offending point is dropped and the reason recorded in
+    ``message`` and ``info["reported_status"]``.
+    """
+    if result.status not in USABLE:
+        return result
+    x = result.x
+    solved = result.status in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE)
+    if x is None and not solved:
+        return result  # a limit status without a point: nothing claimed
+    bad = []
+    if x is None:
+        bad.append("no primal point")
+    elif not np.all(np.isfinite(x)):
+        bad.append(f"{int(np.count_nonzero(~np.isfinite(x)))} non-finite entries in x")
+    if not np.isfinite(result.objective):
+        bad.append(f"objective {result.objective!r}")
+    if bad:
+        result.info["reported_status"] = str(result.status)
+        result.message = (f"{result.solver} reported '{result.status}' with {', '.join(bad)}; treated as a "
+                          "numerical error (check the problem data for overflow: rescale X or the weights). "
+                          f"Backend message: {result.message}")
+        result.status = Status.NUMERICAL_ERROR
+        result.x = None
     return result
 
 

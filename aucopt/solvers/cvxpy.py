@@ -192,7 +192,7 @@ class CVXPY(SolverBackend):
             if not raw:
                 raise
             raise ValueError(f"The cvxpy solver {solver} rejected solver_options {raw!r}: {exc}") from exc
-        status = _status(cp, prob.status, prob.solver_stats)
+        status = _status(cp, prob.status, prob.solver_stats, solver, kwargs)
         xv = None if x.value is None else np.asarray(x.value, dtype=float)
         dual = None
         if xv is not None and all(g[0].dual_value is not None for g in groups):
@@ -209,12 +209,9 @@ class CVXPY(SolverBackend):
         )
 
 
-def _status(cp, status: str, stats) -> Status:
+def _status(cp, status: str, stats, solver: str = "", kwargs: dict | None = None) -> Status:
     if status == cp.USER_LIMIT:  # cvxpy's one code for both limits: ask the solver which one
-        extra = getattr(stats, "extra_stats", None)
-        text = str(getattr(extra, "status", None) or (extra.get("info", {}).get("status", "")
-                                                      if isinstance(extra, dict) else ""))
-        return Status.TIME_LIMIT if "time" in text.lower() else Status.ITERATION_LIMIT
+        return _user_limit(stats, solver, kwargs or {})
     return {
         cp.OPTIMAL: Status.OPTIMAL,
         cp.OPTIMAL_INACCURATE: Status.OPTIMAL_INACCURATE,
@@ -224,3 +221,27 @@ def _status(cp, status: str, stats) -> Status:
         cp.UNBOUNDED_INACCURATE: Status.UNBOUNDED,
         cp.SOLVER_ERROR: Status.NUMERICAL_ERROR,
     }.get(status, Status.ERROR)
+
+
+def _user_limit(stats, solver: str, kwargs: dict) -> Status:
+    """Which limit cvxpy's ``user_limit`` stands for: TIME_LIMIT or ITERATION_LIMIT.
+
+    The solver's own status text decides when cvxpy keeps it; otherwise (Clarabel's
+    ``extra_stats`` is empty) the limits that were set do: the iteration count reaching the
+    iteration cap means ITERATION_LIMIT, a time cap that was set and not an iteration cap that
+    was reached means TIME_LIMIT.
+    """
+    extra = getattr(stats, "extra_stats", None)
+    text = str(getattr(extra, "status", None) or (extra.get("info", {}).get("status", "")
+                                                  if isinstance(extra, dict) else "")).lower()
+    if "time" in text:
+        return Status.TIME_LIMIT
+    if "iter" in text:
+        return Status.ITERATION_LIMIT
+    caps = [kwargs[key] for key in ITERATION_KEYS.get(solver, ()) if kwargs.get(key) is not None]
+    iterations = getattr(stats, "num_iters", None)
+    if caps and iterations is not None and iterations >= min(caps):
+        return Status.ITERATION_LIMIT
+    if kwargs.get(TIME_LIMIT_KEYS.get(solver, "time_limit")) is not None:
+        return Status.TIME_LIMIT
+    return Status.ITERATION_LIMIT

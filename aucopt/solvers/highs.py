@@ -140,10 +140,15 @@ class HiGHS(SolverBackend):
         dual = np.array(solution.row_dual) if solution.dual_valid else None
         iterations = sum(max(int(getattr(info, f"{kind}_iteration_count")), 0)
                          for kind in ("simplex", "ipm", "qp", "pdlp"))
+        message = h.modelStatusToString(model_status)
+        if status == Status.OPTIMAL and problem.P is not None and x is not None:
+            status, message = _check_qp_optimum(problem, x, dual, tol, status, message)
+            if status not in USABLE:
+                x = None
         return SolveResult(
             status=status, objective=problem.objective(x) if x is not None else float("nan"), x=x,
             dual=dual, iterations=iterations, solve_time=float(h.getRunTime()), solver=self.label,
-            message=h.modelStatusToString(model_status),
+            message=message,
             info={"algorithm": _get_option(h, "solver") if problem.is_lp else "qp",
                   "highs_objective": float(info.objective_function_value)},
         )
@@ -192,6 +197,53 @@ def _status_map(highspy) -> dict:
         M.kIterationLimit: Status.ITERATION_LIMIT,
         M.kSolveError: Status.NUMERICAL_ERROR,
     }
+
+
+def _check_qp_optimum(problem: Problem, x, dual, tol, status, message):
+    """Verify HiGHS's 'optimal' on a QP by the stationarity residual; return (status, message).
+
+    HiGHS's QP solver can stop at its internal bound on a free variable (about 1e7) and report
+    'Optimal' for an unbounded QP such as ½‖β‖² − t with t free. At a true optimum the reduced
+    cost g = c + P x − Aᵀ y vanishes on every column strictly between its bounds (and has the
+    right sign at an active bound). When it does not, the status becomes UNBOUNDED if a column
+    with a violated reduced cost is an unbounded ray (no curvature, and moving it in the
+    descent direction keeps every bound and row feasible), NUMERICAL_ERROR otherwise.
+    """
+    y = np.zeros(problem.n_rows) if dual is None else np.asarray(dual, dtype=float)
+    Px = problem.P @ x
+    Aty = problem.A.T @ y
+    g = problem.c + Px - Aty
+    scale = 1.0 + max(np.max(np.abs(problem.c), initial=0.0), np.max(np.abs(Px), initial=0.0),
+                      np.max(np.abs(Aty), initial=0.0))
+    lo, up = np.asarray(problem.col_lower, float), np.asarray(problem.col_upper, float)
+    slack = 1e-6 * (1.0 + np.abs(x))
+    at_lower = np.isfinite(lo) & (x <= lo + slack)
+    at_upper = np.isfinite(up) & (x >= up - slack)
+    residual = np.abs(g)
+    residual[at_lower] = np.maximum(-g[at_lower], 0.0)
+    residual[at_upper] = np.maximum(g[at_upper], 0.0)
+    residual[at_lower & at_upper] = 0.0
+    limit = max(1e-4, 1e3 * float(tol)) * scale
+    bad = np.flatnonzero(residual > limit)
+    if bad.size == 0:
+        return status, message
+    P = sp.csc_matrix(problem.P)
+    A = sp.csc_matrix(problem.A)
+    for j in bad:
+        direction = -np.sign(g[j])
+        if P[:, j].count_nonzero() or P[j, :].count_nonzero():
+            continue
+        if (direction > 0 and np.isfinite(up[j])) or (direction < 0 and np.isfinite(lo[j])):
+            continue
+        column = A[:, j].toarray().ravel() * direction
+        rows = np.flatnonzero(column)
+        if (np.all(np.isinf(problem.row_upper[rows][column[rows] > 0]))
+                and np.all(np.isinf(problem.row_lower[rows][column[rows] < 0]))):
+            return Status.UNBOUNDED, (f"HiGHS reported '{message}', but variable {j} at {x[j]:.3g} has reduced "
+                                      f"cost {g[j]:.3g} and is an unbounded ray: the QP is unbounded")
+    j = bad[np.argmax(residual[bad])]
+    return Status.NUMERICAL_ERROR, (f"HiGHS reported '{message}', but the stationarity residual is "
+                                    f"{residual[j]:.3g} at variable {j} (limit {limit:.3g}); the point is not optimal")
 
 
 def _clip(v):

@@ -243,11 +243,14 @@ def test_survival_score_equals_sksurv_and_lifelines(whas, whas_model):
     event, t = _event_time(y)
     risk = whas_model.predict(X)
     c = whas_model.score(X, y)
-    # tied_tol=0: the LP makes some scores equal in exact arithmetic (f_i − f_j = 0 at a vertex),
-    # which come out ~1e-13 apart; aucopt counts exact ties only, sksurv's default within 1e-8.
-    assert c == pytest.approx(
+    # the LP makes some scores equal in exact arithmetic (f_i − f_j = 0 at a vertex), which come
+    # out ~1e-13 apart: score ties them within 1e-8, as scikit-survival's default does; the exact
+    # count (tied_tol=0) is what lifelines computes
+    assert c == pytest.approx(sksurv_metrics.concordance_index_censored(event, t, risk)[0], abs=1e-12)
+    exact = harrell_c(y, risk, tied_tol=0)
+    assert exact == pytest.approx(
         sksurv_metrics.concordance_index_censored(event, t, risk, tied_tol=0)[0], abs=1e-12)
-    assert c == pytest.approx(lifelines_utils.concordance_index(t, -risk, event), abs=1e-12)
+    assert exact == pytest.approx(lifelines_utils.concordance_index(t, -risk, event), abs=1e-12)
 
 
 def test_survival_fit_on_whas500_ranks_well(whas, whas_model):
@@ -815,3 +818,15 @@ def test_n_iter_and_route_attributes(method):
     # a refit with another route leaves no stale route record
     est.set_params(method="full").fit(X, y)
     assert est.method_result_ is None and est.reduction_ is None
+
+
+def test_custom_formulation_without_coef_output_names_it():
+    def no_coef(m, C=1.0):
+        alpha = m.variable("alpha", m.n_basis, lower=0)
+        z = m.variable("z", m.n_pairs, lower=0)
+        m.minimize(alpha.sum() + C * (m.pair_weights @ z))
+        m.subject_to(m.pair_difference(m.kernel @ alpha) + z >= 1)
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match=r"no output 'coef'.*m\.output\('coef', expr\)"):
+        LPRanker(formulation=no_coef, gamma=0.1).fit(X[:30], y[:30])

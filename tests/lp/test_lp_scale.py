@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer, load_digits
+from sklearn.datasets import load_breast_cancer, load_digits, make_classification
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler, minmax_scale
@@ -670,3 +670,11 @@ def test_chunking_rejects_booleans_as_counts(small, no_solver_work, key):
     X, y, _, _ = small
     with pytest.raises(ValueError, match=key):
         LPRanker(method="chunking", method_options={key: True}).fit(X, y)
+
+
+def test_subgradient_max_iter_before_step_rule_warns():
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.metrics.pairwise import rbf_kernel
+    X, y = make_classification(n_samples=40, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        subgradient(rbf_kernel(X, gamma=0.1), PairSet.bipartite(y), 1.0, max_iter=3)

@@ -23,6 +23,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.optimize import lsq_linear
 
+import aucopt.solvers
 from aucopt import PairSet, Problem, SolverError, Status, available_solvers, get_formulation, kernel_matrix, solve
 from aucopt.solvers import REGISTRY, SolveResult, SolverBackend, SolverWarning, check_solver
 
@@ -667,3 +668,48 @@ def test_backends_are_silent_unless_verbose(solver, capfd):
     assert solve(problem, solver, verbose=True).ok
     out, err = capfd.readouterr()
     assert len(out + err) > 0
+
+
+# ----------------------------------------------------------------------------- honest statuses
+
+
+def unbounded_qp():
+    """½‖β‖² − t with t free: unbounded below along t."""
+    return Problem(c=np.array([0.0, 0.0, -1.0]), P=sp.diags([1.0, 1.0, 0.0]).tocsc(),
+                   A=sp.csc_matrix(np.array([[1.0, 1.0, 0.0]])), row_lower=np.array([-10.0]),
+                   row_upper=np.array([10.0]), col_lower=np.full(3, -np.inf), col_upper=np.full(3, np.inf))
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_unbounded_free_variable_qp_is_not_optimal(solver):
+    res = solve(unbounded_qp(), solver)
+    assert res.status == Status.UNBOUNDED, (res.status, res.message)
+    assert res.x is None
+
+
+@pytest.mark.parametrize("solver", ["highs", "osqp", "clarabel"])
+def test_non_finite_point_is_never_optimal(monkeypatch, solver):
+    problem = designed_lp()[0]
+    backend = aucopt.solvers._resolve(solver)
+    real = type(backend).solve
+
+    def poisoned(self, *args, **kwargs):
+        res = real(self, *args, **kwargs)
+        res.x = res.x.copy()
+        res.x[0] = np.nan
+        res.objective = float("nan")
+        return res
+
+    monkeypatch.setattr(type(backend), "solve", poisoned)
+    res = solve(problem, solver)
+    assert res.status == Status.NUMERICAL_ERROR and res.x is None
+    assert "non-finite" in res.message
+    with pytest.raises(SolverError):
+        res.raise_for_status()
+
+
+def test_clarabel_time_limit_is_time_limit(ranker_lp):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert solve(ranker_lp, "clarabel", time_limit=1e-9).status == Status.TIME_LIMIT
+        assert solve(ranker_lp, "clarabel", max_iter=1).status == Status.ITERATION_LIMIT
