@@ -52,13 +52,13 @@ before any work; for larger training sets use the subgradient path
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
 from .._validation import as_event_indicator
+from ..base import MAX_BYTES_CONSTRAINT
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
@@ -69,7 +69,7 @@ VARIANTS = ("b", "bp", "f")
 #: constraints of the options of :func:`local_clustering`
 CLUSTERING_CONSTRAINTS = {
     "variant": [StrOptions(set(VARIANTS))],
-    "max_bytes": [Interval(Real, 0, None, closed="neither"), None],
+    **MAX_BYTES_CONSTRAINT,
 }
 
 

@@ -33,7 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_parameter_constraints
 
 from .._progress import progress_bar
-from ..base import as_generator
+from ..base import as_generator, positive
 from ..exceptions import check_memory
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -54,23 +54,19 @@ class _Count(Interval):
         return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 
 
-def _positive():
-    return Interval(Real, 0, None, closed="neither")
-
-
 #: constraints of the options of :func:`subgradient` (checked by the function and, for
 #: ``method_options``, by the estimators before any work)
 SUBGRADIENT_CONSTRAINTS = {
-    "C": [_positive()],
+    "C": [positive()],
     "rule": [StrOptions(set(STEP_RULES))],
-    "step0": [_positive()],
-    "step_min": [_positive()],
+    "step0": [positive()],
+    "step_min": [positive()],
     "patience": [_Count(Integral, 0, None, closed="left")],
     "shrink": [Interval(Real, 1, None, closed="neither")],
     "target_frac": [Interval(Real, 0, 1, closed="neither")],
-    "step": [_positive()],
+    "step": [positive()],
     "max_iter": [_Count(Integral, 1, None, closed="left")],
-    "tol": [_positive(), None],
+    "tol": [positive(), None],
     "alpha0": ["array-like", None],
     "callback": [callable, None],
     "verbose": ["verbose"],
@@ -78,7 +74,7 @@ SUBGRADIENT_CONSTRAINTS = {
 
 #: constraints of the options of :func:`chunking`
 CHUNKING_CONSTRAINTS = {
-    "C": [_positive()],
+    "C": [positive()],
     "n_chunks": [_Count(Integral, 1, None, closed="left")],
     "scheme": [Options(Integral, {1, 2})],
     "top_k": [_Count(Integral, 1, None, closed="left")],
@@ -87,10 +83,10 @@ CHUNKING_CONSTRAINTS = {
     "max_iter": [_Count(Integral, 1, None, closed="left")],
     "solver": [str],
     "solver_options": [dict, None],
-    "tol": [_positive(), None],
+    "tol": [positive(), None],
     "verbose": ["verbose"],
     "random_state": ["random_state", np.random.Generator],
-    "max_bytes": [_positive(), None],
+    "max_bytes": [positive(), None],
     "callback": [callable, None],
 }
 

@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_consistent_length, survival_arrays
-from ..base import VERBOSE_CONSTRAINT, positive
+from ..base import VERBOSE_CONSTRAINT, non_negative, positive
 from ..metrics import harrell_c
 from ..pairs import PairSet
 
@@ -130,7 +130,7 @@ class CoxPH(BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "alpha": [Interval(Real, 0, None, closed="left")],
+        "alpha": [non_negative()],
         "l1_ratio": [Interval(Real, 0, 1, closed="both")],
         "tol": [positive()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._progress import progress_bar
+from ..base import positive
 from ..pairs import PairSet
 from ..pairs.core import PairLoss, pair_loss_and_hessian
 
@@ -83,11 +84,11 @@ class NewtonResult:
     {
         "M": ["array-like", "sparse matrix"],
         "pairs": [PairSet],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "alpha": [positive()],
         "loss": [StrOptions(set(NEWTON_LOSSES))],
         "epsilon": [Interval(Real, 0, 1, closed="right")],
         "theta0": ["array-like", None],
-        "tol": [Interval(Real, 0, None, closed="neither")],
+        "tol": [positive()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "max_cg_iter": [Interval(Integral, 1, None, closed="left")],
         "cg_rtol": [Interval(Real, 0, 1, closed="neither")],
