@@ -23,8 +23,10 @@ Adding a backend
 Write one file in this package with a subclass of :class:`SolverBackend` that sets ``name``,
 ``required_modules`` and ``problem_kinds`` and implements ``solve(problem, *, tol, max_iter,
 time_limit, verbose, warm_start, solver_options) -> SolveResult`` (importing its solver library
-inside ``solve``, mapping the solver's status codes onto :class:`Status` and raising ``ValueError``
-for options the solver rejects); then add one line to ``REGISTRY`` below. :func:`solve`,
+inside ``solve``, mapping the solver's status codes onto :class:`Status`, raising ``ValueError``
+for options the solver rejects, and accepting ``solver_options={"time_limit": seconds}`` or saying
+that it cannot); a backend that is a poor choice for LPs also sets ``lp_advice`` (see
+:func:`lp_advice`). Then add one line to ``REGISTRY`` below. :func:`solve`,
 :func:`check_solver`, :func:`available_solvers` and every estimator's ``solver=`` parameter then
 know it.
 """
@@ -43,8 +45,8 @@ from .cvxpy import CVXPY
 from .highs import HiGHS
 from .osqp import OSQP
 
-__all__ = ["solve", "available_solvers", "check_solver", "SolveResult", "Status", "SolverBackend", "REGISTRY",
-           "HiGHS", "OSQP", "CVXPY", "SolverError", "SolverWarning", "USABLE"]
+__all__ = ["solve", "available_solvers", "check_solver", "lp_advice", "SolveResult", "Status", "SolverBackend",
+           "REGISTRY", "HiGHS", "OSQP", "CVXPY", "SolverError", "SolverWarning", "USABLE"]
 
 REGISTRY: dict[str, SolverBackend] = {backend.name: backend for backend in (
     HiGHS(),
@@ -152,6 +154,32 @@ def check_solver(solver: str) -> str:
     return solver
 
 
+def lp_advice(solver: str) -> str:
+    """Why ``solver`` is a poor choice for LPs, or "" when it is a fine one.
+
+    Parameters
+    ----------
+    solver : str
+        A name accepted by :func:`check_solver`.
+
+    Returns
+    -------
+    str
+        The advice (for OSQP, directly or through cvxpy: it is meant for QPs and HiGHS is the
+        LP solver); estimators that build an LP issue it as a
+        :class:`~aucopt.exceptions.SolverWarning` at fit time.
+
+    Examples
+    --------
+    >>> from aucopt.solvers import lp_advice
+    >>> lp_advice("highs")
+    ''
+    >>> "HiGHS is the LP solver" in lp_advice("osqp")
+    True
+    """
+    return _resolve(solver).lp_advice
+
+
 def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, max_iter: int | None = None,
           time_limit: float | None = None, verbose: bool = False, warm_start: dict | None = None,
           solver_options: dict | None = None) -> SolveResult:
@@ -172,9 +200,12 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
         Iteration limit, mapped onto the backend's (HiGHS: simplex, IPM, QP and PDLP iteration
         limits; OSQP: ``max_iter``, default 200,000). None: the backend's default.
     time_limit : float, default=None
-        Time limit in seconds, where the backend has one.
+        Time limit in seconds (HiGHS, OSQP, and through cvxpy Clarabel, SCS, HiGHS and OSQP;
+        a cvxpy solver without one, such as ECOS, raises ``ValueError``). A solve stopped by it
+        reports :attr:`Status.TIME_LIMIT` with the backend's last point.
     verbose : bool or int, default=False
-        Print the backend's log.
+        Print the backend's own log (HiGHS ``output_flag``, OSQP ``verbose``, cvxpy
+        ``verbose``); False prints nothing.
     warm_start : dict, default=None
         Starting point ``{"x": x0}`` (all backends; OSQP also takes ``"y"``, duals in aucopt's
         sign convention).
@@ -182,7 +213,9 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
         The backend's raw options, passed unchanged and applied last (so they override the
         settings above): HiGHS option names (``{"solver": "ipm", "presolve": "off"}``), OSQP
         settings (``{"polishing": False}``), cvxpy ``solve`` keywords. An option the backend does
-        not accept raises ``ValueError`` naming it.
+        not accept raises ``ValueError`` naming it. ``{"time_limit": seconds}`` is the time limit
+        on every backend (HiGHS's and OSQP's own name; renamed for the cvxpy solver, e.g. SCS's
+        ``time_limit_secs``).
 
     Returns
     -------
@@ -241,6 +274,8 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
     optimal optimal True
     >>> solve(problem, "highs", max_iter=1, solver_options={"presolve": "off"}).status
     <Status.ITERATION_LIMIT: 'iteration_limit'>
+    >>> solve(problem, "osqp", solver_options={"time_limit": 1e-9}).status
+    <Status.TIME_LIMIT: 'time_limit'>
     """
     backend = _resolve(solver)
     if problem.kind not in backend.problem_kinds:

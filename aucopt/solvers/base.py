@@ -5,6 +5,8 @@ A backend is one class (one instance of it sits in the registry of :mod:`aucopt.
 * ``name`` — the registry key, the string users pass as ``solver=``;
 * ``required_modules`` — the Python modules it imports (checked by :meth:`SolverBackend.is_available`);
 * ``problem_kinds`` — the problem kinds it accepts, a subset of ``{"LP", "QP"}``;
+* ``lp_advice`` — why it is a poor choice for LPs ("" by default), issued by estimators as a
+  warning when they send it an LP;
 * ``solve(problem, *, tol, max_iter, time_limit, verbose, warm_start, solver_options)`` returning a
   :class:`SolveResult` whose ``status`` is one of the :class:`Status` codes, never raising on a
   solver failure (only on invalid arguments, e.g. an option the solver rejects).
@@ -261,6 +263,15 @@ class SolverBackend:
             except ImportError:
                 missing.append(module)
         return missing
+
+    @property
+    def lp_advice(self) -> str:
+        """Why this backend is a poor choice for LPs ("" when it is a fine one).
+
+        Estimators that send an LP to the backend issue it as a
+        :class:`~aucopt.exceptions.SolverWarning` at fit time.
+        """
+        return ""
 
     def variants(self) -> list[str]:
         """Names of the solvers this backend fronts (lower case); empty for a single solver."""

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+from numbers import Real
+
 import numpy as np
 
 from ..modeling.problem import Problem
@@ -28,6 +33,8 @@ ITERATION_KEYS = {
 }
 TIME_LIMIT_KEYS = {"CLARABEL": "time_limit", "SCS": "time_limit_secs", "HIGHS": "time_limit",
                    "OSQP": "time_limit"}
+"""The solver keyword of a time limit: ``time_limit`` (the argument, or the key of the same name
+in ``solver_options``) is passed under this name. A cvxpy solver missing here has no time limit."""
 
 
 class CVXPY(SolverBackend):
@@ -48,12 +55,20 @@ class CVXPY(SolverBackend):
                         ``eps_rel``; ECOS ``abstol``, ``reltol``, ``feastol``; ...); None
                         keeps the solver's defaults
     ``max_iter``        the solver's iteration limit (:data:`ITERATION_KEYS`)
-    ``time_limit``      the solver's time limit where it has one (:data:`TIME_LIMIT_KEYS`)
-    ``verbose``         ``verbose``
+    ``time_limit``      the solver's time limit (:data:`TIME_LIMIT_KEYS`: Clarabel, HiGHS and
+                        OSQP ``time_limit``, SCS ``time_limit_secs``); ECOS and the other
+                        solvers have none and raise ``ValueError`` when one is asked for
+    ``verbose``         ``verbose``: cvxpy's log and the solver's own
     ``warm_start``      ``{"x": x0}``: the variable's starting value, with ``warm_start=True``
     ``solver_options``  ``solve`` keywords, passed unchanged (e.g. Clarabel settings
-                        ``{"tol_feas": 1e-10}``); applied last, so they override the above
+                        ``{"tol_feas": 1e-10}``); applied last, so they override the above.
+                        One exception: ``{"time_limit": seconds}`` is the time limit on every
+                        solver that has one, renamed to the solver's keyword (SCS:
+                        ``time_limit_secs``)
     ==================  ===================================================================
+
+    A solve stopped by the time limit reports :attr:`Status.TIME_LIMIT` with the solver's last
+    point (cvxpy's ``user_limit``, or SCS's "inaccurate - reached time_limit_secs").
 
     ``tol`` or ``max_iter`` for a cvxpy solver without a known mapping raise ``ValueError``
     (pass the solver's own keywords in ``solver_options`` instead); so do keywords the solver
@@ -109,6 +124,13 @@ class CVXPY(SolverBackend):
         """``"cvxpy:<solver>"`` in lower case, e.g. ``"cvxpy:clarabel"``."""
         return f"cvxpy:{self.solver.lower()}"
 
+    @property
+    def lp_advice(self) -> str:
+        """OSQP's advice when cvxpy fronts OSQP ("" for the other solvers)."""
+        from .osqp import LP_ADVICE
+
+        return LP_ADVICE if self.solver == "OSQP" else ""
+
     def variants(self) -> list[str]:
         """The installed cvxpy solvers, lower case."""
         try:
@@ -149,9 +171,22 @@ class CVXPY(SolverBackend):
                 raise ValueError(f"{what}={value!r} has no known mapping for the cvxpy solver {solver}; "
                                  f"leave {what}=None and pass the solver's own keyword in solver_options.")
             kwargs.update(dict.fromkeys(table[solver], float(value) if what == "tol" else int(value)))
-        if time_limit is not None and solver in TIME_LIMIT_KEYS:
-            kwargs[TIME_LIMIT_KEYS[solver]] = float(time_limit)
+        given = dict(raw)
+        if "time_limit" in raw:  # the one spelling of a time limit, whatever the solver's keyword
+            time_limit = raw.pop("time_limit")
+            if not (isinstance(time_limit, Real) and not isinstance(time_limit, bool) and time_limit >= 0):
+                raise ValueError(f"solver_options['time_limit'] must be a number of seconds >= 0; "
+                                 f"got {time_limit!r}.")
+        if time_limit is not None:
+            if solver not in TIME_LIMIT_KEYS:
+                raise ValueError(f"The cvxpy solver {solver} has no time limit (time_limit={time_limit!r}); "
+                                 f"drop the time limit or choose a solver that has one: "
+                                 f"{sorted(name.lower() for name in TIME_LIMIT_KEYS)}.")
+            # SCS reads 0 as "no limit"; every other backend stops at once
+            kwargs[TIME_LIMIT_KEYS[solver]] = max(float(time_limit), 1e-9) if solver == "SCS" else float(time_limit)
         kwargs.update(raw)
+        if solver == "HIGHS" and not verbose:
+            _silence_highs_banner()
 
         n = problem.n_vars
         x = cp.Variable(n)
@@ -184,14 +219,16 @@ class CVXPY(SolverBackend):
             x.value = x0
             kwargs.setdefault("warm_start", True)
         try:
-            prob.solve(solver=solver, **kwargs)
+            with warnings.catch_warnings():  # cvxpy's "may be inaccurate": the status says it
+                warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+                prob.solve(solver=solver, **kwargs)
         except cp.error.SolverError as exc:
             return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
                                solver=self.label, message=str(exc))
         except (TypeError, ValueError) as exc:
-            if not raw:
+            if not given:
                 raise
-            raise ValueError(f"The cvxpy solver {solver} rejected solver_options {raw!r}: {exc}") from exc
+            raise ValueError(f"The cvxpy solver {solver} rejected solver_options {given!r}: {exc}") from exc
         status = _status(cp, prob.status, prob.solver_stats, solver, kwargs)
         xv = None if x.value is None else np.asarray(x.value, dtype=float)
         dual = None
@@ -212,6 +249,12 @@ class CVXPY(SolverBackend):
 def _status(cp, status: str, stats, solver: str = "", kwargs: dict | None = None) -> Status:
     if status == cp.USER_LIMIT:  # cvxpy's one code for both limits: ask the solver which one
         return _user_limit(stats, solver, kwargs or {})
+    if status == cp.OPTIMAL_INACCURATE:  # SCS: "solved (inaccurate - reached time_limit_secs)"
+        text = _solver_status_text(stats)
+        if "time_limit" in text:
+            return Status.TIME_LIMIT
+        if "max_iters" in text:
+            return Status.ITERATION_LIMIT
     return {
         cp.OPTIMAL: Status.OPTIMAL,
         cp.OPTIMAL_INACCURATE: Status.OPTIMAL_INACCURATE,
@@ -231,9 +274,7 @@ def _user_limit(stats, solver: str, kwargs: dict) -> Status:
     iteration cap means ITERATION_LIMIT, a time cap that was set and not an iteration cap that
     was reached means TIME_LIMIT.
     """
-    extra = getattr(stats, "extra_stats", None)
-    text = str(getattr(extra, "status", None) or (extra.get("info", {}).get("status", "")
-                                                  if isinstance(extra, dict) else "")).lower()
+    text = _solver_status_text(stats)
     if "time" in text:
         return Status.TIME_LIMIT
     if "iter" in text:
@@ -245,3 +286,39 @@ def _user_limit(stats, solver: str, kwargs: dict) -> Status:
     if kwargs.get(TIME_LIMIT_KEYS.get(solver, "time_limit")) is not None:
         return Status.TIME_LIMIT
     return Status.ITERATION_LIMIT
+
+
+def _solver_status_text(stats) -> str:
+    """The solver's own status text from cvxpy's ``solver_stats`` (lower case; "" when absent)."""
+    extra = getattr(stats, "extra_stats", None)
+    info = extra.get("info", {}) if isinstance(extra, dict) else {}
+    return str(getattr(extra, "status", None) or (info.get("status", "") if isinstance(info, dict) else "")).lower()
+
+
+_HIGHS_BANNER = {"silenced": False}
+
+
+def _silence_highs_banner() -> None:
+    """Create the process's first ``highspy.Highs`` with the standard output closed.
+
+    HiGHS prints its banner from C++ when the first ``Highs`` object of a process is built,
+    before cvxpy can pass ``verbose=False``; building that first object here, with file
+    descriptor 1 pointed at the null device, keeps a quiet solve quiet.
+    """
+    if _HIGHS_BANNER["silenced"]:
+        return
+    _HIGHS_BANNER["silenced"] = True
+    import highspy
+
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):  # no file descriptor 1 to redirect
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)

@@ -37,7 +37,9 @@ class HiGHS(SolverBackend):
                               error when asked for tighter)
     ``max_iter``              ``simplex_iteration_limit``, ``ipm_iteration_limit``,
                               ``qp_iteration_limit``, ``pdlp_iteration_limit``
-    ``time_limit``            ``time_limit`` (seconds)
+    ``time_limit``            ``time_limit`` (seconds), also settable as
+                              ``solver_options={"time_limit": seconds}``; a solve stopped by it
+                              reports ``Status.TIME_LIMIT`` with HiGHS's last point
     ``verbose``               ``output_flag``
     ``warm_start={"x": x0}``  ``Highs.setSolution``: HiGHS builds a starting basis from the
                               point (e.g. the previous round's solution in constraint generation)

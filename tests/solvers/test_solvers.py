@@ -16,13 +16,19 @@ option the backend rejects raises ValueError naming it.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import lsq_linear
+from sklearn.datasets import make_classification
 
+import aucopt
 import aucopt.solvers
 from aucopt import PairSet, Problem, SolverError, Status, available_solvers, get_formulation, kernel_matrix, solve
 from aucopt.solvers import REGISTRY, SolveResult, SolverBackend, SolverWarning, check_solver
@@ -713,3 +719,158 @@ def test_clarabel_time_limit_is_time_limit(ranker_lp):
         warnings.simplefilter("ignore")
         assert solve(ranker_lp, "clarabel", time_limit=1e-9).status == Status.TIME_LIMIT
         assert solve(ranker_lp, "clarabel", max_iter=1).status == Status.ITERATION_LIMIT
+
+
+# ----------------------------------------------------------------------------- time limits and logs
+TIME_LIMITED = ["highs", "osqp", "clarabel", "scs", "cvxpy:highs", "cvxpy:osqp"]
+
+
+@pytest.fixture(scope="module")
+def medium_problems():
+    """The LP Ranker LP and the AUC-SVM dual QP on 150 points (5,600 pairs): no backend solves
+    either in a millisecond, so a 1e-3 s limit always binds."""
+    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+    lp = get_formulation("lp_ranker").build(PairSet.bipartite(y), kernel_matrix(X, gamma=0.5), C=1.0)
+    qp = get_formulation("aucsvm_l1_dual").build(PairSet.bipartite(y), factor=X, C=1.0)
+    return {"LP": lp, "QP": qp}
+
+
+@pytest.mark.parametrize("kind", ["LP", "QP"])
+@pytest.mark.parametrize("solver", TIME_LIMITED)
+def test_time_limit_option_stops_every_backend_with_a_usable_point(medium_problems, solver, kind):
+    """``solver_options={"time_limit": s}`` is the one spelling on every backend (SCS's own
+    keyword is time_limit_secs); the stop is TIME_LIMIT with a finite point and a warning."""
+    problem = medium_problems[kind]
+    res = solve(problem, solver, solver_options={"time_limit": 1e-3})
+    assert res.status == Status.TIME_LIMIT, (solver, res.status, res.message)
+    assert res.x is not None and res.x.shape == (problem.n_vars,) and np.all(np.isfinite(res.x))
+    assert res.objective == pytest.approx(problem.objective(res.x), rel=1e-12)
+    with pytest.warns(SolverWarning, match="time_limit"):
+        res.raise_for_status()
+
+
+def test_time_limit_is_what_stops_the_solve(medium_problems):
+    """The same solves without the limit end optimal: the limit, not the problem, stopped them."""
+    assert solve(medium_problems["QP"], "clarabel").status == Status.OPTIMAL
+    assert solve(medium_problems["LP"], "highs").status == Status.OPTIMAL
+
+
+@pytest.mark.parametrize("how", ["argument", "solver_options"])
+def test_solver_without_time_limit_refuses_one(ranker_lp, how):
+    kwargs = {"time_limit": 5.0} if how == "argument" else {"solver_options": {"time_limit": 5.0}}
+    with pytest.raises(ValueError, match=r"cvxpy solver ECOS has no time limit .*choose a solver that has one"):
+        solve(ranker_lp, "cvxpy:ecos", **kwargs)
+    with pytest.raises(ValueError, match=r"time_limit'\] must be a number of seconds >= 0; got 'soon'"):
+        solve(ranker_lp, "scs", solver_options={"time_limit": "soon"})
+
+
+def test_scs_limits_are_limit_statuses_not_inaccurate_optima(medium_problems):
+    """SCS reports 'solved (inaccurate - reached max_iters)': an iteration limit, not an optimum."""
+    res = solve(medium_problems["QP"], "scs", max_iter=20)
+    assert res.status == Status.ITERATION_LIMIT, (res.status, res.message)
+
+
+@pytest.mark.parametrize("estimator, solver", [("LPRanker", "highs"), ("LPRanker", "osqp"),
+                                               ("AUCSVM", "osqp"), ("AUCSVM", "clarabel")])
+def test_estimators_honour_a_time_limit(estimator, solver):
+    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+    est = getattr(aucopt, estimator)(solver=solver, solver_options={"time_limit": 1e-3})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(X, y)
+    assert est.solve_result_.status == Status.TIME_LIMIT
+    assert any(issubclass(w.category, SolverWarning) and "time_limit" in str(w.message) for w in caught)
+    assert np.all(np.isfinite(est.decision_function(X)))
+
+
+def _binary(n=24):
+    return make_classification(n_samples=n, n_features=4, random_state=1)
+
+
+def _survival(n=24):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 3))
+    return X, aucopt.survival_target(rng.random(n) < 0.7, rng.exponential(size=n) + 0.1)
+
+
+#: (estimator, parameters, a line of the backend's own log)
+LOGGED_FITS = [
+    ("LPRanker", {"gamma": 1.0}, "Model status"),
+    ("LPRanker", {"gamma": 1.0, "method": "chunking", "method_options": {"n_chunks": 2}}, "Model status"),
+    ("LPRanker", {"gamma": 1.0, "method": "clustering"}, "Model status"),
+    ("LPRanker", {"gamma": 1.0, "solver": "clarabel"}, "Clarabel"),
+    ("SurvivalLPRanker", {"gamma": 1.0}, "Model status"),
+    ("SurvivalLPRanker", {"gamma": 1.0, "method": "chunking", "method_options": {"n_chunks": 2}}, "Model status"),
+    ("AUCSVM", {"C": 0.1}, "OSQP v"),
+    ("AUCSVM", {"C": 0.1, "kernel": "linear", "method": "kmeans", "method_options": {"n_clusters": 5}}, "OSQP v"),
+    ("AUCSVM", {"C": 0.1, "solver": "highs"}, "Model status"),
+    ("AUCSVM", {"C": 0.1, "kernel": "linear", "method": "liblinear"}, "iter"),
+    ("SurvivalAUCSVM", {"C": 0.1}, "OSQP v"),
+]
+
+
+@pytest.mark.parametrize("name, params, logged", LOGGED_FITS,
+                         ids=[f"{n}-{p.get('method', 'full')}-{p.get('solver', '')}" for n, p, _ in LOGGED_FITS])
+def test_verbose_prints_the_backend_log_and_quiet_prints_nothing(name, params, logged, capfd):
+    X, y = _survival() if name.startswith("Survival") else _binary()
+    capfd.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. k-means on few points; warnings are not the log
+        getattr(aucopt, name)(verbose=False, **params).fit(X, y)
+        quiet = capfd.readouterr()
+        getattr(aucopt, name)(verbose=True, **params).fit(X, y)
+        loud = capfd.readouterr()
+    assert quiet.out == "" and quiet.err == ""
+    assert logged in loud.out, loud.out[-2000:]
+
+
+def test_cvxpy_highs_is_silent_unless_verbose():
+    """HiGHS prints a banner when a process builds its first Highs object; through cvxpy it
+    came before verbose=False could apply. In a fresh process, so no earlier Highs hides it."""
+    code = textwrap.dedent("""
+        import numpy as np, scipy.sparse as sp
+        from aucopt import Problem, solve
+        lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+                     row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf))
+        assert solve(lp, "cvxpy:highs").status == "optimal"
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "" and done.stderr == "", done.stdout + done.stderr
+
+
+# ----------------------------------------------------------------------------- OSQP on LPs
+@pytest.mark.parametrize("name, solver", [("LPRanker", "osqp"), ("LPRanker", "cvxpy:osqp"),
+                                          ("SurvivalLPRanker", "osqp")])
+def test_an_lp_sent_to_osqp_warns_at_fit_that_highs_is_the_lp_solver(name, solver):
+    X, y = _survival() if name.startswith("Survival") else _binary()
+    est = getattr(aucopt, name)(gamma=1.0, solver=solver)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(X, y)
+    advice = [w for w in caught if issubclass(w.category, SolverWarning) and "HiGHS is the LP solver" in str(w.message)]
+    assert len(advice) == 1, [str(w.message) for w in caught]
+    assert f"solver={solver!r}" in str(advice[0].message) and "meant for QPs" in str(advice[0].message)
+    assert advice[0].filename == __file__  # points at the user's fit call
+
+
+@pytest.mark.parametrize("name, params", [("LPRanker", {}), ("LPRanker", {"solver": "clarabel"}),
+                                          ("LPRanker", {"solver": "osqp", "method": "subgradient"}),
+                                          ("AUCSVM", {"solver": "osqp"})])
+def test_no_lp_advice_where_the_solver_fits_the_problem(name, params):
+    X, y = _binary()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(aucopt, name)(**params).fit(X, y)
+    assert not [w for w in caught if "HiGHS is the LP solver" in str(w.message)]
+
+
+def test_a_zero_time_limit_stops_at_once_or_is_refused_by_name(medium_problems):
+    """SCS reads time_limit_secs=0 as 'no limit': aucopt's 0 stops it at once, as on HiGHS and
+    Clarabel; OSQP refuses 0 and the error names the setting."""
+    for solver in ("scs", "highs", "clarabel"):
+        res = solve(medium_problems["QP"], solver, solver_options={"time_limit": 0})
+        assert res.status == Status.TIME_LIMIT, (solver, res.status)
+    with pytest.raises(ValueError, match=r"OSQP rejected the setting 'time_limit' = 0\.0"):
+        solve(medium_problems["QP"], "osqp", time_limit=0.0)
