@@ -9,9 +9,10 @@
   (``t_i < t_j``, or ``t_i == t_j`` and not ``event_j``). A pair is concordant when
   ``r_i > r_j`` (higher risk = earlier event) and tied when ``r_i == r_j``.
 
-Scores (risks) count as tied when they differ by at most ``tied_tol`` (default 1e-8, as
-scikit-survival's ``concordance_index_censored``), so round-off (e.g. dense vs sparse ``X``)
-does not change a metric; ``tied_tol=0`` ties only exactly equal values. Counts are exact
+Scores (risks) count as tied when they differ by at most ``tied_tol · max|score|`` (default
+``tied_tol=1e-8``, scikit-survival's ``concordance_index_censored`` tolerance relative to the
+scores' magnitude), so round-off (e.g. dense vs sparse ``X``) does not change a metric, and
+neither does rescaling the scores; ``tied_tol=0`` ties only exactly equal values. Counts are exact
 integers; no pair is ever materialized.
 
 References: Hanley & McNeil (1982) for the AUC as the Wilcoxon–Mann–Whitney statistic;
@@ -33,8 +34,8 @@ __all__ = ["ConcordanceCounts", "TIED_TOL", "concordance_counts", "harrell_c", "
 TIE_MODES = ("half", "strict")
 
 TIED_TOL = 1e-8
-"""Default tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and :func:`harrell_c`
-(scikit-survival's ``concordance_index_censored`` default)."""
+"""Default relative tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and
+:func:`harrell_c` (scikit-survival's ``concordance_index_censored`` default, which is absolute)."""
 
 
 def _check_ties(ties) -> str:
@@ -50,6 +51,11 @@ def _check_tied_tol(tied_tol) -> float:
             f"tied_tol must be a non-negative finite number (0 ties only equal scores); got {tied_tol!r}."
         )
     return float(tied_tol)
+
+
+def _absolute_tol(tied_tol: float, scores: np.ndarray) -> float:
+    """The absolute tie tolerance ``tied_tol · max|scores|``: ties relative to the scores' scale."""
+    return tied_tol * float(np.max(np.abs(scores), initial=0.0)) if tied_tol > 0 else 0.0
 
 
 def _tie_bounds(values: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -99,8 +105,9 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
     tied_tol : float, default=1e-8
-        Scores differing by at most ``tied_tol`` count as tied (absolute difference, as
-        scikit-survival's ``concordance_index_censored``); 0 ties only equal scores.
+        Scores differing by at most ``tied_tol · max|y_score|`` count as tied (relative to the
+        largest score magnitude, so that rescaling the scores changes nothing); 0 ties only
+        equal scores.
 
     Returns
     -------
@@ -120,9 +127,9 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
         AUC = (1/(n₊ n₋)) Σ_{i pos} Σ_{j neg} ([f_i > f_j] + c [f_i = f_j]),
 
     c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982), where with the
-    tolerance τ = ``tied_tol`` "f_i > f_j" means f_j < f_i − τ and "f_i = f_j" means
-    |f_i − f_j| ≤ τ. The default τ = 1e-8 makes the AUC insensitive to round-off (a model fitted
-    on dense and on sparse ``X`` scores alike); it differs from
+    tolerance τ = ``tied_tol`` · max|f| "f_i > f_j" means f_j < f_i − τ and "f_i = f_j" means
+    |f_i − f_j| ≤ τ. The default ``tied_tol=1e-8`` makes the AUC insensitive to round-off (a
+    model fitted on dense and on sparse ``X`` scores alike) at any scale of the scores; it differs from
     :func:`sklearn.metrics.roc_auc_score` only when a positive and a negative score differ by
     at most τ without being equal. The negatives are sorted once and every positive is
     located by binary search: O(m log m), no pair listed. The counts are exact integers and
@@ -149,7 +156,8 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
     pos_scores = y_score[is_pos]
     neg_sorted = np.sort(y_score[~is_pos])
-    lower, upper = _tie_bounds(pos_scores, tied_tol) if tied_tol > 0 else (pos_scores, pos_scores)
+    tol = _absolute_tol(tied_tol, y_score)
+    lower, upper = _tie_bounds(pos_scores, tol) if tol > 0 else (pos_scores, pos_scores)
     below = np.searchsorted(neg_sorted, lower, side="left")  # #{j neg : f_j < f_i, not tied}
     at_most = np.searchsorted(neg_sorted, upper, side="right")  # #{j neg : f_j <= f_i or tied}
     wins = int(below.sum())
@@ -198,8 +206,9 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     risk : array-like of shape (n_samples,)
         Predicted risk; higher means an earlier event.
     tied_tol : float, default=1e-8
-        Risks differing by at most ``tied_tol`` count as tied (absolute difference, as
-        scikit-survival's ``concordance_index_censored``); 0 ties only equal risks.
+        Risks differing by at most ``tied_tol · max|risk|`` count as tied (relative to the
+        largest risk magnitude, so that rescaling the risks changes nothing); 0 ties only equal
+        risks.
 
     Returns
     -------
@@ -214,9 +223,9 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     -----
     A pair (i, j) is comparable when subject i had the event and t_i < t_j, or t_i = t_j and j
     is censored (Harrell et al. 1982; the convention of scikit-survival and lifelines). It is
-    tied when |risk_i − risk_j| ≤ τ (τ = ``tied_tol``), concordant when risk_i > risk_j
-    otherwise, and discordant otherwise; these are the counts of scikit-survival's
-    ``concordance_index_censored(..., tied_tol=τ)``. The comparable partners of each event
+    tied when |risk_i − risk_j| ≤ τ (τ = ``tied_tol`` · max|risk|), concordant when risk_i >
+    risk_j otherwise, and discordant otherwise; these are the counts of scikit-survival's
+    ``concordance_index_censored(..., tied_tol=τ)`` (whose tolerance is absolute). The comparable partners of each event
     form a suffix of the time order, counted by a merge sort over the risks in O(m log² m)
     (with τ > 0 the thresholds risk_i ± τ of the events join the sort); no pair is listed.
 
@@ -241,12 +250,13 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     events = np.flatnonzero(event)
     start = pairs.start[events]
     comparable = int((len(time) - start).sum())
-    if tied_tol == 0:
+    tol = _absolute_tol(tied_tol, risk)
+    if tol == 0:
         counts = suffix_less_equal_counts(pairs.order, start, risk, events)
         concordant = int(counts.less.sum())
         tied_risk = int(counts.equal.sum())
     else:
-        concordant, at_most = _suffix_counts_within(pairs.order, start, risk, events, tied_tol)
+        concordant, at_most = _suffix_counts_within(pairs.order, start, risk, events, tol)
         tied_risk = at_most - concordant
     return ConcordanceCounts(
         concordant=concordant,
@@ -291,8 +301,9 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
     ties : {"half", "strict"}, default="half"
         Credit of a comparable pair with equal risks: ½ (as scikit-survival and lifelines) or 0.
     tied_tol : float, default=1e-8
-        Risks differing by at most ``tied_tol`` count as tied (absolute difference, as
-        scikit-survival's ``concordance_index_censored``); 0 ties only equal risks.
+        Risks differing by at most ``tied_tol · max|risk|`` count as tied (relative to the
+        largest risk magnitude, so that rescaling the risks changes nothing); 0 ties only equal
+        risks.
 
     Returns
     -------
@@ -311,11 +322,13 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
 
     Notes
     -----
-    Risks within ``tied_tol`` of each other tie, as in scikit-survival's
-    ``concordance_index_censored`` (equal to it for the same ``tied_tol``; its default is
-    also 1e-8). The tolerance makes the index insensitive to round-off: one model fitted on
-    ``X`` and on ``scipy.sparse.csr_matrix(X)`` predicts risks differing by about 1e-14 and
-    scores the same. ``tied_tol=0`` ties only equal risks, as lifelines' ``concordance_index``.
+    Risks within τ = ``tied_tol`` · max|risk| of each other tie, as in scikit-survival's
+    ``concordance_index_censored`` with ``tied_tol=τ`` (its tolerance is absolute, default
+    1e-8: the same for risks of magnitude 1). The tolerance makes the index insensitive to
+    round-off: one model fitted on ``X`` and on ``scipy.sparse.csr_matrix(X)`` predicts risks
+    differing by about 1e-14 and scores the same; being relative, it also leaves the index
+    unchanged when the risks are rescaled (an absolute 1e-8 ties every pair of risks of
+    magnitude 1e-9). ``tied_tol=0`` ties only equal risks, as lifelines' ``concordance_index``.
     The pairs are those of :func:`concordance_counts` (Harrell et al. 1982).
 
     References

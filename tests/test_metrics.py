@@ -15,6 +15,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import roc_auc_score
 
 from aucopt.pairs._order import suffix_less_equal_counts
+from aucopt import survival_target
 from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
 
 # ----------------------------------------------------------------------------- brute force
@@ -291,15 +292,30 @@ def test_harrell_c_tied_tol_matches_sksurv_with_near_ties(seed):
     sksurv_metrics = pytest.importorskip("sksurv.metrics")
     rng = np.random.default_rng(seed)
     event, time, risk = _near_tie_survival(rng, int(rng.integers(5, 200)))
+    scale = np.max(np.abs(risk))  # our tolerance is relative to it, scikit-survival's absolute
     for tol in (1e-8, 0.0, 5e-9):
-        cindex, conc, disc, tied, _ = sksurv_metrics.concordance_index_censored(event, time, risk, tied_tol=tol)
+        cindex, conc, disc, tied, _ = sksurv_metrics.concordance_index_censored(event, time, risk,
+                                                                                tied_tol=tol * scale)
         counts = concordance_counts((event, time), risk, tied_tol=tol)
         assert (counts.concordant, counts.discordant, counts.tied_risk) == (conc, disc, tied)
         assert harrell_c((event, time), risk, tied_tol=tol) == pytest.approx(cindex, abs=1e-12)
-    # the default is scikit-survival's default
+    # the default is scikit-survival's default, relative to the risks' scale
     assert concordance_counts((event, time), risk) == concordance_counts((event, time), risk, tied_tol=1e-8)
-    assert harrell_c((event, time), risk) == pytest.approx(
-        sksurv_metrics.concordance_index_censored(event, time, risk)[0], abs=1e-12)
+    assert harrell_c((event, time), risk / scale) == pytest.approx(
+        sksurv_metrics.concordance_index_censored(event, time, risk / scale)[0], abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e-9, 1e9])
+def test_tie_tolerance_is_relative_so_rescaled_scores_score_alike(scale):
+    """An absolute 1e-8 tied every pair of scores of magnitude 1e-9 (AUC 0.5 for any model)."""
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=200)
+    y = rng.random(200) < 0.4
+    y[:2] = [True, False]
+    assert roc_auc(y, scale * scores) == roc_auc(y, scores) == pytest.approx(roc_auc_score(y, scores), abs=1e-12)
+    target = survival_target(y, rng.exponential(size=200))
+    assert harrell_c(target, scale * scores) == harrell_c(target, scores)
+    assert concordance_counts(target, scale * scores) == concordance_counts(target, scores)
 
 
 @pytest.mark.parametrize("seed", range(10))
