@@ -184,6 +184,261 @@ def check_pair_weight_scale(weights: np.ndarray, name: str = "sample_weight") ->
             "maximum."
         )
 
+#: the largest finite float64 and the smallest normal one
+FLOAT_MAX = float(np.finfo(np.float64).max)
+FLOAT_TINY = float(np.finfo(np.float64).tiny)
+
+#: kernels whose values stay in [0, 1] whatever the scale of X (only squared distances are formed)
+BOUNDED_KERNELS = ("rbf",)
+
+def scale_fix(name: str = "X") -> str:
+    """The fix for features of the wrong scale."""
+    return f"rescale {name}, e.g. with sklearn.preprocessing.StandardScaler"
+
+
+def largest_magnitude(X) -> float:
+    """The largest absolute entry of a finite dense or sparse matrix (0 for an empty one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt._validation import largest_magnitude
+    >>> largest_magnitude(np.array([[1.0, -3.0]])), largest_magnitude(sp.csr_matrix([[0.0, 2.0]]))
+    (3.0, 2.0)
+    """
+    data = X.data if hasattr(X, "tocsr") else np.asarray(X)
+    return float(np.max(np.abs(data), initial=0.0)) if data.size else 0.0
+
+
+def check_feature_scale(X, *, name: str = "X", products: int = 2) -> None:
+    """Refuse finite features whose squares (or products of four) overflow or underflow float64.
+
+    With ``M`` the largest ``|X_ij|`` and ``X`` of shape ``(n, d)``, a squared distance
+    ``‖x − x'‖²`` and an inner product are at most ``d (2M)²``; the Newton and LP/QP paths
+    with a linear or polynomial kernel also sum squared kernel values over the samples, at most
+    ``(n d (2M)²)²``. ``X`` is refused when that bound (``products=2``: the first,
+    ``products=4``: the second) is not a finite float64, and when ``0 < M`` but ``M²``
+    underflows (below about 1.5e-154: every kernel value and variance would be zero, so the
+    data would look constant).
+
+    Parameters
+    ----------
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Finite features (already validated).
+    name : str, default="X"
+        Their name, for the error message.
+    products : {2, 4}, default=2
+        How many features the fit multiplies together: 2 for squared distances (the RBF
+        kernel, ``gamma="scale"``) and inner products, 4 for sums of squared inner products.
+
+    Raises
+    ------
+    ValueError
+        Naming the magnitude of ``X``, the limit for its shape and the fix (rescale ``X``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt._validation import check_feature_scale
+    >>> check_feature_scale(np.array([[1.0, 2e100], [0.0, 1.0]]))
+    >>> check_feature_scale(np.array([[1.0, 1e200], [0.0, 1.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X has entries of magnitude 1e+200 whose squares overflow float64 (squared distances, variances and inner products of the rows need x**2, finite only below magnitude about 4.74e+153 for 2 features): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    """
+    magnitude = largest_magnitude(X)
+    if magnitude == 0.0:
+        return
+    n, d = X.shape
+    if magnitude * magnitude < FLOAT_TINY:
+        raise ValueError(
+            f"{name} has no entry of magnitude above {magnitude:.3g}, so its squares underflow "
+            f"float64 to zero (every kernel value and variance would be zero, as for constant "
+            f"data): {scale_fix(name)}."
+        )
+    with np.errstate(over="ignore"):
+        squares = np.float64(d) * np.square(np.float64(2.0 * magnitude))
+        bound = squares if products == 2 else np.square(n * squares)
+    if np.isfinite(bound):
+        return
+    if products == 2:
+        limit = np.sqrt(FLOAT_MAX / (4.0 * d))
+        raise ValueError(
+            f"{name} has entries of magnitude {magnitude:.3g} whose squares overflow float64 (squared "
+            f"distances, variances and inner products of the rows need x**2, finite only below "
+            f"magnitude about {limit:.3g} for {d} features): {scale_fix(name)}."
+        )
+    limit = (FLOAT_MAX ** 0.25) / np.sqrt(4.0 * n * d)
+    raise ValueError(
+        f"{name} has entries of magnitude {magnitude:.3g}: the fit sums squared inner products "
+        f"(products of four features), which overflow float64 above magnitude about {limit:.3g} "
+        f"for {name} of shape ({n}, {d}): {scale_fix(name)}."
+    )
+
+
+def check_fit_scale(estimator, X, sample_weight=None, name: str = "X") -> None:
+    """:func:`check_feature_scale` with the products ``estimator``'s fit forms, and
+    :func:`check_weight_underflow` on ``sample_weight``.
+
+    The RBF kernel (values in [0, 1]), a callable kernel (its values are checked when it is
+    evaluated) and a precomputed kernel (``X`` is the kernel matrix: sums of its squares) need
+    finite squares; the linear and polynomial kernels and the linear models also sum squared
+    inner products.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Its ``kernel`` parameter, if it has one, decides.
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Finite training data (already validated).
+    sample_weight : float, array-like or None, default=None
+        The user's per-sample weights; values that are not finite non-negative numbers are
+        left to :func:`check_point_weights`.
+    name : str, default="X"
+        Its name, for the error message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import LPRanker
+    >>> from aucopt._validation import check_fit_scale
+    >>> X = np.array([[1e100, 0.0], [0.0, 1.0]])
+    >>> check_fit_scale(LPRanker(kernel="rbf"), X)
+    >>> check_fit_scale(LPRanker(kernel="linear"), X)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has entries of magnitude 1e+100: the fit sums squared inner products (products of four features), which overflow float64 above magnitude about 2.89e+76 for X of shape (2, 2): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    """
+    kernel = getattr(estimator, "kernel", "linear")
+    bounded = callable(kernel) or (isinstance(kernel, str) and kernel in BOUNDED_KERNELS + ("precomputed",))
+    check_feature_scale(X, name=name, products=2 if bounded else 4)
+    if sample_weight is not None:
+        try:
+            weights = np.asarray(sample_weight, dtype=float)
+        except (TypeError, ValueError):
+            return
+        if weights.size and np.all(np.isfinite(weights)) and np.all(weights >= 0):
+            check_weight_underflow(weights)
+
+
+def check_weight_underflow(weights, name: str = "sample_weight") -> None:
+    """Refuse positive weights so small that every pair weight ``w_i * w_j`` underflows.
+
+    When even the largest weight squared is below the smallest normal float64 (every weight
+    below about 1.5e-154), each pair weight is zero or a subnormal number with a few significant
+    bits, so the fit would see no weighted pair at all.
+
+    Parameters
+    ----------
+    weights : ndarray
+        Finite non-negative weights.
+    name : str, default="sample_weight"
+        Their name, for the error message.
+
+    Raises
+    ------
+    ValueError
+        Naming the largest weight and the fix.
+
+    Examples
+    --------
+    >>> from aucopt._validation import check_weight_underflow
+    >>> check_weight_underflow([1e-100, 0.0])
+    >>> check_weight_underflow([1e-300, 0.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: sample_weight is at most 1e-300: the pair weights w_i * w_j underflow float64 (to zero or to a few significant bits), as if every weight were zero. Rescale sample_weight, e.g. divide it by its maximum.
+    """
+    top = float(np.max(weights, initial=0.0))
+    if 0 < top and top * top < FLOAT_TINY:
+        raise ValueError(
+            f"{name} is at most {top:.3g}: the pair weights w_i * w_j underflow float64 (to zero or "
+            f"to a few significant bits), as if every weight were zero. Rescale {name}, e.g. divide "
+            "it by its maximum."
+        )
+
+
+def check_finite_output(values, source: str, *, fix: str) -> np.ndarray:
+    """Refuse NaN or infinite values computed from what the user passed, naming their source.
+
+    Parameters
+    ----------
+    values : ndarray
+        The computed values (e.g. a kernel matrix).
+    source : str
+        What produced them, as the user knows it (e.g. "the kernel callable").
+    fix : str
+        What the user can do.
+
+    Returns
+    -------
+    values : ndarray
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt._validation import check_finite_output
+    >>> check_finite_output(np.array([1.0, np.nan]), "the kernel callable", fix="return finite values")
+    Traceback (most recent call last):
+    ...
+    ValueError: the kernel callable returned 1 non-finite value(s) (NaN or infinite) among 2: return finite values.
+    """
+    values = np.asarray(values)
+    if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
+        bad = int(values.size - np.count_nonzero(np.isfinite(values)))
+        raise ValueError(f"{source} returned {bad} non-finite value(s) (NaN or infinite) among {values.size}: {fix}.")
+    return values
+
+
+def penalty_from_C(C: float, total_weight: float) -> float:
+    """The Newton penalty ``2 / (C · N)`` of a C-weighted pair loss with total pair weight N, checked.
+
+    Parameters
+    ----------
+    C : float
+        The user's loss weight (> 0).
+    total_weight : float
+        The total pair weight N (> 0, finite).
+
+    Returns
+    -------
+    alpha : float
+        ``2 / (C N)``, finite and positive.
+
+    Raises
+    ------
+    ValueError
+        When ``C N`` overflows float64 (the penalty would be 0) or ``2 / (C N)`` does (C so small
+        that the penalty is infinite), naming C and the range that works for this pair weight.
+
+    Examples
+    --------
+    >>> from aucopt._validation import penalty_from_C
+    >>> penalty_from_C(1.0, 4.0)
+    0.5
+    >>> penalty_from_C(1e308, 900.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: C=1e+308 is too large for the total pair weight 900: C times it overflows float64, so the penalty 2/(C * total pair weight) would be 0. Use C at most about 2e+305 (or rescale sample_weight).
+    """
+    C, N = float(C), float(total_weight)
+    with np.errstate(over="ignore", divide="ignore"):
+        alpha = 2.0 / (C * N)
+    if np.isfinite(alpha) and alpha > 0:
+        return float(alpha)
+    if alpha == 0:
+        raise ValueError(
+            f"C={C:.3g} is too large for the total pair weight {N:.3g}: C times it overflows float64, so "
+            f"the penalty 2/(C * total pair weight) would be 0. Use C at most about {FLOAT_MAX / N:.1g} "
+            "(or rescale sample_weight)."
+        )
+    raise ValueError(
+        f"C={C:.3g} is too small for the total pair weight {N:.3g}: the penalty 2/(C * total pair weight) "
+        f"overflows float64. Use C at least about {2.0 / FLOAT_MAX / N:.1g}."
+    )
+
+
 def check_consistent_length(**arrays) -> int:
     """Check that the named arrays have the same first dimension and return it.
 

@@ -20,12 +20,19 @@ from numbers import Real
 import numpy as np
 from sklearn.metrics import pairwise
 
+from ._validation import check_finite_output, largest_magnitude, scale_fix
+
 #: the named kernels
 KERNELS = ("linear", "rbf", "poly", "precomputed")
 #: the data-dependent rules for ``gamma`` (:func:`gamma_from_rule`)
 GAMMA_RULES = ("scale", "auto", "sigma2")
 
-__all__ = ["Kernel", "kernel_matrix", "kernel_factor", "gamma_from_rule", "KERNELS", "GAMMA_RULES"]
+__all__ = ["Kernel", "kernel_matrix", "kernel_factor", "gamma_from_rule", "check_lp_kernel_values", "KERNELS",
+           "GAMMA_RULES"]
+
+#: HiGHS refuses an LP with a constraint coefficient of this magnitude or more (its option
+#: ``large_matrix_value``); the kernel values are the LP Ranker's coefficients
+HIGHS_LARGEST_COEFFICIENT = 1e15
 
 
 def gamma_from_rule(rule: str, X) -> float:
@@ -42,7 +49,15 @@ def gamma_from_rule(rule: str, X) -> float:
     Returns
     -------
     gamma : float
-        The coefficient γ > 0 (1 when the data have no spread).
+        The coefficient γ > 0 (1 when the data are constant).
+
+    Raises
+    ------
+    ValueError
+        When the rule gives no finite positive γ: the variance or mean squared distance of
+        ``X`` overflows float64, or underflows to 0 (or to a value whose inverse overflows)
+        although ``X`` is not constant. The message names the rule and the fix (rescale ``X``
+        or pass a number).
 
     Notes
     -----
@@ -67,11 +82,32 @@ def gamma_from_rule(rule: str, X) -> float:
     n_features = dense.shape[1]
     if rule == "auto":
         return 1.0 / n_features
-    if rule == "scale":
-        var = float(np.var(dense))
-        return 1.0 / (n_features * var) if var > 0 else 1.0
-    sigma2 = 2.0 * float(np.mean(np.sum((dense - dense.mean(axis=0)) ** 2, axis=1)))
-    return 1.0 / sigma2 if sigma2 > 0 else 1.0
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        if rule == "scale":
+            spread = float(np.var(dense))
+            gamma = 1.0 / (n_features * spread) if spread > 0 else 1.0
+            what = "the variance of X"
+        else:
+            spread = 2.0 * float(np.mean(np.sum((dense - dense.mean(axis=0)) ** 2, axis=1)))
+            gamma = 1.0 / spread if spread > 0 else 1.0
+            what = "the mean squared distance between two points of X"
+        constant = dense.size == 0 or bool(np.all(dense == dense.flat[0]))
+    if np.isfinite(gamma) and gamma > 0 and (spread > 0 or constant):
+        return float(gamma)
+    if np.isnan(spread):
+        happened = "is NaN (X holds NaN or infinite values)"
+    elif np.isinf(spread):
+        happened = "overflows float64"
+    elif spread == 0:
+        happened, gamma = "underflows to 0 although X is not constant", float("inf")
+    else:
+        happened = f"is {spread:.3g}, too small to invert in float64"
+    magnitude = largest_magnitude(dense)
+    raise ValueError(
+        f"gamma={rule!r} cannot be computed from this X: {what} {happened} (X has entries of "
+        f"magnitude up to {magnitude:.3g}), so gamma would be {gamma:.3g}. Either "
+        f"{scale_fix('X')}, or pass a positive number as gamma."
+    )
 
 
 @dataclass(frozen=True)
@@ -154,24 +190,62 @@ class Kernel:
         return cls(name=kernel, gamma=float(gamma), degree=int(degree), coef0=float(coef0))
 
     def __call__(self, X, Y=None) -> np.ndarray:
-        """The kernel matrix k(X, Y) (``Y = X`` when omitted; ``X`` itself when precomputed)."""
+        """The kernel matrix k(X, Y) (``Y = X`` when omitted; ``X`` itself when precomputed).
+
+        Raises
+        ------
+        ValueError
+            When the kernel has NaN or infinite values (a callable or precomputed kernel that
+            returns them; a named kernel whose values overflow on ``X``), or, except for the RBF
+            kernel (values in [0, 1]), values whose squares summed over the samples overflow
+            float64, as the fits form those sums. Each message names the kernel and the fix.
+        """
         name = self.name
         if callable(name):
-            return np.asarray(name(X, X if Y is None else Y), dtype=float)
-        if name == "precomputed":
-            return np.asarray(X, dtype=float)
-        if name == "linear":
-            K = pairwise.linear_kernel(X, Y)
-        elif name == "rbf":
-            K = pairwise.rbf_kernel(X, Y, gamma=self.gamma)
+            K = np.asarray(name(X, X if Y is None else Y), dtype=float)
+            source = "the kernel callable"
+            check_finite_output(
+                K, source,
+                fix=f"it must return a finite {_num_rows(X)} x {_num_rows(X if Y is None else Y)} matrix "
+                    "(check it on the rows of X that give NaN or infinity, or rescale X)")
+            fix = "scale the kernel down (or rescale X)"
+        elif name == "precomputed":
+            K = check_finite_output(np.asarray(X, dtype=float), "the precomputed kernel matrix",
+                                    fix="pass a finite kernel matrix")
+            source, fix = "the precomputed kernel matrix", "scale the kernel matrix down"
         else:
-            K = pairwise.polynomial_kernel(X, Y, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
-        return np.asarray(K, dtype=float)
+            with np.errstate(over="ignore", invalid="ignore"):
+                if name == "linear":
+                    K = pairwise.linear_kernel(X, Y)
+                elif name == "rbf":
+                    K = pairwise.rbf_kernel(X, Y, gamma=self.gamma)
+                else:
+                    K = pairwise.polynomial_kernel(X, Y, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+            K = np.asarray(K, dtype=float)
+            source, fix = f"the {name} kernel", scale_fix("X")
+            if name == "poly":
+                source += f" (gamma={self.gamma:.3g}, degree={self.degree})"
+                fix += ", or use a smaller gamma (e.g. gamma='scale') or degree"
+            if not np.all(np.isfinite(K)):
+                magnitude = max(largest_magnitude(X), 0.0 if Y is None else largest_magnitude(Y))
+                check_finite_output(K, f"{source} of features of magnitude up to {magnitude:.3g}", fix=fix)
+        if name != "rbf" and K.size:  # the fits sum squared kernel values
+            top = largest_magnitude(K)
+            with np.errstate(over="ignore"):
+                overflows = not np.isfinite(np.square(np.float64(top)) * K.size)
+            if overflows:
+                raise ValueError(f"The values of {source} reach {top:.3g}, whose squares summed over the samples "
+                                 f"overflow float64: {fix}.")
+        return K
 
     @property
     def precomputed(self) -> bool:
         """Whether X is already the kernel matrix."""
         return isinstance(self.name, str) and self.name == "precomputed"
+
+
+def _num_rows(X) -> int:
+    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 def kernel_matrix(X, Y=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0) -> np.ndarray:
@@ -252,10 +326,17 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
     K = np.asarray(K, dtype=float)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"A kernel matrix must be square, got shape {K.shape}.")
+    check_finite_output(K, "the kernel", fix="a kernel must give finite values (rescale X, or check the kernel)")
     scale = max(1.0, float(np.max(np.abs(K)))) if K.size else 1.0
     if not np.allclose(K, K.T, rtol=0, atol=1e-10 * scale):
         raise ValueError("The kernel matrix is not symmetric; a kernel must satisfy k(x, x') = k(x', x).")
-    eigval, eigvec = np.linalg.eigh(0.5 * (K + K.T))
+    try:
+        eigval, eigvec = np.linalg.eigh(0.5 * (K + K.T))
+    except np.linalg.LinAlgError as exc:  # pragma: no cover - finite symmetric input converges
+        raise ValueError(
+            f"The eigendecomposition of the {K.shape[0]} x {K.shape[0]} kernel matrix did not converge "
+            f"(entries up to {largest_magnitude(K):.3g}); rescale X or choose another kernel."
+        ) from exc
     top = float(eigval[-1]) if len(eigval) else 0.0
     if len(eigval) and eigval[0] < -psd_tol * max(1.0, top):
         raise ValueError(
@@ -264,3 +345,43 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
         )
     keep = eigval > rtol * max(top, 0.0)
     return eigvec[:, keep] * np.sqrt(eigval[keep])
+
+
+def check_lp_kernel_values(K, solver) -> None:
+    """Refuse kernel values that the LP backend cannot take as constraint coefficients.
+
+    The kernel values are the coefficients of the LP Ranker's pair rows. HiGHS refuses a model
+    with a coefficient of magnitude 1e15 or more (:data:`HIGHS_LARGEST_COEFFICIENT`), so such a
+    kernel (e.g. the linear kernel of unscaled features) is refused before the LP is built.
+
+    Parameters
+    ----------
+    K : ndarray
+        The kernel matrix of the LP.
+    solver : str or None
+        The ``solver=`` name; only the HiGHS backend has this limit (None: no LP solver).
+
+    Raises
+    ------
+    ValueError
+        Naming the largest kernel value and the fix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.kernels import check_lp_kernel_values
+    >>> check_lp_kernel_values(np.array([[1e14]]), "highs")
+    >>> check_lp_kernel_values(np.array([[2e15]]), "highs")
+    Traceback (most recent call last):
+    ...
+    ValueError: The kernel values reach 2e+15, and HiGHS refuses LP coefficients of magnitude 1e+15 or more: rescale X, e.g. with sklearn.preprocessing.StandardScaler (or use kernel='rbf', whose values lie in [0, 1]).
+    """
+    if not isinstance(solver, str) or not solver.strip().lower().startswith("highs"):
+        return
+    top = largest_magnitude(K)
+    if top >= HIGHS_LARGEST_COEFFICIENT:
+        raise ValueError(
+            f"The kernel values reach {top:.3g}, and HiGHS refuses LP coefficients of magnitude "
+            f"{HIGHS_LARGEST_COEFFICIENT:.0e} or more: {scale_fix('X')} (or use kernel='rbf', whose "
+            "values lie in [0, 1])."
+        )

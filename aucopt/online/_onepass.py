@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from .._validation import binary_labels
+from .._validation import binary_labels, check_feature_scale
 from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
@@ -675,6 +675,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self._clear()
         first = not hasattr(self, "coef_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
+        check_feature_scale(X)  # the step size and the averaged iterate need x**2
         y = column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}.")

@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_consistent_length, survival_arrays
+from .._validation import check_consistent_length, check_feature_scale, survival_arrays
 from ..base import VERBOSE_CONSTRAINT, non_negative, positive
 from ..metrics import harrell_c
 from ..pairs import PairSet
@@ -167,6 +167,7 @@ class CoxPH(BaseEstimator):
             raise ImportError("CoxPH needs lifelines: pip install 'aucopt[survival]' (or lifelines).") from exc
         event, time = survival_arrays(y)
         X = validate_data(self, X, dtype=np.float64, reset=True)
+        check_feature_scale(X)  # the Newton steps on the partial likelihood need x**2
         check_consistent_length(X=X, y=event)
         PairSet.survival(event, time).check_nonempty()  # no event, or no one at risk after any event
         varying = np.ptp(X, axis=0) > 0
