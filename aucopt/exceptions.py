@@ -32,6 +32,9 @@ class ProblemTooLargeError(MemoryError, ValueError):
         The budget in force.
     fix : str
         The scalable path or remedy, quoted in the message.
+    suggestion : object, default=None
+        The alternative path named in ``fix`` when it was chosen from the estimates (an
+        estimator name, its parameters and its own estimate, which fits ``max_bytes``).
 
     Attributes
     ----------
@@ -41,6 +44,8 @@ class ProblemTooLargeError(MemoryError, ValueError):
         Estimated size in bytes.
     max_bytes : float
         The budget in force.
+    suggestion : object or None
+        The suggested path (attributes ``estimator``, ``params``, ``nbytes``), or None.
 
     Examples
     --------
@@ -56,13 +61,14 @@ class ProblemTooLargeError(MemoryError, ValueError):
     check_memory : raises this error when an estimate exceeds the budget.
     """
 
-    def __init__(self, what: str, nbytes: float, max_bytes: float, fix: str):
+    def __init__(self, what: str, nbytes: float, max_bytes: float, fix: str, suggestion=None):
         self.what, self.nbytes, self.max_bytes = what, float(nbytes), float(max_bytes)
+        self.suggestion = suggestion
         super().__init__(f"{what} would need about {format_bytes(nbytes)} "
                          f"(limit max_bytes={format_bytes(max_bytes)}): {fix}, or raise max_bytes.")
 
 
-def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str) -> None:
+def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str, *, suggestion=None) -> None:
     """Raise :class:`ProblemTooLargeError` when ``nbytes`` exceeds ``max_bytes`` (None: no limit).
 
     Parameters
@@ -75,6 +81,8 @@ def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str) ->
         What would be built, for the message.
     fix : str
         The scalable path or remedy, for the message.
+    suggestion : object, default=None
+        The path named in ``fix``, kept as the error's ``suggestion`` attribute.
 
     Raises
     ------
@@ -91,7 +99,7 @@ def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str) ->
     >>> check_memory(1e6, 2e9, "a small matrix", "nothing to do")  # within budget: no error
     """
     if max_bytes is not None and nbytes > max_bytes:
-        raise ProblemTooLargeError(what, nbytes, max_bytes, fix)
+        raise ProblemTooLargeError(what, nbytes, max_bytes, fix, suggestion)
 
 
 class NoComparablePairsError(ValueError):

@@ -43,10 +43,10 @@ each step (merge, flag or block) costs O(m) vectorised work, plus O(m·d) for a 
 new row and O(m) per unflagged center whose nearest neighbour was the merged / flagged one.
 There are ≤ m − 1 merges, ≤ m flag steps and (variant "f") one block per blocked pair, in
 practice O(m), so a run is O(m²·d) time in practice (O(m³) only in contrived worst cases)
-against O(m³) for the naive loop, with **O(m²) memory** (8·m² bytes: 32 MB at m = 2,000, 200 MB at
-m = 5,000). Above ``max_bytes`` a :class:`~aucopt.exceptions.ProblemTooLargeError` is raised
-before any work; for larger training sets use the subgradient path
-(:func:`aucopt.lp.subgradient`), which never forms pairs.
+against O(m³) for the naive loop, with **O(m²) memory** (about 12·m² bytes at the peak, the square matrix and pdist's
+condensed vector: 48 MB at m = 2,000, 300 MB at m = 5,000). Above ``max_bytes`` a
+:class:`~aucopt.exceptions.ProblemTooLargeError` is raised before any work, naming a path whose
+own estimate fits the budget.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from sklearn.utils._param_validation import StrOptions, validate_parameter_const
 
 from .._validation import as_event_indicator
 from ..base import MAX_BYTES_CONSTRAINT
-from ..exceptions import check_memory
+from .. import _memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
 __all__ = ["local_clustering", "LocalClusters"]
@@ -176,7 +176,8 @@ def local_clustering(X, y_positive, variant: str = "b", *,
         such a pair is only blocked. Ties in distance go to the pair of smallest
         representatives (smallest member indices).
     max_bytes : float or None, default=2 GiB
-        Memory budget for the m × m distance matrix (8·m² bytes); a larger m raises
+        Memory budget for the m × m distance matrix (about 12·m² bytes with pdist's condensed
+        vector); a larger m raises
         :class:`~aucopt.exceptions.ProblemTooLargeError` before any work. None: no limit.
 
     Returns
@@ -342,7 +343,7 @@ def _check_input(X, y_positive, variant, max_bytes):
             "y_positive holds one class only; local clustering needs both positives and negatives."
         )
     m = X.shape[0]
-    check_memory(8.0 * m * m, max_bytes, f"Local clustering of {m:,} points (an {m:,} x {m:,} distance matrix)",
-                 "use the subgradient path (LPRanker(method='subgradient'), aucopt.lp.subgradient), "
-                 "which never forms pairs, or subsample")
+    _memory.refuse(_memory.clustering_bytes(m), max_bytes,
+                   f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)",
+                   lambda: _memory.lp_routes(m, n_pos * (m - n_pos), max_bytes=max_bytes))
     return np.ascontiguousarray(X), pos

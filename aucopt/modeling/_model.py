@@ -27,14 +27,12 @@ import scipy.sparse as sp
 
 from .._formulations_path import ensure_formulations_package
 from ..exceptions import check_memory
-from ..pairs import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, PairSet
+from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from .problem import Problem
 
 BYTES_PER_NONZERO = 8 + 4
 """Bytes per stored nonzero of a sparse matrix: a float64 value and an int32 index (CSC)."""
 
-LISTING_FIX = ("use a scalable path that never lists pairs (LPRanker(method='subgradient'), "
-               "method='clustering' or method='chunking'; RankSVM / RankRC), or subsample")
 
 
 # ============================================================================ expressions
@@ -775,8 +773,9 @@ class Formulation:
         self.func(m, **params)
         return m.build(self.name)
 
-    def estimate_nbytes(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True) -> float:
-        """Memory the built problem would need, without building it.
+    def estimate_nbytes(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True,
+                        solver: str | None = None) -> float:
+        """Peak memory of building and solving the problem, without building it.
 
         Parameters
         ----------
@@ -789,26 +788,37 @@ class Formulation:
             :attr:`Model.kernel_factor`).
         lifted : bool, default=True
             Lifted or dense form.
+        solver : str, default=None
+            The backend that will solve it; None: HiGHS for an LP, OSQP for a QP.
 
         Returns
         -------
         float
-            Bytes: the declared nonzeros (``nnz``, else :func:`lifted_lp_nnz`) at
-            ``BYTES_PER_NONZERO`` each, the pair arrays and the n_points × n_basis kernel block.
+            Bytes: the kernel block (or factor), and the larger of the builder's peak and the
+            assembled problem plus the solver's working memory, from the declared nonzeros
+            (``nnz``, else :func:`lifted_lp_nnz`) and the measured per-nonzero and per-row
+            costs of the builder and the backend (see ``aucopt._memory``).
 
         Examples
         --------
         >>> from aucopt import get_formulation
         >>> form = get_formulation("lp_ranker")
-        >>> form.estimate_nbytes(n_points=1000, n_pairs=250_000, n_basis=1000) / 1e6
-        33.012
+        >>> round(form.estimate_nbytes(n_points=1000, n_pairs=250_000, n_basis=1000) / 1e6)
+        571
         """
+        from .. import _memory
+
         size = self.nnz if self.nnz is not None else lifted_lp_nnz
         nnz = size(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted)
-        return float(nnz * BYTES_PER_NONZERO + n_pairs * BYTES_PER_PAIR + n_points * n_basis * 8)
+        if self.kind == "qp":
+            _, rows, cols = _memory.dual_qp_size(n_points, n_pairs, n_basis)
+            return float(_memory.FLOAT * float(n_points) * float(n_basis)
+                         + _memory.problem_bytes(nnz, rows, cols, kind="qp", solver=solver or "osqp"))
+        return _memory.lp_bytes(n_points, n_pairs, n_basis, lifted=lifted, solver=solver or "highs", nnz=nnz)
 
     def check_size(self, *, n_points: int, n_pairs: int, n_basis: int, lifted: bool = True,
-                   max_bytes: float | None = DEFAULT_MAX_BYTES, fix: str | None = None) -> None:
+                   max_bytes: float | None = DEFAULT_MAX_BYTES, fix: str | None = None,
+                   solver: str | None = None, routes=None) -> None:
         """Raise before building a problem over the memory budget.
 
         Parameters
@@ -820,8 +830,13 @@ class Formulation:
         max_bytes : float or None, default=2 GiB
             The budget; None disables the check.
         fix : str, default=None
-            The scalable path to name in the message; by default the pair-free paths of the
-            LP Ranker and RankSVM / RankRC.
+            The remedy to name in the message; by default the first alternative path whose
+            own estimate fits ``max_bytes`` (``routes``, else the pair-free paths of the LP
+            Ranker and RankRC / RankSVM).
+        solver : str, default=None
+            The backend, as in :meth:`estimate_nbytes`.
+        routes : list or callable, default=None
+            Candidate alternative paths (``aucopt._memory.Route``), tried in order.
 
         Raises
         ------
@@ -838,10 +853,18 @@ class Formulation:
         ...     print(str(exc)[:75])
         The lifted LP 'lp_ranker' for 20,000 points and 100,000,000 pairs would nee
         """
-        need = self.estimate_nbytes(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted)
-        check_memory(need, max_bytes,
-                     f"The {'lifted' if lifted else 'dense'} {self.kind.upper()} {self.name!r} for "
-                     f"{n_points:,} points and {n_pairs:,} pairs", fix or LISTING_FIX)
+        from .. import _memory
+
+        need = self.estimate_nbytes(n_points=n_points, n_pairs=n_pairs, n_basis=n_basis, lifted=lifted,
+                                    solver=solver)
+        what = (f"The {'lifted' if lifted else 'dense'} {self.kind.upper()} {self.name!r} for "
+                f"{n_points:,} points and {n_pairs:,} pairs")
+        if fix is not None:
+            check_memory(need, max_bytes, what, fix)
+            return
+        if routes is None:
+            routes = lambda: _memory.lp_routes(n_points, n_pairs, max_bytes=max_bytes)  # noqa: E731
+        _memory.refuse(need, max_bytes, what, routes)
 
     def __repr__(self):
         return f"Formulation({self.name!r}, {self.kind})"

@@ -430,8 +430,10 @@ class PairSet:
         n_pairs = self.n_pairs
         if n_pairs == 0:
             raise NoComparablePairsError(_no_pairs_message(self.target))
-        check_memory(self.nbytes_explicit(), max_bytes, f"Listing {n_pairs:,} pairs of {self.n_points:,} points",
-                     LISTING_FIX)
+        from .. import _memory
+
+        _memory.refuse(self.nbytes_explicit(), max_bytes, f"Listing {n_pairs:,} pairs of {self.n_points:,} points",
+                       lambda: _memory.pair_free_routes(self.n_points, self.target == "survival", max_bytes=max_bytes))
         if self._explicit is not None:
             return self._explicit
         counts = self.partner_counts

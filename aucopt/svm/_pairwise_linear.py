@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
-from ..exceptions import check_memory
+from .. import _memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
 __all__ = ["pair_differences", "theorem2_weights", "kmeans_difference_centers"]
@@ -73,9 +73,12 @@ def pair_differences(X, pairs: PairSet, max_bytes: float | None = DEFAULT_MAX_BY
     """
     P = pairs.n_pairs
     nnz_per_row = 2 * (X.nnz / X.shape[0]) if sp.issparse(X) else X.shape[1]
-    check_memory(P * nnz_per_row * (12 if sp.issparse(X) else 8), max_bytes,
-                 f"The {P:,} pair-difference vectors",
-                 "use method='full' (the kernel QP never forms them)")
+    _memory.refuse(P * nnz_per_row * (12 if sp.issparse(X) else 8), max_bytes,
+                   f"The {P:,} pair-difference vectors",
+                   lambda: _memory.aucsvm_routes(pairs.n_points, P, X.shape[1], nnz_per_row,
+                                                 survival=pairs.target == "survival", max_bytes=max_bytes,
+                                                 exclude=("liblinear", "kmeans"),
+                                                 factor_nnz=float(X.nnz) if sp.issparse(X) else None))
     i, j, w = pairs.to_arrays(max_bytes)
     if sp.issparse(X):
         X = sp.csr_matrix(X)

@@ -283,8 +283,8 @@ def test_bad_input():
         local_clustering(np.array([["a", "b"]] * 20), pos)
     with pytest.raises(ValueError, match="The 'max_bytes' parameter of local_clustering"):
         local_clustering(X, pos, max_bytes=0)
-    # the 20 x 20 distance matrix needs 3,200 bytes: refused below that, before any work
-    with pytest.raises(ProblemTooLargeError, match=r"Local clustering of 20 points.*3\.2 kB.*subgradient"):
-        local_clustering(X, pos, max_bytes=3199)
-    assert local_clustering(X, pos, max_bytes=3200).n_points_before == 20
+    # the 20 x 20 distance matrix and pdist's condensed vector need 4,800 bytes: refused below that
+    with pytest.raises(ProblemTooLargeError, match=r"Local clustering of 20 points.*4\.8 kB.*: use RankRC"):
+        local_clustering(X, pos, max_bytes=4799)
+    assert local_clustering(X, pos, max_bytes=4800).n_points_before == 20
     assert local_clustering(X, pos, max_bytes=None).n_points_before == 20

@@ -15,9 +15,9 @@ from scipy.optimize import linprog
 from aucopt import Model, PairSet, Problem, available_formulations, get_formulation, kernel_matrix, solve
 from aucopt.exceptions import ProblemTooLargeError
 from aucopt.kernels import kernel_factor
-from aucopt.modeling import BYTES_PER_NONZERO, Formulation, formulation, lifted_lp_nnz
+from aucopt import _memory
+from aucopt.modeling import Formulation, formulation, lifted_lp_nnz
 from aucopt.modeling._model import _REGISTRY
-from aucopt.pairs import BYTES_PER_PAIR
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -446,9 +446,18 @@ def test_declared_nnz_equals_built_problem(case):
     problem = form.build(pairs, **build_kw)
     declared = form.nnz(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=n_basis, lifted=lifted)
     assert declared == problem.nnz, name
-    expected = problem.nnz * BYTES_PER_NONZERO + pairs.n_pairs * BYTES_PER_PAIR + pairs.n_points * n_basis * 8
-    assert form.estimate_nbytes(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=n_basis,
-                                lifted=lifted) == expected
+    n, P = pairs.n_points, pairs.n_pairs
+    if form.kind == "qp":  # the factor, then the larger of the builder's and the solver's peak
+        _, rows, cols = _memory.dual_qp_size(n, P, n_basis)
+        assert (rows, cols) == (problem.n_rows, problem.n_vars), name
+        expected = 8.0 * n * n_basis + _memory.problem_bytes(problem.nnz, rows, cols, kind="qp", solver="osqp")
+    else:
+        _, rows, cols = _memory.lp_ranker_size(n, P, n_basis, lifted=lifted)
+        if name == "lp_ranker":
+            assert (rows, cols) == (problem.n_rows, problem.n_vars), name
+        expected = max(_memory.kernel_bytes(n, n_basis),
+                       8.0 * n * n_basis + _memory.problem_bytes(problem.nnz, rows, cols, solver="highs"))
+    assert form.estimate_nbytes(n_points=n, n_pairs=P, n_basis=n_basis, lifted=lifted) == pytest.approx(expected)
 
 
 def test_check_size_uses_the_declared_size():
@@ -456,15 +465,15 @@ def test_check_size_uses_the_declared_size():
     n, P, r = 2_000, 1_000_000, 10
     lp, qp = get_formulation("lp_ranker"), get_formulation("aucsvm_l1_dual")
     need_qp = qp.estimate_nbytes(n_points=n, n_pairs=P, n_basis=r)
-    assert need_qp == (2 * P + n + r * (n + 2)) * BYTES_PER_NONZERO + P * BYTES_PER_PAIR + n * r * 8
+    assert need_qp == _memory.dual_qp_bytes(n, P, r)
     need_dense = lp.estimate_nbytes(n_points=n, n_pairs=P, n_basis=n, lifted=False)
-    assert need_dense == (P * (n + 1)) * BYTES_PER_NONZERO + P * BYTES_PER_PAIR + n * n * 8
+    assert need_dense == _memory.lp_bytes(n, P, n, lifted=False) > 8 * P * (n + 1)
     qp.check_size(n_points=n, n_pairs=P, n_basis=r, max_bytes=need_qp)  # exactly at the budget: fine
     with pytest.raises(ProblemTooLargeError, match=r"The lifted QP 'aucsvm_l1_dual' for 2,000 points and "
                                                    r"1,000,000 pairs would need about") as excinfo:
         qp.check_size(n_points=n, n_pairs=P, n_basis=r, max_bytes=need_qp - 1, fix="use method='liblinear'")
     assert "use method='liblinear', or raise max_bytes" in str(excinfo.value)
-    with pytest.raises(ProblemTooLargeError, match=r"dense LP 'lp_ranker'.*method='subgradient'"):
+    with pytest.raises(ProblemTooLargeError, match=r"dense LP 'lp_ranker'.*use LPRanker\(method='subgradient'\)"):
         lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=2**30)
     lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=None)
 
@@ -483,9 +492,9 @@ def test_undeclared_size_falls_back_to_the_generic_estimate():
     try:
         assert get_formulation("test_undeclared_size") is undeclared and undeclared.nnz is None
         kw = dict(n_points=50, n_pairs=600, n_basis=50)
-        assert undeclared.estimate_nbytes(**kw) == (lifted_lp_nnz(50, 600, 50) * BYTES_PER_NONZERO
-                                                    + 600 * BYTES_PER_PAIR + 50 * 50 * 8)
-        assert declared.estimate_nbytes(**kw) == 7 * BYTES_PER_NONZERO + 600 * BYTES_PER_PAIR + 50 * 50 * 8
+        assert undeclared.estimate_nbytes(**kw) == _memory.lp_bytes(50, 600, 50, nnz=lifted_lp_nnz(50, 600, 50))
+        assert declared.estimate_nbytes(**kw) == _memory.lp_bytes(50, 600, 50, nnz=7)
+        assert declared.estimate_nbytes(**kw) < undeclared.estimate_nbytes(**kw)
         assert lifted_lp_nnz(50, 600, 50, lifted=False) == 50 * 50 + 2 * 50 * 600
     finally:
         _REGISTRY.pop("test_undeclared_size", None)
