@@ -187,9 +187,54 @@ def _sparse(args) -> int:
 
 SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
 
+#: ``--method auto``: the LP Ranker's full LP (one row per pair) up to this many comparable
+#: pairs, the projected subgradient (which never lists the pairs) above
+LPR_FULL_MAX_PAIRS = 20_000
+#: ``--method auto``: the AUC-SVM's pairwise dual QP (one variable per pair) up to this many
+#: comparable pairs, the linear Newton ranking SVM above (one QP fit on whas500, 75k pairs,
+#: takes about 9 s; on flchain, 10M pairs, the QP route ran over 200 s without output, while
+#: the Newton ranker fits all of flchain in under a second)
+AUCSVM_QP_MAX_PAIRS = 200_000
+
+
+def _survival_route(name: str, args, n_pairs: int) -> tuple[str, str]:
+    """The path ``--model name`` takes on ``n_pairs`` comparable pairs, and one line saying
+    which and why ("" when there is nothing to say: a model without routes, or a small problem
+    on an explicitly chosen path)."""
+    method, fits = args.method, f"{args.splits * args.repeats} fits ({args.splits}-fold CV × {args.repeats})"
+    if name == "lpr":
+        if method != "auto":
+            note = ""
+            if method == "full" and n_pairs > LPR_FULL_MAX_PAIRS:
+                note = (f"lpr --method full: an LP with one row per comparable pair ({n_pairs:,} rows), {fits}; "
+                        f"this can take long (--method auto uses the subgradient above {LPR_FULL_MAX_PAIRS:,} pairs)")
+            return method, note
+        if n_pairs <= LPR_FULL_MAX_PAIRS:
+            return "full", f"lpr: the full LP ({n_pairs:,} comparable pairs <= {LPR_FULL_MAX_PAIRS:,})"
+        return "subgradient", (f"lpr: the projected subgradient, which never lists the pairs ({n_pairs:,} "
+                               f"comparable pairs > {LPR_FULL_MAX_PAIRS:,}; --method full forces the LP)")
+    if name == "aucsvm":
+        if method == "full":
+            note = ""
+            if n_pairs > AUCSVM_QP_MAX_PAIRS:
+                note = (f"aucsvm --method full: the pairwise dual QP with one variable per comparable pair "
+                        f"({n_pairs:,} variables), {fits}; this can take very long (--method auto uses the "
+                        f"linear Newton ranking SVM above {AUCSVM_QP_MAX_PAIRS:,} pairs)")
+            return "full", note
+        lp_only = f" (--method {method} is an LP Ranker route)" if method != "auto" else ""
+        if n_pairs <= AUCSVM_QP_MAX_PAIRS:
+            return "full", (f"aucsvm: the pairwise dual QP ({n_pairs:,} comparable pairs <= "
+                            f"{AUCSVM_QP_MAX_PAIRS:,}){lp_only}")
+        return "newton", (f"aucsvm: {n_pairs:,} comparable pairs > {AUCSVM_QP_MAX_PAIRS:,} are too many for the "
+                          "AUC-SVM's pairwise QP (one variable per pair); using the linear ranking SVM by "
+                          f"truncated Newton instead (squared hinge, alpha={args.alpha:g}, never lists the pairs; "
+                          f"--method full forces the QP){lp_only}")
+    return "", ""
+
 
 def _survival_model(name: str, args, n_pairs: int):
-    """The estimator behind ``--model`` (min-max scaling fitted inside each training fold)."""
+    """The estimator behind ``--model`` (min-max scaling fitted inside each training fold), on the
+    path of :func:`_survival_route`."""
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import MinMaxScaler
 
@@ -199,13 +244,13 @@ def _survival_model(name: str, args, n_pairs: int):
     from . import SurvivalRankSVM
 
     pair_options = {"variant": "lprex"} if args.lprex else None
+    route, _ = _survival_route(name, args, n_pairs)
     if name == "lpr":
-        method = args.method if args.method != "auto" else ("full" if n_pairs <= 20_000 else "subgradient")
-        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=method, pair_options=pair_options,
-                                 support_threshold=1e-3 if method == "subgradient" else 1e-8)
-    elif name == "aucsvm":
+        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
+                                 support_threshold=1e-3 if route == "subgradient" else 1e-8)
+    elif name == "aucsvm" and route == "full":
         model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
-    elif name == "newton":
+    elif name in ("newton", "aucsvm"):
         model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
     else:
         model = SurvivalRankRC(alpha=args.alpha, gamma=args.gamma, pair_options=pair_options)
@@ -240,18 +285,26 @@ def _survival(args) -> int:
     from .survival import CoxPH, comparison_table, evaluate_methods, plot_risk_groups, save_figure
 
     _check_output_path(args.km_png, "--km-png")  # before the cross-validation, not after it
+    if not 0 < args.top < 100:
+        raise ValueError(f"--top must be a percentage in (0, 100); got {args.top:g}.")
     if args.max_bytes is not None and not args.max_bytes > 0:
         raise ValueError(f"--max-bytes must be positive; got {args.max_bytes:g}.")
     X, y = load_survival(args.data, time=args.time, event=args.event)
     pairs = PairSet.survival(y)
     n_pairs = pairs.n_pairs
-    methods = {m: _survival_model(m, args, n_pairs) for m in args.model}
+    # a model that left its own family is labelled with the one it uses (aucsvm:newton)
+    methods = {(f"{m}:newton" if (m, _survival_route(m, args, n_pairs)[0]) == ("aucsvm", "newton") else m):
+               _survival_model(m, args, n_pairs) for m in args.model}
     for model in methods.values():  # refuse a route over the memory budget up front
         estimator = model[-1]
-        if hasattr(estimator, "_check_route_size"):
-            estimator._check_route_size(pairs)
+        if hasattr(estimator, "check_size"):
+            estimator.check_size(pairs)
     print(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
           f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
+    for name in args.model:  # which path each model takes, and why, before the long part
+        note = _survival_route(name, args, n_pairs)[1]
+        if note:
+            print(note, flush=True)
     try:
         import lifelines  # noqa: F401
 
@@ -259,7 +312,7 @@ def _survival(args) -> int:
     except ImportError:
         print("lifelines is not installed: the Cox baseline is skipped (pip install 'aucopt[survival]').")
     results = evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                               random_state=args.seed, verbose=0)
+                               random_state=args.seed, verbose=int(sys.stderr.isatty()))  # a bar on a terminal
     print(comparison_table(results, baseline="cox" if "cox" in results else None))
     if args.km_png:
         fig = plot_risk_groups(y["time"], y["event"],
@@ -299,6 +352,13 @@ def _float_or_auto(text: str):
         raise argparse.ArgumentTypeError(f"expected a number or 'auto'; got {text!r}") from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``aucopt: error: <message> (see 'aucopt <command> --help')``."""
+
+    def error(self, message):
+        self.exit(2, f"aucopt: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``aucopt`` command.
 
@@ -320,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.data, args.alpha, args.model
     ('veterans', 0.01, ['lpr'])
     """
-    parser = argparse.ArgumentParser(prog="aucopt", allow_abbrev=False,
+    parser = _Parser(prog="aucopt", allow_abbrev=False,
                                      description="AUC maximization, bipartite ranking and survival risk ranking.",
                                      epilog="Run `aucopt <command> --help` for the options of a command.")
     parser.add_argument("--version", action="version", version=f"aucopt {__version__}")
@@ -360,8 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"maximum basis size |J| (default {SPARSE_BASIS_SIZE}, or half the fitting rows "
                         "when the data are smaller)")
     p.add_argument("--kappa", type=int, default=100, help="random candidates scored per step")
-    p.add_argument("--selection", choices=("exact", "newton1"), default="exact")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--selection", choices=("exact", "newton1"), default="exact",
+                   help="how each candidate is scored: exact line search or one Newton step (default exact)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the validation split and candidates (default 0)")
     p.set_defaults(func=_sparse)
     p = sub.add_parser("survival", allow_abbrev=False,
                        help="pooled-percentile C-index CV vs Cox, Kaplan–Meier risk groups")
@@ -373,7 +434,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
                         "newton-kernel (RankRC over the events)")
     p.add_argument("--method", default="auto", choices=("auto", "full", "chunking", "subgradient"),
-                   help="LP Ranker path (auto: full LP up to 20k pairs, else subgradient)")
+                   help=f"path of lpr and aucsvm. auto: lpr solves the full LP up to {LPR_FULL_MAX_PAIRS:,} "
+                        f"comparable pairs, else the subgradient; aucsvm solves its pairwise QP up to "
+                        f"{AUCSVM_QP_MAX_PAIRS:,} pairs, else the linear Newton ranking SVM. full forces the exact "
+                        "problem; chunking and subgradient are LP Ranker routes. The choice is printed")
     p.add_argument("--lprex", action="store_true", help="add censored–censored pairs (LPRex, weight 0.5)")
     p.add_argument("--C", type=float, default=1.0, help="LP Ranker C (Ataman 2007, Table 5.1: 1)")
     p.add_argument("--gamma", type=float, default=0.05, help="RBF gamma (Ataman 2007, Table 5.1: 0.05)")
@@ -383,10 +447,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="penalty multiplier alpha of the Newton rankers (default 1e-3)")
     p.add_argument("--cox-alpha", type=float, default=0.01,
                    help="ridge penalty alpha of the Cox baseline (default 0.01)")
-    p.add_argument("--splits", type=int, default=10)
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--top", type=float, default=10, help="high-risk group size in percent")
+    p.add_argument("--splits", type=int, default=10, help="folds k of the repeated k-fold CV (default 10)")
+    p.add_argument("--repeats", type=int, default=5, help="repetitions R of the k-fold CV (default 5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the fold assignment (default 0)")
+    p.add_argument("--top", type=float, default=10, help="high-risk group size in percent, in (0, 100) (default 10)")
     p.add_argument("--km-png", default="aucopt_km.png", help="where to write the Kaplan–Meier figure ('' to skip)")
     p.add_argument("--max-bytes", type=float, default=None,
                    help="memory budget in bytes of each model's arrays (default: the estimators' 2 GiB); "

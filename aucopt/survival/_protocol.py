@@ -279,7 +279,8 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     percentiles = np.full((n_repeats, m), np.nan)
     scores = np.full((n_repeats, m), np.nan)
     folds = np.full((n_repeats, m), -1, dtype=np.int64)
-    bar = progress_bar(bool(verbose), iterable=splits, desc=f"CV {type(estimator).__name__}", unit="fold")
+    model_name = type(estimator[-1] if hasattr(estimator, "steps") else estimator).__name__  # a Pipeline's model
+    bar = progress_bar(bool(verbose), iterable=splits, desc=f"CV {model_name}", unit="fold")
     for s, (train, test) in enumerate(splits if bar is None else bar):
         r, k = divmod(s, n_splits)
         model = clone(estimator).fit(_take(X, train), y_struct[train])

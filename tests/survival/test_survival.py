@@ -705,3 +705,19 @@ def test_coxph_without_comparable_pairs_raises_before_fitting(case):
         e[-1] = True
     with pytest.raises(NoComparablePairsError):
         CoxPH().fit(X, survival_target(e, t))
+
+
+def test_cv_progress_bar_names_the_model_inside_a_pipeline(capsys):
+    """The bar of a pipeline's cross-validation names its model, not 'Pipeline'."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from aucopt import CoxPH
+    from aucopt.survival import pooled_cindex_cv
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = survival_target(rng.random(40) < 0.8, rng.exponential(np.exp(-X[:, 0])))
+    pooled_cindex_cv(make_pipeline(MinMaxScaler(), CoxPH(alpha=0.1)), X, y, n_splits=2, n_repeats=1, verbose=1)
+    err = capsys.readouterr().err
+    assert "CV CoxPH" in err and "Pipeline" not in err

@@ -143,7 +143,8 @@ def test_cli_full_lp_over_the_budget_is_refused_up_front(tmp_path, capsys, monke
                                       "--model", "lpr", "--method", "full", "--max-bytes", "1e4",
                                       "--km-png", ""])
     assert time.perf_counter() - start < 5
-    assert "would need about" in err and "max_bytes=" in err and "subgradient" in err
+    # the suggestion names a path that fits this budget (the 60 x 60 kernel alone is over 1e4 bytes)
+    assert "would need about" in err and "max_bytes=" in err and re.search(r": use \w+\(", err), err
     # the default route stays within the budget of these 60 subjects
     args = build_parser().parse_args(["survival", "--max-bytes", "1e4"])
     assert _survival_model("lpr", args, 100)[-1].max_bytes == 1e4
@@ -153,3 +154,86 @@ def test_cli_max_bytes_must_be_positive(tmp_path, capsys):
     err, _ = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "E",
                                       "--max-bytes", "0", "--km-png", ""])
     assert "--max-bytes must be positive" in err
+
+
+# ----------------------------------------------------------------------------- the path each model takes
+@pytest.fixture
+def cv_spy(monkeypatch, capsys):
+    """Run the real cross-validation, recording the models and what was printed before it began."""
+    from aucopt import survival
+
+    real, seen = survival.evaluate_methods, {}
+
+    def spy(methods, *args, **kwargs):
+        seen["methods"] = dict(methods)
+        seen["printed_before_cv"] = capsys.readouterr().out
+        return real(methods, *args, **kwargs)
+
+    monkeypatch.setattr(survival, "evaluate_methods", spy)
+    return seen
+
+
+def _n_pairs(path):
+    X, y = load_survival(path, time="T", event="E")
+    return PairSet.survival(y).n_pairs
+
+
+def test_cli_aucsvm_auto_on_many_pairs_takes_the_newton_path_and_says_why(tmp_path, capsys, monkeypatch, cv_spy):
+    from aucopt import SurvivalRankSVM, cli
+
+    path = _csv(tmp_path)
+    n_pairs = _n_pairs(path)
+    monkeypatch.setattr(cli, "AUCSVM_QP_MAX_PAIRS", n_pairs - 1)  # these 60 subjects count as "many pairs"
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm",
+                 "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
+    before = cv_spy["printed_before_cv"]
+    notes = [line for line in before.splitlines() if line.startswith("aucsvm")]
+    assert len(notes) == 1, before
+    assert f"{n_pairs:,} comparable pairs > {n_pairs - 1:,}" in notes[0] and "truncated Newton" in notes[0]
+    assert "--method full forces the QP" in notes[0]
+    model = cv_spy["methods"]["aucsvm:newton"][-1]
+    assert isinstance(model, SurvivalRankSVM) and model.alpha == 1e-3
+    assert "aucsvm:newton" in _table(capsys.readouterr().out)
+
+
+def test_cli_aucsvm_auto_on_few_pairs_solves_the_qp_and_says_so(tmp_path, capsys, cv_spy):
+    from aucopt import SurvivalAUCSVM
+
+    path = _csv(tmp_path)
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm", "lpr",
+                 "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
+    before = cv_spy["printed_before_cv"]
+    assert f"aucsvm: the pairwise dual QP ({_n_pairs(path):,} comparable pairs <= 200,000)" in before
+    assert f"lpr: the full LP ({_n_pairs(path):,} comparable pairs <= 20,000)" in before
+    assert isinstance(cv_spy["methods"]["aucsvm"][-1], SurvivalAUCSVM)
+    assert cv_spy["methods"]["lpr"][-1].method == "full"
+
+
+@pytest.mark.parametrize("model, limit, words", [
+    ("aucsvm", "AUCSVM_QP_MAX_PAIRS", "the pairwise dual QP with one variable per comparable pair"),
+    ("lpr", "LPR_FULL_MAX_PAIRS", "an LP with one row per comparable pair"),
+])
+def test_cli_explicit_full_path_on_many_pairs_prints_the_size_before_the_cv(tmp_path, capsys, monkeypatch, cv_spy,
+                                                                             model, limit, words):
+    from aucopt import cli
+
+    path = _csv(tmp_path)
+    n_pairs = _n_pairs(path)
+    monkeypatch.setattr(cli, limit, 10)
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", model, "--method", "full",
+                 "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
+    notes = [line for line in cv_spy["printed_before_cv"].splitlines() if line.startswith(f"{model} --method full")]
+    assert len(notes) == 1 and words in notes[0] and f"({n_pairs:,} " in notes[0] and "2 fits" in notes[0]
+    assert cv_spy["methods"][model][-1].method == "full"
+
+
+def test_cli_lpr_auto_on_many_pairs_takes_the_subgradient_and_says_why(tmp_path, capsys, monkeypatch, cv_spy):
+    from aucopt import cli
+
+    path = _csv(tmp_path)
+    monkeypatch.setattr(cli, "LPR_FULL_MAX_PAIRS", 10)
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "lpr",
+                 "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
+    assert f"lpr: the projected subgradient, which never lists the pairs ({_n_pairs(path):,} comparable pairs > 10" \
+        in cv_spy["printed_before_cv"]
+    assert cv_spy["methods"]["lpr"][-1].method == "subgradient"
