@@ -26,13 +26,16 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import (_check_feature_names, _num_features, _num_samples, check_is_fitted,
+                                      column_or_1d, validate_data)
 
-from ._validation import check_point_weights, is_survival_target
-from .exceptions import check_memory
+from ._validation import (check_finite_1d, check_fit_scale, check_point_weights, is_survival_target,
+                          survival_arrays, survival_target)
 from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
+from .pairs._pairset import survival_pair_arrays
 from .solvers import SolveResult
 
 __all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solution",
@@ -149,7 +152,9 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
     Raises
     ------
     ValueError
-        For invalid ``X``, target or ``sample_weight`` (wrong length, negative, NaN, or so large
+        For invalid ``X`` (NaN or infinite entries, or entries whose squares, or for a linear or
+        polynomial kernel whose squared inner products, overflow or underflow float64), target
+        or ``sample_weight`` (wrong length, negative, NaN, or so large
         that the pair weights or their total overflow float64), and for a pair set that is
         empty or has zero total weight.
 
@@ -163,6 +168,7 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
     ('bipartite', 4)
     """
     X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
+    check_fit_scale(estimator, X, sample_weight)
     sample_weight = check_point_weights(sample_weight, X.shape[0], "sample_weight")
     pairs = estimator._make_pairs(y, sample_weight)
     if pairs.n_points != X.shape[0]:
@@ -196,11 +202,90 @@ def _sample_weight_for(X, sample_weight):
     return check_point_weights(sample_weight, n_samples, "sample_weight")
 
 
-def check_kernel_bytes(n: int, max_bytes) -> None:
-    """Refuse an ``n × n`` kernel matrix larger than ``max_bytes`` before it is computed."""
-    check_memory(8.0 * n * n, max_bytes, f"The {n:,} x {n:,} kernel matrix",
-                 "use RankRC (an m x |basis| kernel block), LPRanker(method='subgradient') on a subsample, "
-                 "or SparseAUC")
+#: fitted attributes that hold row indices of the training data (remapped when rows are dropped)
+ROW_INDEX_ATTRIBUTES = ("support_", "train_indices_", "validation_indices_")
+
+
+def _positive_weight_rows(X, y, sample_weight, rankable) -> np.ndarray | None:
+    """Indices of the rows with positive ``sample_weight`` when some weight is zero, else None.
+
+    None also when dropping the zero-weight rows would leave nothing to rank
+    (``rankable(rows)`` is False: the fit then reports the zero pair weights) or when ``X`` and
+    ``y`` disagree in length (the validation reports that).
+    """
+    if sample_weight is None:
+        return None
+    zero = np.asarray(sample_weight) == 0
+    if not zero.any() or zero.all():
+        return None
+    try:
+        if _num_samples(y) != len(zero) or _num_samples(X) != len(zero):
+            return None
+    except TypeError:
+        return None
+    rows = np.flatnonzero(~zero)
+    try:
+        return rows if rankable(rows) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _take_rows(X, rows, precomputed: bool):
+    """The rows ``rows`` of ``X`` (and the same columns of a precomputed kernel)."""
+    if hasattr(X, "tocsr") and getattr(X, "format", "csr") not in ("csr", "csc"):
+        X = X.tocsr()
+    X = _safe_indexing(X, rows, axis=0)
+    return _safe_indexing(X, rows, axis=1) if precomputed else X
+
+
+def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
+    """``estimator._fit`` with the zero-weight rows removed, as if they were not in ``X``.
+
+    A row with ``sample_weight == 0`` is dropped before anything is computed from the data
+    (pairs, kernel width, basis, validation split), for a precomputed kernel its column too.
+    Fitted row indices (:data:`ROW_INDEX_ATTRIBUTES`, or the estimator's
+    ``_row_index_attributes``) are mapped back to rows of the ``X`` given to ``fit``, and a
+    precomputed kernel keeps its full width for ``predict``. During the fit,
+    ``estimator._fit_rows`` holds ``(rows, y)``: the original indices of the fitting rows (None
+    for all) and the full target, so that pair options given per original row or pair apply.
+    """
+    rows = _positive_weight_rows(X, y, sample_weight, rankable)
+    precomputed = getattr(estimator, "kernel", None) == "precomputed"
+    X_fit, y_fit, w_fit = X, y, sample_weight
+    if rows is not None:
+        try:
+            X_fit = _take_rows(X, rows, precomputed)
+        except Exception:  # noqa: BLE001 - X the validation will refuse: fit on it unchanged
+            rows = None
+        else:
+            y_fit, w_fit = y[rows], sample_weight[rows]
+    estimator._fit_rows = (rows, y)
+    try:
+        estimator._fit(X_fit, y_fit, w_fit, **fit_params)
+    finally:
+        del estimator._fit_rows
+    if rows is not None:
+        for name in getattr(estimator, "_row_index_attributes", ROW_INDEX_ATTRIBUTES):
+            value = getattr(estimator, name, None)
+            if value is not None:
+                setattr(estimator, name, rows[np.asarray(value, dtype=np.int64)])
+        if precomputed:
+            _check_feature_names(estimator, X, reset=True)
+            estimator.n_features_in_ = _num_features(X)
+    return y_fit
+
+
+def check_kernel_bytes(n: int, max_bytes, *, survival: bool = False) -> None:
+    """Refuse an ``n × n`` kernel matrix whose evaluation would exceed ``max_bytes``, before it is computed.
+
+    The estimate counts the matrix and its evaluation temporaries (``aucopt._memory.kernel_bytes``);
+    the message names RankRC with the largest basis that fits the budget, else RankSVM
+    (``survival``: their survival variants).
+    """
+    from . import _memory
+
+    _memory.refuse(_memory.kernel_bytes(n), max_bytes, f"The {n:,} x {n:,} kernel matrix",
+                   lambda: _memory.kernel_ranker_routes(n, survival, max_bytes=max_bytes))
 
 
 def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_weight=None) -> float:
@@ -252,7 +337,7 @@ class KernelPairRanker(BaseEstimator):
 
     Subclasses implement ``_check_model_params()`` (rules spanning several parameters) and
     ``_solve(X, pairs, kernel) -> Solution``; this class validates the data and parameters, prunes
-    negligible coefficients (``|c_l| ≤ support_threshold · max(1, max|c|)``) and evaluates the
+    negligible coefficients (``|c_l| ≤ support_threshold · max|c|``) and evaluates the
     expansion. Fitted attributes: ``support_``, ``support_vectors_``, ``dual_coef_``, ``kernel_``,
     ``objective_``, ``solve_result_``, ``n_pairs_``, ``pair_target_``.
 
@@ -288,6 +373,12 @@ class KernelPairRanker(BaseEstimator):
     _parameter_constraints: dict = {}  # each estimator declares every parameter
 
     # ------------------------------------------------------------------ hooks
+    @property
+    def _row_index_attributes(self):
+        """Fitted attributes holding training-row indices: those of the exact route
+        (``method="full"``); other routes' expansions may index centers or a weight vector."""
+        return ("support_", "support_pairs_") if getattr(self, "method", "full") == "full" else ()
+
     def _check_model_params(self):
         """Check rules that span several parameters (single parameters are declared)."""
 
@@ -305,7 +396,7 @@ class KernelPairRanker(BaseEstimator):
             raise ValueError(f"A precomputed kernel must be square at fit time; got {X.shape}.")
         solution = self._solve(X, pairs, kernel)
         coef = solution.coef
-        keep = np.abs(coef) > self.support_threshold * max(1.0, float(np.max(np.abs(coef), initial=0.0)))
+        keep = np.abs(coef) > self.support_threshold * float(np.max(np.abs(coef), initial=0.0))
         self.kernel_ = kernel
         self.support_ = np.flatnonzero(keep)
         self.dual_coef_ = coef[keep]
@@ -373,7 +464,8 @@ class BinaryRankerMixin(ClassifierMixin):
     (0.932, [0, 1, 0, 1])
     """
 
-    def _make_pairs(self, y, sample_weight):
+    def _make_pairs(self, y, sample_weight, rows=None):
+        """Bipartite pairs of ``y``; ``rows`` (positions of ``y`` among the fitting rows) is unused."""
         if is_survival_target(y):
             raise ValueError(
                 f"{type(self).__name__} takes binary labels; use Survival{type(self).__name__} "
@@ -392,7 +484,10 @@ class BinaryRankerMixin(ClassifierMixin):
             Two class labels; ``pos_label`` (default the larger) is the positive class.
         sample_weight : float or array-like of shape (n_samples,), default=None
             Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A scalar weighs every sample alike. Weights whose pair weights
+            sample_weight[j]``. A scalar weighs every sample alike. A zero weight is the same
+            as removing the row: it enters no pair, kernel width, basis, validation split or
+            threshold (for ``kernel="precomputed"`` its column is dropped too, and
+            ``support_`` indexes the rows of ``X`` as given). Weights whose pair weights
             overflow float64 (sum above about 1e154) are refused: rescale them.
         **fit_params : dict
             Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
@@ -405,8 +500,8 @@ class BinaryRankerMixin(ClassifierMixin):
         if y is not None and not is_survival_target(y):
             y = column_or_1d(y, warn=True)
         sample_weight = _sample_weight_for(X, sample_weight)
-        self._fit(X, y, sample_weight, **fit_params)
-        self.classes_ = np.unique(y)
+        y_fit = _fit_on_rows(self, X, y, sample_weight, lambda rows: len(np.unique(y[rows])) == 2, fit_params)
+        self.classes_ = np.unique(y_fit)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
         self.threshold_ = best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
         sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
@@ -472,14 +567,53 @@ class BinaryRankerMixin(ClassifierMixin):
 SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights")
 
 
+def _pair_weights_on_rows(options, y_all, origin):
+    """``pair_options["weights"]`` as a callable on the pairs of the rows ``origin`` of ``y_all``.
+
+    A callable ``weights(i, j, t_i, t_j, e_i, e_j)`` receives the original row indices. An array
+    is aligned with the pairs of all rows (``PairSet.survival(y_all, variant=...).to_arrays()``
+    order); each pair among the rows ``origin`` keeps its own entry.
+    """
+    weights = options["weights"]
+    if callable(weights):
+        def on_rows(i, j, *rest):
+            return weights(origin[i], origin[j], *rest)
+        return on_rows
+    event, time = survival_arrays(y_all)
+    variant = options.get("variant", "harrell")
+    i, j, _ = survival_pair_arrays(event, time, variant=variant,
+                                   censored_weight=options.get("censored_weight", 0.5))
+    u = check_finite_1d(weights, "weights")
+    if len(u) != len(i):
+        raise ValueError(
+            f"pair_options['weights'] has {len(u)} entries but the {variant!r} pair set of the {len(event)} "
+            f"rows given to fit has {len(i)} pairs (align it with PairSet.survival(y, variant={variant!r})"
+            ".to_arrays() order, or pass a callable weights(i, j, t_i, t_j, e_i, e_j) of the row indices)."
+        )
+    n = np.int64(len(event))
+    key = i.astype(np.int64) * n + j
+    order = np.argsort(key, kind="stable")
+    key, u = key[order], u[order]
+
+    def on_rows(a, b, *rest):
+        query = origin[a] * n + origin[b]  # every pair of a subset of the rows is a pair of all rows
+        return u[np.minimum(np.searchsorted(key, query), len(key) - 1)]
+    return on_rows
+
+
 class SurvivalRankerMixin:
     """Mixin for risk rankers of right-censored survival data (scikit-survival's conventions).
 
     ``y`` is a structured array with a boolean event field and a float time field
     (:func:`aucopt.survival_target` or ``sksurv.util.Surv.from_arrays``). The pairs are Harrell's
     comparable pairs, or the variant chosen by the estimator's ``pair_options`` (keys of
-    :data:`SURVIVAL_PAIR_OPTIONS`, passed to :meth:`aucopt.PairSet.survival`). ``predict`` returns
-    risk scores (higher = earlier event); ``score`` is Harrell's C (tied risks count ½).
+    :data:`SURVIVAL_PAIR_OPTIONS`, passed to :meth:`aucopt.PairSet.survival`). ``y`` may also be
+    an ``(event, time)`` pair of arrays. User pair weights (``pair_options["weights"]``) refer to
+    the rows of the ``X`` given to ``fit``: an array aligned with the pairs of all rows, or a
+    callable ``weights(i, j, t_i, t_j, e_i, e_j)`` of their row indices; when the model is fitted
+    on part of the rows (zero ``sample_weight``, a validation split), each remaining pair keeps
+    its own weight. ``predict`` returns risk scores (higher = earlier event); ``score`` is
+    Harrell's C (tied risks count ½).
 
     See Also
     --------
@@ -518,7 +652,14 @@ class SurvivalRankerMixin:
     ((50,), True)
     """
 
-    def _make_pairs(self, y, sample_weight):
+    def _make_pairs(self, y, sample_weight, rows=None):
+        """Survival pairs of ``y`` with ``pair_options``.
+
+        ``rows``: positions of ``y`` among the rows handed to ``_fit`` (None: all of them).
+        User pair weights (``pair_options["weights"]``) refer to the rows of the ``X`` given to
+        ``fit``; on a subset of them (zero-weight rows dropped, a validation split) each pair
+        keeps its own weight.
+        """
         if not is_survival_target(y):
             raise ValueError(
                 f"{type(self).__name__} needs a survival target: a structured array with a boolean "
@@ -528,6 +669,11 @@ class SurvivalRankerMixin:
         unknown = set(options) - set(SURVIVAL_PAIR_OPTIONS)
         if unknown:
             raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {list(SURVIVAL_PAIR_OPTIONS)}.")
+        dropped, y_all = getattr(self, "_fit_rows", (None, None))
+        if options.get("weights") is not None and y_all is not None:
+            origin = rows if dropped is None else (dropped if rows is None else dropped[np.asarray(rows)])
+            origin = np.arange(len(y_all)) if origin is None else np.asarray(origin, dtype=np.int64)
+            options["weights"] = _pair_weights_on_rows(options, y_all, origin)
         return PairSet.survival(y, point_weights=sample_weight, **options)
 
     def fit(self, X, y, sample_weight=None, **fit_params):
@@ -537,12 +683,15 @@ class SurvivalRankerMixin:
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data (the kernel matrix for ``kernel="precomputed"``).
-        y : structured array of shape (n_samples,)
+        y : structured array of shape (n_samples,) or tuple (event, time)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
         sample_weight : float or array-like of shape (n_samples,), default=None
             Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A scalar weighs every sample alike. Weights whose pair weights
-            overflow float64 (sum above about 1e154) are refused: rescale them.
+            sample_weight[j]``. A scalar weighs every sample alike. A zero weight is the same
+            as removing the row: it enters no pair, kernel width, basis or validation split
+            (for ``kernel="precomputed"`` its column is dropped too, and ``support_`` indexes
+            the rows of ``X`` as given). Weights whose pair weights overflow float64 (sum above
+            about 1e154) are refused: rescale them.
         **fit_params : dict
             Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
 
@@ -551,7 +700,15 @@ class SurvivalRankerMixin:
         self : object
             The fitted estimator.
         """
-        return self._fit(X, y, _sample_weight_for(X, sample_weight), **fit_params)
+        if isinstance(y, tuple) and len(y) == 2:
+            y = survival_target(*y)  # an (event, time) pair, as the structured target
+
+        def rankable(rows):
+            event, _ = survival_arrays(y[rows])
+            return bool(event.any()) and len(rows) >= 2
+
+        _fit_on_rows(self, X, y, _sample_weight_for(X, sample_weight), rankable, fit_params)
+        return self
 
     def decision_function(self, X) -> np.ndarray:
         """Risk scores (higher = earlier event); the same as :meth:`predict`.

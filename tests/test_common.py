@@ -209,45 +209,45 @@ def test_survival_twins_take_the_same_parameters(name):
 #: checks that cannot hold by design, with the reason; strict (an unexpectedly passing check fails
 #: the run), so the list cannot go stale
 EXPECTED_FAILED_CHECKS = {
+    # The check compares weights in {0, ..., 4} with removed / repeated rows. A zero weight is the
+    # same as removing the row for every estimator (test_zero_weight_is_removal below); what
+    # fails is the repetition of rows, for the reasons given.
     "LPRanker": {
         "check_sample_weight_equivalence_on_dense_data": (
-            "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC, which scikit-learn "
-            "xfails for the same reason), so repeating rows changes the kernel width; with a fixed "
-            "gamma weighted and repeated fits agree (tests/lp/test_lp_ranker.py)"
+            "repeated rows change gamma='scale' (1/(d·Var(X)) over the rows, as in SVC, which "
+            "scikit-learn xfails for the same reason); and even with a fixed gamma the LP's optimum "
+            "is not unique on this data: the weighted and the repeated LP reach the same objective "
+            "at different optimal vertices, i.e. different expansions"
         ),
         "check_sample_weight_equivalence_on_sparse_data": (
-            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
-            "unweighted variance of X)"
+            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' over the rows, "
+            "and a non-unique LP optimum)"
         ),
     },
     "AUCSVM": {
         "check_sample_weight_equivalence_on_dense_data": (
-            "gamma='scale' is 1/(d·Var(X)) over the unweighted rows (as in SVC), so repeating rows "
-            "changes the kernel width; with a fixed gamma the expansion and the weighted threshold "
-            "match repeated rows (tests/svm/test_aucsvm.py)"
+            "repeated rows change gamma='scale' (1/(d·Var(X)) over the rows, as in SVC); with a "
+            "fixed gamma the check passes (the QP's expansion is unique)"
         ),
         "check_sample_weight_equivalence_on_sparse_data": (
-            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' uses the "
-            "unweighted variance of X)"
+            "same as check_sample_weight_equivalence_on_dense_data (gamma='scale' over the rows)"
         ),
     },
     "RankRC": {
         "check_sample_weight_equivalence_on_dense_data": (
-            "the basis (the rare-class rows) and gamma='sigma2' are functions of the rows, not of "
-            "the weights: a zero-weight row still enters the expansion and σ², so weighting and "
-            "removing/repeating rows give different (equally valid) models"
+            "repeated rows change gamma='sigma2' (σ² is the mean pairwise squared distance over "
+            "the rows); with a fixed gamma the check passes (a repeated basis row spans the same "
+            "functions)"
         ),
         "check_sample_weight_equivalence_on_sparse_data": (
-            "same as check_sample_weight_equivalence_on_dense_data: the kernel basis and σ² are "
-            "computed from the unweighted rows"
+            "same as check_sample_weight_equivalence_on_dense_data (gamma='sigma2' over the rows)"
         ),
     },
     "SparseAUC": {
         "check_sample_weight_equivalence_on_dense_data": (
-            "the validation split (validation_fraction of the rows, drawn per class) and "
-            "gamma='sigma2' are functions of the rows, not of the weights: repeating a row changes "
-            "which rows are held out and the kernel width, so weighting and repeating rows give "
-            "different (equally valid) models"
+            "the greedy candidates, the validation split and gamma='sigma2' are drawn / computed "
+            "over rows, so repeating a row changes them (and on the check's 15 rows the rows of "
+            "positive weight are too few per class for validation_fraction=0.2)"
         ),
     },
 }
@@ -823,3 +823,256 @@ def test_survival_score_ties_risks_within_1e_8_as_sksurv(name, survival_data):
     assert est.score(X, y) == pytest.approx(sksurv_metrics.concordance_index_censored(event, time, risk)[0], abs=1e-12)
     wobble = risk * (1 + 1e-14 * np.where(np.arange(len(risk)) % 2, 1, -1))
     assert harrell_c(y, wobble) == est.score(X, y)
+
+
+# ============================================================================ zero weights
+def _takes_sample_weight(name) -> bool:
+    return "sample_weight" in inspect.signature(estimator_class(name).fit).parameters
+
+
+WEIGHTED = [n for n in NAMES if _takes_sample_weight(n)]
+
+
+def _zero_mask(n):
+    """Zero weight on every fourth row (both classes / events keep rows); other weights vary."""
+    w = 0.5 + (np.arange(n) % 3) / 2.0
+    w[1::4] = 0.0
+    return w
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_zero_weight_is_removal(name, binary_data, survival_data):
+    """sample_weight 0 leaves the model exactly as if the row were not in X: pairs, kernel width
+    (gamma='scale' / 'sigma2'), basis, validation split and threshold. The oracle is the fit on
+    the remaining rows; support_ indexes the rows of the X given to fit."""
+    X, y = data_for(name, binary_data, survival_data)
+    w = _zero_mask(len(y))
+    keep = np.flatnonzero(w > 0)
+    weighted = make_estimator(name).fit(X, y, sample_weight=w)
+    removed = make_estimator(name).fit(X[keep], y[keep], sample_weight=w[keep])
+    np.testing.assert_allclose(weighted.decision_function(X), removed.decision_function(X), rtol=1e-8, atol=1e-8)
+    if ESTIMATORS[name][0] == "binary":
+        np.testing.assert_array_equal(weighted.predict(X), removed.predict(X))
+        assert weighted.threshold_ == pytest.approx(removed.threshold_, rel=1e-8, abs=1e-8)
+    if getattr(removed, "objective_", None) is not None:
+        assert weighted.objective_ == pytest.approx(removed.objective_, rel=1e-8)
+    if hasattr(removed, "n_pairs_"):
+        assert weighted.n_pairs_ == removed.n_pairs_
+    for attribute in ("support_", "train_indices_", "validation_indices_"):
+        if getattr(removed, attribute, None) is not None:
+            np.testing.assert_array_equal(getattr(weighted, attribute), keep[getattr(removed, attribute)])
+            assert np.all(w[getattr(weighted, attribute)] > 0)
+
+
+def _takes_precomputed(name) -> bool:
+    constraints = estimator_class(name)._parameter_constraints.get("kernel", [])
+    return any("precomputed" in getattr(c, "options", ()) for c in constraints)
+
+
+@pytest.mark.parametrize("name", [n for n in WEIGHTED if _takes_precomputed(n)])
+def test_zero_weight_with_precomputed_kernel_drops_row_and_column(name, binary_data, survival_data):
+    """kernel='precomputed': the row and the column of a zero-weight sample are dropped; support_
+    indexes the columns of the full kernel, so predict takes an (n_test, n_train) kernel."""
+    from sklearn.metrics.pairwise import rbf_kernel
+    X, y = data_for(name, binary_data, survival_data)
+    K = rbf_kernel(X, gamma=0.2)
+    w = _zero_mask(len(y))
+    keep = np.flatnonzero(w > 0)
+    weighted = make_estimator(name, kernel="precomputed").fit(K, y, sample_weight=w)
+    removed = make_estimator(name, kernel="precomputed").fit(K[np.ix_(keep, keep)], y[keep], sample_weight=w[keep])
+    explicit = make_estimator(name, gamma=0.2).fit(X, y, sample_weight=w)
+    assert weighted.n_features_in_ == len(y)
+    np.testing.assert_array_equal(weighted.support_, keep[removed.support_])
+    np.testing.assert_allclose(weighted.decision_function(K[:7]), removed.decision_function(K[:7, keep]),
+                               rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(weighted.decision_function(K), explicit.decision_function(X), rtol=1e-6, atol=1e-6)
+    assert weighted.objective_ == pytest.approx(removed.objective_, rel=1e-8)
+
+
+@pytest.mark.parametrize("name", ["RankRC", "SurvivalRankRC"])
+def test_zero_weight_rows_leave_an_explicit_basis(name, binary_data, survival_data):
+    """basis given as row indices of X: a zero-weight row is removed from the basis too."""
+    X, y = data_for(name, binary_data, survival_data)
+    w = _zero_mask(len(y))
+    keep = np.flatnonzero(w > 0)
+    basis = np.arange(0, len(y), 3)  # includes rows of zero weight (1 ≡ row 9, 21, ...)
+    weighted = make_estimator(name, basis=basis).fit(X, y, sample_weight=w)
+    removed = make_estimator(name, basis=np.flatnonzero(np.isin(keep, basis))).fit(X[keep], y[keep],
+                                                                                  sample_weight=w[keep])
+    np.testing.assert_array_equal(weighted.support_, np.intersect1d(basis, keep))
+    np.testing.assert_allclose(weighted.predict(X) if name.startswith("Survival") else weighted.decision_function(X),
+                               removed.predict(X) if name.startswith("Survival") else removed.decision_function(X),
+                               rtol=1e-8, atol=1e-8)
+
+
+# ============================================================================ bad inputs, every estimator
+#: internal names that must never reach a user's error message
+INTERNAL_NAMES = ("point_weights", "row_lower", "row_upper", "lam", "K_RR", "v contains", "f contains",
+                  "LinAlgError", "not symmetric", "Empty")
+
+
+def _assert_user_facing(message: str) -> None:
+    leaked = [word for word in INTERNAL_NAMES
+              if re.search(rf"(?<![A-Za-z_]){re.escape(word)}(?![A-Za-z_])", message)]
+    assert not leaked, f"internal name(s) {leaked} in the message: {message}"
+
+
+def _kernel_variants(name):
+    """Each kernel family the estimator offers: the scale check differs between them."""
+    if "kernel" not in constructor_parameters(estimator_class(name)):
+        return [{}]
+    return [{"kernel": "rbf"}, {"kernel": "linear"}, {"kernel": "poly"}]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("scale", [1e200, 1e300, 1e-300])
+def test_overflowing_or_underflowing_X_is_refused_naming_X(name, scale, binary_data, survival_data):
+    """Squares of X that overflow (or underflow to zero) used to reach the solvers as NaN and come
+    back as internal messages ("row_lower contains NaN", "v contains 60 NaN", "K_RR is zero")."""
+    X, y = data_for(name, binary_data, survival_data)
+    for params in _kernel_variants(name):
+        est = make_estimator(name, **params)
+        with pytest.raises(ValueError, match=r"^X has .*magnitude.*(overflow|underflow) float64.*rescale X") as info:
+            est.fit(X * scale, y)
+        _assert_user_facing(str(info.value))
+        assert f"{np.abs(X).max() * scale:.3g}" in str(info.value)  # the magnitude found, not a guess
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_huge_column_is_refused_and_moderate_scales_fit(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"^X has entries of magnitude 1e\+200") as info:
+        make_estimator(name).fit(np.c_[X, np.full(X.shape[0], 1e200)], y)
+    _assert_user_facing(str(info.value))
+    fitted = make_estimator(name).fit(X * 1e3, y)  # unscaled but representable: a finite model
+    scores = fitted.decision_function(X * 1e3) if hasattr(fitted, "decision_function") else fitted.predict(X * 1e3)
+    assert np.all(np.isfinite(scores))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "kernel" in constructor_parameters(estimator_class(n))])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_kernel_callable_returning_non_finite_values_is_named(name, bad, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+
+    def kernel(A, B):
+        K = np.asarray(A @ B.T, dtype=float)
+        K[:2, :] = bad
+        return K
+
+    with pytest.raises(ValueError, match=r"^the kernel callable returned \d+ non-finite value") as info:
+        make_estimator(name, kernel=kernel).fit(X, y)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "kernel" in constructor_parameters(estimator_class(n))])
+def test_overflowing_polynomial_kernel_names_gamma_and_degree(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"^The values of the poly kernel \(gamma=1e\+100, degree=3\) reach .*smaller gamma") as info:
+        make_estimator(name, kernel="poly", gamma=1e100).fit(X, y)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_scalar_sample_weight_is_uniform_weight(name, binary_data, survival_data):
+    """A scalar sample_weight gives every sample that weight; the fit is that of uniform weights."""
+    X, y = data_for(name, binary_data, survival_data)
+    by_scalar = make_estimator(name).fit(X, y, sample_weight=0.5)
+    by_array = make_estimator(name).fit(X, y, sample_weight=np.full(X.shape[0], 0.5))
+    scores = "decision_function" if ESTIMATORS[name][0] == "binary" else "predict"
+    np.testing.assert_allclose(getattr(by_scalar, scores)(X), getattr(by_array, scores)(X), rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError, match="sample_weight") as info:
+        make_estimator(name).fit(X, y, sample_weight=np.inf)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_mixed_label_types_error_names_y(name, binary_data):
+    X, y = binary_data
+    mixed = np.array([1 if label == 1 else "no" for label in y], dtype=object)
+    with pytest.raises(ValueError, match=r"^y mixes label types") as info:
+        make_estimator(name).fit(X, mixed)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_empty_X_error_names_the_samples(name, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"0 sample|n_samples=0") as info:
+        make_estimator(name).fit(X[:0], y[:0])
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_X_is_refused_naming_X(name, bad, binary_data, survival_data):
+    X, y = data_for(name, binary_data, survival_data)
+    X = X.copy()
+    X[3, 1] = bad
+    with pytest.raises(ValueError, match=r"X contains (NaN|infinity)") as info:
+        make_estimator(name).fit(X, y)
+    _assert_user_facing(str(info.value))
+    fitted = make_estimator(name).fit(np.nan_to_num(X, posinf=0.0, neginf=0.0), y)
+    with pytest.raises(ValueError, match=r"X contains (NaN|infinity)"):
+        fitted.predict(X)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.endswith("LPRanker")])
+@pytest.mark.parametrize("method", ["full", "chunking"])
+def test_lp_kernel_values_beyond_the_highs_limit_are_refused_naming_X(name, method, binary_data, survival_data):
+    """A linear kernel of unscaled features (values >= 1e15) made HiGHS fail with "Empty"."""
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"^The kernel values reach .*e\+17, and HiGHS refuses LP coefficients "
+                                         r"of magnitude 1e\+15 or more: rescale X") as info:
+        make_estimator(name, kernel="linear", method=method).fit(X * 1e8, y)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "kernel" in constructor_parameters(estimator_class(n))])
+def test_kernel_callable_with_overflowing_squares_is_named(name, binary_data, survival_data):
+    """Finite but huge kernel values came back as "v contains 60 NaN" or a solver failure."""
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"^The values of the kernel callable reach .*e\+16\d, whose squares "
+                                         r"summed over the samples overflow float64") as info:
+        make_estimator(name, kernel=lambda A, B: (A @ B.T) * 1e160).fit(X, y)
+    _assert_user_facing(str(info.value))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.endswith("SparseAUC")])
+@pytest.mark.parametrize(("C", "weight", "match"), [
+    (1e308, None, r"^C=1e\+308 is too large for the total pair weight .*Use C at most about"),
+    (1e300, 1e100, r"^C=1e\+300 is too large for the total pair weight .*e\+20\d.*rescale sample_weight"),
+    (5e-324, None, r"^C=4\.94e-324 is too small .*Use C at least about \de-3\d\d"),
+])
+def test_C_whose_inner_penalty_leaves_float64_is_named(name, C, weight, match, binary_data, survival_data):
+    """The inner Newton penalty 2/(C N) underflowed to 0 and was refused under a name the user
+    never set (the solver's own penalty parameter, "got 0.0")."""
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=match) as info:
+        make_estimator(name, C=C).fit(X, y, sample_weight=weight)
+    _assert_user_facing(str(info.value))
+    assert "newton" not in str(info.value).lower() and "alpha" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_underflowing_sample_weight_is_refused_naming_it(name, binary_data, survival_data):
+    """Weights of 1e-300 give pair weights w_i w_j that underflow to zero; the fit used to say
+    that no pair had positive weight "(e.g. only one class ... has nonzero weight)"."""
+    X, y = data_for(name, binary_data, survival_data)
+    with pytest.raises(ValueError, match=r"^sample_weight is at most 1e-300: the pair weights w_i \* w_j "
+                                         r"underflow float64 .*Rescale sample_weight") as info:
+        make_estimator(name).fit(X, y, sample_weight=1e-300)
+    _assert_user_facing(str(info.value))
+    small = make_estimator(name).fit(X, y, sample_weight=1e-100)  # small but representable: fits
+    assert np.all(np.isfinite(small.predict(X)))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if "kernel" in constructor_parameters(estimator_class(n))])
+def test_rbf_fit_on_huge_but_squarable_X_is_the_fit_on_X(name, binary_data, survival_data):
+    """The scale check refuses only what overflows: with the RBF kernel and gamma='scale' (values in
+    [0, 1]), X scaled by 2**300 (entries ~1e90, squares ~1e181) gives exactly the unscaled fit."""
+    X, y = data_for(name, binary_data, survival_data)
+    c = 2.0 ** 300
+    base = make_estimator(name, kernel="rbf", gamma="scale").fit(X, y)
+    scaled = make_estimator(name, kernel="rbf", gamma="scale").fit(X * c, y)
+    score = "decision_function" if ESTIMATORS[name][0] == "binary" else "predict"
+    np.testing.assert_allclose(getattr(scaled, score)(X * c), getattr(base, score)(X), rtol=1e-9, atol=1e-12)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import warnings
 from numbers import Integral
 
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
@@ -19,18 +20,18 @@ from ..base import (
     KernelPairRanker,
     Solution,
     SurvivalRankerMixin,
-    check_kernel_bytes,
     dense,
     non_negative,
     positive,
 )
-from ..exceptions import check_memory
+from ..kernels import check_lp_kernel_values
 from ..modeling import get_formulation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..solvers import check_solver, solve
+from ..exceptions import SolverWarning
+from ..solvers import check_solver, lp_advice, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
-from ._scale import CHUNKING_BYTES_PER_PAIR, CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
+from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
 
 LP_METHODS = ("full", "chunking", "clustering", "subgradient")
 
@@ -44,6 +45,22 @@ _ROUTES = {
 _DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive"}
 _ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "solver", "solver_options",
                          "max_bytes"}
+
+
+def _warning_at_fit(route, *args, **kwargs):
+    """``route(*args, **kwargs)``, its warnings re-issued at the user's ``fit`` call.
+
+    Frames below the user's line: this function, ``_solve``, ``KernelPairRanker._fit``, the
+    mixin's row handling and the mixin's ``fit`` (``stacklevel=6``).
+    """
+    caught = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            return route(*args, **kwargs)
+    finally:  # after the catch: the user's warning filters apply
+        for record in caught:
+            warnings.warn(record.message, record.category, stacklevel=6)
 
 
 class _LPRankerModel(KernelPairRanker):
@@ -88,6 +105,11 @@ class _LPRankerModel(KernelPairRanker):
         self.lifted = lifted
         self.max_bytes = max_bytes
 
+    @property
+    def _row_index_attributes(self):
+        """Fitted attributes indexing training rows (``support_`` indexes the centers for clustering)."""
+        return () if self.method == "clustering" else ("support_",)
+
     # ------------------------------------------------------------------ checks
     def _check_model_params(self):
         """Rules spanning several parameters: the route, its options, formulation and solver."""
@@ -123,21 +145,62 @@ class _LPRankerModel(KernelPairRanker):
         validate_parameter_constraints({key: constraints[key] for key in options}, dict(options),
                                        caller_name=function.__name__)
 
-    def _check_route_size(self, pairs: PairSet):
-        """Refuse, before any work, a route whose arrays would exceed ``max_bytes``."""
+    def check_size(self, pairs: PairSet) -> None:
+        """Refuse, before any work, a problem whose route would exceed ``max_bytes``.
+
+        Estimates the peak memory of the route chosen by ``method`` for these pairs (kernel
+        matrix, assembled LP and the solver's working memory for ``"full"``; the kernel, the
+        pair partition and a restricted LP for ``"chunking"``; the kernel for
+        ``"subgradient"``; the distance matrix for ``"clustering"``) and raises when it is
+        over the budget. ``fit`` calls it first; call it yourself to test a size up front.
+
+        Parameters
+        ----------
+        pairs : PairSet
+            The training pairs (their number of points and pairs is all that is used).
+
+        Raises
+        ------
+        ProblemTooLargeError
+            When the estimate exceeds ``max_bytes``. The message (and the error's
+            ``suggestion``) names the first alternative path whose own estimate fits the same
+            budget: another route of this estimator, RankRC with a basis that fits, or RankSVM.
+
+        Examples
+        --------
+        >>> from aucopt import LPRanker, PairSet
+        >>> from aucopt.exceptions import ProblemTooLargeError
+        >>> pairs = PairSet.bipartite([1] * 10_000 + [0] * 10_000)
+        >>> try:
+        ...     LPRanker().check_size(pairs)
+        ... except ProblemTooLargeError as exc:
+        ...     print(exc.suggestion.estimator, exc.suggestion.params)
+        RankRC {'basis': 'random', 'basis_size': 4139}
+        """
+        from .. import _memory
+
         m, P = pairs.n_points, pairs.n_pairs
-        if self.method == "clustering":
-            check_memory(8.0 * m * m, self.max_bytes,
-                         f"Local clustering of {m:,} points (an {m:,} x {m:,} distance matrix)",
-                         "use method='subgradient' (never lists pairs) or subsample")
-            return
+        survival = pairs.target == "survival"
+
+        def routes(*exclude):
+            return lambda: _memory.lp_routes(m, P, survival=survival, solver=self.solver,
+                                             max_bytes=self.max_bytes, exclude=exclude)
+
         if self.method == "full":
             get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
-                                                         max_bytes=self.max_bytes)
+                                                         max_bytes=self.max_bytes, solver=self.solver,
+                                                         routes=routes())
+        elif self.method == "clustering":
+            _memory.refuse(_memory.clustering_bytes(m), self.max_bytes,
+                           f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)", routes())
         elif self.method == "chunking":
-            check_memory(CHUNKING_BYTES_PER_PAIR * float(P), self.max_bytes, f"The chunk partition of {P:,} pairs",
-                         "use method='subgradient' (never lists pairs) or subsample")
-        check_kernel_bytes(m, self.max_bytes)
+            n_chunks = (self.method_options or {}).get("n_chunks", 5)
+            _memory.refuse(_memory.chunking_bytes(m, P, n_chunks=n_chunks, solver=self.solver), self.max_bytes,
+                           f"Chunking over {P:,} pairs of {m:,} points (kernel matrix, pair partition and "
+                           "restricted LPs)", routes("chunking"))
+        else:
+            _memory.refuse(_memory.subgradient_bytes(m), self.max_bytes, f"The {m:,} x {m:,} kernel matrix",
+                           routes("chunking", "subgradient"))
 
     # ------------------------------------------------------------------ solve
     def _solve_lp(self, problem):
@@ -153,21 +216,27 @@ class _LPRankerModel(KernelPairRanker):
         if self.method == "clustering" and pairs.target != "bipartite":
             raise ValueError("method='clustering' needs binary labels and explicit features; "
                              f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")
-        self._check_route_size(pairs)
+        self.check_size(pairs)
+        if self.method != "subgradient" and lp_advice(self.solver):
+            # frames: _solve, KernelPairRanker._fit, the mixin's row handling, the mixin's fit
+            warnings.warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}",
+                          SolverWarning, stacklevel=5)
         if self.method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
         K = kernel(dense(X) if kernel.precomputed else X)
+        check_lp_kernel_values(K, None if self.method == "subgradient" else self.solver)
         basis = None if kernel.precomputed else X
         if self.max_iter is not None and self.method in ("chunking", "subgradient"):
             options["max_iter"] = self.max_iter
         if self.method == "subgradient":
-            run = subgradient(K, pairs, C, tol=self.tol, verbose=self.verbose, **options)
+            run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose, **options)
             self.method_result_, self.n_iter_ = run, run.iterations
             return Solution(basis, pairs.signs * run.alpha, None, run.objective)
         if self.method == "chunking":
-            run = chunking(K, pairs, C, solver=self.solver, solver_options=self.solver_options, tol=self.tol,
-                           verbose=self.verbose, random_state=self.random_state, max_bytes=self.max_bytes,
-                           **options)
+            run = _warning_at_fit(chunking, K, pairs, C, solver=self.solver, solver_options=self.solver_options,
+                                  tol=self.tol, verbose=max(2, int(self.verbose)) if self.verbose else 0,
+                                  random_state=self.random_state,
+                                  max_bytes=self.max_bytes, **options)
             self.method_result_, self.n_iter_ = run, run.passes
             return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
         problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
@@ -184,6 +253,7 @@ class _LPRankerModel(KernelPairRanker):
         self.reduction_ = {"points": (clusters.n_points_before, clusters.n_points_after),
                            "pairs": (clusters.n_pairs_before, clusters.n_pairs_after)}
         K = kernel(clusters.centers)
+        check_lp_kernel_values(K, self.solver)
         problem = get_formulation(self.formulation).build(clusters.pairs(), K, lifted=self.lifted,
                                                           max_bytes=self.max_bytes, C=float(self.C))
         result = self._solve_lp(problem)
@@ -241,10 +311,17 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     solver : str, default="highs"
         LP backend: ``"highs"``, ``"osqp"``, ``"cvxpy"`` (Clarabel), ``"cvxpy:<NAME>"`` or an
         installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
-        ``method="subgradient"``.
+        ``method="subgradient"``. HiGHS (dual simplex) is the LP solver. OSQP is a first-order
+        QP solver: on this degenerate LP it takes minutes at a few hundred points (HiGHS: about
+        a second) and often stops at its iteration limit, so ``"osqp"`` (and
+        ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
     solver_options : dict, default=None
         Raw options passed unchanged to the backend, in its own names (e.g. HiGHS
-        ``{"time_limit": 60}``).
+        ``{"presolve": "off"}``). ``{"time_limit": seconds}`` caps each solve on every backend
+        that has a time limit (HiGHS, OSQP, Clarabel, SCS, HiGHS or OSQP through cvxpy; ECOS
+        has none and raises ``ValueError``); a solve stopped by it keeps its last point, sets
+        ``solve_result_.status == "time_limit"`` and issues a
+        :class:`~aucopt.exceptions.SolverWarning`.
     tol : float, default=None
         Stopping tolerance: the backend's tolerance for the LP routes (None: the backend's
         default); for ``method="subgradient"`` the relative move of α below which the run stops
@@ -252,14 +329,17 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     max_iter : int, default=None
         Iteration limit: subgradient iterations (default 5000), chunking passes (default 50),
         or the backend's iteration limit for ``"full"`` and ``"clustering"`` (default: the
-        backend's).
+        backend's). A route stopped by it before its own rule holds issues a
+        ``ConvergenceWarning`` (and chunking reports ``solve_result_.status ==
+        "iteration_limit"``).
     verbose : int, default=0
-        Progress output: 0 silent; ≥ 1 the backend's log (LP routes) or a progress bar
-        (chunking, subgradient); ≥ 2 chunking also shows the backend's log.
+        Progress output: 0 silent; ≥ 1 the backend's own log for every LP solved (``"full"``,
+        ``"clustering"`` and each LP of ``"chunking"``) and a progress bar for ``"chunking"``
+        and ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
-        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped
+        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max|y α| are dropped
         from the expansion. The subgradient's α is rarely exactly 0: use e.g. 1e-3 there.
     pos_label : int, float, bool or str, default=None
         The positive class; None: the larger of the two labels.
@@ -294,7 +374,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
         ``"full"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's for ``"clustering"``.
     solve_result_ : SolveResult or None
-        The backend's result for the (last) LP; None for ``"subgradient"``.
+        The backend's result for the (last) LP; None for ``"subgradient"``. For
+        ``"chunking"`` stopped by ``max_iter`` before its optimality certificate held, the
+        status is ``"iteration_limit"`` (and a ``ConvergenceWarning`` is issued).
     method_result_ : ChunkingResult, SubgradientResult, LocalClusters or None
         The route's record (passes and retained pairs, iteration history, or the clusters);
         None for ``"full"``.
@@ -415,21 +497,26 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     method_options : dict, default=None
         Options of the route (see :class:`LPRanker`).
     solver : str, default="highs"
-        LP backend (see :func:`aucopt.available_solvers`).
+        LP backend (see :func:`aucopt.available_solvers`). HiGHS is the LP solver; ``"osqp"``
+        (a first-order QP solver, minutes on this LP at a few hundred points) issues a
+        :class:`~aucopt.exceptions.SolverWarning` at fit time (see :class:`LPRanker`).
     solver_options : dict, default=None
-        Raw options passed unchanged to the backend.
+        Raw options passed unchanged to the backend; ``{"time_limit": seconds}`` caps each
+        solve on every backend that has a time limit (see :class:`LPRanker`).
     tol : float, default=None
         Stopping tolerance: the backend's for the LP routes (None: its default); for
         ``method="subgradient"`` the relative move of α below which the run stops.
     max_iter : int, default=None
         Subgradient iterations (default 5000), chunking passes (default 50) or the backend's
-        iteration limit for ``"full"``.
+        iteration limit for ``"full"``. A route stopped by it before its own rule holds issues
+        a ``ConvergenceWarning`` (chunking: ``solve_result_.status == "iteration_limit"``).
     verbose : int, default=0
-        Progress output: 0 silent; ≥ 1 the backend's log or a progress bar.
+        Progress output: 0 silent; ≥ 1 the backend's own log for every LP solved and a
+        progress bar for ``"chunking"`` and ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
-        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max(1, max|y α|) are dropped.
+        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max|y α| are dropped.
     pair_options : dict, default=None
         Survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``{"variant":
         "lprex"}`` adds censored–censored pairs (Ataman 2007, Table 5.3), ``{"time_weight":

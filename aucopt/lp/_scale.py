@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -34,17 +34,17 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions, valid
 
 from .._progress import progress_bar
 from ..base import as_generator, positive
-from ..exceptions import check_memory
+from .. import _memory
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
-from ..solvers import solve
+from ..solvers import USABLE, Status, solve
 
 __all__ = ["lp_objective", "subgradient", "SubgradientResult", "chunking", "ChunkingResult"]
 
 STEP_RULES = ("dynamic", "constant", "sqrt")
-#: memory per pair of the chunk partition: chunk label (int64), chunk index lists (int64), two masks
-CHUNKING_BYTES_PER_PAIR = 8 + 8 + 1 + 1
+#: memory per pair of the chunk partition (defined with the rest of the memory model)
+CHUNKING_BYTES_PER_PAIR = _memory.CHUNKING_BYTES_PER_PAIR
 
 
 class _Count(Interval):
@@ -374,7 +374,15 @@ class ChunkingResult:
         Per restricted LP: ``pass``, ``chunk``, ``retained`` (|S|), ``added`` and
         ``restricted_objective``.
     solve_result : SolveResult or None
-        The backend's result for the last restricted LP.
+        The backend's result for the last restricted LP, with status
+        :attr:`~aucopt.solvers.Status.ITERATION_LIMIT` when ``max_iter`` ended the run before
+        the optimality rule held (α is then only the optimum of the restricted LP).
+    converged : bool
+        Whether the optimality rule held at the end: the last restricted LP's solution
+        violates no pair (always the case after a pass that adds nothing).
+    cold_restarts : int
+        Restricted LPs that the backend failed to solve from the warm start and that were
+        solved again from scratch.
 
     See Also
     --------
@@ -397,6 +405,8 @@ class ChunkingResult:
     n_solves: int
     history: list = field(default_factory=list)
     solve_result: object = None
+    converged: bool = True
+    cold_restarts: int = 0
 
 
 def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1, top_k: int = 1000,
@@ -412,7 +422,10 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
     the smallest margins. The run stops after a pass that adds nothing, or after ``max_iter``
     passes. With HiGHS every LP after the first starts from the previous α (scores and slacks
-    completed), which HiGHS turns into a starting basis.
+    completed), which HiGHS turns into a starting basis; when HiGHS fails from that basis (a
+    kernel with many tiny entries, about 1e-9 to 1e-6, as an RBF kernel with a large ``gamma``,
+    can make it near-singular), the LP is solved again from scratch (counted in
+    ``cold_restarts``).
 
     Parameters
     ----------
@@ -463,6 +476,13 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     ProblemTooLargeError
         When the partition of the pairs would exceed ``max_bytes``.
 
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_iter`` passes end the run while the last restricted LP's solution still
+        violates some pair: the result is then not the full LP's optimum, and
+        ``solve_result.status`` is :attr:`~aucopt.solvers.Status.ITERATION_LIMIT`.
+
     See Also
     --------
     subgradient : The projected subgradient method for the same LP (no LP solver, no pair list).
@@ -473,6 +493,8 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     Each restricted LP keeps a subset of the pair rows of the full LP, so its optimum is a lower
     bound of the full optimum; when a pass adds no pair, every pair satisfies its margin
     constraint at the restricted optimum, which is then feasible, hence optimal, for the full LP.
+    The same certificate is checked when ``max_iter`` ends the run: the result is reported
+    optimal only if the last restricted LP's solution violates no pair.
 
     References
     ----------
@@ -502,8 +524,10 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     P = pairs.check_nonempty().n_pairs
     if n_chunks > P:
         raise ValueError(f"n_chunks={n_chunks} exceeds the number of pairs; use an integer in [1, {P}].")
-    check_memory(CHUNKING_BYTES_PER_PAIR * float(P), max_bytes, f"The chunk partition of {P:,} pairs",
-                 "use method='subgradient' (never lists pairs) or subsample")
+    _memory.refuse(_memory.chunking_work_bytes(pairs.n_points, P, n_chunks=n_chunks, solver=solver), max_bytes,
+                   f"Chunking over {P:,} pairs (pair partition and restricted LPs)",
+                   lambda: _memory.lp_routes(pairs.n_points, P, survival=pairs.target == "survival", solver=solver,
+                                             max_bytes=max_bytes, exclude=("chunking",)))
     form = get_formulation("lp_ranker")
     chunk_of = as_generator(random_state).integers(0, n_chunks, size=P)
     chunks = [np.flatnonzero(chunk_of == b) for b in range(n_chunks)]
@@ -512,6 +536,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     warm_starts = solver.strip().lower() == "highs"
     in_S = np.zeros(P, dtype=bool)
     history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
+    cold_restarts, violated = 0, True
     bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
     passes = 0
     for passes in range(1, max_iter + 1):
@@ -523,9 +548,14 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
             problem = form.build(restricted, K, C=C, max_bytes=None)
             warm = {"x": _warm_point(problem, K, pairs.signs, alpha, i, j)} if warm_starts and n_solves else None
             result = solve(problem, solver, tol=tol, verbose=verbose >= 2, warm_start=warm,
-                           solver_options=solver_options).raise_for_status()
+                           solver_options=solver_options)
+            if warm is not None and result.status not in USABLE:
+                # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
+                result = solve(problem, solver, tol=tol, verbose=verbose >= 2, solver_options=solver_options)
+                cold_restarts += 1
+            result.raise_for_status()
             n_solves += 1
-            alpha = problem.block(result.x, "alpha")
+            alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
             f = K @ (pairs.signs * alpha)
             in_R = np.zeros(P, dtype=bool)
             in_R[R] = True
@@ -540,6 +570,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
                 new.append((cand[hit], lhs[hit]))
             cand = np.concatenate([c for c, _ in new]) if new else np.zeros(0, dtype=np.int64)
             lhs = np.concatenate([v for _, v in new]) if new else np.zeros(0)
+            violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
             if scheme == 2 and len(cand) > top_k:
                 cand = cand[np.argpartition(lhs, top_k - 1)[:top_k]]
             fresh = cand[~in_S[cand]]
@@ -558,8 +589,15 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     if bar is not None:
         bar.close()
     objective, _ = lp_objective(K, pairs, C, alpha)
+    if violated:
+        result = replace(result, status=Status.ITERATION_LIMIT,
+                         message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
+        warnings.warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
+                      f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is an "
+                      "upper bound of the full LP's optimum. Raise max_iter.", ConvergenceWarning, stacklevel=2)
     return ChunkingResult(alpha=alpha, objective=objective, passes=passes, n_constraints=int(in_S.sum()),
-                          n_solves=n_solves, history=history, solve_result=result)
+                          n_solves=n_solves, history=history, solve_result=result, converged=not violated,
+                          cold_restarts=cold_restarts)
 
 
 def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:

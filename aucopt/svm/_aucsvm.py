@@ -5,12 +5,14 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, SOLVER_OPTIONS_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin,
-                    KernelPairRanker, Solution, SurvivalRankerMixin, check_kernel_bytes, dense, non_negative,
+                    KernelPairRanker, Solution, SurvivalRankerMixin, dense, non_negative,
                     positive, as_seed)
+from .._memory import check_aucsvm
 from ..kernels import kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -89,6 +91,8 @@ class _AUCSVMModel(KernelPairRanker):
 
         C, power = float(self.C), _LOSS_POWER[self.loss]
         options = dict(self.method_options or {})
+        check_aucsvm(X, pairs, method=self.method, kernel=kernel.name, loss=self.loss, solver=self.solver,
+                     max_bytes=self.max_bytes)  # the route's peak, before any pair or kernel work
         if self.method == "liblinear":
             w, converged, n_iter = theorem2_weights(
                 X, pairs, C, self.loss, tol=self.tol, max_iter=self.max_iter, verbose=self.verbose,
@@ -112,25 +116,35 @@ class _AUCSVMModel(KernelPairRanker):
         elif kernel.name == "linear":
             basis, factor = X, X  # K = X Xᵀ exactly; u = Xᵀv has d entries
         else:
-            check_kernel_bytes(X.shape[0], self.max_bytes)
             basis = None if kernel.precomputed else X
             factor = kernel_factor(kernel(dense(X) if kernel.precomputed else X))
+        # Solve the dual on the unit-scale kernel K/s with C·s (the same model: scores are equal and
+        # the coefficients scale by 1/s): solvers' absolute tolerances then fit the data's scale.
+        scale = _kernel_scale(factor)
         problem = get_formulation(f"aucsvm_l{power}_dual").build(
-            pairs, factor=factor, max_bytes=self.max_bytes, C=C)
+            pairs, factor=factor / np.sqrt(scale), max_bytes=self.max_bytes, C=C * scale)
         result = solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
                        solver_options=self.solver_options).raise_for_status()
-        coef = problem.output(result.x, "coef")
-        alpha = problem.block(result.x, "alpha")
+        coef = problem.output(result.x, "coef") / scale
+        alpha = problem.block(result.x, "alpha") / scale
         i, j, _ = pairs.to_arrays(None)
         support = alpha > self.support_threshold * C
         self.support_pairs_ = np.column_stack([i[support], j[support]])
         self.pair_dual_coef_ = alpha[support]
-        self.dual_objective_ = result.objective
+        self.dual_objective_ = result.objective / scale
         self.n_iter_ = result.iterations
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         u = np.asarray(factor.T @ coef).ravel()  # Lᵀ coef: w in the factor's coordinates
         f = np.asarray(factor @ u).ravel()  # training scores K coef
         return Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, power))
+
+
+def _kernel_scale(factor) -> float:
+    """The scale s of the dual solved on K/s: max_l K_ll for K = L Lᵀ (the largest squared row
+    norm of the factor L) when it is far from 1 (outside [1e-2, 1e2]), else 1 (no rescaling)."""
+    sq = factor.multiply(factor).sum(axis=1) if sp.issparse(factor) else np.einsum("ij,ij->i", factor, factor)
+    scale = float(np.max(np.asarray(sq), initial=0.0))
+    return scale if 0.0 < scale < np.inf and not 1e-2 <= scale <= 1e2 else 1.0
 
 
 def _primal_objective(f, w_sq_norm, pairs: PairSet, C, power) -> float:
@@ -186,8 +200,12 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         by ``method="liblinear"``.
     solver_options : dict, default=None
         Raw options passed unchanged to the QP backend (OSQP settings such as
-        ``{"polishing": False}``, HiGHS option names such as ``{"time_limit": 5}``, cvxpy
-        ``solve`` keywords). Not used by ``method="liblinear"``.
+        ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy
+        ``solve`` keywords). Not used by ``method="liblinear"``. ``{"time_limit": seconds}``
+        caps the solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS;
+        ECOS has none and raises ``ValueError``): a solve stopped by it keeps its last point,
+        sets ``solve_result_.status == "time_limit"`` and issues a
+        :class:`~aucopt.exceptions.SolverWarning`.
     tol : float, default=None
         Stopping tolerance: the QP backend's tolerance, or liblinear's ``tol`` for
         ``method="liblinear"``. None uses the backend's default (1e-10 for liblinear).
@@ -195,12 +213,13 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         Iteration limit of the QP backend, or liblinear's ``max_iter``. None uses the
         backend's default (1,000,000 for liblinear).
     verbose : int, default=0
-        Backend log output: 0 silent, ≥ 1 the solver's log.
+        Backend log output: 0 silent, ≥ 1 the solver's own log (OSQP's iterations, HiGHS's,
+        cvxpy's, or liblinear's).
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the k-means initialization (``method="kmeans"``) and of liblinear's coordinate
         order (``method="liblinear"``).
     support_threshold : float, default=1e-8
-        Expansion coefficients with |c_l| ≤ support_threshold · max(1, max|c|) are dropped from
+        Expansion coefficients with |c_l| ≤ support_threshold · max|c| are dropped from
         the model, and pairs with dual coefficient α_ij ≤ support_threshold · C are left out of
         ``support_pairs_``.
     pos_label : int, float, bool or str, default=None
@@ -354,6 +373,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         by ``method="liblinear"``.
     solver_options : dict, default=None
         Raw options passed unchanged to the QP backend. Not used by ``method="liblinear"``.
+        ``{"time_limit": seconds}`` caps the solve (see :class:`AUCSVM`).
     tol : float, default=None
         Stopping tolerance of the QP backend or of liblinear; None uses the backend's default
         (1e-10 for liblinear).
@@ -361,11 +381,12 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         Iteration limit of the QP backend or of liblinear; None uses the backend's default
         (1,000,000 for liblinear).
     verbose : int, default=0
-        Backend log output: 0 silent, ≥ 1 the solver's log.
+        Backend log output: 0 silent, ≥ 1 the solver's own log (OSQP's iterations, HiGHS's,
+        cvxpy's, or liblinear's).
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the k-means initialization and of liblinear's coordinate order.
     support_threshold : float, default=1e-8
-        Expansion coefficients with |c_l| ≤ support_threshold · max(1, max|c|) are dropped;
+        Expansion coefficients with |c_l| ≤ support_threshold · max|c| are dropped;
         pairs with α_ij ≤ support_threshold · C are left out of ``support_pairs_``.
     pair_options : dict, default=None
         The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``

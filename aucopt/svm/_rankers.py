@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     positive, validated_data_and_pairs)
-from ..exceptions import check_memory
+from .. import _memory
 from ..kernels import Kernel
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ._newton import NEWTON_LOSSES, newton_solve
@@ -243,8 +243,9 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
             Training data.
         y : array-like of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
         alpha_path : array-like of float, default=None
             Penalties solved first, in the given order (e.g. ``2.0 ** np.arange(10, -20, -2)``),
             each warm-started from the previous solution, before ``alpha``; their solutions are
@@ -368,8 +369,9 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
             Training data.
         y : structured array of shape (n_samples,)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
         alpha_path : array-like of float, default=None
             Penalties solved first, in the given order, each warm-started from the previous
             solution, before ``alpha``; their solutions are kept in ``path_``.
@@ -429,20 +431,27 @@ class _KernelModel(_NewtonRanker):
                     raise ValueError(f"basis_size={self.basis_size} exceeds the number of samples ({m}).")
                 idx = np.sort(as_generator(self.random_state).choice(m, size, replace=False))
         else:
+            kept, y_all = getattr(self, "_fit_rows", (None, None))
+            n = m if kept is None else len(y_all)  # the basis names rows of the X given to fit
             arr = np.asarray(self.basis).ravel()
             if arr.dtype == bool:
-                if len(arr) != m:
-                    raise ValueError(f"A boolean basis mask must have one entry per sample ({m}); got {len(arr)}.")
+                if len(arr) != n:
+                    raise ValueError(f"A boolean basis mask must have one entry per sample ({n}); got {len(arr)}.")
                 arr = np.flatnonzero(arr)
             elif len(arr) and arr.dtype.kind not in "iu":
                 raise ValueError(f"basis indices must be integers; got dtype {arr.dtype}.")
             idx = np.unique(arr.astype(np.int64))
-            if len(idx) and (idx[0] < 0 or idx[-1] >= m):
-                raise ValueError(f"basis indices must lie in [0, {m}).")
+            if len(idx) and (idx[0] < 0 or idx[-1] >= n):
+                raise ValueError(f"basis indices must lie in [0, {n}).")
+            if kept is not None:  # zero-weight rows are removed, from the basis too
+                idx = np.flatnonzero(np.isin(kept, idx))
         if len(idx) == 0:
             raise ValueError("The kernel basis is empty; choose basis='rare' / 'random' / 'full' or non-empty indices.")
-        check_memory(8.0 * m * len(idx), self.max_bytes, f"The {m:,} x {len(idx):,} kernel block",
-                     "use a smaller basis (basis='rare', or basis='random' with a smaller basis_size)")
+        _memory.refuse(_memory.rankrc_bytes(m, len(idx)), self.max_bytes,
+                       f"The {m:,} x {len(idx):,} kernel block, its whitened copy and the "
+                       f"{len(idx):,} x {len(idx):,} basis eigendecomposition",
+                       lambda: _memory.rankrc_routes(type(self).__name__, m, survival=pairs.target == "survival",
+                                                     max_bytes=self.max_bytes))
         return idx
 
     def _design(self, X, pairs):
@@ -452,7 +461,8 @@ class _KernelModel(_NewtonRanker):
         eigval, eigvec = np.linalg.eigh(K_block[idx])
         keep = eigval > 1e-12 * max(float(eigval[-1]), 0.0)
         if not np.any(keep):
-            raise ValueError("The basis kernel matrix K_RR is zero; the basis cannot represent any ranking.")
+            raise ValueError("The kernel is zero on every pair of basis points (k(x_i, x_j) = 0), so the "
+                             "basis cannot represent any ranking: check the kernel, or choose another basis.")
         self._whiten = eigvec[:, keep] / np.sqrt(eigval[keep])  # T: β = T w, βᵀK_RRβ = ‖w‖²
         self.kernel_ = kernel
         self.support_ = idx
@@ -487,7 +497,8 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     basis : {"rare", "random", "full"} or array-like, default="rare"
         The expansion basis R: ``"rare"`` the minority class, ``"random"`` ``basis_size`` rows
         drawn with ``random_state``, ``"full"`` every training row (the kernel RankSVM), or
-        integer row indices / a boolean mask over the training rows.
+        integer row indices / a boolean mask over the training rows (rows with zero
+        ``sample_weight`` are left out, as if removed).
     basis_size : int, default=None
         Size of the ``"random"`` basis (at most n_samples); None means the minority class's
         size. Not used by the other bases.
@@ -616,8 +627,9 @@ class RankRC(BinaryRankerMixin, _KernelModel):
             Training data.
         y : array-like of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
         alpha_path : array-like of float, default=None
             Penalties solved first, in the given order, each warm-started from the previous
             solution, before ``alpha``; their solutions are kept in ``path_``.
@@ -644,7 +656,8 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
     basis : {"rare", "random", "full"} or array-like, default="rare"
         The expansion basis R: ``"rare"`` the subjects with an event, ``"random"``
         ``basis_size`` rows drawn with ``random_state``, ``"full"`` every training row, or
-        integer row indices / a boolean mask over the training rows.
+        integer row indices / a boolean mask over the training rows (rows with zero
+        ``sample_weight`` are left out, as if removed).
     basis_size : int, default=None
         Size of the ``"random"`` basis (at most n_samples); None means the number of events.
     kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
@@ -758,8 +771,9 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
             Training data.
         y : structured array of shape (n_samples,)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample weights; pair (i, j) weighs ``sample_weight[i] * sample_weight[j]``.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
         alpha_path : array-like of float, default=None
             Penalties solved first, in the given order, each warm-started from the previous
             solution, before ``alpha``; their solutions are kept in ``path_``.

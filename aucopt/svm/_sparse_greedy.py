@@ -46,18 +46,21 @@ scores).
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._progress import progress_bar
+from .._validation import check_fit_scale, penalty_from_C
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     non_negative, positive)
-from ..exceptions import check_memory
+from .. import _memory
 from ..kernels import Kernel
 from ..metrics import harrell_c, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -335,6 +338,7 @@ class _SparseGreedy(BaseEstimator):
     def _fit(self, X, y, sample_weight=None):
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, reset=True)
+        check_fit_scale(self, X, sample_weight)
         m = X.shape[0]
         full = self._make_pairs(y, sample_weight)
         if full.n_points != m:
@@ -343,14 +347,15 @@ class _SparseGreedy(BaseEstimator):
         self._is_survival = full.target == "survival"
         tr, va = self._split(full, m)
         sw = None if sample_weight is None else np.asarray(sample_weight, float)
-        pairs = full if va is None else self._make_pairs(y[tr], None if sw is None else sw[tr])
+        pairs = full if va is None else self._make_pairs(y[tr], None if sw is None else sw[tr], rows=tr)
         pairs.check_nonempty()
         N = pairs.total_weight()
         if not N > 0:
             raise ValueError(
                 "All pair weights are zero: sample_weight leaves no pair with positive weight among the "
                 "fitting rows (e.g. only one class, or no event, has nonzero weight).")
-        if va is not None and self._make_pairs(y[va], None).n_pairs == 0:
+        penalty_from_C(self.C, N)  # the inner Newton penalty 2/(C N) must be a positive float
+        if va is not None and self._make_pairs(y[va], None, rows=va).n_pairs == 0:
             raise ValueError("The validation rows have no comparable pair; lower validation_fraction or use 0.")
         Xt, l = X[tr], len(tr)
         d_max = min(max(1, l // 2), 512) if self.basis_size is None else self.basis_size
@@ -358,9 +363,10 @@ class _SparseGreedy(BaseEstimator):
             raise ValueError(f"basis_size={self.basis_size} exceeds the {l} fitting rows "
                              "(the training rows outside the validation split).")
         n_cand = min(self.kappa, l)
-        check_memory(8.0 * l * (d_max + n_cand), self.max_bytes,
-                     f"The {l:,} x {d_max:,} kernel block plus {n_cand} candidate columns",
-                     "lower basis_size or kappa")
+        _memory.refuse(_memory.sparse_auc_bytes(l, d_max, n_cand), self.max_bytes,
+                       f"The {l:,} x {d_max:,} kernel block plus {n_cand} candidate columns and their temporaries",
+                       lambda: _memory.sparse_auc_routes(type(self).__name__, l, n_cand,
+                                                         survival=self._is_survival, max_bytes=self.max_bytes))
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=Xt)
         self.kernel_ = kernel
         C, rng = float(self.C), as_generator(self.random_state)
@@ -370,7 +376,8 @@ class _SparseGreedy(BaseEstimator):
         J, beta, z = [], np.zeros(0), np.zeros(l)
         E = 0.5 * C * pair_loss(pairs, z, "squared_hinge")[0]
         path, checks, snaps = [], [], []
-        self.n_retrains_ = 0
+        self.n_retrains_ = self._newton_capped = 0
+        stopped_by_validation = False
         bar = progress_bar(bool(self.verbose), total=d_max, desc=type(self).__name__, unit="basis")
         while len(J) < d_max:
             free = np.flatnonzero(~used[groups])
@@ -420,9 +427,11 @@ class _SparseGreedy(BaseEstimator):
                 snaps.append((k + 1, beta.copy(), E))
                 p = self.n_iter_no_change
                 if len(checks) > p and max(checks[-p:]) < max(checks[:-p]) + self.min_delta:
+                    stopped_by_validation = True
                     break
         if bar is not None:
             bar.close()
+        self._warn_if_capped(va is not None and len(J) >= d_max and not stopped_by_validation, d_max)
         if snaps:  # the best validated checkpoint (first of equal scores: the sparsest)
             best = int(np.argmax(checks))
             size, beta, E = snaps[best]
@@ -441,6 +450,23 @@ class _SparseGreedy(BaseEstimator):
         self.pair_target_ = pairs.target
         return self
 
+    def _warn_if_capped(self, basis_capped: bool, d_max: int):
+        """ConvergenceWarning when a limit, not the stopping rule, ended the fit."""
+        name = type(self).__name__
+        if basis_capped:
+            warnings.warn(
+                f"{name} reached the basis size limit basis_size={d_max} before its validation stopping rule "
+                f"held (n_iter_no_change={self.n_iter_no_change} checks without a gain of min_delta="
+                f"{self.min_delta}): the validation score was still improving and a larger basis may rank "
+                "better. Raise basis_size.",
+                ConvergenceWarning, stacklevel=5)
+        if self._newton_capped:
+            warnings.warn(
+                f"{name}: {self._newton_capped} of {self.n_retrains_} Newton re-optimizations of the basis "
+                f"coefficients stopped at max_iter={self.max_iter} before reaching tol={self.tol}. Raise max_iter.",
+                ConvergenceWarning, stacklevel=5)
+        del self._newton_capped
+
     def _retrain(self, KJ, KJJ, beta, pairs, C, N):
         """Newton on β_J in the whitened variable (α = 2/(CN), E = (CN/2)·F); never increases E."""
         E_old = sparse_objective(KJ, KJJ, beta, pairs, C)[0]
@@ -454,6 +480,7 @@ class _SparseGreedy(BaseEstimator):
         res = newton_solve(KJ @ T, pairs, 2.0 / (C * N), loss="squared_hinge", theta0=theta0,
                            tol=self.tol, max_iter=self.max_iter, max_cg_iter=50, cg_rtol=1e-2)
         self.n_retrains_ += 1
+        self._newton_capped += not res.converged
         beta_new = T @ res.theta
         E_new = sparse_objective(KJ, KJJ, beta_new, pairs, C)[0]
         return (beta_new, E_new) if E_new <= E_old else (beta, E_old)
@@ -479,7 +506,8 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         The loss is not normalized, so good values shrink roughly like 1 / (number of pairs).
     basis_size : int, default=None
         Maximum number of basis vectors |J|, at most the number of fitting rows; None means
-        min(l/2, 512) for l fitting rows. Validation stopping may end with fewer.
+        min(l/2, 512) for l fitting rows. Validation stopping may end with fewer; reaching
+        ``basis_size`` before the validation rule holds issues a ``ConvergenceWarning``.
     kappa : int, default=100
         Random candidates examined per addition (the paper's κ).
     selection : {"exact", "newton1"}, default="exact"
@@ -511,7 +539,8 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         Stopping tolerance of the Newton re-optimization (on the normalized objective, see
         :func:`aucopt.svm.newton_solve`).
     max_iter : int, default=100
-        Maximum number of Newton iterations per re-optimization.
+        Maximum number of Newton iterations per re-optimization; a re-optimization stopped by
+        it before ``tol`` holds issues a ``ConvergenceWarning``.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the basis growth.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
@@ -542,7 +571,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         re-optimization; non-increasing), ``val_score`` (at validated re-optimization points,
         else None), ``retrained``, ``added`` (the row index among the fitting rows).
     n_iter_ : int
-        Number of greedy additions performed.
+        Number of greedy additions performed (``len(path_)``).
     n_retrains_ : int
         Number of Newton re-optimizations.
     train_indices_, validation_indices_ : ndarray
@@ -622,7 +651,8 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
     basis_size : int, default=None
         Maximum number of basis vectors, at most the number of fitting rows; None means
-        min(l/2, 512).
+        min(l/2, 512). Reaching it before the validation rule holds issues a
+        ``ConvergenceWarning``.
     kappa : int, default=100
         Random candidates examined per addition.
     selection : {"exact", "newton1"}, default="exact"
@@ -649,7 +679,8 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
     tol : float, default=1e-8
         Stopping tolerance of the Newton re-optimization.
     max_iter : int, default=100
-        Maximum number of Newton iterations per re-optimization.
+        Maximum number of Newton iterations per re-optimization; a re-optimization stopped by
+        it before ``tol`` holds issues a ``ConvergenceWarning``.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar of the basis growth.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
@@ -660,7 +691,13 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
         (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
         ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
-        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
+        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights). User pair
+        weights refer to the rows of the ``X`` given to ``fit``: an array aligned with the pairs
+        of all those rows (``PairSet.survival(y, variant=...).to_arrays()`` order), or a callable
+        ``weights(i, j, t_i, t_j, e_i, e_j)`` receiving their row indices. The fit uses the
+        pairs among the fitting rows (the rows outside the validation split, with nonzero
+        ``sample_weight``), each with its own weight; ``time_scale=None`` is the median time gap
+        of those pairs.
 
     Attributes
     ----------
@@ -679,7 +716,7 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
     path_ : list of dict
         One record per addition (see :class:`SparseAUC`).
     n_iter_ : int
-        Number of greedy additions performed.
+        Number of greedy additions performed (``len(path_)``).
     n_retrains_ : int
         Number of Newton re-optimizations.
     train_indices_, validation_indices_ : ndarray

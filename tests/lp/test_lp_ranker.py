@@ -549,7 +549,7 @@ def _bad_cases():
         ("survival-gamma-negative", SurvivalLPRanker(gamma=-1.0), X, ys,
          "The 'gamma' parameter of SurvivalLPRanker must be"),
         ("memory", LPRanker(max_bytes=1000), X, y,
-         r"30 points and 225 pairs would need about \d+(\.\d+)? kB \(limit max_bytes=.*method='subgradient'"),
+         r"30 points and 225 pairs would need about \d+(\.\d+)? kB \(limit max_bytes=.*: use RankRC"),
         ("survival-to-LPRanker", LPRanker(), X, ys, "use SurvivalLPRanker"),
         ("survival-clustering", SurvivalLPRanker(method="clustering", max_bytes=1000), X, ys,
          "method='clustering' needs binary labels"),
@@ -652,13 +652,15 @@ def test_declared_constraint_rejects_bad_value_before_any_work(no_work, cls, nam
 
 
 @pytest.mark.parametrize("method, params, match", [
-    ("full", {"max_bytes": 1000}, r"The lifted LP 'lp_ranker' for 30 points and 225 pairs.*method='subgradient'"),
+    ("full", {"max_bytes": 1000}, r"The lifted LP 'lp_ranker' for 30 points and 225 pairs.*use RankRC"),
+    ("full", {"max_bytes": 50_000}, r"The lifted LP 'lp_ranker' for 30 points and 225 pairs.*"
+                                    r"use LPRanker\(method='subgradient'\)"),
     ("full", {"max_bytes": 50_000, "lifted": False},
-     r"The dense LP 'lp_ranker' for 30 points and 225 pairs would need about \d+\.\d kB"),
-    ("chunking", {"max_bytes": 1000}, r"The chunk partition of 225 pairs would need about 4\.0 kB.*subgradient"),
-    ("chunking", {"max_bytes": 5000}, r"The 30 x 30 kernel matrix would need about 7\.2 kB"),
-    ("subgradient", {"max_bytes": 5000}, r"The 30 x 30 kernel matrix would need about 7\.2 kB"),
-    ("clustering", {"max_bytes": 5000}, r"Local clustering of 30 points .*7\.2 kB.*subgradient"),
+     r"The dense LP 'lp_ranker' for 30 points and 225 pairs would need about \d+\.\d MB"),
+    ("chunking", {"max_bytes": 1000}, r"Chunking over 225 pairs of 30 points .*would need about .*use RankRC"),
+    ("chunking", {"max_bytes": 50_000}, r"Chunking over 225 pairs of 30 points .*method='subgradient'"),
+    ("subgradient", {"max_bytes": 5000}, r"The 30 x 30 kernel matrix would need about 14\.4 kB.*use RankRC"),
+    ("clustering", {"max_bytes": 5000}, r"Local clustering of 30 points .*10\.8 kB.*use RankRC"),
 ])
 def test_memory_refusals_raise_before_any_work(no_work, method, params, match):
     X, y = _toy()
@@ -830,3 +832,18 @@ def test_custom_formulation_without_coef_output_names_it():
     X, y = load_breast_cancer(return_X_y=True)
     with pytest.raises(ValueError, match=r"no output 'coef'.*m\.output\('coef', expr\)"):
         LPRanker(formulation=no_coef, gamma=0.1).fit(X[:30], y[:30])
+
+
+@pytest.mark.parametrize("scale", [1e4, 1e6])
+def test_pruning_is_relative_so_large_features_keep_their_expansion(scale):
+    """On X·s with C/s² (the same LP with α scaled by 1/s²) the optimal α shrinks as 1/s²; pruning
+    must be relative to max|α| (an absolute floor dropped the whole expansion and left AUC 0.5
+    with status 'optimal')."""
+    X, y = load_breast_cancer(return_X_y=True)
+    X = MinMaxScaler().fit_transform(X[:80, :5])
+    y = y[:80]
+    base = LPRanker(kernel="linear").fit(X, y)
+    big = LPRanker(kernel="linear", C=1.0 / scale**2).fit(X * scale, y)
+    assert len(big.support_) == len(base.support_) > 0
+    assert big.score(X * scale, y) == pytest.approx(base.score(X, y), abs=1e-12)
+    np.testing.assert_allclose(big.decision_function(X * scale), base.decision_function(X), rtol=1e-5, atol=1e-6)

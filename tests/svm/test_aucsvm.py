@@ -698,12 +698,14 @@ def test_liblinear_takes_tol_and_max_iter(cancer40):
 
 
 def test_memory_budget_names_the_scalable_path(cancer40):
-    """40 x 40 kernel: 12.8 kB; 40 x 30 pair differences of 30 features: far more than 10 kB."""
+    """The 40 x 40 kernel factor and its QP, or 40 x 30 pair differences of 30 features: far more
+    than 10 kB; the message names a path that fits instead of the refused one."""
     X, y = cancer40
-    with pytest.raises(ProblemTooLargeError, match=r"40 x 40 kernel matrix would need about 12\.8 kB.*use RankRC"):
+    with pytest.raises(ProblemTooLargeError, match=r"40 x 40 kernel factor and the dual QP.*use RankRC"):
         AUCSVM(max_bytes=10_000).fit(X, y)
-    with pytest.raises(ProblemTooLargeError, match=r"pair-difference vectors would need about .*method='full'"):
+    with pytest.raises(ProblemTooLargeError, match=r"liblinear route over .* would need about .*: use ") as info:
         AUCSVM(kernel="linear", method="liblinear", max_bytes=10_000).fit(X, y)
+    assert "liblinear" not in str(info.value).split(": use ")[1]
 
 
 # ============================================================================ C and alpha
@@ -874,3 +876,21 @@ def test_wrong_target_kind_raises_before_solving(no_solver_work, cancer40, whas5
         AUCSVM().fit(whas50[0], whas50[1])
     with pytest.raises(ValueError, match="needs a survival target"):
         SurvivalAUCSVM().fit(*cancer40)
+
+
+@pytest.mark.parametrize("solver", ["clarabel", "osqp", "highs"])
+@pytest.mark.parametrize("scale", [1e-3, 1e3, 1e5])
+def test_dual_is_solved_at_unit_scale_so_feature_scale_changes_nothing(solver, scale):
+    """AUCSVM on c·X with C/c² is the same model (w/c, equal scores, equal objective). The dual's
+    kernel entries scale as c², beyond solvers' absolute tolerances: at c = 1e5 Clarabel and OSQP
+    reported 'optimal' at a point ranking with AUC 0.32 before the dual was solved at unit scale."""
+    from conftest import make_small_binary
+
+    X, y = make_small_binary()
+    base = AUCSVM(kernel="linear", solver=solver).fit(X, y)
+    scaled = AUCSVM(kernel="linear", solver=solver, C=1.0 / scale**2).fit(X * scale, y)
+    assert scaled.solve_result_.status == "optimal"
+    assert scaled.objective_ * scale**2 == pytest.approx(base.objective_, rel=1e-5)
+    np.testing.assert_allclose(scaled.decision_function(X * scale), base.decision_function(X),
+                               rtol=1e-4, atol=1e-4 * np.ptp(base.decision_function(X)))
+    assert scaled.score(X * scale, y) == pytest.approx(base.score(X, y), abs=1e-12)

@@ -667,10 +667,12 @@ def test_bad_basis(cancer_small, no_solver_work):
 def test_basis_memory_limit(cancer_small, no_solver_work):
     X, y = cancer_small
     m, r = len(y), int(y.sum())
-    assert 8 * m * r == 11040
-    with pytest.raises(ProblemTooLargeError, match=r"60 x 23 kernel block would need about 11\.0 kB.*smaller basis"):
+    assert 8 * (2 * m * r + 6 * r * r) == 47472  # block and whitened copy, six r x r arrays for eigh
+    with pytest.raises(ProblemTooLargeError, match=r"60 x 23 kernel block.* would need about 47\.5 kB.*"
+                                                   r"use RankRC\(basis='random', basis_size=\d+\)"):
         RankRC(max_bytes=10_000).fit(X, y)
-    with pytest.raises(ProblemTooLargeError, match=r"60 x 60 kernel block would need about 28\.8 kB.*smaller basis"):
+    with pytest.raises(ProblemTooLargeError, match=r"60 x 60 kernel block.* would need about 230\.4 kB.*"
+                                                   r"use SurvivalRankRC\(basis='random', basis_size=\d+\)"):
         SurvivalRankRC(basis="full", max_bytes=20_000).fit(X, survival_target(y == 1, np.arange(m, dtype=float)))
 
 

@@ -293,7 +293,7 @@ def test_bad_input(cancer_split):
                     ({"tol": 0}, "'tol' parameter of SparseAUC must be"),
                     ({"max_iter": 0}, "'max_iter' parameter of SparseAUC must be"),
                     ({"kernel": "precomputed"}, "'kernel' parameter of SparseAUC must be a str among"),
-                    ({"max_bytes": 1000}, r"kernel block plus 40 candidate columns would need about .*lower basis_size or kappa")]:
+                    ({"max_bytes": 1000}, r"kernel block plus 40 candidate columns and their temporaries would need about .*: use ")]:
         with pytest.raises(ValueError, match=msg):
             SparseAUC(**{"validation_fraction": 0, **kw}).fit(X, y)
     with pytest.raises(ProblemTooLargeError):
@@ -343,3 +343,124 @@ def test_survival_sparse_auc_lprex_with_validation(whas500):
     rows = est.train_indices_
     assert est.n_pairs_ == PairSet.survival(y[rows], variant="lprex").n_pairs
     assert est.val_score_ is not None and 0.0 <= est.val_score_ <= 1.0
+
+
+# ============================================================================ 9. honest stopping
+def _validation_rule_held(checks, p, min_delta):
+    """The stopping rule recomputed from the recorded validation scores."""
+    return any(max(checks[k - p:k]) < max(checks[:k - p]) + min_delta for k in range(p + 1, len(checks) + 1))
+
+
+def test_basis_size_limit_before_validation_rule_warns(cancer_split):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    Xtr, _, ytr, _ = cancer_split
+    with pytest.warns(ConvergenceWarning, match=r"basis_size=3 before its validation stopping rule.*Raise basis_size") as record:
+        capped = SparseAUC(0.1, basis_size=3, kappa=10, random_state=0).fit(Xtr, ytr)
+    assert [r.filename for r in record] == [__file__]  # pointing at the user's fit call
+    checks = [r["val_score"] for r in capped.path_ if r["val_score"] is not None]
+    assert capped.n_iter_ == len(capped.path_) == 3
+    assert not _validation_rule_held(checks, 3, 1e-3)
+    # the same settings with room to grow: the rule ends the fit, silently, before the limit
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        free = SparseAUC(0.1, basis_size=120, kappa=10, random_state=0).fit(Xtr, ytr)
+    checks = [r["val_score"] for r in free.path_ if r["val_score"] is not None]
+    assert free.n_iter_ == len(free.path_) < 120
+    assert _validation_rule_held(checks, 3, 1e-3)
+    # without validation, basis_size is the stopping rule itself: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        SparseAUC(0.1, basis_size=3, kappa=10, validation_fraction=0).fit(Xtr, ytr)
+
+
+def test_newton_max_iter_in_retrains_warns(cancer_split):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    Xtr, _, ytr, _ = cancer_split
+    with pytest.warns(ConvergenceWarning, match=r"Newton re-optimizations .* max_iter=1 .*Raise max_iter"):
+        capped = SparseAUC(0.01, basis_size=6, kappa=10, validation_fraction=0, max_iter=1).fit(Xtr, ytr)
+    assert capped.n_iter_ == len(capped.path_) == 6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        done = SparseAUC(0.01, basis_size=6, kappa=10, validation_fraction=0).fit(Xtr, ytr)
+    # oracle: the first retrain (basis of one point, the same first pick) minimized exactly by
+    # scipy; the converged fit reaches it, the capped one stops above it
+    assert done.path_[0]["added"] == capped.path_[0]["added"]
+    q = done.path_[0]["added"]
+    k = rbf_kernel(Xtr, Xtr[[q]], gamma=done.kernel_.gamma)
+    pairs = PairSet.bipartite(ytr)
+    i, j = np.nonzero((ytr == 1)[:, None] & (ytr == 0)[None, :])
+
+    def E(b):
+        z = k[:, 0] * b[0]
+        return 0.5 * k[q, 0] * b[0] ** 2 + 0.5 * 0.01 * np.sum(np.maximum(0.0, 1.0 - (z[i] - z[j])) ** 2)
+
+    best = minimize_scalar(lambda t: E([t])).fun
+    assert pairs.n_pairs == len(i)
+    assert done.path_[0]["objective"] == pytest.approx(best, rel=1e-8)
+    assert capped.path_[0]["objective"] >= best * (1 - 1e-12)
+
+
+# ============================================================================ 10. survival targets and pair weights
+@pytest.fixture(scope="module")
+def survival80():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(80, 3))
+    time = np.round(rng.exponential(np.exp(-X[:, 0])) * 5) / 5  # tied times
+    event = rng.random(80) < 0.7
+    return X, event, time
+
+
+def test_survival_tuple_target_equals_structured(survival80):
+    X, event, time = survival80
+    kw = dict(C=0.5, basis_size=10, kappa=20, random_state=0)
+    structured = SurvivalSparseAUC(**kw).fit(X, survival_target(event, time))
+    from_tuple = SurvivalSparseAUC(**kw).fit(X, (event, time))
+    np.testing.assert_array_equal(from_tuple.predict(X), structured.predict(X))
+    np.testing.assert_array_equal(from_tuple.validation_indices_, structured.validation_indices_)
+    assert from_tuple.score(X, survival_target(event, time)) == structured.score(X, survival_target(event, time))
+
+
+def test_pair_weights_array_follows_the_validation_split(survival80):
+    """pair_options={"weights": array} is aligned with the pairs of ALL rows given to fit; with a
+    validation split the fitting pairs (those among the training rows) keep their own entries.
+    Oracle: a callable of the original row indices looking each pair up in a dict built here
+    from the brute-force pair list, which also records the pairs it is asked about."""
+    X, event, time = survival80
+    y = survival_target(event, time)
+    pairs = brute_pairs(event, time)
+    rng = np.random.default_rng(0)
+    u = rng.uniform(0.5, 2.0, size=len(pairs))
+    i, j, _ = PairSet.survival(y).to_arrays()
+    weight_of = dict(zip(zip(i.tolist(), j.tolist()), u))  # the array's order: to_arrays()
+    assert set(weight_of) == set(pairs)
+    asked = []
+
+    def lookup(a, b, *rest):
+        asked.append(set(zip(a.tolist(), b.tolist())))
+        return np.array([weight_of[p] for p in zip(a.tolist(), b.tolist())])
+
+    kw = dict(C=0.5, basis_size=12, kappa=20, validation_fraction=0.25, random_state=1)
+    by_array = SurvivalSparseAUC(**kw, pair_options={"weights": u}).fit(X, y)
+    by_callable = SurvivalSparseAUC(**kw, pair_options={"weights": lookup}).fit(X, y)
+    np.testing.assert_array_equal(by_array.predict(X), by_callable.predict(X))
+    assert by_array.objective_ == by_callable.objective_
+    train = set(by_callable.train_indices_.tolist())
+    fitting = {p for p in pairs if p[0] in train and p[1] in train}
+    assert fitting in asked  # the callable saw original row indices: exactly the training pairs
+    assert by_array.n_pairs_ == len(fitting) < len(pairs)
+    # the weights matter: uniform weights give another model
+    plain = SurvivalSparseAUC(**kw).fit(X, y)
+    assert not np.allclose(plain.predict(X), by_array.predict(X))
+
+
+def test_pair_weights_array_of_the_wrong_length_names_the_alternative(survival80):
+    X, event, time = survival80
+    y = survival_target(event, time)
+    n_pairs = PairSet.survival(y).n_pairs
+    with pytest.raises(ValueError, match=rf"has {n_pairs - 1} entries but the 'harrell' pair set of the 80 rows "
+                                         rf"given to fit has {n_pairs} pairs.*callable weights\(i, j"):
+        SurvivalSparseAUC(basis_size=5, kappa=10, pair_options={"weights": np.ones(n_pairs - 1)}).fit(X, y)
