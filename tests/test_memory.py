@@ -1,0 +1,149 @@
+"""The memory model: estimates follow their formulas, guards refuse before any large allocation,
+and a refusal names a path that the same budget accepts.
+
+The estimates themselves are compared with measured peak memory by
+``benchmarks/memory_estimates.py`` (a benchmark, not a unit test).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import aucopt
+import aucopt.kernels
+import aucopt.svm._aucsvm
+from aucopt import AUCSVM, LPRanker, PairSet, RankRC, _memory
+from aucopt.exceptions import ProblemTooLargeError
+
+
+def _data(n, positive_share=0.5, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    y = (rng.random(n) < positive_share).astype(int)
+    y[:2] = [0, 1]
+    return X, y
+
+
+@pytest.fixture
+def no_kernel(monkeypatch):
+    """Kernel evaluation fails the test: a guard must refuse before it."""
+    def refuse_kernel(self, X, Y=None):
+        raise AssertionError("a kernel was evaluated before the memory guard refused the problem")
+    monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", refuse_kernel)
+
+
+def _suggested(message: str):
+    """The estimator the refusal suggests, constructed from its message."""
+    match = re.search(r"use (\w+\([^)]*\))", message)
+    assert match, f"the refusal names no estimator to use: {message}"
+    return eval(match.group(1), vars(aucopt))  # noqa: S307 - our own message
+
+
+# ============================================================================ formulas
+def test_lp_ranker_size_by_hand():
+    # lifted: m(r+1) + 3P nonzeros, m + P rows, r + m + P columns
+    assert _memory.lp_ranker_size(10, 25, 10) == (10 * 11 + 75, 35, 45)
+    # dense pair rows: P(r+1) nonzeros, P rows, r + P columns
+    assert _memory.lp_ranker_size(10, 25, 10, lifted=False) == (25 * 11, 25, 35)
+
+
+def test_problem_bytes_is_the_larger_of_build_and_solve():
+    nnz, rows, cols = 1e6, 1e5, 2e5
+    b_nnz, b_rc = _memory.BUILD_BYTES["lp"]
+    s_nnz, s_rc = _memory.SOLVER_BYTES["highs"]
+    p_nnz, p_rc = _memory.PROBLEM_BYTES
+    expected = max(b_nnz * nnz + b_rc * 3e5, (p_nnz + s_nnz) * nnz + (p_rc + s_rc) * 3e5)
+    assert _memory.problem_bytes(nnz, rows, cols) == pytest.approx(expected)
+
+
+def test_kernel_paths_count_their_temporaries():
+    n, r = 2000, 600
+    assert _memory.kernel_factor_bytes(n) == pytest.approx(_memory.KERNEL_FACTOR_COPIES * 8 * n * n)
+    assert _memory.kernel_factor_bytes(n) > 8 * n * n  # more than the bare n x n matrix
+    assert _memory.rankrc_bytes(n, r) == pytest.approx(8 * (_memory.RANKRC_BLOCK_COPIES * n * r
+                                                            + _memory.RANKRC_BASIS_COPIES * r * r))
+    budget = _memory.rankrc_bytes(n, r)
+    assert _memory.rankrc_max_basis(n, budget) == r
+
+
+@pytest.mark.parametrize("estimate", [
+    lambda n: _memory.lp_bytes(n, n * n // 4),
+    lambda n: _memory.lp_bytes(n, n * n // 4, lifted=False),
+    lambda n: _memory.dual_qp_bytes(n, n * n // 4, 10),
+    lambda n: _memory.aucsvm_kernel_bytes(n, n * n // 4),
+    lambda n: _memory.rankrc_bytes(n, n // 3),
+    lambda n: _memory.chunking_bytes(n, n * n // 4),
+    lambda n: _memory.clustering_bytes(n),
+])
+def test_estimates_grow_with_the_problem(estimate):
+    sizes = [100, 400, 1600, 6400]
+    values = [estimate(n) for n in sizes]
+    assert all(a < b for a, b in zip(values, values[1:]))
+
+
+def test_lifted_lp_is_estimated_smaller_than_dense_rows():
+    assert _memory.lp_bytes(600, 90_000, lifted=True) < _memory.lp_bytes(600, 90_000, lifted=False)
+
+
+# ============================================================================ guards refuse up front
+def test_full_lp_is_refused_before_the_kernel_and_the_suggestion_runs(no_kernel, monkeypatch):
+    X, y = _data(300)
+    P = PairSet.bipartite(y).n_pairs
+    budget = _memory.lp_bytes(300, P) / 3
+    with pytest.raises(ProblemTooLargeError) as caught:
+        LPRanker(max_bytes=budget).fit(X, y)
+    assert caught.value.nbytes > budget
+    suggestion = _suggested(str(caught.value))
+    monkeypatch.undo()  # the suggested path may evaluate kernels
+    suggestion.set_params(max_bytes=budget).fit(X, y)  # accepted by its own guard, and it runs
+
+
+def test_linear_aucsvm_dual_is_refused_before_it_is_built(monkeypatch):
+    """The linear dual QP over all pairs is counted (it once passed the guard and then ran out of memory)."""
+    X, y = _data(400)
+    P = PairSet.bipartite(y).n_pairs
+    need = _memory.dual_qp_bytes(400, P, X.shape[1], solver="osqp")
+    assert need > 16 * P  # more than the pair list the old guard counted
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the dual QP was built before the memory guard refused it")
+    monkeypatch.setattr(aucopt.svm._aucsvm, "get_formulation", no_build)
+    with pytest.raises(ProblemTooLargeError) as caught:
+        AUCSVM(kernel="linear", max_bytes=need / 2).fit(X, y)
+    monkeypatch.undo()
+    suggestion = _suggested(str(caught.value))
+    assert not (type(suggestion) is AUCSVM and suggestion.method == "full")  # not the refused route
+    suggestion.set_params(max_bytes=need / 2).fit(X, y)
+
+
+def test_rbf_aucsvm_counts_the_kernel_factor_not_only_the_matrix(no_kernel):
+    X, y = _data(500)
+    P = PairSet.bipartite(y).n_pairs
+    need = _memory.aucsvm_kernel_bytes(500, P, solver="osqp")
+    budget = max(8.0 * 500 * 500 * 2, need / 2)  # above the bare kernel matrix, below the estimate
+    assert 8.0 * 500 * 500 < budget < need
+    with pytest.raises(ProblemTooLargeError, match="kernel factor"):
+        AUCSVM(max_bytes=budget).fit(X, y)
+
+
+def test_rankrc_counts_its_basis_block_and_eigendecomposition(no_kernel, monkeypatch):
+    X, y = _data(600, positive_share=0.4)
+    r = int(min(y.sum(), (1 - y).sum()))
+    need = _memory.rankrc_bytes(600, r)
+    budget = need * 0.8
+    assert 8.0 * 600 * r < budget  # the bare m x r block would have fitted
+    with pytest.raises(ProblemTooLargeError) as caught:
+        RankRC(max_bytes=budget).fit(X, y)
+    monkeypatch.undo()
+    suggestion = _suggested(str(caught.value))
+    suggestion.set_params(max_bytes=budget).fit(X, y)
+
+
+@pytest.mark.parametrize("method", ["chunking", "clustering", "subgradient"])
+def test_scalable_lp_routes_are_refused_before_the_kernel(no_kernel, method):
+    X, y = _data(300)
+    with pytest.raises(ProblemTooLargeError):
+        LPRanker(method=method, max_bytes=1e5).fit(X, y)
