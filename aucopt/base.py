@@ -540,9 +540,9 @@ class BinaryRankerMixin(ClassifierMixin):
     def score(self, X, y, sample_weight=None) -> float:
         """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
 
-        Scores within ``aucopt.metrics.TIED_TOL`` (1e-8) of each other tie, so round-off (a
-        model fitted on dense or sparse ``X``) does not change the score; otherwise equal to
-        :func:`sklearn.metrics.roc_auc_score`.
+        Scores within 1e-8 · max|score| (``aucopt.metrics.TIED_TOL``, relative) of each other
+        tie, so round-off (a model fitted on dense or sparse ``X``) does not change the score;
+        otherwise equal to :func:`sklearn.metrics.roc_auc_score`.
 
         Parameters
         ----------
@@ -739,9 +739,10 @@ class SurvivalRankerMixin:
     def score(self, X, y, sample_weight=None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
-        Risks within ``aucopt.metrics.TIED_TOL`` (1e-8) of each other tie, so round-off (a
-        model fitted on dense or sparse ``X``) does not change the score. Equal to
-        scikit-survival's ``concordance_index_censored`` with its default ``tied_tol=1e-8``.
+        Risks within 1e-8 · max|risk| (``aucopt.metrics.TIED_TOL``, relative) of each other
+        tie, so round-off (a model fitted on dense or sparse ``X``) does not change the score.
+        Equal to scikit-survival's ``concordance_index_censored`` with ``tied_tol=1e-8 ·
+        max|risk|``.
 
         Parameters
         ----------
