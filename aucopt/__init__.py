@@ -16,6 +16,7 @@ subpackage                what lives there
 ========================  ===========================================================
 """
 
+from ._version import __version__
 from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
 from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
@@ -39,7 +40,6 @@ from .svm import (
     SurvivalSparseAUC,
 )
 
-__version__ = "0.2.0"
 
 _ensure_formulations_package()
 

@@ -1,9 +1,13 @@
 """Loaders of the data sets used by the examples and benchmarks (not shipped with the package).
 
+* :func:`get_data_dir` — where the data files are: an explicit folder, the ``AUCOPT_DATA``
+  environment variable, or the ``shared/data`` folder beside a source checkout;
 * :func:`load_coil2000` — the CoIL Challenge 2000 insurance data (the case study of Ataman 2007,
   Sec. 4.5), from a CSV file;
 * :func:`load_survival` — the survival data sets shipped with scikit-survival (WHAS500, GBSG2,
-  veterans, FLCHAIN) or a CSV file, as covariates and a structured survival target.
+  veterans, FLCHAIN) or a CSV file, as covariates and a structured survival target;
+* :func:`load_deepsurv` — the METABRIC, SUPPORT, GBSG and WHAS train/test splits of the DeepSurv
+  repository (HDF5 files; needs h5py).
 
 Each loader says clearly what is missing when a file or an optional package is absent.
 """
@@ -18,13 +22,68 @@ import numpy as np
 #: where the project's shared data folder sits relative to a source checkout
 SHARED_DATA = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
 
+#: the environment variable naming the data folder
+DATA_ENV = "AUCOPT_DATA"
+
 #: the nominal CoIL 2000 columns, one-hot encoded by :func:`load_coil2000`
 NOMINAL_COIL = ("STYPE", "MOSHOOFD")
 
-__all__ = ["load_coil2000", "load_survival"]
+__all__ = ["get_data_dir", "load_coil2000", "load_survival", "load_deepsurv"]
 
 
-def load_coil2000(path=None):
+def get_data_dir(data_dir=None, *, required=None):
+    """The folder holding the data files of the examples and benchmarks.
+
+    Parameters
+    ----------
+    data_dir : str or path-like, default=None
+        The folder. None means the ``AUCOPT_DATA`` environment variable, and, when that is unset,
+        the ``shared/data`` folder beside a source checkout of aucopt.
+    required : str, default=None
+        A file or folder, relative to the data folder, that must exist (for example
+        ``"coil2000/ticdata.csv.gz"``); its absence raises :class:`FileNotFoundError` naming it and
+        the ways to give the folder.
+
+    Returns
+    -------
+    path : str
+        The absolute path of the data folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the folder (or ``required`` inside it) does not exist.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from aucopt.datasets import get_data_dir
+    >>> folder = tempfile.mkdtemp()
+    >>> get_data_dir(folder) == os.path.abspath(folder)
+    True
+    >>> try:
+    ...     get_data_dir(folder, required="coil2000/ticdata.csv.gz")
+    ... except FileNotFoundError as exc:
+    ...     print(str(exc).split(" in ")[0])
+    Data file coil2000/ticdata.csv.gz not found
+    """
+    if data_dir is not None:
+        source = "the folder given"
+    elif os.environ.get(DATA_ENV):
+        data_dir, source = os.environ[DATA_ENV], f"${DATA_ENV}"
+    else:
+        data_dir, source = SHARED_DATA, "the shared/data folder beside a source checkout"
+    path = os.path.abspath(os.fspath(data_dir))
+    how = (f"pass the data folder explicitly (data_dir=..., or --data-dir on the command line) or set "
+           f"{DATA_ENV}; the files are listed in the project's shared/data/README.md")
+    if not os.path.isdir(path):
+        raise FileNotFoundError(f"Data folder {path} ({source}) does not exist: {how}.")
+    if required is not None and not os.path.exists(os.path.join(path, required)):
+        raise FileNotFoundError(f"Data file {required} not found in {path} ({source}): {how}.")
+    return path
+
+
+def load_coil2000(path=None, *, data_dir=None):
     """The CoIL Challenge 2000 caravan-insurance data, split as in the challenge.
 
     Parameters
@@ -32,7 +91,10 @@ def load_coil2000(path=None):
     path : str, default=None
         The CSV file (plain or gzip-compressed) with one column per attribute and the label
         column ``CARAVAN``; a ``levels.json`` beside it gives the order of the levels of each
-        ordered factor. None means ``<shared data>/coil2000/ticdata.csv.gz`` of a source checkout.
+        ordered factor. None means ``coil2000/ticdata.csv.gz`` in the data folder.
+    data_dir : str, default=None
+        The data folder when ``path`` is None (see :func:`get_data_dir`: None means
+        ``AUCOPT_DATA`` or the source checkout's ``shared/data``).
 
     Returns
     -------
@@ -79,7 +141,9 @@ def load_coil2000(path=None):
     """
     import pandas as pd
 
-    path = path or os.path.join(SHARED_DATA, "coil2000", "ticdata.csv.gz")
+    if path is None:
+        path = os.path.join(get_data_dir(data_dir, required="coil2000/ticdata.csv.gz"), "coil2000",
+                            "ticdata.csv.gz")
     levels_path = os.path.join(os.path.dirname(path), "levels.json")
     for p in (path, levels_path):
         if not os.path.exists(p):
@@ -168,7 +232,8 @@ def load_survival(name, *, time=None, event=None):
         try:
             import sksurv.datasets as sd
         except ImportError as exc:
-            raise ImportError(f"The {name!r} data set ships with scikit-survival: pip install scikit-survival") from exc
+            raise ImportError(f"The {name!r} data set ships with scikit-survival, which is not installed: "
+                              "pip install 'aucopt[survival]' (or pip install scikit-survival).") from exc
         loader, event_col, time_col = SKSURV_SETS[name]
         frame, target = getattr(sd, loader)()
         frame = frame.copy()
@@ -210,3 +275,72 @@ def load_survival(name, *, time=None, event=None):
         raise ValueError(f"No row of {name} is complete: all {len(keep)} rows have a missing covariate or a "
                          "non-finite time; fill or drop the missing values.")
     return frame.to_numpy(float)[keep], survival_target(np.asarray(e)[keep], t[keep])
+
+
+#: the DeepSurv HDF5 files of :func:`load_deepsurv`, under ``survival/`` in the data folder
+DEEPSURV_SETS = {"metabric": "metabric_IHC4_clinical_train_test.h5", "support": "support_train_test.h5",
+                 "gbsg": "gbsg_cancer_train_test.h5", "whas": "whas_train_test.h5"}
+
+
+def load_deepsurv(name, *, data_dir=None, split="all"):
+    """A train/test survival split of the DeepSurv repository (Katzman et al. 2018).
+
+    Parameters
+    ----------
+    name : {"metabric", "support", "gbsg", "whas"}
+        The data set; its file is ``survival/<name>_..._train_test.h5`` in the data folder.
+    data_dir : str, default=None
+        The data folder (see :func:`get_data_dir`).
+    split : {"all", "train", "test"}, default="all"
+        Which rows: the published training split, test split, or both stacked (train first).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+        The covariates as published.
+    y : structured array of shape (n_samples,)
+        Boolean ``event`` and float ``time`` (:func:`aucopt.survival_target`).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``name`` or ``split``.
+    FileNotFoundError
+        When the data folder or the file is missing.
+    ImportError
+        When h5py is not installed (``pip install 'aucopt[survival]'``).
+
+    References
+    ----------
+    .. [1] Katzman, J. L., Shaham, U., Cloninger, A., Bates, J., Jiang, T., & Kluger, Y. (2018).
+       DeepSurv: personalized treatment recommender system using a Cox proportional hazards deep
+       neural network. *BMC Medical Research Methodology*, 18, 24.
+
+    Examples
+    --------
+    >>> from aucopt.datasets import load_deepsurv
+    >>> try:
+    ...     X, y = load_deepsurv("support", data_dir="/nonexistent")
+    ... except FileNotFoundError as exc:
+    ...     print(str(exc).split(" (")[0])
+    Data folder /nonexistent
+    """
+    from ._validation import survival_target
+
+    if name not in DEEPSURV_SETS:
+        raise ValueError(f"Unknown DeepSurv data set {name!r}: use one of {sorted(DEEPSURV_SETS)}.")
+    if split not in ("all", "train", "test"):
+        raise ValueError(f"split must be 'all', 'train' or 'test'; got {split!r}.")
+    relative = f"survival/{DEEPSURV_SETS[name]}"
+    path = os.path.join(get_data_dir(data_dir, required=relative), relative)
+    try:
+        import h5py
+    except ImportError as exc:
+        raise ImportError(f"Reading {relative} needs h5py, which is not installed: pip install 'aucopt[survival]' "
+                          "(or pip install h5py).") from exc
+    parts = ("train", "test") if split == "all" else (split,)
+    with h5py.File(path, "r") as fh:
+        X = np.vstack([fh[p]["x"][:] for p in parts]).astype(float)
+        t = np.concatenate([fh[p]["t"][:] for p in parts]).astype(float)
+        e = np.concatenate([fh[p]["e"][:] for p in parts]).astype(bool)
+    return X, survival_target(e, t)
