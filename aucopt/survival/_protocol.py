@@ -296,14 +296,16 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
                           folds=folds)
 
 
-@validate_params({"methods": [dict], **_CV_CONSTRAINTS}, prefer_skip_nested_validation=False)
-def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0, verbose=0) -> dict:
+@validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None]},
+                 prefer_skip_nested_validation=False)
+def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0, verbose=0,
+                     callback=None) -> dict:
     """:func:`pooled_cindex_cv` for several estimators on the same folds, timed.
 
     Parameters
     ----------
     methods : dict of str to estimator
-        The estimators, by name.
+        The estimators, by name, evaluated in this order.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
         Covariates.
     y : structured array of shape (n_samples,) or tuple (event, time)
@@ -316,6 +318,10 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
         Seeds the splits (the same for every method, so the results are paired).
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar over the folds of each method.
+    callback : callable, default=None
+        Called as ``callback(name, result)`` as soon as each method's cross-validation ends
+        (``result.seconds`` set), before the next method starts: to report results while the
+        others run (see :func:`comparison_table` with ``stream=True``).
 
     Returns
     -------
@@ -336,7 +342,10 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
     >>> X = rng.normal(size=(60, 3))
     >>> y = survival_target(rng.random(60) < 0.7, rng.exponential(np.exp(-X[:, 0])))
     >>> methods = {"ridge": CoxPH(alpha=0.01), "strong": CoxPH(alpha=1.0)}
-    >>> results = evaluate_methods(methods, X, y, n_splits=2, n_repeats=2)
+    >>> results = evaluate_methods(methods, X, y, n_splits=2, n_repeats=2,
+    ...                            callback=lambda name, result: print(name, "done"))
+    ridge done
+    strong done
     >>> sorted(results), results["ridge"].pooled_c.shape
     (['ridge', 'strong'], (2,))
     """
@@ -346,24 +355,88 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
         results[name] = pooled_cindex_cv(estimator, X, y, n_splits=n_splits, n_repeats=n_repeats,
                                          random_state=random_state, verbose=verbose)
         results[name].seconds = _time.perf_counter() - start
+        if callback is not None:
+            callback(name, results[name])
     return results
 
 
-def comparison_table(results: dict, baseline: str | None = None) -> str:
+#: the text of a missing value in :func:`comparison_table` (a p-value without baseline, ...)
+MISSING = "—"
+
+
+def _comparison_record(name, result, base=None) -> dict:
+    """One row of :func:`comparison_table` as numbers (None where missing): ``method``,
+    ``pooled_c_mean``, ``pooled_c_sd``, ``fold_c``, ``p_value`` (paired t-test against the
+    baseline result ``base``; None for the baseline itself, without one, or with < 2
+    repetitions) and ``seconds``."""
+    def number(value):
+        value = float(value)
+        return value if np.isfinite(value) else None
+
+    paired = base is not None and base is not result and len(result.pooled_c) >= 2
+    fold = result.fold_c[np.isfinite(result.fold_c)]
+    return {"method": name, "pooled_c_mean": number(result.mean),
+            "pooled_c_sd": number(result.std) if len(result.pooled_c) > 1 else None,
+            "fold_c": number(fold.mean()) if fold.size else None,
+            "p_value": number(compare_methods(result, base).pvalue) if paired else None,
+            "seconds": number(getattr(result, "seconds", float("nan")))}
+
+
+def _comparison_line(record) -> str:
+    def cell(value, spec, width):
+        return f"{MISSING:>{width}}" if value is None else f"{value:{width}{spec}}"
+
+    sd = MISSING if record["pooled_c_sd"] is None else f"{record['pooled_c_sd']:6.4f}"
+    return (f"{record['method']:14} {cell(record['pooled_c_mean'], '.4f', 8)} ± {sd:>6} "
+            f"{cell(record['fold_c'], '.4f', 8)} {cell(record['p_value'], '.4g', 10)} "
+            f"{cell(record['seconds'], '.1f', 8)}")
+
+
+def _comparison_lines(results, baseline):
+    pairs = results.items() if isinstance(results, dict) else results
+    yield f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs ' + str(baseline or '-'):>10} {'seconds':>8}"
+    waiting, base = [], None
+    for name, result in pairs:
+        if name == baseline:
+            base = result
+        if baseline is not None and base is None:  # its p-value needs the baseline: hold the row
+            waiting.append((name, result))
+            continue
+        for held_name, held in waiting + [(name, result)]:
+            yield _comparison_line(_comparison_record(held_name, held, base))
+        waiting = []
+    for held_name, held in waiting:  # the baseline never came: no p-values
+        yield _comparison_line(_comparison_record(held_name, held))
+
+
+def comparison_table(results, baseline: str | None = None, *, stream: bool = False):
     """A text table of cross-validation results, one row per method (as Ataman 2007, Table 5.2).
 
     Parameters
     ----------
-    results : dict of str to PooledCVResult
-        As returned by :func:`evaluate_methods`.
+    results : dict of str to PooledCVResult, or iterable of (str, PooledCVResult)
+        As returned by :func:`evaluate_methods`, or (name, result) pairs in the order the
+        methods finish.
     baseline : str, default=None
-        The method every other method is tested against; None leaves the p-value column NaN.
+        The method every other method is tested against; None leaves the p-value column
+        empty.
+    stream : bool, default=False
+        False returns the table as one string. True returns a generator of its lines: the
+        header at once, then each method's row as soon as ``results`` yields it (a row that
+        comes before the baseline's is held until the baseline's arrives, since its p-value
+        needs it; put the baseline first to stream every row).
 
     Returns
     -------
-    table : str
+    table : str or generator of str
         Columns: method, pooled C mean ± sd, mean per-fold C, the paired t-test p-value
-        against ``baseline`` (NaN with fewer than 2 repetitions) and seconds.
+        against ``baseline`` and seconds. A missing value (the baseline's own p-value, a
+        p-value or standard deviation with fewer than 2 repetitions, a fold C with no
+        comparable pair in any test fold) is shown as "—".
+
+    See Also
+    --------
+    evaluate_methods : Produces the results; its ``callback`` reports each as it ends.
 
     Examples
     --------
@@ -376,15 +449,19 @@ def comparison_table(results: dict, baseline: str | None = None) -> str:
     ...                        baseline="B"))
     method                  pooled C   fold C     p vs B  seconds
     A                0.7100 ± 0.0100   0.7100    0.03391      1.0
-    B                0.6633 ± 0.0153   0.6633        nan      1.0
+    B                0.6633 ± 0.0153   0.6633          —      1.0
+
+    Streaming, with the baseline first so that every row is printed as soon as it is known:
+
+    >>> lines = comparison_table(iter([("B", result([0.65, 0.66, 0.68])), ("A", result([0.70, 0.72, 0.71]))]),
+    ...                          baseline="B", stream=True)
+    >>> next(lines).split()
+    ['method', 'pooled', 'C', 'fold', 'C', 'p', 'vs', 'B', 'seconds']
+    >>> next(lines).split()[-2]
+    '—'
     """
-    rows = [f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs ' + str(baseline or '-'):>10} {'seconds':>8}"]
-    for name, res in results.items():
-        paired = baseline in results and name != baseline and len(res.pooled_c) >= 2
-        p = compare_methods(res, results[baseline]).pvalue if paired else float("nan")
-        rows.append(f"{name:14} {res.mean:8.4f} ± {res.std:6.4f} {np.nanmean(res.fold_c):8.4f} "
-                    f"{p:10.4g} {getattr(res, 'seconds', float('nan')):8.1f}")
-    return "\n".join(rows)
+    lines = _comparison_lines(results, baseline)
+    return lines if stream else "\n".join(lines)
 
 
 # ============================================================================ comparison
