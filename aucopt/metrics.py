@@ -15,6 +15,11 @@ scores' magnitude), so round-off (e.g. dense vs sparse ``X``) does not change a 
 neither does rescaling the scores; ``tied_tol=0`` ties only exactly equal values. Counts are exact
 integers; no pair is ever materialized.
 
+With ``sample_weight`` (case weights w), a pair (i, j) counts with weight ``w_i · w_j`` in the
+numerator and the denominator: the weighted AUC is scikit-learn's weighted ``roc_auc_score``, and
+integer weights give the metric of the data with row i repeated ``w_i`` times (a zero weight
+removes the row). The weighted sums are computed in the same O(m log m) passes.
+
 References: Hanley & McNeil (1982) for the AUC as the Wilcoxon–Mann–Whitney statistic;
 Harrell et al. (1982) for the concordance index.
 """
@@ -26,7 +31,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .pairs._order import suffix_less_equal_counts
-from ._validation import binary_labels, check_consistent_length, check_finite_1d, survival_arrays
+from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
+                          survival_arrays)
 from .pairs import PairSet
 
 __all__ = ["ConcordanceCounts", "TIED_TOL", "concordance_counts", "harrell_c", "roc_auc"]
@@ -83,14 +89,32 @@ def _tie_bounds(values: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]
     return lower, upper
 
 
-def _tie_credited_ratio(wins: int, tied: int, total: int, ties: str) -> float:
-    """``(wins + c * tied) / total`` with ``c`` = 1/2 or 0, as one correctly rounded division."""
+def _tie_credited_ratio(wins, tied, total, ties: str) -> float:
+    """``(wins + c * tied) / total`` with ``c`` = 1/2 or 0, as one correctly rounded division.
+
+    Integer counts are divided exactly as integers; float (weighted) sums as floats.
+    """
+    if isinstance(total, (float, np.floating)):
+        value = (2.0 * wins + tied) / (2.0 * total) if ties == "half" else wins / total
+        return float(min(max(value, 0.0), 1.0))  # sums of prefix differences: clip round-off
     if ties == "half":
         return (2 * int(wins) + int(tied)) / (2 * int(total))
     return int(wins) / int(total)
 
 
-def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) -> float:
+def _positive_weight_rows(sample_weight, n_samples: int):
+    """``sample_weight`` validated, and the mask of rows with positive weight (None: no weights).
+
+    Rows of zero weight enter no pair; they are dropped before anything (the tie tolerance
+    included) is computed, so a zero weight is the same as removing the row.
+    """
+    weights = check_point_weights(sample_weight, n_samples, "sample_weight")
+    if weights is None:
+        return None, None
+    return weights, weights > 0
+
+
+def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, sample_weight=None) -> float:
     """Area under the ROC curve, as the normalized Wilcoxon–Mann–Whitney statistic.
 
     Parameters
@@ -108,12 +132,23 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
         Scores differing by at most ``tied_tol · max|y_score|`` count as tied (relative to the
         largest score magnitude, so that rescaling the scores changes nothing); 0 ties only
         equal scores.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative case weights; a (positive, negative) pair (i, j) counts with weight
+        w_i · w_j, as in :func:`sklearn.metrics.roc_auc_score`. Integer weights equal repeating
+        rows; a zero weight equals removing the row (it does not enter the tie tolerance
+        either). None: every sample weighs 1.
 
     Returns
     -------
     auc : float
         The fraction of (positive, negative) pairs ranked correctly, tied pairs credited by
-        ``ties``.
+        ``ties`` (the weighted fraction with ``sample_weight``).
+
+    Raises
+    ------
+    ValueError
+        For labels that are not two classes, non-finite scores, invalid ``sample_weight``
+        (negative, NaN, wrong length) or weights that leave one class with zero total weight.
 
     See Also
     --------
@@ -126,14 +161,17 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
 
         AUC = (1/(n₊ n₋)) Σ_{i pos} Σ_{j neg} ([f_i > f_j] + c [f_i = f_j]),
 
-    c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982), where with the
+    c = ½ or 0, the Wilcoxon–Mann–Whitney statistic (Hanley & McNeil 1982); with case weights
+    w it is Σ_{i pos} Σ_{j neg} w_i w_j (...) / (W₊ W₋), W± the class weight totals, the area under
+    the weighted ROC curve that :func:`sklearn.metrics.roc_auc_score` integrates. Here, with the
     tolerance τ = ``tied_tol`` · max|f| "f_i > f_j" means f_j < f_i − τ and "f_i = f_j" means
-    |f_i − f_j| ≤ τ. The default ``tied_tol=1e-8`` makes the AUC insensitive to round-off (a
+    ``|f_i − f_j| ≤ τ``. The default ``tied_tol=1e-8`` makes the AUC insensitive to round-off (a
     model fitted on dense and on sparse ``X`` scores alike) at any scale of the scores; it differs from
     :func:`sklearn.metrics.roc_auc_score` only when a positive and a negative score differ by
     at most τ without being equal. The negatives are sorted once and every positive is
     located by binary search: O(m log m), no pair listed. The counts are exact integers and
-    the ratio is one correctly rounded division.
+    the ratio is one correctly rounded division; with weights, the negatives' weights are
+    summed along the sorted order and each positive reads its two prefix sums.
 
     References
     ----------
@@ -147,6 +185,13 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
     0.75
     >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8]), roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8], ties="strict")
     (0.875, 0.75)
+
+    Weights are case weights: weight 2 counts a sample twice.
+
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], sample_weight=[1, 2, 1, 1])
+    0.6666666666666666
+    >>> roc_auc([0, 0, 0, 1, 1], [0.1, 0.4, 0.4, 0.35, 0.8])
+    0.6666666666666666
     """
     ties = _check_ties(ties)
     tied_tol = _check_tied_tol(tied_tol)
@@ -154,32 +199,49 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL) 
     y_arr = np.asarray(y_true)
     check_consistent_length(y_true=y_arr, y_score=y_score)
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
+    weights, keep = _positive_weight_rows(sample_weight, len(y_score))
+    if weights is not None:
+        is_pos, y_score, weights = is_pos[keep], y_score[keep], weights[keep]
     pos_scores = y_score[is_pos]
-    neg_sorted = np.sort(y_score[~is_pos])
+    neg_order = np.argsort(y_score[~is_pos], kind="stable")
+    neg_sorted = y_score[~is_pos][neg_order]
     tol = _absolute_tol(tied_tol, y_score)
     lower, upper = _tie_bounds(pos_scores, tol) if tol > 0 else (pos_scores, pos_scores)
     below = np.searchsorted(neg_sorted, lower, side="left")  # #{j neg : f_j < f_i, not tied}
     at_most = np.searchsorted(neg_sorted, upper, side="right")  # #{j neg : f_j <= f_i or tied}
-    wins = int(below.sum())
-    tied = int((at_most - below).sum())
-    return _tie_credited_ratio(wins, tied, len(pos_scores) * len(neg_sorted), ties)
+    if weights is None:
+        wins = int(below.sum())
+        tied = int((at_most - below).sum())
+        return _tie_credited_ratio(wins, tied, len(pos_scores) * len(neg_sorted), ties)
+    pos_weight = weights[is_pos]
+    neg_cumulative = np.concatenate([[0.0], np.cumsum(weights[~is_pos][neg_order])])
+    total = float(pos_weight.sum()) * float(neg_cumulative[-1])
+    if total == 0:
+        raise ValueError(
+            "sample_weight gives the positive or the negative class a total weight of zero: "
+            "the AUC needs both classes with positive weight."
+        )
+    wins = float(pos_weight @ neg_cumulative[below])
+    tied = float(pos_weight @ (neg_cumulative[at_most] - neg_cumulative[below]))
+    return _tie_credited_ratio(wins, tied, total, ties)
 
 
 class ConcordanceCounts(NamedTuple):
     """Pair counts over Harrell's comparable pairs, returned by :func:`concordance_counts`.
 
-    ``concordant + discordant + tied_risk == comparable``.
+    ``concordant + discordant + tied_risk == comparable``. With ``sample_weight`` the fields
+    are the weighted sums Σ w_i w_j over those pairs (floats).
 
     Attributes
     ----------
-    concordant : int
+    concordant : int or float
         Comparable pairs (i, j) with risk_i > risk_j + tied_tol (the earlier event has the
         higher risk).
-    discordant : int
+    discordant : int or float
         Comparable pairs with risk_i < risk_j − tied_tol.
-    tied_risk : int
-        Comparable pairs with |risk_i − risk_j| ≤ tied_tol.
-    comparable : int
+    tied_risk : int or float
+        Comparable pairs with ``|risk_i − risk_j| ≤ tied_tol``.
+    comparable : int or float
         All comparable pairs.
 
     Examples
@@ -189,13 +251,13 @@ class ConcordanceCounts(NamedTuple):
     2
     """
 
-    concordant: int
-    discordant: int
-    tied_risk: int
-    comparable: int
+    concordant: int | float
+    discordant: int | float
+    tied_risk: int | float
+    comparable: int | float
 
 
-def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
+def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> ConcordanceCounts:
     """Concordant, discordant and risk-tied pairs among Harrell's comparable pairs.
 
     Parameters
@@ -209,11 +271,16 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
         Risks differing by at most ``tied_tol · max|risk|`` count as tied (relative to the
         largest risk magnitude, so that rescaling the risks changes nothing); 0 ties only equal
         risks.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative case weights; a comparable pair (i, j) counts with weight w_i · w_j.
+        Integer weights equal repeating rows; a zero weight equals removing the row (it does
+        not enter the tie tolerance either). None: every sample weighs 1.
 
     Returns
     -------
     counts : ConcordanceCounts
-        Exact integer counts; all zero when no pair is comparable.
+        Exact integer counts (float weighted sums with ``sample_weight``); all zero when no
+        pair is comparable.
 
     See Also
     --------
@@ -223,11 +290,13 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     -----
     A pair (i, j) is comparable when subject i had the event and t_i < t_j, or t_i = t_j and j
     is censored (Harrell et al. 1982; the convention of scikit-survival and lifelines). It is
-    tied when |risk_i − risk_j| ≤ τ (τ = ``tied_tol`` · max|risk|), concordant when risk_i >
+    tied when ``|risk_i − risk_j| ≤ τ`` (τ = ``tied_tol`` · max|risk|), concordant when risk_i >
     risk_j otherwise, and discordant otherwise; these are the counts of scikit-survival's
     ``concordance_index_censored(..., tied_tol=τ)`` (whose tolerance is absolute). The comparable partners of each event
     form a suffix of the time order, counted by a merge sort over the risks in O(m log² m)
     (with τ > 0 the thresholds risk_i ± τ of the events join the sort); no pair is listed.
+    With case weights the same merge sort carries prefix sums of the partners' weights
+    (the thresholds weigh 0), and each event's sums are multiplied by its own weight.
 
     References
     ----------
@@ -246,11 +315,16 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
     event, time = survival_arrays(y)
     risk = check_finite_1d(risk, "risk")
     check_consistent_length(y=event, risk=risk)
+    weights, keep = _positive_weight_rows(sample_weight, len(risk))
+    if weights is not None:
+        event, time, risk, weights = event[keep], time[keep], risk[keep], weights[keep]
     pairs = PairSet.survival(event, time)  # each event's comparable partners: a suffix of pairs.order
     events = np.flatnonzero(event)
     start = pairs.start[events]
     comparable = int((len(time) - start).sum())
     tol = _absolute_tol(tied_tol, risk)
+    if weights is not None:
+        return _weighted_counts(pairs, start, risk, events, weights, tol)
     if tol == 0:
         counts = suffix_less_equal_counts(pairs.order, start, risk, events)
         concordant = int(counts.less.sum())
@@ -264,6 +338,47 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL) -> ConcordanceCounts:
         tied_risk=tied_risk,
         comparable=comparable,
     )
+
+
+def _weighted_counts(pairs, start, risk, events, weights, tol) -> ConcordanceCounts:
+    """The weighted sums Σ w_i w_j of the comparable, concordant and risk-tied pairs.
+
+    The partners of event i are the suffix ``order[start_i:]``; their total weight is a suffix
+    sum, their weight below / tied with risk_i comes from the merge sort's prefix sums.
+    """
+    suffix_weight = np.concatenate([np.cumsum(weights[pairs.order][::-1])[::-1], [0.0]])
+    event_weight = weights[events]
+    comparable = float(event_weight @ suffix_weight[start])
+    if tol == 0:
+        counts = suffix_less_equal_counts(pairs.order, start, risk, events, weights)
+        below, tied = counts.weight_less, counts.weight_equal
+    else:
+        below, at_most = _suffix_weights_within(pairs.order, start, risk, events, tol, weights)
+        tied = at_most - below
+    concordant = float(event_weight @ below)
+    tied_risk = max(float(event_weight @ tied), 0.0)
+    return ConcordanceCounts(
+        concordant=concordant,
+        discordant=max(comparable - concordant - tied_risk, 0.0),
+        tied_risk=tied_risk,
+        comparable=comparable,
+    )
+
+
+def _suffix_weights_within(order, start, risk, events, tol, weights) -> tuple[np.ndarray, np.ndarray]:
+    """Per event k: Σ_{j in suffix_k, r_j < L_k} w_j and Σ_{j in suffix_k, r_j ≤ U_k} w_j.
+
+    As :func:`_suffix_counts_within`, with the thresholds appended as points of weight 0, so
+    that they add nothing to the weighted sums.
+    """
+    m, k = len(order), len(events)
+    lower, upper = _tie_bounds(risk[events], tol)
+    counts = suffix_less_equal_counts(
+        np.concatenate([order, np.arange(m, m + 2 * k)]), np.concatenate([start, start]),
+        np.concatenate([risk, lower, upper]), np.arange(m, m + 2 * k),
+        np.concatenate([weights, np.zeros(2 * k)]),
+    )
+    return counts.weight_less[:k], counts.weight_less[k:] + counts.weight_equal[k:]
 
 
 def _suffix_counts_within(order, start, risk, events, tol) -> tuple[int, int]:
@@ -289,7 +404,7 @@ def _suffix_counts_within(order, start, risk, events, tol) -> tuple[int, int]:
     return int(below_lower.sum()), int(at_most_upper.sum())
 
 
-def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
+def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) -> float:
     """Harrell's concordance index of risk scores for right-censored survival data.
 
     Parameters
@@ -304,16 +419,22 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
         Risks differing by at most ``tied_tol · max|risk|`` count as tied (relative to the
         largest risk magnitude, so that rescaling the risks changes nothing); 0 ties only equal
         risks.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative case weights; a comparable pair (i, j) counts with weight w_i · w_j in the
+        numerator and the denominator (see Notes). Integer weights equal repeating rows; a zero
+        weight equals removing the row. None: every sample weighs 1.
 
     Returns
     -------
     cindex : float
-        (concordant + c · tied_risk) / comparable, c = ½ or 0.
+        (concordant + c · tied_risk) / comparable, c = ½ or 0 (weighted sums with
+        ``sample_weight``).
 
     Raises
     ------
     ValueError
-        When no pair is comparable (e.g. every sample is censored).
+        When no pair is comparable (e.g. every sample is censored), or no comparable pair has
+        positive weight.
 
     See Also
     --------
@@ -331,10 +452,25 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
     magnitude 1e-9). ``tied_tol=0`` ties only equal risks, as lifelines' ``concordance_index``.
     The pairs are those of :func:`concordance_counts` (Harrell et al. 1982).
 
+    With case weights w, the weighted concordance is
+
+        C_w = Σ_{(i, j) comparable} w_i w_j ([risk_i > risk_j] + c [risk_i ≈ risk_j])
+              / Σ_{(i, j) comparable} w_i w_j,
+
+    Harrell's C of a population in which sample i stands for w_i subjects: integer weights
+    give exactly Harrell's C of the data with row i repeated w_i times (two copies of one row
+    are never comparable: that needs an event and a censored sample), and for binary data
+    (event = positive, time = 1 − label) it is the weighted AUC of :func:`roc_auc`. Weights
+    that depend on the pair, such as the inverse-probability-of-censoring weights of Uno et al.
+    (2011), define a different estimator.
+
     References
     ----------
     .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    .. [2] Uno, H., Cai, T., Pencina, M. J., D'Agostino, R. B., & Wei, L. J. (2011). On the
+       C-statistics for evaluating overall adequacy of risk prediction procedures with censored
+       survival data. *Statistics in Medicine*, 30(10), 1105–1117.
 
     Examples
     --------
@@ -343,9 +479,23 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL) -> float:
     >>> time = [1.0, 2.0, 3.0, 4.0]
     >>> harrell_c((event, time), [0.3, 0.1, 0.2, 0.2]), harrell_c((event, time), [0.3, 0.1, 0.2, 0.2], ties="strict")
     (0.875, 0.75)
+
+    Case weights: weight 3 on the last subject is the same as three copies of it.
+
+    >>> harrell_c((event, time), [0.3, 0.1, 0.2, 0.2], sample_weight=[1, 1, 1, 3])
+    0.8125
+    >>> harrell_c(([True, False, True, True, True, True], [1.0, 2.0, 3.0, 4.0, 4.0, 4.0]),
+    ...           [0.3, 0.1, 0.2, 0.2, 0.2, 0.2])
+    0.8125
     """
     ties = _check_ties(ties)
-    counts = concordance_counts(y, risk, tied_tol=tied_tol)
+    counts = concordance_counts(y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
+    if counts.comparable == 0 and sample_weight is not None:
+        raise ValueError(
+            "No comparable pair has positive weight: sample_weight leaves no event of positive "
+            "weight followed by a later time (or a censored sample at the same time) of positive "
+            "weight."
+        )
     if counts.comparable == 0:
         raise ValueError(
             "No comparable pairs: Harrell's C needs at least one event followed by a later "

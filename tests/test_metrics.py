@@ -370,3 +370,162 @@ def test_tied_tol_bad_values(bad):
         harrell_c(([True, False], [1.0, 2.0]), [0.3, 0.1], tied_tol=bad)
     with pytest.raises(ValueError, match="tied_tol"):
         roc_auc([0, 1], [0.3, 0.1], tied_tol=bad)
+
+
+# ----------------------------------------------------------------------------- sample_weight
+
+
+def brute_weighted_concordance(event, time, risk, weight, tol=0.0):
+    """Σ w_i w_j over every comparable pair (i, j), listed one by one: (concordant, tied, comparable)."""
+    conc = tied = comp = 0.0
+    for i in range(len(time)):
+        if not event[i]:
+            continue
+        for j in range(len(time)):
+            if time[i] < time[j] or (time[i] == time[j] and not event[j]):
+                pair = weight[i] * weight[j]
+                comp += pair
+                if abs(risk[i] - risk[j]) <= tol:
+                    tied += pair
+                elif risk[i] > risk[j]:
+                    conc += pair
+    return conc, tied, comp
+
+
+@settings(max_examples=100, deadline=None)
+@given(m=st.integers(2, 60), levels=st.integers(1, 5), seed=st.integers(0, 2**32 - 1))
+def test_weighted_roc_auc_equals_sklearn_with_heavy_ties(m, levels, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, m)
+    y[0], y[1] = 0, 1
+    score = rng.integers(0, levels + 1, m).astype(float)  # integer scores: heavy exact ties
+    weight = rng.random(m) * 3
+    weight[0] = weight[1] = 1.0  # both classes keep a positive weight
+    weight[rng.random(m) < 0.2] = 0.0
+    weight[0] = weight[1] = 1.0
+    expected = roc_auc_score(y, score, sample_weight=weight)
+    assert roc_auc(y, score, sample_weight=weight) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    assert roc_auc(y, score, sample_weight=weight, tied_tol=0) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_integer_weights_equal_repeated_rows(seed):
+    rng = np.random.default_rng(seed)
+    m = 50
+    y = rng.integers(0, 2, m)
+    y[:2] = [0, 1]
+    score = rng.integers(0, 6, m).astype(float)
+    weight = rng.integers(0, 4, m)
+    weight[:2] = 1
+    rows = np.repeat(np.arange(m), weight)
+    assert roc_auc(y, score, sample_weight=weight) == pytest.approx(roc_auc(y[rows], score[rows]), rel=1e-14)
+    assert roc_auc(y, score, sample_weight=weight, ties="strict") == pytest.approx(
+        roc_auc(y[rows], score[rows], ties="strict"), rel=1e-14)
+
+    event, time, risk = random_survival(rng, m, n_times=8, n_risks=5)
+    time += 1.0
+    event[0], time[0] = True, 0.0  # at least one comparable pair among the weighted rows
+    got = concordance_counts((event, time), risk, sample_weight=weight)
+    want = concordance_counts((event[rows], time[rows]), risk[rows])
+    for field in ConcordanceCounts._fields:
+        assert getattr(got, field) == pytest.approx(getattr(want, field), rel=1e-14, abs=1e-12)
+        assert isinstance(getattr(got, field), float)
+    assert harrell_c((event, time), risk, sample_weight=weight) == pytest.approx(
+        harrell_c((event[rows], time[rows]), risk[rows]), rel=1e-14)
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    m=st.integers(1, 30),
+    n_times=st.integers(1, 6),
+    n_risks=st.integers(1, 6),
+    p_event=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_weighted_concordance_matches_brute_force(m, n_times, n_risks, p_event, seed):
+    """Tied times, tied risks, censoring and zero weights, against every pair listed."""
+    rng = np.random.default_rng(seed)
+    event, time, risk = random_survival(rng, m, n_times, n_risks, p_event)
+    weight = rng.random(m) * 2
+    weight[rng.random(m) < 0.25] = 0.0
+    conc, tied, comp = brute_weighted_concordance(event, time, risk, weight)
+    got = concordance_counts((event, time), risk, sample_weight=weight)
+    assert got.comparable == pytest.approx(comp, rel=1e-12, abs=1e-12)
+    assert got.concordant == pytest.approx(conc, rel=1e-12, abs=1e-12)
+    assert got.tied_risk == pytest.approx(tied, rel=1e-12, abs=1e-12)
+    assert got.discordant == pytest.approx(comp - conc - tied, rel=1e-12, abs=1e-12)
+    if comp == 0:
+        with pytest.raises(ValueError, match="sample_weight"):
+            harrell_c((event, time), risk, sample_weight=weight)
+    else:
+        assert harrell_c((event, time), risk, sample_weight=weight) == pytest.approx(
+            (conc + 0.5 * tied) / comp, rel=1e-12, abs=1e-12)
+        assert harrell_c((event, time), risk, sample_weight=weight, ties="strict") == pytest.approx(
+            conc / comp, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_weighted_concordance_with_near_ties_matches_brute_force(seed):
+    """The relative tie tolerance applies to weighted sums as to counts (over positive-weight rows)."""
+    rng = np.random.default_rng(seed)
+    event, time, risk = _near_tie_survival(rng, 70)
+    weight = rng.random(70) + 0.5
+    weight[::7] = 0.0
+    scale = np.max(np.abs(risk[weight > 0]))
+    conc, tied, comp = brute_weighted_concordance(event, time, risk, weight, tol=1e-8 * scale)
+    got = concordance_counts((event, time), risk, sample_weight=weight)
+    assert (got.concordant, got.tied_risk, got.comparable) == pytest.approx((conc, tied, comp), rel=1e-12)
+    assert tied > 0  # the near ties are exercised
+
+
+def test_zero_weight_is_removal_for_every_metric():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 40)
+    y[:2] = [0, 1]
+    score = rng.normal(size=40)
+    score[5] = 1e9  # a removed row does not widen the tie tolerance of the others
+    weight = np.ones(40)
+    weight[5] = 0.0
+    keep = weight > 0
+    assert roc_auc(y, score, sample_weight=weight) == roc_auc(y[keep], score[keep])
+    event, time, _ = random_survival(rng, 40)
+    time += 1.0
+    event[0], time[0] = True, 0.0
+    assert harrell_c((event, time), score, sample_weight=weight) == harrell_c((event[keep], time[keep]), score[keep])
+
+
+def test_unit_and_scalar_weights_change_nothing():
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 80)
+    score = rng.integers(0, 5, 80).astype(float)
+    assert roc_auc(y, score, sample_weight=np.ones(80)) == roc_auc(y, score)
+    assert roc_auc(y, score, sample_weight=2.5) == roc_auc(y, score)
+    event, time, risk = random_survival(rng, 80)
+    assert harrell_c((event, time), risk, sample_weight=np.ones(80)) == harrell_c((event, time), risk)
+    assert harrell_c((event, time), risk, sample_weight=0.5) == pytest.approx(harrell_c((event, time), risk), rel=1e-15)
+    unweighted = concordance_counts((event, time), risk)
+    assert all(type(v) is int for v in unweighted)  # the unweighted counts stay exact integers
+
+
+@pytest.mark.parametrize(
+    ("weight", "match"),
+    [(-1.0, "sample_weight must be non-negative"),
+     ([1.0, 2.0], r"sample_weight"),
+     (np.r_[np.nan, np.ones(9)], "sample_weight contains 1"),
+     (1e160, r"overflow float64\. Rescale sample_weight")],
+)
+def test_weight_errors_name_sample_weight(weight, match):
+    y = np.r_[np.zeros(5), np.ones(5)]
+    score = np.arange(10.0)
+    with pytest.raises(ValueError, match=match):
+        roc_auc(y, score, sample_weight=weight)
+    with pytest.raises(ValueError, match=match):
+        harrell_c((y.astype(bool), score), score, sample_weight=weight)
+
+
+def test_weights_leaving_a_class_or_no_comparable_pair_are_refused():
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match="positive or the negative class a total weight of zero"):
+        roc_auc(y, [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 1, 0, 0])
+    with pytest.raises(ValueError, match="No comparable pair has positive weight"):
+        harrell_c(([True, False, True], [1.0, 2.0, 3.0]), [0.3, 0.2, 0.1], sample_weight=[0, 1, 1])
