@@ -14,8 +14,9 @@ The survival rankers themselves live with their model families (:mod:`aucopt.lp`
 
 from .._validation import survival_target
 from ._cox import CoxPH
-from ._nonparametric import KaplanMeierCurve, LogRankResult, RiskGroups, kaplan_meier, logrank, risk_groups
-from ._plot import plot_risk_groups, save_figure
+from ._nonparametric import (KaplanMeierCurve, LogRankResult, RiskGroups, kaplan_meier, logrank, number_at_risk,
+                             risk_groups)
+from ._plot import RiskGroupsDisplay, plot_risk_groups, save_figure
 from ._protocol import (
     ComparisonResult,
     PooledCVResult,
@@ -29,5 +30,5 @@ from ._protocol import (
 
 __all__ = ["survival_target", "CoxPH", "pooled_cindex_cv", "PooledCVResult", "evaluate_methods", "comparison_table",
            "compare_methods", "ComparisonResult", "percentile_scores", "time_dependent_auc", "kaplan_meier",
-           "KaplanMeierCurve", "logrank", "LogRankResult", "risk_groups", "RiskGroups", "plot_risk_groups",
-           "save_figure"]
+           "KaplanMeierCurve", "number_at_risk", "logrank", "LogRankResult", "risk_groups", "RiskGroups",
+           "plot_risk_groups", "RiskGroupsDisplay", "save_figure"]

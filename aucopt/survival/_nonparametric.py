@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from .._validation import check_finite_1d, survival_arrays
 
-__all__ = ["KaplanMeierCurve", "kaplan_meier", "LogRankResult", "logrank", "RiskGroups", "risk_groups",
+__all__ = ["KaplanMeierCurve", "kaplan_meier", "number_at_risk", "LogRankResult", "logrank", "RiskGroups", "risk_groups",
            "LOGRANK_WEIGHTINGS"]
 
 
@@ -24,7 +24,8 @@ __all__ = ["KaplanMeierCurve", "kaplan_meier", "LogRankResult", "logrank", "Risk
 class KaplanMeierCurve(NamedTuple):
     """A product-limit estimate: S just after each distinct event time (a right-continuous step).
 
-    Returned by :func:`kaplan_meier`.
+    Returned by :func:`kaplan_meier`, with Greenwood's pointwise confidence band on the log-log
+    scale.
 
     Attributes
     ----------
@@ -32,6 +33,16 @@ class KaplanMeierCurve(NamedTuple):
         The distinct event times t_k, increasing.
     survival : ndarray of shape (n_event_times,)
         Ŝ(t_k), the estimated probability of no event up to and including t_k.
+    lower : ndarray of shape (n_event_times,) or None, default=None
+        Lower end of the pointwise confidence interval of Ŝ(t_k) (see :func:`kaplan_meier`).
+    upper : ndarray of shape (n_event_times,) or None, default=None
+        Upper end of that interval.
+    n_at_risk : ndarray of shape (n_event_times,) or None, default=None
+        n_k, the number of subjects with time ≥ t_k.
+    n_events : ndarray of shape (n_event_times,) or None, default=None
+        d_k, the number of events at t_k.
+    confidence_level : float or None, default=None
+        The coverage of ``lower`` and ``upper`` (e.g. 0.95).
 
     Examples
     --------
@@ -39,10 +50,17 @@ class KaplanMeierCurve(NamedTuple):
     >>> curve = kaplan_meier([1.0, 2.0, 2.0, 4.0], [True, True, False, True])
     >>> curve.at([0.5, 1.0, 3.0, 5.0]).tolist()
     [1.0, 0.75, 0.5, 0.0]
+    >>> curve.n_at_risk.tolist(), curve.n_events.tolist()
+    ([4, 3, 1], [1, 1, 1])
     """
 
     times: np.ndarray
     survival: np.ndarray
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
+    n_at_risk: np.ndarray | None = None
+    n_events: np.ndarray | None = None
+    confidence_level: float | None = None
 
     def at(self, t) -> np.ndarray:
         """Ŝ(t) at arbitrary times (1 before the first event time).
@@ -57,8 +75,37 @@ class KaplanMeierCurve(NamedTuple):
         survival : ndarray
             Ŝ at each time point, shaped like ``t``.
         """
+        return self._step(self.survival, t)
+
+    def confidence_interval_at(self, t) -> tuple[np.ndarray, np.ndarray]:
+        """The pointwise confidence interval of Ŝ(t) at arbitrary times ((1, 1) before the first event).
+
+        Parameters
+        ----------
+        t : float or array-like
+            Time points.
+
+        Returns
+        -------
+        lower, upper : ndarray
+            The interval ends at each time point, shaped like ``t``.
+
+        Examples
+        --------
+        >>> from aucopt.survival import kaplan_meier
+        >>> curve = kaplan_meier([1.0, 2.0, 3.0, 4.0, 5.0], [True, True, False, True, False])
+        >>> lower, upper = curve.confidence_interval_at([0.5, 2.5])
+        >>> lower.round(4).tolist(), upper.round(4).tolist()
+        ([1.0, 0.1257], [1.0, 0.8818])
+        """
+        if self.lower is None or self.upper is None:
+            raise ValueError("This curve has no confidence interval: compute it with "
+                             "kaplan_meier(time, event, confidence_level=0.95).")
+        return self._step(self.lower, t), self._step(self.upper, t)
+
+    def _step(self, values, t) -> np.ndarray:
         idx = np.searchsorted(self.times, np.asarray(t, dtype=float), side="right") - 1
-        return np.where(idx >= 0, self.survival[np.maximum(idx, 0)], 1.0)
+        return np.where(idx >= 0, values[np.maximum(idx, 0)] if len(values) else 1.0, 1.0)
 
 
 def _survival_pair(time, event):
@@ -68,8 +115,55 @@ def _survival_pair(time, event):
     return time, event
 
 
-def kaplan_meier(time, event) -> KaplanMeierCurve:
-    """The Kaplan–Meier product-limit estimate of the survival function.
+def number_at_risk(time, at) -> np.ndarray:
+    """The number of subjects still at risk at each time point: |{i : time_i ≥ t}|.
+
+    Parameters
+    ----------
+    time : array-like of shape (n_samples,)
+        Event or censoring times.
+    at : float or array-like of shape (n_points,)
+        Time points t.
+
+    Returns
+    -------
+    counts : ndarray of int
+        The number of subjects whose event or censoring time is at or after each t (followed
+        up to just before t), shaped like ``at``. This is n_k of the Kaplan–Meier estimator.
+
+    See Also
+    --------
+    plot_risk_groups : Prints these counts under the curves.
+
+    Examples
+    --------
+    >>> from aucopt.survival import number_at_risk
+    >>> number_at_risk([1.0, 2.0, 2.0, 5.0], [0.0, 2.0, 2.5, 6.0]).tolist()
+    [4, 3, 1, 0]
+    """
+    ts = np.sort(check_finite_1d(time, "time"))
+    return len(ts) - np.searchsorted(ts, np.asarray(at, dtype=float), side="left")
+
+
+def _greenwood_loglog(survival, n_at_risk, n_events, confidence_level):
+    """Greenwood's log-log ("exponential Greenwood") pointwise interval of Ŝ at the event times."""
+    z = stats.norm.ppf(0.5 + confidence_level / 2.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # Σ d/(n(n−d)); a term with n = d (Ŝ drops to 0) adds nothing, the interval there is (0, 0)
+        terms = np.where(n_at_risk > n_events, n_events / (n_at_risk * (n_at_risk - n_events.astype(float))), 0.0)
+        greenwood = np.cumsum(terms)
+        log_s = np.log(survival)
+        spread = z * np.sqrt(greenwood) / np.abs(log_s)
+        log_minus_log = np.log(-log_s)
+        lower = np.exp(-np.exp(log_minus_log + spread))
+        upper = np.exp(-np.exp(log_minus_log - spread))
+    lower = np.where(survival > 0, lower, 0.0)
+    upper = np.where(survival > 0, upper, 0.0)
+    return lower, upper
+
+
+def kaplan_meier(time, event, *, confidence_level=0.95) -> KaplanMeierCurve:
+    """The Kaplan–Meier product-limit estimate of the survival function, with a confidence band.
 
     Parameters
     ----------
@@ -77,12 +171,22 @@ def kaplan_meier(time, event) -> KaplanMeierCurve:
         Non-negative event or censoring times (at least one sample).
     event : array-like of shape (n_samples,)
         True (or 1) where the event was observed, False (or 0) where the time is censored.
+    confidence_level : float or None, default=0.95
+        Coverage in (0, 1) of the pointwise confidence interval (Greenwood's variance on the
+        log-log scale); None leaves ``lower`` and ``upper`` None.
 
     Returns
     -------
     curve : KaplanMeierCurve
-        The distinct event times and Ŝ there (empty arrays when there is no event); evaluate
-        anywhere with ``curve.at(t)``.
+        The distinct event times, Ŝ there and its confidence interval, n_k and d_k (empty
+        arrays when there is no event); evaluate anywhere with ``curve.at(t)`` and
+        ``curve.confidence_interval_at(t)``.
+
+    Raises
+    ------
+    ValueError
+        For an empty sample, negative or non-finite times, non-binary events, or a
+        ``confidence_level`` outside (0, 1).
 
     See Also
     --------
@@ -93,12 +197,24 @@ def kaplan_meier(time, event) -> KaplanMeierCurve:
     -----
     Ŝ(t) = Π_{t_k ≤ t} (1 − d_k / n_k) over the distinct event times t_k, with d_k the number
     of events at t_k and n_k the number of subjects with time ≥ t_k; a subject censored at t_k
-    counts as at risk at t_k (Kaplan & Meier 1958). Equal to lifelines' ``KaplanMeierFitter``.
+    counts as at risk at t_k (Kaplan & Meier 1958).
+
+    The interval transforms Ŝ by log(−log Ŝ), whose variance by the delta method and
+    Greenwood's (1926) formula is V(t) = Σ_{t_k ≤ t} d_k / (n_k (n_k − d_k)) / (log Ŝ(t))²,
+    and maps θ ± z √V back: [Ŝ^exp(z √V), Ŝ^exp(−z √V)], with z the standard normal
+    quantile of (1 + ``confidence_level``) / 2 (Kalbfleisch & Prentice 2002, Sec. 1.4). Unlike
+    the plain Greenwood interval Ŝ ± z Ŝ √(Σ d/(n(n − d))), it stays inside [0, 1]. Where Ŝ
+    reaches 0 the interval is (0, 0). The estimate and the interval equal lifelines'
+    ``KaplanMeierFitter`` (its default "exponential Greenwood" interval).
 
     References
     ----------
     .. [1] Kaplan, E. L., & Meier, P. (1958). Nonparametric estimation from incomplete
        observations. *Journal of the American Statistical Association*, 53(282), 457–481.
+    .. [2] Greenwood, M. (1926). The natural duration of cancer. *Reports on Public Health and
+       Medical Subjects*, 33, 1–26. London: His Majesty's Stationery Office.
+    .. [3] Kalbfleisch, J. D., & Prentice, R. L. (2002). *The Statistical Analysis of Failure
+       Time Data* (2nd ed.). Hoboken, NJ: Wiley.
 
     Examples
     --------
@@ -106,12 +222,24 @@ def kaplan_meier(time, event) -> KaplanMeierCurve:
     >>> curve = kaplan_meier([1.0, 2.0, 2.0, 3.0, 5.0], [True, True, False, True, False])
     >>> curve.times.tolist(), curve.survival.round(3).tolist()
     ([1.0, 2.0, 3.0], [0.8, 0.6, 0.3])
+    >>> curve.lower.round(3).tolist(), curve.upper.round(3).tolist()
+    ([0.204, 0.126, 0.012], [0.969, 0.882, 0.719])
     """
+    if confidence_level is not None and not (isinstance(confidence_level, Real)
+                                             and 0 < float(confidence_level) < 1):
+        raise ValueError(f"confidence_level must be a number in (0, 1) (e.g. 0.95) or None; "
+                         f"got {confidence_level!r}.")
     time, event = _survival_pair(time, event)
     ts = np.sort(time)
     t_k, d_k = np.unique(time[event], return_counts=True)
     n_k = len(time) - np.searchsorted(ts, t_k, side="left")
-    return KaplanMeierCurve(times=t_k, survival=np.cumprod(1.0 - d_k / n_k))
+    survival = np.cumprod(1.0 - d_k / n_k)
+    lower = upper = None
+    if confidence_level is not None:
+        lower, upper = _greenwood_loglog(survival, n_k, d_k, float(confidence_level))
+    return KaplanMeierCurve(times=t_k, survival=survival, lower=lower, upper=upper, n_at_risk=n_k,
+                            n_events=d_k, confidence_level=None if confidence_level is None
+                            else float(confidence_level))
 
 
 class LogRankResult(NamedTuple):
