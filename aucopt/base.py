@@ -433,10 +433,28 @@ class BinaryRankerMixin(ClassifierMixin):
     ``intercept_`` (``decision_function`` = f(x) + intercept_ for ``pos_label_ == classes_[1]``).
     ``score`` is the AUC (scores within 1e-8 tie and count ½), as :func:`aucopt.metrics.roc_auc`.
 
+    **Probabilities.** A ranker's scores order the samples; they are not probabilities, and
+    there is no ``predict_proba``: the AUC depends only on the order of the scores, so their
+    scale carries no calibrated meaning. For probabilities, calibrate ``decision_function`` on
+    held-out folds with :class:`sklearn.calibration.CalibratedClassifierCV`, e.g.
+    ``CalibratedClassifierCV(LPRanker(), method="sigmoid")``: ``"sigmoid"`` (Platt 1999) is a
+    monotone map of the score, so it keeps the ranking (up to the averaging over folds);
+    ``"isotonic"`` (Zadrozny & Elkan 2002) fits a step function and may tie scores.
+
     See Also
     --------
     SurvivalRankerMixin : The same contract for censored survival targets.
     KernelPairRanker : A model base class for LP/QP kernel expansions.
+    sklearn.calibration.CalibratedClassifierCV : Probabilities from ``decision_function``.
+
+    References
+    ----------
+    .. [1] Platt, J. C. (1999). Probabilistic outputs for support vector machines and
+       comparisons to regularized likelihood methods. In *Advances in Large Margin
+       Classifiers*, 61–74. MIT Press.
+    .. [2] Zadrozny, B., & Elkan, C. (2002). Transforming classifier scores into accurate
+       multiclass probability estimates. *Proceedings of the 8th ACM SIGKDD International
+       Conference on Knowledge Discovery and Data Mining (KDD)*, 694–699.
 
     Examples
     --------
@@ -462,6 +480,14 @@ class BinaryRankerMixin(ClassifierMixin):
     >>> model = MeanDifferenceRanker().fit(X, y)
     >>> round(model.score(X, y), 3), model.predict(X[:4]).tolist()
     (0.932, [0, 1, 0, 1])
+
+    Probabilities through calibration of ``decision_function``:
+
+    >>> from sklearn.calibration import CalibratedClassifierCV
+    >>> calibrated = CalibratedClassifierCV(MeanDifferenceRanker(), method="sigmoid", cv=3).fit(X, y)
+    >>> proba = calibrated.predict_proba(X)
+    >>> proba.shape, bool(np.allclose(proba.sum(axis=1), 1.0))
+    ((80, 2), True)
     """
 
     def _make_pairs(self, y, sample_weight, rows=None):
@@ -548,14 +574,16 @@ class BinaryRankerMixin(ClassifierMixin):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-        sample_weight : None
-            Accepted for the scikit-learn signature.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Case weights: a (positive, negative) pair (i, j) counts with weight
+            ``sample_weight[i] * sample_weight[j]``, as in scikit-learn's weighted
+            ``roc_auc_score`` (integer weights equal repeating rows, zero removes the row).
 
         Returns
         -------
         auc : float
         """
-        return roc_auc(y, self._expansion(X), pos_label=self.pos_label_)
+        return roc_auc(y, self._expansion(X), pos_label=self.pos_label_, sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -748,14 +776,16 @@ class SurvivalRankerMixin:
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : structured array of shape (n_samples,)
-        sample_weight : None
-            Accepted for the scikit-learn signature.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Case weights: a comparable pair (i, j) counts with weight ``sample_weight[i] *
+            sample_weight[j]`` (integer weights equal repeating rows, zero removes the row; see
+            :func:`aucopt.metrics.harrell_c`).
 
         Returns
         -------
         cindex : float
         """
-        return harrell_c(y, self._expansion(X))
+        return harrell_c(y, self._expansion(X), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
