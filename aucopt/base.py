@@ -430,7 +430,7 @@ class BinaryRankerMixin(ClassifierMixin):
 
     The model's ``_expansion(X)`` gives ranking scores f(x). After ``fit``: ``classes_``,
     ``pos_label_``, ``threshold_`` (the score cut with the best training accuracy) and
-    ``intercept_`` (``decision_function`` = f(x) + intercept_ for ``pos_label_ == classes_[1]``).
+    ``intercept_`` (``decision_function`` = f(x) + ``intercept_`` for ``pos_label_ == classes_[1]``).
     ``score`` is the AUC (scores within 1e-8 tie and count ½), as :func:`aucopt.metrics.roc_auc`.
 
     **Probabilities.** A ranker's scores order the samples; they are not probabilities, and

@@ -339,7 +339,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
-        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max|y α| are dropped
+        Coefficients with ``|y_l α_l| ≤ support_threshold · max|y α|`` are dropped
         from the expansion. The subgradient's α is rarely exactly 0: use e.g. 1e-3 there.
     pos_label : int, float, bool or str, default=None
         The positive class; None: the larger of the two labels.
@@ -394,7 +394,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         For ``"clustering"``: ``{"points": (m, k), "pairs": (n⁺n⁻, k⁺k⁻)}`` before and after.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -516,7 +516,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
-        Coefficients with |y_l α_l| ≤ ``support_threshold`` · max|y α| are dropped.
+        Coefficients with ``|y_l α_l| ≤ support_threshold · max|y α|`` are dropped.
     pair_options : dict, default=None
         Survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``{"variant":
         "lprex"}`` adds censored–censored pairs (Ataman 2007, Table 5.3), ``{"time_weight":
@@ -557,7 +557,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Only set by ``method="clustering"``, which survival data do not support.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also

@@ -371,7 +371,7 @@ class ChunkingResult:
     n_solves : int
         Restricted LPs solved.
     history : list of dict
-        Per restricted LP: ``pass``, ``chunk``, ``retained`` (|S|), ``added`` and
+        Per restricted LP: ``pass``, ``chunk``, ``retained`` (``|S|``), ``added`` and
         ``restricted_objective``.
     solve_result : SolveResult or None
         The backend's result for the last restricted LP, with status

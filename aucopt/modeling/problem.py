@@ -23,6 +23,8 @@ import scipy.sparse as sp
 class Problem:
     """A sparse LP or convex QP in standard form, the currency between formulations and solvers.
 
+    The standard form is::
+
         minimize    ½ xᵀ P x + cᵀ x + offset
         subject to  row_lower ≤ A x ≤ row_upper
                     col_lower ≤ x   ≤ col_upper

@@ -367,7 +367,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         The positive class.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -401,7 +401,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     scaling X by s > 0 scales the iterates by 1/s (exactly when α is negligible against the
     curvature). The step depends only on the examples already streamed, so ``partial_fit`` over
     chunks still equals ``fit`` exactly. A constant ``eta0`` reproduces Algorithm 1 of Gao et
-    al. (2013); it diverges when η‖x‖² is large, which is detected (|wᵀu| beyond 1e8, or a
+    al. (2013); it diverges when η‖x‖² is large, which is detected (``|wᵀu|`` beyond 1e8, or a
     non-finite iterate; the square loss targets wᵀu = ±1) and raised as a ``ValueError``.
 
     **Averaged iterate.** A single pass takes one stochastic step per example, so the last

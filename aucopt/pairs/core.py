@@ -489,8 +489,8 @@ def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tupl
 
     Roundoff: like every prefix-sum form of the sorted-pair trick, the quadratic pieces are
     differences of sums of ``w f²``; the absolute error is about ``1e-16 · Σ_ij w_ij (f_i - f_j)²``.
-    That is negligible for scores on the margin's scale (|f| up to ~1e3) but costs digits
-    when scores are huge (|f| ~ 1e6: errors ~1e-4 in quadratic-piece terms of size 1).
+    That is negligible for scores on the margin's scale (``|f|`` up to ~1e3) but costs digits
+    when scores are huge (``|f|`` ~ 1e6: errors ~1e-4 in quadratic-piece terms of size 1).
 
     References
     ----------

@@ -82,7 +82,7 @@ class CoxPH(BaseEstimator):
         index in ``X``): ``summary``, ``baseline_hazard_``, ``print_summary()``, …
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -96,13 +96,13 @@ class CoxPH(BaseEstimator):
     The hazard of a subject with covariates x is h(t | x) = h₀(t) exp(βᵀx) (Cox 1972). lifelines
     standardizes every column by its mean and sample standard deviation s_k (ddof = 1), fits
     the coefficients β̃_k = s_k β_k of the standardized columns by Newton–Raphson, and
-    reports β = β̃ / s. Over n samples it minimizes
+    reports β = β̃ / s. Over n samples it minimizes::
 
         −(1/n) ℓ(β̃) + α ( ρ Σ_k |β̃_k| + ½ (1 − ρ) ‖β̃‖² ),
 
     where ℓ is the log partial likelihood with Efron's correction for tied event times (a sum
     over the events, not an average; the penalty is multiplied by n inside lifelines) and ρ is
-    ``l1_ratio``; |·| is replaced by a smooth approximation that sharpens at every step. So a
+    ``l1_ratio``; ``|·|`` is replaced by a smooth approximation that sharpens at every step. So a
     ridge (ρ = 0) ``CoxPH(alpha=a)`` on standardized columns is scikit-survival's
     ``CoxPHSurvivalAnalysis(alpha=n * a, ties="efron")``, which minimizes −ℓ(β) + (α/2)‖β‖².
 

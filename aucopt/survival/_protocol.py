@@ -50,7 +50,7 @@ def percentile_scores(train_scores, test_scores) -> np.ndarray:
     Returns
     -------
     percentiles : ndarray of shape (n_test,)
-        100 · |{u ∈ train : f_u < f(x)}| / n_train for every test score f(x): 0 for a score
+        ``100 · |{u ∈ train : f_u < f(x)}| / n_train`` for every test score f(x): 0 for a score
         at or below the smallest training score, 100 above the largest.
 
     See Also

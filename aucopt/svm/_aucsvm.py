@@ -219,7 +219,7 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         Seed of the k-means initialization (``method="kmeans"``) and of liblinear's coordinate
         order (``method="liblinear"``).
     support_threshold : float, default=1e-8
-        Expansion coefficients with |c_l| ≤ support_threshold · max|c| are dropped from
+        Expansion coefficients with ``|c_l| ≤ support_threshold · max|c|`` are dropped from
         the model, and pairs with dual coefficient α_ij ≤ support_threshold · C are left out of
         ``support_pairs_``.
     pos_label : int, float, bool or str, default=None
@@ -267,10 +267,10 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
-        ``decision_function(x)`` = f(x) + intercept_ (for ``pos_label_ == classes_[1]``).
+        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -386,7 +386,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the k-means initialization and of liblinear's coordinate order.
     support_threshold : float, default=1e-8
-        Expansion coefficients with |c_l| ≤ support_threshold · max|c| are dropped;
+        Expansion coefficients with ``|c_l| ≤ support_threshold · max|c|`` are dropped;
         pairs with α_ij ≤ support_threshold · C are left out of ``support_pairs_``.
     pair_options : dict, default=None
         The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
@@ -427,7 +427,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         ``"survival"``.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also

@@ -10,7 +10,7 @@ number of comparable pairs for survival), over bipartite or survival pairs.
 * :class:`RankRC` / :class:`SurvivalRankRC` — kernel expansion over a basis R,
   f(x) = Σ_{k∈R} β_k k(x_k, x), penalty (α/2) βᵀK_RRβ. ``basis="rare"`` is RankRC (the
   minority class; the subjects with events for survival), ``"random"`` a random basis,
-  ``"full"`` the kernel RankSVM. Only the m × |R| kernel block is stored; the problem is solved
+  ``"full"`` the kernel RankSVM. Only the ``m × |R|`` kernel block is stored; the problem is solved
   in the whitened variable w (β = U Λ^{−1/2} w, K_RR = UΛUᵀ), where it is well conditioned.
 """
 
@@ -177,10 +177,10 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
-        ``decision_function(x)`` = wᵀx + intercept_ (for ``pos_label_ == classes_[1]``).
+        ``decision_function(x)`` = wᵀx + ``intercept_`` (for ``pos_label_ == classes_[1]``).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -311,7 +311,7 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         ``"survival"``.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -527,7 +527,7 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the ``"random"`` basis.
     max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel block (8 · n_samples · |R| bytes): larger
+        Memory budget in bytes (2 GiB) of the kernel block (``8 · n_samples · |R|`` bytes): larger
         blocks raise :class:`~aucopt.ProblemTooLargeError` before any kernel evaluation. None:
         no limit.
     pos_label : int, float, bool or str, default=None
@@ -565,10 +565,10 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
-        ``decision_function(x)`` = f(x) + intercept_ (for ``pos_label_ == classes_[1]``).
+        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -684,7 +684,7 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the ``"random"`` basis.
     max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel block (8 · n_samples · |R| bytes). None:
+        Memory budget in bytes (2 GiB) of the kernel block (``8 · n_samples · |R|`` bytes). None:
         no limit.
     pair_options : dict, default=None
         The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
@@ -717,7 +717,7 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
         ``"survival"``.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also

@@ -496,7 +496,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
 
     Grows the expansion f(x) = Σ_{q∈J} β_q k(x, x_q) one training point at a time, choosing
     among random candidates the one that decreases the objective most, and re-optimizes the
-    coefficients on a geometric schedule (Kakkar et al. 2017). Prediction costs O(|J| · d) per
+    coefficients on a geometric schedule (Kakkar et al. 2017). Prediction costs ``O(|J| · d)`` per
     row; the pairs are never listed.
 
     Parameters
@@ -505,7 +505,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
         The loss is not normalized, so good values shrink roughly like 1 / (number of pairs).
     basis_size : int, default=None
-        Maximum number of basis vectors |J|, at most the number of fitting rows; None means
+        Maximum number of basis vectors ``|J|``, at most the number of fitting rows; None means
         min(l/2, 512) for l fitting rows. Validation stopping may end with fewer; reaching
         ``basis_size`` before the validation rule holds issues a ``ConvergenceWarning``.
     kappa : int, default=100
@@ -587,10 +587,10 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
-        ``decision_function(x)`` = f(x) + intercept_ (for ``pos_label_ == classes_[1]``).
+        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
@@ -727,7 +727,7 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         ``"survival"``.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen during fit, when ``X`` has string column names.
 
     See Also
