@@ -1,0 +1,121 @@
+"""Sphinx configuration of the aucopt documentation.
+
+Build (from the repository root; nothing is fetched from the network):
+
+    pip install ".[docs]" && sphinx-build -W --keep-going -b html docs docs/_build/html
+
+The entry page is docs/_build/html/index.html.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # the gallery draws figures without a display
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+# Import aucopt from this checkout when it is not installed (an installed copy wins otherwise).
+try:
+    import aucopt  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the environment
+    sys.path.insert(0, str(ROOT))
+    import aucopt  # noqa: F401
+
+from aucopt import __version__  # noqa: E402
+
+# -- Project -----------------------------------------------------------------------------------
+
+project = "aucopt"
+author = "aucopt developers"
+copyright = "aucopt developers, BSD-3-Clause"
+version = __version__
+release = __version__
+
+# -- General -----------------------------------------------------------------------------------
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "numpydoc",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "README.md", "**.ipynb_checkpoints", "auto_examples/*.ipynb",
+                    "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.codeobj.json"]
+default_role = "literal"  # `x` in a docstring is code, as in numpydoc's convention
+pygments_style = "sphinx"
+highlight_language = "default"  # python, without failing on text blocks
+suppress_warnings = []
+
+# -- autodoc / autosummary / numpydoc ----------------------------------------------------------
+
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options = {"members": False, "inherited-members": False}
+autodoc_typehints = "none"  # the numpydoc Parameters sections carry the types
+autoclass_content = "class"
+add_module_names = False
+
+numpydoc_show_class_members = False  # the class template lists the members itself
+numpydoc_class_members_toctree = False
+numpydoc_attributes_as_param_list = True
+numpydoc_xref_param_type = False
+numpydoc_validation_checks: set[str] = set()
+
+# -- MyST (the user guide is the markdown of docs/*.md, readable on GitHub as is) ---------------
+
+myst_enable_extensions = ["deflist", "dollarmath", "colon_fence", "attrs_inline"]
+myst_heading_anchors = 3
+
+# -- sphinx-gallery ----------------------------------------------------------------------------
+
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples",
+    "gallery_dirs": "auto_examples",
+    # default filename_pattern: only plot_*.py files are executed; the others are listed, not run
+    "run_stale_examples": False,
+    "abort_on_example_error": True,
+    "plot_gallery": "True",
+    "within_subsection_order": "FileNameSortKey",
+    "image_scrapers": ("matplotlib",),
+    "matplotlib_animations": False,
+    "doc_module": ("aucopt",),
+    "backreferences_dir": "generated/backreferences",
+    "reference_url": {"aucopt": None},
+    "remove_config_comments": True,
+    "show_memory": False,
+    "download_all_examples": False,
+    "promote_jupyter_magic": False,
+}
+
+# -- HTML --------------------------------------------------------------------------------------
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"aucopt {version}"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
+html_show_sourcelink = False
+html_theme_options = {
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "header_links_before_dropdown": 7,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
+    "check_switcher": False,
+}
+html_sidebars = {"index": [], "changelog": [], "references": []}
+html_context = {"default_mode": "light"}

@@ -1,0 +1,142 @@
+"""The documentation: the API reference covers the public names, the user guide's code runs, the
+Sphinx site builds without a warning.
+
+The site is built from a copy of docs/, examples/ and CHANGELOG.md in a temporary folder, so a
+test run never writes into the checkout. The build is skipped when the documentation tools
+(``pip install ".[docs]"``) are not installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import aucopt
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+API = DOCS / "api.rst"
+SUBPACKAGES = ["aucopt.lp", "aucopt.svm", "aucopt.online", "aucopt.distributed", "aucopt.survival",
+               "aucopt.metrics", "aucopt.pairs", "aucopt.pairs.core", "aucopt.modeling", "aucopt.solvers",
+               "aucopt.kernels", "aucopt.datasets", "aucopt.base", "aucopt.exceptions"]
+GENERATED = ("_build", "generated", "auto_examples", "sg_execution_times.rst")
+
+
+def _documented_names() -> set[str]:
+    """Full names of the autosummary entries of docs/api.rst (each under its ``currentmodule``)."""
+    names, module, in_autosummary = set(), None, False
+    for line in API.read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped.startswith(".. currentmodule::"):
+            module = stripped.split("::", 1)[1].strip()
+            in_autosummary = False
+        elif stripped.startswith(".. autosummary::"):
+            in_autosummary = True
+        elif in_autosummary and line.startswith("   ") and stripped and not stripped.startswith(":"):
+            names.add(f"{module}.{stripped.lstrip('~')}")
+        elif stripped and not line.startswith(" "):
+            in_autosummary = False
+    return names
+
+
+def _resolve(full_name: str):
+    module_name, _, attribute = full_name.rpartition(".")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def test_every_top_level_name_is_in_the_api_reference():
+    documented = {id(_resolve(name)) for name in _documented_names()}
+    missing = [name for name in aucopt.__all__ if name != "__version__"
+               and id(getattr(aucopt, name)) not in documented]
+    assert not missing, f"aucopt.__all__ names missing from docs/api.rst: {missing}"
+    text = API.read_text(encoding="utf-8")
+    assert all(re.search(rf"^\s+~?{name}$", text, re.M) for name in aucopt.__all__)
+
+
+def test_every_public_class_and_function_is_in_the_api_reference():
+    documented = {id(_resolve(name)) for name in _documented_names()}
+    missing = []
+    for module_name in SUBPACKAGES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) and id(obj) not in documented:
+                missing.append(f"{module_name}.{name}")
+    assert not missing, f"public classes and functions missing from docs/api.rst: {missing}"
+
+
+def test_api_reference_entries_exist():
+    for name in _documented_names():
+        _resolve(name)
+
+
+def _python_blocks(path: Path) -> str:
+    """The ```python blocks of a markdown file, in order, as one script."""
+    blocks = re.findall(r"^```python[ \t]*\n(.*?)^```", path.read_text(encoding="utf-8"), re.M | re.S)
+    return "\n\n".join(blocks)
+
+
+@pytest.mark.parametrize("page", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_user_guide_code_runs(page, tmp_path):
+    """Every ```python block of a docs page runs as written (one fresh process per page)."""
+    script = _python_blocks(page)
+    if not script.strip():
+        pytest.skip(f"{page.name} has no python code blocks")
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
+        p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p)}
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, f"the code of docs/{page.name} failed:\n{run.stderr[-4000:]}"
+
+
+@pytest.fixture(scope="module")
+def html(tmp_path_factory):
+    """Build the site from a copy of docs/ and examples/ with -W --keep-going; the output folder."""
+    for module in ["sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "myst_parser", "matplotlib"]:
+        pytest.importorskip(module)
+    work = tmp_path_factory.mktemp("docs")
+    shutil.copytree(DOCS, work / "docs", ignore=shutil.ignore_patterns(*GENERATED))
+    shutil.copytree(ROOT / "examples", work / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.png"))
+    shutil.copy(ROOT / "CHANGELOG.md", work / "CHANGELOG.md")
+    out = work / "html"
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-j", "1", "-q",
+                            str(work / "docs"), str(out)], cwd=work, env=env, capture_output=True, text=True,
+                           timeout=1200)
+    assert build.returncode == 0, f"sphinx-build failed or warned:\n{build.stderr[-6000:]}"
+    return out
+
+
+def test_docs_build_api_page(html):
+    page = (html / "generated" / "aucopt.LPRanker.html").read_text(encoding="utf-8")
+    for parameter in ["C", "gamma", "method", "solver"]:
+        assert f"<strong>{parameter}</strong>" in page, parameter
+    assert re.search(r'class="rubric"[^>]*>Examples<', page)
+    assert "&gt;&gt;&gt;" in page  # the doctest is rendered
+    assert "fit" in page and "decision_function" in page  # the methods are listed
+    assert (html / "api.html").is_file() and (html / "index.html").is_file()
+
+
+def test_docs_build_user_guide_and_changelog(html):
+    for page in ["architecture", "formulations", "parameters", "scalable", "survival", "benchmarks",
+                 "references", "changelog"]:
+        assert (html / f"{page}.html").is_file(), page
+    assert "Unreleased" in (html / "changelog.html").read_text(encoding="utf-8")
+
+
+def test_docs_build_gallery(html):
+    assert (html / "auto_examples" / "index.html").is_file()
+    pages = sorted((html / "auto_examples").rglob("plot_*.html"))
+    assert pages, "no plot_ example was rendered"
+    survival = [page for page in pages if "survival" in page.as_posix()]
+    with_images = [page for page in (survival or pages) if "<img" in page.read_text(encoding="utf-8")]
+    assert with_images, f"no executed example page shows a figure among {[p.name for p in survival or pages]}"
