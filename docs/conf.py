@@ -52,8 +52,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "README.md", "**.ipynb_checkpoints", "auto_examples/*.ipynb",
-                    "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.codeobj.json"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 default_role = "literal"  # `x` in a docstring is code, as in numpydoc's convention
 pygments_style = "sphinx"
 highlight_language = "default"  # python, without failing on text blocks

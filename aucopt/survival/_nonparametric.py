@@ -116,7 +116,7 @@ def _survival_pair(time, event):
 
 
 def number_at_risk(time, at) -> np.ndarray:
-    """The number of subjects still at risk at each time point: |{i : time_i ≥ t}|.
+    """The number of subjects still at risk at each time point: ``|{i : time_i ≥ t}|``.
 
     Parameters
     ----------
