@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from .._validation import binary_labels, check_feature_scale
+from .._validation import binary_labels, check_feature_scale, check_point_weights
 from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
@@ -35,12 +35,13 @@ __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_st
 
 _SPARSE_BLOCK = 256  # sparse rows are densified this many at a time, never the whole matrix
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this (the loss targets 1) means the iteration has diverged
+_LOOP_STEPS = 32  # a weight above this many steps (and above the state's width) takes the closed form
 
 
 # ============================================================================ class statistics
 @dataclass
 class ClassStats:
-    """Count, mean and scatter matrix of the examples of one class.
+    """Count (or total weight), mean and scatter matrix of the examples of one class.
 
     The state of :class:`OnePassAUC` for one class. Two statistics of disjoint samples combine
     exactly with :meth:`merge`, so a data set split over files or workers is summarized part by
@@ -48,12 +49,12 @@ class ClassStats:
 
     Parameters
     ----------
-    count : int
-        Number of examples T.
+    count : int or float
+        Number of examples T; with sample weights v_i, their total weight T = Σ_i v_i.
     mean : ndarray of shape (n_features,)
-        The class mean c = (1/T) Σ_i x_i.
+        The class mean c = (1/T) Σ_i v_i x_i (v_i = 1 without weights).
     scatter : ndarray of shape (n_features, n_features)
-        The scatter matrix Σ_i (x_i − c)(x_i − c)ᵀ.
+        The scatter matrix Σ_i v_i (x_i − c)(x_i − c)ᵀ.
 
     Attributes
     ----------
@@ -93,18 +94,23 @@ class ClassStats:
         return self.scatter / self.count if self.count else np.zeros_like(self.scatter)
 
     @classmethod
-    def from_array(cls, X) -> "ClassStats":
+    def from_array(cls, X, sample_weight=None) -> "ClassStats":
         """The statistics of the rows of ``X``.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The examples of one class; may have no rows.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights v_i: ``count`` is their total, the mean and the scatter are
+            weighted (integer weights equal repeating rows). None: every row weighs 1.
 
         Returns
         -------
         stats : ClassStats
         """
+        if sample_weight is not None:
+            return cls._from_weighted_array(X, np.asarray(sample_weight, dtype=np.float64))
         if sp.issparse(X):
             X = sp.csr_matrix(X, dtype=np.float64)
             n = X.shape[0]
@@ -116,6 +122,22 @@ class ClassStats:
         mean = X.mean(axis=0)
         Xc = X - mean
         return cls(X.shape[0], mean, Xc.T @ Xc)
+
+    @classmethod
+    def _from_weighted_array(cls, X, weights) -> "ClassStats":
+        d = X.shape[1]
+        total = float(weights.sum())
+        if total == 0:
+            return cls(0, np.zeros(d), np.zeros((d, d)))
+        if sp.issparse(X):
+            X = sp.csr_matrix(X, dtype=np.float64)
+            mean = np.asarray(X.T @ weights).ravel() / total
+            second = np.asarray((X.T @ X.multiply(weights[:, None])).todense())
+            return cls(total, mean, second - total * np.outer(mean, mean))
+        X = np.asarray(X, dtype=np.float64)
+        mean = (weights @ X) / total
+        Xc = X - mean
+        return cls(total, mean, Xc.T @ (Xc * weights[:, None]))
 
     def merge(self, other: "ClassStats") -> "ClassStats":
         """The exact statistics of the union of two disjoint samples.
@@ -140,7 +162,7 @@ class ClassStats:
         return ClassStats(n, mean, scatter)
 
 
-def class_statistics(X, y, pos_label=None) -> tuple[ClassStats, ClassStats]:
+def class_statistics(X, y, pos_label=None, sample_weight=None) -> tuple[ClassStats, ClassStats]:
     """The statistics of the negative and the positive class of a labelled data set.
 
     Parameters
@@ -151,6 +173,8 @@ def class_statistics(X, y, pos_label=None) -> tuple[ClassStats, ClassStats]:
         Two class labels.
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative weights: weighted counts, means and scatter matrices.
 
     Returns
     -------
@@ -176,7 +200,11 @@ def class_statistics(X, y, pos_label=None) -> tuple[ClassStats, ClassStats]:
         X = sp.csr_matrix(X)
     else:
         X = np.asarray(X)
-    return ClassStats.from_array(X[~is_pos]), ClassStats.from_array(X[is_pos])
+    weights = check_point_weights(sample_weight, X.shape[0], "sample_weight")
+    if weights is None:
+        return ClassStats.from_array(X[~is_pos]), ClassStats.from_array(X[is_pos])
+    return (ClassStats.from_array(X[~is_pos], weights[~is_pos]),
+            ClassStats.from_array(X[is_pos], weights[is_pos]))
 
 
 @validate_params({"neg": [ClassStats], "pos": [ClassStats], "alpha": [positive()]},
@@ -233,7 +261,7 @@ def batch_solution_from_stats(neg: ClassStats, pos: ClassStats, alpha: float) ->
     return scipy.linalg.solve(A, delta, assume_a="pos")
 
 
-def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
+def batch_solution(X, y, alpha: float = 1e-4, pos_label=None, sample_weight=None) -> np.ndarray:
     """The minimizer of the batch square-loss AUC objective of a labelled data set.
 
     Parameters
@@ -246,6 +274,8 @@ def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
         Penalty multiplier α > 0 of (α/2)‖w‖².
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative weights v: pair (i, j) weighs v_i v_j and T± become the class weight totals.
 
     Returns
     -------
@@ -279,7 +309,7 @@ def batch_solution(X, y, alpha: float = 1e-4, pos_label=None) -> np.ndarray:
     >>> round(roc_auc(y, X @ w), 2)
     0.91
     """
-    return batch_solution_from_stats(*class_statistics(X, y, pos_label), alpha)
+    return batch_solution_from_stats(*class_statistics(X, y, pos_label, sample_weight), alpha)
 
 
 # ============================================================================ estimator
@@ -343,7 +373,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     rank_ : int or None
         The sketch rank in use (None: full covariances).
     class_count_ : ndarray of shape (2,)
-        Examples seen per class; index 0 is the negative class, 1 the positive class.
+        Examples seen per class (their total ``sample_weight`` when weights are given); index
+        0 is the negative class, 1 the positive class.
     class_mean_ : ndarray of shape (2, n_features)
         Class means.
     class_cov_ : ndarray of shape (2, n_features, n_features)
@@ -354,6 +385,9 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         s = Σ_i r_i per class (sketch only).
     n_updates_ : int
         Gradient steps taken (no step is taken while the other class is still empty).
+    update_weight_ : float
+        Total weight of the steps taken (``n_updates_`` without ``sample_weight``); the
+        averaged iterate weighs each step by its weight.
     step_bound_ : float
         L_t, the curvature bound whose inverse is the step when ``eta0="auto"`` (0 before the
         first step; kept, unused, with a constant step).
@@ -414,6 +448,19 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     The batch minimizer of Eq. (2), w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ with δ = c₊ − c₋
     (:func:`batch_solution`), is the fixed point of the iteration for any class ratio;
     :meth:`batch_solution` computes it from the streamed statistics.
+
+    **Sample weights.** A weight v_t is a multiplicity: the example enters its class's count,
+    mean and covariance with weight v_t (weighted Welford updates; the means and covariances
+    are those of :func:`class_statistics` with ``sample_weight``), and it takes ⌊v_t⌋ steps on
+    its loss L_t plus one step of ``(v_t − ⌊v_t⌋) · η``, each weighing its fraction in the
+    averaged iterate. An integer weight is thus exactly the row repeated v_t times in a row,
+    and a zero weight is the row removed (it takes no sketch row either). More than 32 steps
+    (and more than the width of the state) are taken at once in closed form, through the
+    eigendecomposition of the Hessian of L_t, so a large weight costs O(d³) (O(dτ²) with a
+    sketch) rather than O(v_t d²). With a sketch the example enters Z and s scaled by √v_t,
+    which keeps the covariance estimate unbiased. Weights are not rescaled: multiplying them
+    all by 2 is streaming every row twice, which changes the one-pass iterate (not the class
+    statistics or the batch minimizer).
 
     References
     ----------
@@ -500,7 +547,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         self.rank_ = tau
         self.coef_ = np.zeros(d)
         self.coef_avg_ = np.zeros(d)
-        self.class_count_ = np.zeros(2, dtype=np.int64)
+        self.class_count_ = np.zeros(2)
         self.class_mean_ = np.zeros((2, d))
         if tau is None:
             self.class_cov_ = np.zeros((2, d, d))
@@ -510,6 +557,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             if self.sketch is None:
                 self._rng = as_generator(self.random_state)
         self.n_updates_ = 0
+        self.update_weight_ = 0.0
         self.n_seen_ = 0
         self.step_bound_ = 0.0
         self._labels = []  # labels seen, in slot order while the classes are unknown
@@ -626,7 +674,101 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             return np.zeros_like(w)
         return self._gradient(x, 1 - k, 2.0 * k - 1.0, w)
 
-    def _process(self, X, slots):
+    def _hessian_eigen(self, u, o):
+        """Eigenpairs of the Hessian H = αI + uuᵀ + S_o of the loss against class ``o``.
+
+        Returns (values, vectors, rest): H = vectors diag(values) vectorsᵀ + rest·(I − P), P the
+        projection on the columns of ``vectors``; ``rest`` is α for a sketch (H is α off the span of
+        u and the sketch), None for full covariances (vectors span everything).
+        """
+        if self.rank_ is None:
+            H = self.class_cov_[o] + np.outer(u, u)
+            H[np.diag_indices_from(H)] += self.alpha
+            values, vectors = scipy.linalg.eigh(H)
+            return np.maximum(values, self.alpha), vectors, None
+        B = self.class_sketch_[o] - np.outer(self.class_mean_[o], self.class_sketch_sum_[o])
+        C = np.column_stack([u, B / np.sqrt(self.class_count_[o])])
+        Q, R = np.linalg.qr(C)
+        values, V = scipy.linalg.eigh(R @ R.T)
+        return self.alpha + np.maximum(values, 0.0), Q @ V, self.alpha
+
+    def _repeated_steps(self, x, o, sign, w, m, eta):
+        """m gradient steps of size η on the same quadratic L_t, in closed form.
+
+        Returns the last iterate and the sum of the m iterates. With H = αI + uuᵀ + S_o the
+        step is w ← w − η(Hw − sign·u), so along an eigenvector of H (eigenvalue h, λ = 1 − ηh)
+        w_k = w* + λᵏ(w_0 − w*) with w* = H⁻¹ sign·u, and Σ_{k=1}^m w_k = m w* + G (w_0 − w*),
+        G = Σ_{k=1}^m λᵏ.
+        """
+        u = x - self.class_mean_[o]
+        values, vectors, rest = self._hessian_eigen(u, o)
+        mu = eta * values
+        if rest is not None:
+            mu = np.append(mu, eta * rest)
+            values = np.append(values, rest)
+
+        def split(z):  # coordinates along the eigenvectors, and the rest of z
+            inside = vectors.T @ z
+            if rest is None:
+                return inside
+            return np.append(inside, 0.0), z - vectors @ inside
+
+        def join(coords, outside=None):
+            z = vectors @ coords[:vectors.shape[1]]
+            return z if rest is None else z + coords[-1] * outside
+
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            lam = 1.0 - mu
+            contracting = (mu > 0) & (mu < 1)
+            log_lam = np.log1p(-np.where(contracting, mu, 0.0))
+            power = np.where(contracting, np.exp(m * log_lam), np.power(lam, m))
+            geometric = np.where(contracting, lam * -np.expm1(m * log_lam) / np.where(contracting, mu, 1.0),
+                                 np.where(lam == 1.0, m, lam * (1.0 - power) / np.where(lam == 1.0, 1.0, 1.0 - lam)))
+            if rest is None:
+                b, w0 = split(sign * u), split(w)
+                star = b / values
+                last = join(star + power * (w0 - star))
+                total = join(m * star + geometric * (w0 - star))
+                return last, total
+            (b, b_out), (w0, w_out) = split(sign * u), split(w)
+            # off the span, b_out = 0 (u is in the span) and every direction shares h = α
+            star = b / values
+            star[-1] = 0.0
+            w0[-1] = 1.0
+            last_coords = star + power * (w0 - star)
+            total_coords = m * star + geometric * (w0 - star)
+            return join(last_coords, w_out), join(total_coords, w_out)
+
+    def _weighted_steps(self, x, o, sign, w, weight, eta):
+        """The steps of an example of weight ``weight``: ⌊weight⌋ full steps and a fractional one.
+
+        Updates ``w``, ``coef_avg_``, ``n_updates_`` and ``update_weight_`` in place.
+        """
+        avg = self.coef_avg_
+        full = int(weight) if weight < 2**62 else weight
+        fraction = weight - full
+        width = self.class_cov_.shape[1] if self.rank_ is None else self.rank_ + 1
+        if full > max(_LOOP_STEPS, width):
+            last, total = self._repeated_steps(x, o, sign, w, float(full), eta)
+            self.n_updates_ += int(min(full, np.iinfo(np.int64).max // 2))
+            self.update_weight_ += float(full)
+            w[:] = last
+            avg += (total - full * avg) / self.update_weight_
+            self._check_divergence(x, o, w)
+            full = 0
+        for step in [1.0] * full + ([fraction] if fraction > 0 else []):
+            w -= (eta * step) * self._gradient(x, o, sign, w)
+            self.n_updates_ += 1
+            self.update_weight_ += step
+            self._check_divergence(x, o, w)
+            avg += (w - avg) * step / self.update_weight_
+
+    def _check_divergence(self, x, o, w):
+        score = (x - self.class_mean_[o]) @ w
+        if not np.isfinite(score) or abs(score) > _DIVERGED:
+            self._diverged(score)
+
+    def _process(self, X, slots, weights=None):
         n = X.shape[0]
         R = None
         if self.rank_ is not None:
@@ -646,6 +788,9 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 i = start + j
                 k = slots[i]
                 o = 1 - k
+                if weights is not None and weights[i] != 1.0:
+                    self._process_weighted(x, k, weights[i], None if R is None else R[i], eta)
+                    continue
                 cnt[k] += 1
                 T = cnt[k]
                 diff = x - mean[k]
@@ -664,13 +809,42 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 else:
                     w -= eta * self._gradient(x, o, 2.0 * k - 1.0, w)
                 self.n_updates_ += 1
+                self.update_weight_ += 1.0
                 score = (x - mean[o]) @ w
                 if not np.isfinite(score) or abs(score) > _DIVERGED:
                     self._diverged(score)
-                avg += (w - avg) / self.n_updates_
+                avg += (w - avg) / self.update_weight_
         self.n_seen_ += n
 
-    def _partial_fit(self, X, y, classes=None, reset=False):
+    def _process_weighted(self, x, k, weight, r, eta):
+        """One example of weight ``weight`` (> 0): weighted Welford update, then its steps."""
+        o = 1 - k
+        cnt, mean = self.class_count_, self.class_mean_
+        before = cnt[k]
+        cnt[k] += weight
+        after = cnt[k]
+        diff = x - mean[k]
+        mean[k] += diff * weight / after
+        if r is None:
+            cov = self.class_cov_[k]
+            cov *= before / after
+            cov += np.outer(diff * (weight * before / after**2), diff)
+        else:
+            root = np.sqrt(weight)
+            self.class_sketch_[k] += np.outer(x, r * root)
+            self.class_sketch_sum_[k] += r * root
+        if cnt[o] == 0:
+            return
+        sign = 2.0 * k - 1.0
+        if eta is None:  # the scale-free step: the bound is the same for every repeat
+            u = x - mean[o]
+            self.step_bound_ = max(self.step_bound_, self.alpha + u @ u + self._cov_diag(o).sum())
+            step = 1.0 / self.step_bound_
+        else:
+            step = eta
+        self._weighted_steps(x, o, sign, self.coef_, weight, step)
+
+    def _partial_fit(self, X, y, classes=None, reset=False, sample_weight=None):
         if reset:
             self._clear()
         first = not hasattr(self, "coef_")
@@ -681,17 +855,21 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}.")
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or infinite values.")
+        weights = check_point_weights(sample_weight, X.shape[0], "sample_weight")
         if first:
             self._init_state(X.shape[1])
         if classes is not None:
             self._set_classes(classes)
+        if weights is not None and not np.all(weights > 0):  # a zero weight is the row removed
+            keep = np.flatnonzero(weights > 0)
+            X, y, weights = X[keep], y[keep], weights[keep]
         slots = self._slots(y)  # before any state changes: unknown labels raise here
-        self._process(X, slots)
+        self._process(X, slots, weights)
         if hasattr(self, "classes_"):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Stream the rows of (X, y), in order, through one more part of the pass.
 
         Parameters
@@ -702,6 +880,9 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             Their labels; a chunk may hold one class only.
         classes : array-like of shape (2,), default=None
             Both labels, when known up front (otherwise they are learnt from the stream).
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative weights: an integer weight is the row repeated that many times, a
+            zero weight the row removed (see the class Notes).
 
         Returns
         -------
@@ -710,18 +891,23 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         """
         self._validate_params()
         _check_not_survival(y)
-        return self._partial_fit(X, y, classes)
+        return self._partial_fit(X, y, classes, sample_weight=sample_weight)
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, sample_weight=None):
         """Reset, then make one pass over (X, y).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features), or iterable
-            Training data; with ``y=None``, an iterable of ``(X_chunk, y_chunk)`` pairs
-            (e.g. :func:`iter_svmlight_chunks`), streamed in order.
+            Training data; with ``y=None``, an iterable of ``(X_chunk, y_chunk)`` or
+            ``(X_chunk, y_chunk, weight_chunk)`` tuples (e.g. :func:`iter_svmlight_chunks`),
+            streamed in order.
         y : array-like of shape (n_samples,), default=None
             Two class labels (None only when ``X`` is an iterable of chunks).
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative weights: the class statistics are weighted, an integer weight is the
+            row repeated that many times in a row and a zero weight the row removed (see the
+            class Notes). Weights of an iterable of chunks come with the chunks.
 
         Returns
         -------
@@ -732,9 +918,13 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if y is None:
             if hasattr(X, "shape"):
                 raise ValueError("This estimator requires y to be passed, but the target y is None.")
+            if sample_weight is not None:
+                raise ValueError("sample_weight must be None when X is an iterable of chunks; pass "
+                                 "(X_chunk, y_chunk, weight_chunk) tuples instead.")
             reset = True
-            for Xc, yc in X:
-                self._partial_fit(Xc, yc, reset=reset)
+            for chunk in X:
+                Xc, yc, *wc = chunk
+                self._partial_fit(Xc, yc, reset=reset, sample_weight=wc[0] if wc else None)
                 reset = False
             if reset:
                 raise ValueError("The chunk iterator yielded no data.")
@@ -748,7 +938,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                              "needs examples of both classes.")
         y = column_or_1d(y, warn=True)
         binary_labels(y, self.pos_label)  # one class, >2 classes, NaN -> ValueError
-        return self._partial_fit(X, y, reset=True)
+        self._partial_fit(X, y, reset=True, sample_weight=sample_weight)
+        if not hasattr(self, "classes_"):
+            raise ValueError("sample_weight is zero on every example of one class; OnePassAUC needs "
+                             "both classes with positive weight.")
+        return self
 
     # ------------------------------------------------------------------ prediction
     def _w(self):
@@ -774,7 +968,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if self.rank_ is not None:
             raise ValueError("A sketched model (rank set) keeps no covariance; fit with rank=None.")
         n = self.class_count_
-        return tuple(ClassStats(int(n[k]), self.class_mean_[k].copy(), self.class_cov_[k] * n[k])
+        counts = [int(c) if float(c).is_integer() else float(c) for c in n]
+        return tuple(ClassStats(counts[k], self.class_mean_[k].copy(), self.class_cov_[k] * n[k])
                      for k in (0, 1))
 
     def batch_solution(self, alpha=None) -> np.ndarray:

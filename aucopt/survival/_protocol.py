@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy import stats
+from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
@@ -100,8 +101,13 @@ class PooledCVResult:
         The raw test risks (not comparable across folds).
     folds : ndarray of shape (R, m)
         The test fold of every sample in each repetition.
-    seconds : float
-        Wall time of the cross-validation (set by :func:`evaluate_methods`; NaN otherwise).
+    seconds : float, default=nan
+        Wall time of the cross-validation, in seconds.
+    fit_seconds : ndarray of shape (R, k) or None, default=None
+        Seconds spent fitting the model of each fold.
+    name : str or None, default=None
+        The method's name in reports: :func:`pooled_cindex_cv` names it after the estimator
+        (a pipeline's last step).
     mean : float
         Mean of ``pooled_c``.
     std : float
@@ -109,15 +115,24 @@ class PooledCVResult:
     mean_percentiles : ndarray of shape (m,)
         Each sample's percentile averaged over the repetitions.
 
+    See Also
+    --------
+    pooled_cindex_cv : Produces this result.
+    compare_methods : Paired t-test of two results over the repetitions.
+
     Examples
     --------
     >>> import numpy as np
     >>> from aucopt.survival import PooledCVResult
     >>> result = PooledCVResult(pooled_c=np.array([0.7, 0.8]), fold_c=np.full((2, 3), 0.75),
     ...                         percentiles=np.zeros((2, 6)), scores=np.zeros((2, 6)),
-    ...                         folds=np.zeros((2, 6), dtype=int))
+    ...                         folds=np.zeros((2, 6), dtype=int), name="LPR")
     >>> round(result.mean, 2), round(result.std, 4)
     (0.75, 0.0707)
+    >>> result
+    PooledCVResult(LPR: 3 folds x 2 repetitions, 6 samples)
+      pooled C  0.7500 ± 0.0707  per repetition [0.7000 0.8000]
+      fold C    0.7500 ± 0.0000  over 6 folds
     """
 
     pooled_c: np.ndarray
@@ -126,6 +141,8 @@ class PooledCVResult:
     scores: np.ndarray
     folds: np.ndarray
     seconds: float = float("nan")
+    fit_seconds: np.ndarray | None = None
+    name: str | None = None
 
     @property
     def mean(self) -> float:
@@ -141,6 +158,178 @@ class PooledCVResult:
     def mean_percentiles(self) -> np.ndarray:
         """Per-sample percentile averaged over the repetitions (one ordering for KM groups)."""
         return self.percentiles.mean(axis=0)
+
+    @property
+    def fit_time(self) -> float:
+        """Mean seconds to fit one fold's model (NaN when not recorded)."""
+        return float(np.mean(self.fit_seconds)) if self.fit_seconds is not None else float("nan")
+
+    def __repr__(self) -> str:
+        n_repeats, n_splits = np.shape(self.fold_c)
+        fold_c = np.asarray(self.fold_c, dtype=float)
+        valid = fold_c[~np.isnan(fold_c)]
+        lines = [f"PooledCVResult({self.name or 'model'}: {n_splits} folds x {n_repeats} repetitions, "
+                 f"{np.shape(self.percentiles)[1]} samples)"]
+        per_rep = (" per repetition [" + " ".join(f"{c:.4f}" for c in self.pooled_c) + "]"
+                   if len(self.pooled_c) <= 10 else "")
+        lines.append(f"  pooled C  {self.mean:.4f} ± {self.std:.4f} {per_rep}".rstrip())
+        fold_std = float(np.std(valid, ddof=1)) if len(valid) > 1 else 0.0
+        missing = fold_c.size - len(valid)
+        lines.append(f"  fold C    {np.mean(valid) if len(valid) else float('nan'):.4f} ± {fold_std:.4f}  over "
+                     f"{len(valid)} folds" + (f" ({missing} without comparable pairs)" if missing else ""))
+        if self.fit_seconds is not None or not np.isnan(self.seconds):
+            lines.append(f"  time      {self.fit_time:.3g} s per fold fit, {self.seconds:.3g} s in all")
+        return "\n".join(lines)
+
+    def summary(self, others=None, *, baseline=None):
+        """A table of this result (and others on the same splits): one row per method.
+
+        Parameters
+        ----------
+        others : dict of str to PooledCVResult, default=None
+            More methods' results from the same splits (same ``n_splits``, ``n_repeats`` and
+            ``random_state``), e.g. the dict of :func:`evaluate_methods`; this result is not
+            repeated when it is among them.
+        baseline : str, default=None
+            The row every other method is tested against by :func:`compare_methods`; None
+            takes this result.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Indexed by method (this result first, under its ``name``, unless it is among
+            ``others``), with the columns ``pooled_c`` (mean over the repetitions),
+            ``pooled_c_std`` (ddof=1), ``fold_c_mean`` and ``fold_c_std`` (over the folds with
+            comparable pairs, ddof=1), ``p_value`` (paired t-test over the repetitions against
+            ``baseline``: NaN for the baseline itself and with fewer than 2 repetitions),
+            ``fit_time`` (mean seconds per fold fit) and ``seconds`` (wall time). The
+            baseline's name is in ``table.attrs["baseline"]``.
+
+        Raises
+        ------
+        ValueError
+            When ``baseline`` names no row, or a result's shape differs from this one's.
+
+        See Also
+        --------
+        print_summary : The same table, printed.
+        compare_methods : The paired t-test.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import CoxPH, SurvivalRankSVM, survival_target
+        >>> from aucopt.survival import pooled_cindex_cv
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(80, 3))
+        >>> y = survival_target(rng.random(80) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+        >>> cox = pooled_cindex_cv(CoxPH(alpha=0.01), X, y, n_splits=3, n_repeats=3)
+        >>> ranker = pooled_cindex_cv(SurvivalRankSVM(alpha=0.1), X, y, n_splits=3, n_repeats=3)
+        >>> table = cox.summary({"RankSVM": ranker})
+        >>> table.index.tolist(), table.attrs["baseline"]
+        (['CoxPH', 'RankSVM'], 'CoxPH')
+        >>> bool(table.loc["RankSVM", "pooled_c"] == ranker.mean), bool(np.isnan(table.loc["CoxPH", "p_value"]))
+        (True, True)
+        """
+        import pandas as pd
+
+        rows = {}
+        if others is None or not any(result is self for result in others.values()):
+            rows[self.name or "model"] = self
+        for name, result in (others or {}).items():
+            if not isinstance(result, PooledCVResult):
+                raise TypeError(f"others[{name!r}] is a {type(result).__name__}, not a PooledCVResult.")
+            if np.shape(result.fold_c) != np.shape(self.fold_c):
+                raise ValueError(f"others[{name!r}] has {np.shape(result.fold_c)} (repetitions, folds), this "
+                                 f"result {np.shape(self.fold_c)}: compare results of the same splits.")
+            rows[name] = result
+        if baseline is None:
+            baseline = next(name for name, result in rows.items() if result is self)
+        if baseline not in rows:
+            raise ValueError(f"baseline={baseline!r} is none of the methods {list(rows)}.")
+        records = {}
+        for name, result in rows.items():
+            folds = np.asarray(result.fold_c, dtype=float)
+            folds = folds[~np.isnan(folds)]
+            paired = name != baseline and len(result.pooled_c) >= 2
+            records[name] = {
+                "pooled_c": result.mean,
+                "pooled_c_std": result.std,
+                "fold_c_mean": float(np.mean(folds)) if len(folds) else float("nan"),
+                "fold_c_std": float(np.std(folds, ddof=1)) if len(folds) > 1 else float("nan"),
+                "p_value": compare_methods(result, rows[baseline]).pvalue if paired else float("nan"),
+                "fit_time": result.fit_time,
+                "seconds": float(result.seconds),
+            }
+        table = pd.DataFrame.from_dict(records, orient="index")
+        table.index.name = "method"
+        table.attrs["baseline"] = baseline
+        return table
+
+    def print_summary(self, others=None, *, baseline=None, decimals=4, file=None):
+        """Print the protocol and :meth:`summary` as a text table.
+
+        Parameters
+        ----------
+        others : dict of str to PooledCVResult, default=None
+            More methods' results from the same splits (see :meth:`summary`).
+        baseline : str, default=None
+            The method the p-values refer to; None takes this result.
+        decimals : int, default=4
+            Decimals of the C-indices.
+        file : file-like, default=None
+            Where to print; None prints to ``sys.stdout``.
+
+        See Also
+        --------
+        summary : The table as a DataFrame.
+
+        References
+        ----------
+        .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
+           for problems with binary output*. PhD thesis, University of Iowa.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt.survival import PooledCVResult
+        >>> def result(c, name):
+        ...     return PooledCVResult(np.array(c), np.array([c, c]).T, np.zeros((3, 8)), np.zeros((3, 8)),
+        ...                           np.zeros((3, 8), dtype=int), seconds=2.0, name=name)
+        >>> cox = result([0.65, 0.66, 0.68], "Cox")
+        >>> cox.print_summary({"LPR": result([0.70, 0.72, 0.71], "LPR")})
+        <aucopt.survival.PooledCVResult>
+          protocol = pooled-percentile C-index (Ataman 2007), 2 folds x 3 repetitions, 8 samples
+          baseline = Cox (paired t-test over the repetitions)
+        ---
+        method  pooled C      sd  fold C      sd  p vs Cox  fit s/fold  seconds
+        Cox       0.6633  0.0153  0.6633  0.0137         —           —      2.0
+        LPR       0.7100  0.0100  0.7100  0.0089   0.03391           —      2.0
+        """
+        import sys
+
+        table = self.summary(others, baseline=baseline)
+        baseline = table.attrs["baseline"]
+        n_repeats, n_splits = np.shape(self.fold_c)
+        out = file if file is not None else sys.stdout
+
+        def number(value, fmt):
+            return "—" if value is None or np.isnan(value) else format(value, fmt)
+
+        header = ["method", "pooled C", "sd", "fold C", "sd", f"p vs {baseline}", "fit s/fold", "seconds"]
+        body = [[str(name), number(row.pooled_c, f".{decimals}f"), number(row.pooled_c_std, f".{decimals}f"),
+                 number(row.fold_c_mean, f".{decimals}f"), number(row.fold_c_std, f".{decimals}f"),
+                 number(row.p_value, ".4g"), number(row.fit_time, ".3g"), number(row.seconds, ".1f")]
+                for name, row in table.iterrows()]
+        widths = [max(len(r[c]) for r in [header, *body]) for c in range(len(header))]
+        print("<aucopt.survival.PooledCVResult>", file=out)
+        print(f"  protocol = pooled-percentile C-index (Ataman 2007), {n_splits} folds x {n_repeats} repetitions, "
+              f"{np.shape(self.percentiles)[1]} samples", file=out)
+        print(f"  baseline = {baseline} (paired t-test over the repetitions)", file=out)
+        print("---", file=out)
+        for r in [header, *body]:
+            print("  ".join(r[0].ljust(widths[0]) if c == 0 else r[c].rjust(widths[c])
+                            for c in range(len(r))), file=out)
 
 
 def _take(X, idx):
@@ -163,11 +352,12 @@ _CV_CONSTRAINTS = {
         **_CV_CONSTRAINTS,
         "stratify": ["boolean"],
         "min_events_per_fold": [Interval(Integral, 0, None, closed="left")],
+        "n_jobs": [Integral, None],
     },
     prefer_skip_nested_validation=False,
 )
 def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=0, stratify=True,
-                     min_events_per_fold=1, verbose=0) -> PooledCVResult:
+                     min_events_per_fold=1, verbose=0, n_jobs=None) -> PooledCVResult:
     """Pooled-percentile C-index by repeated k-fold cross-validation (Ataman 2007, Sec. 5.3.5).
 
     Parameters
@@ -193,12 +383,17 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
         Refuse data with fewer than ``n_splits * min_events_per_fold`` events.
     verbose : int, default=0
         0 silent; ≥ 1 shows a progress bar over the folds.
+    n_jobs : int, default=None
+        Number of folds fitted in parallel by joblib: None means 1 (unless in a
+        ``joblib.parallel_config`` context), -1 all processors, as in scikit-learn. The
+        results do not depend on it.
 
     Returns
     -------
     result : PooledCVResult
         Pooled C per repetition (``pooled_c``, with ``mean`` and ``std``), per-fold C, the
-        pooled percentiles, raw test risks and fold indices.
+        pooled percentiles, raw test risks and fold indices, the wall time and every fold's
+        fit time; ``print(result)`` or ``result.summary()`` for a short report.
 
     Raises
     ------
@@ -279,21 +474,37 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     percentiles = np.full((n_repeats, m), np.nan)
     scores = np.full((n_repeats, m), np.nan)
     folds = np.full((n_repeats, m), -1, dtype=np.int64)
+    fit_seconds = np.full((n_repeats, n_splits), np.nan)
     model_name = type(estimator[-1] if hasattr(estimator, "steps") else estimator).__name__  # a Pipeline's model
-    bar = progress_bar(bool(verbose), iterable=splits, desc=f"CV {model_name}", unit="fold")
-    for s, (train, test) in enumerate(splits if bar is None else bar):
+    start = _time.perf_counter()
+    # each fold's model is a clone fitted on its own: the same numbers in any order, on any worker
+    runs = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_fit_and_score_fold)(clone(estimator), X, y_struct, train, test) for train, test in splits)
+    bar = progress_bar(bool(verbose), iterable=runs, total=len(splits), desc=f"CV {model_name}", unit="fold")
+    for s, ((train, test), (test_percentiles, test_risk, seconds)) in enumerate(zip(splits, runs if bar is None
+                                                                                     else bar)):
         r, k = divmod(s, n_splits)
-        model = clone(estimator).fit(_take(X, train), y_struct[train])
-        train_risk = check_finite_1d(model.predict(_take(X, train)), "training risk")
-        test_risk = check_finite_1d(model.predict(_take(X, test)), "test risk")
-        percentiles[r, test] = percentile_scores(train_risk, test_risk)
+        percentiles[r, test] = test_percentiles
         scores[r, test] = test_risk
         folds[r, test] = k
+        fit_seconds[r, k] = seconds
         if concordance_counts((event[test], time[test]), test_risk).comparable > 0:
             fold_c[r, k] = harrell_c((event[test], time[test]), test_risk)
     pooled = np.array([harrell_c((event, time), percentiles[r]) for r in range(n_repeats)])
     return PooledCVResult(pooled_c=pooled, fold_c=fold_c, percentiles=percentiles, scores=scores,
-                          folds=folds)
+                          folds=folds, seconds=_time.perf_counter() - start, fit_seconds=fit_seconds,
+                          name=model_name)
+
+
+def _fit_and_score_fold(model, X, y, train, test):
+    """Fit ``model`` on the rows ``train``; the test risks as training percentiles, the raw test risks
+    and the seconds the fit took."""
+    start = _time.perf_counter()
+    model.fit(_take(X, train), y[train])
+    seconds = _time.perf_counter() - start
+    train_risk = check_finite_1d(model.predict(_take(X, train)), "training risk")
+    test_risk = check_finite_1d(model.predict(_take(X, test)), "test risk")
+    return percentile_scores(train_risk, test_risk), test_risk, seconds
 
 
 @validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None]},

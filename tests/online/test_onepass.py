@@ -502,3 +502,146 @@ def test_survival_target_and_empty_X_are_named():
             call()
     with pytest.raises(ValueError, match=r"X is empty \(n_samples=0"):
         OnePassAUC().fit(np.empty((0, 7)), np.empty(0))
+
+
+# ------------------------------------------------------------------ sample weights
+def _assert_same_model(a, b, rtol=1e-10, atol=1e-12):
+    for name in ("coef_", "coef_avg_", "class_count_", "class_mean_", "class_cov_"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=rtol, atol=atol, err_msg=name)
+    assert a.threshold_ == pytest.approx(b.threshold_, rel=rtol, abs=atol)
+    assert a.n_updates_ == b.n_updates_
+    assert a.update_weight_ == pytest.approx(b.update_weight_, rel=1e-15)
+
+
+@pytest.mark.parametrize("eta0", ["auto", 0.05])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_integer_weights_equal_repeated_rows(eta0, sparse):
+    """Weight k = the row streamed k times in a row (0 = removed), for the iterate, its average,
+    the class statistics and the threshold."""
+    X, y = _stream(seed=2, n=60, d=5)
+    w = np.random.default_rng(0).integers(0, 5, len(y))
+    rows = np.repeat(np.arange(len(y)), w)
+    Xw = sp.csr_matrix(X) if sparse else X
+    weighted = OnePassAUC(alpha=0.01, eta0=eta0).fit(Xw, y, sample_weight=w)
+    repeated = OnePassAUC(alpha=0.01, eta0=eta0).fit(X[rows], y[rows])
+    _assert_same_model(weighted, repeated)
+    np.testing.assert_allclose(weighted.decision_function(X), repeated.decision_function(X), rtol=1e-10, atol=1e-12)
+    assert weighted.n_seen_ == np.count_nonzero(w)
+
+
+@pytest.mark.parametrize("eta0", ["auto", 0.02])
+def test_large_integer_weights_take_the_closed_form_and_equal_repetition(eta0):
+    """Weights above 32 steps are taken at once (eigendecomposition of the loss's Hessian); the
+    result is still the row repeated, step by step, that many times."""
+    X, y = _stream(seed=5, n=40, d=4)
+    w = np.ones(len(y))
+    w[[3, 10, 11, 25]] = [40, 75, 33, 120]
+    rows = np.repeat(np.arange(len(y)), w.astype(int))
+    weighted = OnePassAUC(alpha=0.01, eta0=eta0).fit(X, y, sample_weight=w)
+    repeated = OnePassAUC(alpha=0.01, eta0=eta0).fit(X[rows], y[rows])
+    _assert_same_model(weighted, repeated)
+
+
+def test_closed_form_with_a_sketch_equals_repetition():
+    """Sketched model, orthonormal sketch (the covariance estimate is exact): a weight of 50 equals
+    50 repeats of the row through the full-covariance model."""
+    X, y = _stream(seed=6, n=10, d=12, frac=0.5)
+    w = np.array([1, 1, 50, 1, 2, 1, 1, 40, 1, 1], dtype=float)
+    rows = np.repeat(np.arange(len(y)), w.astype(int))
+    R = np.linalg.qr(np.random.default_rng(1).standard_normal((12, 12)))[0][:10]
+    sketched = OnePassAUC(alpha=0.01, eta0=0.05, sketch=R).fit(X, y, sample_weight=w)
+    full = OnePassAUC(alpha=0.01, eta0=0.05).fit(X[rows], y[rows])
+    np.testing.assert_allclose(sketched.coef_, full.coef_, rtol=1e-9, atol=1e-11)
+    np.testing.assert_allclose(sketched.coef_avg_, full.coef_avg_, rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("rank", [None, 3])
+def test_zero_weight_equals_removing_the_row(rank):
+    X, y = _stream(seed=3, n=70, d=6)
+    w = 0.5 + np.random.default_rng(2).random(len(y)) * 2
+    w[::4] = 0.0
+    keep = w > 0
+    weighted = OnePassAUC(alpha=0.01, rank=rank).fit(X, y, sample_weight=w)
+    removed = OnePassAUC(alpha=0.01, rank=rank).fit(X[keep], y[keep], sample_weight=w[keep])
+    np.testing.assert_array_equal(weighted.coef_avg_, removed.coef_avg_)
+    np.testing.assert_array_equal(weighted.decision_function(X), removed.decision_function(X))
+    assert weighted.n_seen_ == removed.n_seen_ == keep.sum()
+
+
+@pytest.mark.parametrize("rank", [None, 3])
+def test_weighted_partial_fit_equals_fit(rank):
+    X, y = _stream(n=120, d=6)
+    w = np.random.default_rng(4).random(len(y)) * 3
+    w[5] = 0.0
+    ref = OnePassAUC(alpha=0.01, rank=rank).fit(X, y, sample_weight=w)
+    part = OnePassAUC(alpha=0.01, rank=rank)
+    for a, b in [(0, 7), (7, 8), (8, 100), (100, 120)]:
+        part.partial_fit(X[a:b], y[a:b], sample_weight=w[a:b])
+    chunks = OnePassAUC(alpha=0.01, rank=rank).fit((X[a:a + 50], y[a:a + 50], w[a:a + 50]) for a in range(0, 120, 50))
+    for other in (part, chunks):
+        np.testing.assert_array_equal(other.coef_, ref.coef_)
+        np.testing.assert_array_equal(other.coef_avg_, ref.coef_avg_)
+
+
+def test_weighted_statistics_are_numpy_weighted_means_and_covariances():
+    X, y = _stream(seed=8, n=90, d=5)
+    w = np.random.default_rng(5).random(len(y)) * 4
+    est = OnePassAUC(alpha=0.01).fit(X, y, sample_weight=w)
+    neg, pos = est.statistics()
+    for stats, mask in ((neg, y == -1), (pos, y == 1)):
+        assert stats.count == pytest.approx(w[mask].sum(), rel=1e-12)
+        np.testing.assert_allclose(stats.mean, np.average(X[mask], axis=0, weights=w[mask]), rtol=1e-12)
+        np.testing.assert_allclose(stats.cov, np.cov(X[mask].T, aweights=w[mask], bias=True), rtol=1e-10, atol=1e-13)
+    for got, want in zip((neg, pos), class_statistics(X, y, sample_weight=w)):
+        assert got.count == pytest.approx(want.count, rel=1e-12)
+        np.testing.assert_allclose(got.scatter, want.scatter, rtol=1e-10, atol=1e-12)
+    sparse = class_statistics(sp.csr_matrix(X), y, sample_weight=w)
+    for got, want in zip(sparse, (neg, pos)):
+        np.testing.assert_allclose(got.scatter, want.scatter, rtol=1e-10, atol=1e-12)
+    # the weighted batch minimizer solves the weighted pairwise normal equations
+    ws = batch_solution(X, y, alpha=0.1, sample_weight=w)
+    P, N = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
+    D = (X[P][:, None, :] - X[N][None, :, :]).reshape(-1, X.shape[1])
+    v = (w[P][:, None] * w[N][None, :]).ravel() / (w[P].sum() * w[N].sum())
+    gradient = 0.1 * ws - D.T @ (v * (1 - D @ ws))
+    np.testing.assert_allclose(gradient, 0.0, atol=1e-10)
+    np.testing.assert_allclose(est.batch_solution(alpha=0.1), ws, rtol=1e-8)
+
+
+def test_fractional_weights_are_continuous_and_unit_weights_change_nothing():
+    X, y = _stream(seed=9, n=50, d=4)
+    ref = OnePassAUC(alpha=0.01).fit(X, y)
+    np.testing.assert_array_equal(OnePassAUC(alpha=0.01).fit(X, y, sample_weight=np.ones(len(y))).coef_avg_,
+                                  ref.coef_avg_)
+    w = np.ones(len(y))
+    w[7] = 3.0
+    three = OnePassAUC(alpha=0.01).fit(X, y, sample_weight=w).coef_avg_
+    w[7] = 3.0 - 1e-9
+    below = OnePassAUC(alpha=0.01).fit(X, y, sample_weight=w).coef_avg_
+    w[7] = 3.0 + 1e-9
+    above = OnePassAUC(alpha=0.01).fit(X, y, sample_weight=w).coef_avg_
+    np.testing.assert_allclose(below, three, rtol=1e-6)
+    np.testing.assert_allclose(above, three, rtol=1e-6)
+
+
+def test_huge_weight_converges_in_closed_form():
+    """A weight of 1e100 is 1e100 steps on one loss: the iterate reaches that loss's minimizer."""
+    X, y = _stream(seed=10, n=30, d=3)
+    w = np.ones(len(y))
+    w[-1] = 1e100
+    est = OnePassAUC(alpha=0.01).fit(X, y, sample_weight=w)
+    o = 1 - int(y[-1] == 1)
+    u = X[-1] - est.class_mean_[o]
+    H = 0.01 * np.eye(3) + np.outer(u, u) + est.class_cov_[o]
+    np.testing.assert_allclose(est.coef_, np.linalg.solve(H, np.sign(y[-1]) * u), rtol=1e-8)
+    assert np.all(np.isfinite(est.coef_avg_))
+
+
+def test_weights_refused_clearly():
+    X, y = _stream(n=20, d=3)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        OnePassAUC().fit(X, y, sample_weight=-np.ones(len(y)))
+    with pytest.raises(ValueError, match="zero on every example of one class"):
+        OnePassAUC().fit(X, y, sample_weight=(y == 1).astype(float))
+    with pytest.raises(ValueError, match="weight_chunk"):
+        OnePassAUC().fit(iter([(X, y)]), sample_weight=np.ones(len(y)))

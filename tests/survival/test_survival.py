@@ -664,7 +664,7 @@ def test_pooled_cv_verbose_shows_a_progress_bar(capsys):
     results = evaluate_methods({"a": LinearRisk()}, X, y, n_splits=2, n_repeats=2, verbose=True)
     assert "CV LinearRisk" in capsys.readouterr().err
     np.testing.assert_array_equal(results["a"].pooled_c, quiet.pooled_c)
-    assert results["a"].seconds > 0 and np.isnan(quiet.seconds)
+    assert results["a"].seconds > 0 and quiet.seconds > 0  # wall time, recorded by both
 
 
 def test_plot_risk_groups_rejects_unknown_weighting():
