@@ -544,7 +544,7 @@ class BinaryRankerMixin(ClassifierMixin):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
-            f(x) − threshold_ when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
+            ``f(x) − threshold_`` when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
         """
         shifted = self._expansion(X) - self.threshold_
         return shifted if self.pos_label_ == self.classes_[1] else -shifted
