@@ -62,7 +62,6 @@ suppress_warnings = []
 
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": False, "inherited-members": False}
 autodoc_typehints = "none"  # the numpydoc Parameters sections carry the types
 autoclass_content = "class"
 add_module_names = False
@@ -118,3 +117,81 @@ html_theme_options = {
 }
 html_sidebars = {"index": [], "changelog": [], "references": []}
 html_context = {"default_mode": "light"}
+
+
+# -- Hooks -------------------------------------------------------------------------------------
+
+
+def _is_metadata_request_method(name: str) -> bool:
+    """scikit-learn's generated metadata-routing methods (documented by scikit-learn itself)."""
+    return name == "get_metadata_routing" or (name.startswith("set_") and name.endswith("_request"))
+
+
+def _skip_member(app, what, name, obj, skip, options):
+    if _is_metadata_request_method(name):
+        return True
+    return None
+
+
+def _import(path: str):
+    """The object named by a dotted path, or None."""
+    parts = path.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        try:
+            for attribute in parts[split:]:
+                obj = getattr(obj, attribute)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
+def _documented_by_identity(env) -> dict[int, str]:
+    """id(object) -> the name under which the API reference documents it."""
+    objects = env.get_domain("py").objects
+    cache = getattr(env, "_aucopt_documented", None)
+    if cache is None or cache[0] != len(objects):
+        names = {}
+        for name in sorted(objects, key=len):
+            obj = _import(name)
+            if obj is not None and not isinstance(obj, (int, float, str, bool, type(None))):
+                names.setdefault(id(obj), name)
+        cache = env._aucopt_documented = (len(objects), names)
+    return cache[1]
+
+
+def _resolve_alias(app, env, node, contnode):
+    """Link a reference to a re-exported name to the page of the documented object.
+
+    Docstrings may name an object by any public path (``aucopt.ProblemTooLargeError``,
+    ``aucopt.exceptions.ProblemTooLargeError``, ``aucopt.PairSet.survival``); the reference
+    documents each object once, so the other paths are resolved here by object identity.
+    """
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip("~.")
+    module = node.get("py:module")
+    candidates = [target] + ([f"{module}.{target}"] if module else [])
+    documented = _documented_by_identity(env)
+    objects = env.get_domain("py").objects
+    for path in candidates:
+        name = documented.get(id(_import(path))) if _import(path) is not None else None
+        if name is None and "." in path:  # a method or attribute of a re-exported class
+            owner, _, member = path.rpartition(".")
+            owner_obj = _import(owner)
+            owner_name = documented.get(id(owner_obj)) if owner_obj is not None else None
+            if owner_name and f"{owner_name}.{member}" in objects:
+                name = f"{owner_name}.{member}"
+        if name is not None and name != target:
+            return env.get_domain("py").resolve_xref(env, node["refdoc"], app.builder, "obj", name, node,
+                                                     contnode)
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_member)
+    app.connect("missing-reference", _resolve_alias)
