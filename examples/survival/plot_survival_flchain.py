@@ -8,10 +8,10 @@ evaluation protocol of Ataman (2007), Sec. 5.3.5, on a random subsample stratifi
 event indicator (800 subjects by default), with the survival LP Ranker's projected-subgradient
 path, the linear Newton ranking SVM and Cox regression. The ``chapter`` column (the cause of
 death, recorded only for those who died) is dropped by ``load_survival``: it would reveal the
-outcome. It takes a minute or more, so it is not run when the documentation is built::
+outcome. From a shell, larger runs are::
 
-    python survival_flchain.py                                 # 800 subjects, 5 folds × 2
-    python survival_flchain.py --subsample 2000 --splits 10 --repeats 5
+    python plot_survival_flchain.py --subsample 2000 --splits 10 --repeats 5
+    python plot_survival_flchain.py --subsample 0       # all subjects: the LP Ranker takes long
 """
 
 # %%
@@ -55,6 +55,9 @@ print(f"FLCHAIN: {len(y)} subjects, {y['event'].sum()} deaths, {X.shape[1]} cova
 # %%
 # Pooled C-index, paired t-tests and risk groups
 # ----------------------------------------------
+# The LP Ranker uses the thesis's C = 1 and RBF γ = 0.05; its subgradient path stops once the
+# step falls below ``step_min = 0.05`` (the thesis: 0.005), which is several times faster here
+# for the same pooled C-index.
 
 
 def pipeline(model):
@@ -63,6 +66,7 @@ def pipeline(model):
 
 methods = {
     "LP Ranker": pipeline(SurvivalLPRanker(C=1.0, gamma=0.05, method="subgradient",
+                                           method_options={"step_min": 0.05},
                                            support_threshold=1e-3)),
     "RankSVM": pipeline(SurvivalRankSVM(alpha=1e-3)),
     "Cox": pipeline(CoxPH(alpha=0.01)),
