@@ -377,11 +377,12 @@ class _SparseGreedy(BaseEstimator):
         E = 0.5 * C * pair_loss(pairs, z, "squared_hinge")[0]
         path, checks, snaps = [], [], []
         self.n_retrains_ = self._newton_capped = 0
-        stopped_by_validation = False
+        stopped_by_validation, stop_reason = False, "basis_size"
         bar = progress_bar(bool(self.verbose), total=d_max, desc=type(self).__name__, unit="basis")
         while len(J) < d_max:
             free = np.flatnonzero(~used[groups])
             if free.size == 0:
+                stop_reason = "no_candidates"
                 break
             cand = rng.choice(free, min(self.kappa, free.size), replace=False)
             Kc = kernel(Xt, Xt[cand])
@@ -427,7 +428,7 @@ class _SparseGreedy(BaseEstimator):
                 snaps.append((k + 1, beta.copy(), E))
                 p = self.n_iter_no_change
                 if len(checks) > p and max(checks[-p:]) < max(checks[:-p]) + self.min_delta:
-                    stopped_by_validation = True
+                    stopped_by_validation, stop_reason = True, "validation"
                     break
         if bar is not None:
             bar.close()
@@ -445,6 +446,7 @@ class _SparseGreedy(BaseEstimator):
         self.objective_ = float(E)
         self.path_ = path
         self.n_iter_ = len(path)
+        self.stop_reason_ = stop_reason
         self.train_indices_, self.validation_indices_ = tr, va
         self.n_pairs_ = pairs.n_pairs
         self.pair_target_ = pairs.target
@@ -572,6 +574,10 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         else None), ``retrained``, ``added`` (the row index among the fitting rows).
     n_iter_ : int
         Number of greedy additions performed (``len(path_)``).
+    stop_reason_ : {"basis_size", "validation", "no_candidates"}
+        What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
+        (``n_iter_no_change`` checks without a gain of ``min_delta``); or every distinct fitting
+        row was already in the basis.
     n_retrains_ : int
         Number of Newton re-optimizations.
     train_indices_, validation_indices_ : ndarray
@@ -717,6 +723,10 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         One record per addition (see :class:`SparseAUC`).
     n_iter_ : int
         Number of greedy additions performed (``len(path_)``).
+    stop_reason_ : {"basis_size", "validation", "no_candidates"}
+        What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
+        (``n_iter_no_change`` checks without a gain of ``min_delta``); or every distinct fitting
+        row was already in the basis.
     n_retrains_ : int
         Number of Newton re-optimizations.
     train_indices_, validation_indices_ : ndarray
