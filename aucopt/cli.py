@@ -8,16 +8,24 @@
 * ``aucopt solvers`` / ``aucopt formulations`` — the usable solver names / registered formulations.
 
 Options use the estimators' parameter names (``--C``, ``--alpha``, ``--gamma``, ``--eta0``,
-``--basis-size``). Bad input exits with status 2 and a one-line ``aucopt: error: ...`` (see
-:func:`main`); ``aucopt --version`` prints the version.
+``--basis-size``). Every command prints a table, one row as soon as it is known; ``--json`` or
+``--csv`` print it machine-readable instead (numbers as numbers, a missing value as null / an
+empty field), with everything else on standard error. Bad input exits with status 2 and a
+one-line ``aucopt: error: ...`` (see :func:`main`); ``aucopt --version`` prints the version.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
+import io
+import math
+import os
 import sys
 import time
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,7 +35,211 @@ from . import __version__
 #: LP it needs >100 s to reach 1e-6, so it is only run when asked for by name).
 DEMO_SOLVERS = ("highs", "clarabel", "scs")
 
+#: how a missing value is shown in a text table (null in JSON, an empty field in CSV)
+MISSING = "—"
 
+#: the pip extra that brings the optional packages of the command line
+EXTRA = "pip install 'aucopt[survival]'"
+
+#: the LIBSVM sets of the shared data folder (``libsvm/<name>_<name>.trn.bz2`` and ``.tst.bz2``)
+#: by name, with their number of features
+LIBSVM_SETS = {"adult": 123, "ijcnn1": 22, "reuters": 8315}
+
+
+# ============================================================================ output
+class _Column(NamedTuple):
+    """A table column: its machine name (JSON key, CSV header), its text title and width, and
+    the format of its numbers in the text table (``""``: a left-aligned string)."""
+
+    key: str
+    title: str
+    width: int = 0
+    spec: str = ""
+
+
+def _plain(value):
+    """A JSON / CSV value: numpy scalars as Python numbers, NaN and infinities as None."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _cell(value, column: _Column) -> str:
+    value = _plain(value)
+    text = MISSING if value is None else format(value, column.spec) if column.spec else str(value)
+    width = max(column.width, len(column.title))
+    return text.rjust(width) if column.spec else text.ljust(width)
+
+
+def _title(column: _Column) -> str:
+    width = max(column.width, len(column.title))
+    return column.title.rjust(width) if column.spec else column.title.ljust(width)
+
+
+@contextlib.contextmanager
+def _bars_cleared():
+    """Clear any progress bar on the terminal while a line is written, then redraw it."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        yield
+        return
+    with tqdm.external_write_mode():
+        yield
+
+
+class _Report:
+    """What a command prints: notes, and one table written row by row.
+
+    Text (the default): the notes and a fixed-width table on the output, each row printed as
+    soon as it is given. ``--csv``: the header and then each row, as they come; ``--json``: one
+    document ``{"command", "columns", "rows", "summary"}`` at the end. In both machine formats
+    the notes go to standard error.
+    """
+
+    def __init__(self, args, stream, columns, *, text_header=None, text_row=None, text_table=True):
+        self.format, self.stream, self.columns = args.format, stream, list(columns)
+        self.command = args.command
+        self._text_header, self._text_row, self._text_table = text_header, text_row, text_table
+        self.rows, self.summary, self._started = [], {}, False
+
+    def _write(self, text: str, stream=None):
+        with _bars_cleared():
+            stream = stream or self.stream
+            stream.write(text + "\n")
+            stream.flush()
+
+    def note(self, text: str):
+        """A line for a person: on the output in text mode, on standard error otherwise."""
+        self._write(text, self.stream if self.format == "text" else sys.stderr)
+
+    def start(self):
+        """The table header (text and CSV), printed once, before the first row."""
+        if self._started:
+            return
+        self._started = True
+        if self.format == "csv":
+            import csv
+
+            self._csv = csv.writer(self.stream, lineterminator="\n")
+            with _bars_cleared():
+                self._csv.writerow([c.key for c in self.columns])
+                self.stream.flush()
+        elif self.format == "text" and self._text_table:
+            header = self._text_header or "  ".join(_title(c) for c in self.columns)
+            self._write(header.rstrip())
+
+    def row(self, **values):
+        """One table row, printed at once (kept for the JSON document)."""
+        self.start()
+        row = {c.key: _plain(values.get(c.key)) for c in self.columns}
+        self.rows.append(row)
+        if self.format == "csv":
+            with _bars_cleared():
+                self._csv.writerow(["" if row[c.key] is None else row[c.key] for c in self.columns])
+                self.stream.flush()
+        elif self.format == "text":
+            line = (self._text_row(row) if self._text_row else
+                    "  ".join(_cell(row[c.key], c) for c in self.columns))
+            self._write(line.rstrip())
+
+    def close(self):
+        """Finish the table: the JSON document, or the CSV header of a table without rows."""
+        if self.format == "json":
+            import json
+
+            document = {"command": self.command, "columns": [c.key for c in self.columns], "rows": self.rows}
+            if self.summary:
+                document["summary"] = {k: _plain(v) for k, v in self.summary.items()}
+            self.stream.write(json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+            self.stream.flush()
+        else:
+            self.start()
+
+
+@contextlib.contextmanager
+def _report(args, columns, **options):
+    """The :class:`_Report` of a command, on standard output or ``--output FILE``.
+
+    With ``--json`` / ``--csv`` on standard output, everything else the command prints —
+    notes, and the log of a solver run with ``--verbose`` — is sent to standard error, at the
+    level of the file descriptor when there is one, so that standard output holds only the
+    table.
+    """
+    machine = args.format != "text"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:
+            report = _Report(args, fh, columns, **options)
+            with contextlib.redirect_stdout(sys.stderr) if machine else contextlib.nullcontext():
+                yield report
+            report.close()
+        return
+    if not machine:
+        report = _Report(args, sys.stdout, columns, **options)
+        yield report
+        report.close()
+        return
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+        err_fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        fd = None
+    if fd is None:  # a stream without a file descriptor (captured output): redirect in Python only
+        report = _Report(args, sys.stdout, columns, **options)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield report
+        report.close()
+        return
+    saved = os.dup(fd)
+    stream = os.fdopen(saved, "w", encoding="utf-8", newline="", closefd=False)
+    os.dup2(err_fd, fd)  # C-level output (solver logs) to standard error too
+    try:
+        report = _Report(args, stream, columns, **options)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield report
+        report.close()
+    finally:
+        stream.flush()
+        sys.stdout.flush()
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def _progress(args) -> bool | None:
+    """Progress bars (on standard error): always with ``--verbose``, else only on a terminal."""
+    return True if args.verbose else None
+
+
+def _bar_verbose(args) -> int:
+    """The ``verbose`` of an estimator whose only output is a progress bar."""
+    return int(args.verbose or sys.stderr.isatty())
+
+
+def _require(module: str, package: str, purpose: str):
+    """Import an optional package, or fail in one line naming it and the extra that brings it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{purpose} needs {package}: {EXTRA}") from None
+
+
+def _data_dir(args, required=None) -> str:
+    """The shared data folder (``--data-dir``, else ``AUCOPT_DATA``, else a source checkout's)."""
+    from .datasets import get_data_dir
+
+    return get_data_dir(args.data_dir, required=required)
+
+
+def _check_data_dir_option(args) -> None:
+    """An explicit ``--data-dir`` must exist, whether or not the command reads from it."""
+    if getattr(args, "data_dir", None) is not None:
+        _data_dir(args)
+
+
+# ============================================================================ demo
 def _demo_data(train_size: float, seed: int):
     from sklearn.datasets import load_breast_cancer
     from sklearn.model_selection import train_test_split
@@ -40,9 +252,15 @@ def _demo_data(train_size: float, seed: int):
     return scaler.transform(X_tr), scaler.transform(X_te), y_tr, y_te
 
 
+def _first_line(text) -> str:
+    return " ".join(str(text).split())
+
+
 def _demo(args) -> int:
-    """``aucopt demo``: fit the LP Ranker with each solver and print one table row per solver."""
+    """``aucopt demo``: fit the LP Ranker with each solver; one table row per solver, printed as
+    soon as that solver has finished."""
     from . import LPRanker
+    from ._progress import progress_bar
     from .exceptions import SolverError
     from .solvers import check_solver
 
@@ -55,38 +273,52 @@ def _demo(args) -> int:
 
     X_tr, X_te, y_tr, y_te = _demo_data(args.train_size, args.seed)
     n_pos = int(y_tr.sum())
-    print(f"LP Ranker (Ataman 2007, eq. 3.3) on WDBC (scikit-learn's breast cancer, min-max scaled): "
-          f"{len(y_tr)} training points ({n_pos} malignant), {n_pos * (len(y_tr) - n_pos):,} pairs, "
-          f"{len(y_te)} test points; RBF gamma={args.gamma}, C={args.C}.")
-    rows = []
-    for name in args.solvers:
-        model = LPRanker(C=args.C, gamma=args.gamma, solver=name)
-        start = time.perf_counter()
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                model.fit(X_tr, y_tr)
-        except SolverError as exc:
-            rows.append((name, str(exc.result.status), "", "", "", f"{time.perf_counter() - start:.2f}"))
-            continue
-        seconds = time.perf_counter() - start
-        status = str(model.solve_result_.status) + (" (warned)" if caught else "")
-        rows.append((name, status, f"{model.objective_:.6f}", f"{model.score(X_te, y_te):.4f}",
-                     str(len(model.support_)), f"{seconds:.2f}"))
-    header = ("solver", "status", "objective", "test AUC", "support vectors", "seconds")
-    widths = [max(len(str(r[k])) for r in rows + [header]) for k in range(len(header))]
-    for row in [header] + rows:
-        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)))
+    columns = [_Column("solver", "solver", max(map(len, args.solvers))), _Column("status", "status", 16),
+               _Column("objective", "objective", 12, ".6f"), _Column("test_auc", "test AUC", 8, ".4f"),
+               _Column("support_vectors", "support vectors", 15, "d"), _Column("seconds", "seconds", 7, ".2f")]
+    with _report(args, columns) as out:
+        out.note(f"LP Ranker (Ataman 2007, eq. 3.3) on WDBC (scikit-learn's breast cancer, min-max scaled): "
+                 f"{len(y_tr)} training points ({n_pos} malignant), {n_pos * (len(y_tr) - n_pos):,} pairs, "
+                 f"{len(y_te)} test points; RBF gamma={args.gamma}, C={args.C}.")
+        out.summary.update(training_points=len(y_tr), malignant=n_pos, pairs=n_pos * (len(y_tr) - n_pos),
+                           test_points=len(y_te), gamma=args.gamma, C=args.C)
+        out.start()
+        notes = []
+        bar = progress_bar(_progress(args), total=len(args.solvers), desc="LPRanker", unit="solver")
+        for name in args.solvers:
+            if bar is not None:
+                bar.set_description(f"LPRanker {name}")
+            model = LPRanker(C=args.C, gamma=args.gamma, solver=name, verbose=args.verbose)
+            start = time.perf_counter()
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    model.fit(X_tr, y_tr)
+            except SolverError as exc:
+                out.row(solver=name, status=str(exc.result.status), seconds=time.perf_counter() - start)
+                notes.append(f"{name}: {_first_line(exc)}")
+                continue
+            finally:
+                if bar is not None:
+                    bar.update(1)
+            seconds = time.perf_counter() - start
+            notes += [f"{name}: {_first_line(w.message)}" for w in caught]
+            out.row(solver=name, status=str(model.solve_result_.status) + (" (warned)" if caught else ""),
+                    objective=model.objective_, test_auc=model.score(X_te, y_te),
+                    support_vectors=len(model.support_), seconds=seconds)
+        if bar is not None:
+            bar.close()
+        for note in dict.fromkeys(notes):
+            out.note(note)
     return 0
 
 
+# ============================================================================ LIBSVM files
 _MAGIC = {".gz": (b"\x1f\x8b", "gzip"), ".bz2": (b"BZh", "bzip2")}
 
 
 def _check_input_file(path: str) -> None:
     """Refuse a missing path, a directory, or a ``.gz`` / ``.bz2`` file that is not compressed so."""
-    import os
-
     if not os.path.exists(path):
         raise ValueError(f"file not found: {path}")
     if not os.path.isfile(path):
@@ -99,39 +331,109 @@ def _check_input_file(path: str) -> None:
                                      f"correctly or rename it without {suffix}.")
 
 
+def _libsvm_set(name: str, args):
+    """The training and test files of a shared LIBSVM set, or None for a file name."""
+    if name not in LIBSVM_SETS or os.path.exists(name):
+        return None
+    folder = _data_dir(args, required=f"libsvm/{name}_{name}.trn.bz2")
+    return tuple(os.path.join(folder, "libsvm", f"{name}_{name}.{part}.bz2") for part in ("trn", "tst"))
+
+
+def _zero_based_hint(exc: ValueError, path: str, option: str = "--zero-based") -> ValueError:
+    """Turn scikit-learn's "Invalid index 0" into the fix."""
+    if "Invalid index 0" in str(exc):
+        return ValueError(f"{path} has a feature index 0, but LIBSVM indices start at 1: the file looks "
+                          f"zero-based: pass {option}.")
+    return exc
+
+
 def _onepass(args) -> int:
     """``aucopt onepass``: stream a LIBSVM file through OnePassAUC in chunks (never loaded whole)."""
+    from ._progress import progress_bar
     from .metrics import roc_auc
     from .online._onepass import OnePassAUC, iter_svmlight_chunks
 
-    for path in [args.train] + ([args.test] if args.test else []):
+    _check_data_dir_option(args)
+    train, test, n_features = args.train, args.test, args.n_features
+    shared = _libsvm_set(args.train, args)
+    if shared is not None:
+        train, test = shared[0], test or shared[1]
+        n_features = n_features or LIBSVM_SETS[args.train]
+    if n_features is None:  # checked as argparse would, before the file
+        raise ValueError(f"the following arguments are required for a LIBSVM file: --n-features (the number of "
+                         f"features d; only the named sets {', '.join(LIBSVM_SETS)} know theirs) "
+                         "(see 'aucopt onepass --help')")
+    for path in [train] + ([test] if test else []):
         _check_input_file(path)
+    if not n_features > 0 or not args.chunk_size > 0:
+        raise ValueError(f"--n-features and --chunk-size must be positive; got {n_features} and {args.chunk_size}.")
     model = OnePassAUC(alpha=args.alpha, rank=args.rank)
     if args.eta0 is not None:  # otherwise the estimator's default
         model.set_params(eta0=args.eta0)
     if args.average is not None:  # otherwise the estimator's default
         model.set_params(average=args.average)
-    start = time.perf_counter()
-    chunks = iter_svmlight_chunks(args.train, args.chunk_size, args.n_features, zero_based=args.zero_based)
-    model.fit(((X, y == args.positive) for X, y in chunks))
-    seconds = time.perf_counter() - start
-    print(f"one pass over {model.n_seen_:,} examples ({args.n_features} features, "
-          f"{'rank ' + str(args.rank) if args.rank else 'full covariance'}) in {seconds:.2f} s")
-    if args.test:
-        scores, labels = [], []
-        for X, y in iter_svmlight_chunks(args.test, args.chunk_size, args.n_features,
-                                         zero_based=args.zero_based):
-            scores.append(model.decision_function(X))
-            labels.append(y == args.positive)
-        print(f"test AUC {roc_auc(np.concatenate(labels), np.concatenate(scores)):.4f}")
+
+    def counted(chunks, bar):
+        for X, y in chunks:
+            yield X, y
+            if bar is not None:  # one refresh per chunk: the count is exact whenever it is drawn
+                bar.update(X.shape[0])
+                bar.refresh()
+
+    columns = [_Column("examples", "examples", 10, ","), _Column("features", "features", 8, "d"),
+               _Column("covariance", "covariance", 15), _Column("seconds", "seconds", 8, ".2f"),
+               _Column("test_examples", "test examples", 13, ","), _Column("test_auc", "test AUC", 8, ".4f")]
+    with _report(args, columns) as out:
+        out.note(f"OnePassAUC over {train}, {args.chunk_size:,} rows at a time")
+        start = time.perf_counter()
+        bar = progress_bar(_progress(args), desc="OnePassAUC", unit=" rows")
+        try:
+            chunks = iter_svmlight_chunks(train, args.chunk_size, n_features, zero_based=args.zero_based)
+            model.fit(((X, y == args.positive) for X, y in counted(chunks, bar)))
+        except ValueError as exc:
+            raise _zero_based_hint(exc, train) from None
+        finally:
+            if bar is not None:
+                bar.close()
+        seconds = time.perf_counter() - start
+        auc, n_test = None, None
+        if test:
+            scores, labels = [], []
+            bar = progress_bar(_progress(args), desc="OnePassAUC test AUC", unit=" rows")
+            try:
+                for X, y in counted(iter_svmlight_chunks(test, args.chunk_size, n_features,
+                                                         zero_based=args.zero_based), bar):
+                    scores.append(model.decision_function(X))
+                    labels.append(y == args.positive)
+            except ValueError as exc:
+                raise _zero_based_hint(exc, test) from None
+            finally:
+                if bar is not None:
+                    bar.close()
+            labels = np.concatenate(labels)
+            n_test = len(labels)
+            if labels.all() or not labels.any():
+                out.note(f"test AUC {MISSING}: the test file {test} holds a single class "
+                         f"(--positive {args.positive:g} matched {int(labels.sum())} of {n_test} labels).")
+            else:
+                auc = roc_auc(labels, np.concatenate(scores))
+        else:
+            out.note(f"test AUC {MISSING}: no --test file given.")
+        out.row(examples=model.n_seen_, features=n_features,
+                covariance=f"rank {args.rank}" if args.rank else "full", seconds=seconds, test_examples=n_test,
+                test_auc=auc)
     return 0
 
 
-def _load_labelled(path: str, positive: float, n_features=None):
+# ============================================================================ sparse
+def _load_labelled(path: str, positive: float, n_features=None, zero_based=False):
     from sklearn.datasets import load_svmlight_file
 
     _check_input_file(path)
-    X, y = load_svmlight_file(path, n_features=n_features)
+    try:
+        X, y = load_svmlight_file(path, n_features=n_features, zero_based=zero_based)
+    except ValueError as exc:
+        raise _zero_based_hint(exc, path) from None
     return X.toarray(), (y == positive).astype(int)
 
 
@@ -148,43 +450,99 @@ def _sparse_fitting_rows(y, validation_fraction: float) -> int:
     return len(y) - held
 
 
+def _retrain_sizes(d_max: int, limit: int = 12) -> str:
+    """The first basis sizes at which SparseAUC re-optimizes (and validates), as text."""
+    from .svm._sparse_greedy import retrain_due
+
+    sizes = [d for d in range(1, d_max + 1) if retrain_due(d, d_max)]
+    return ", ".join(map(str, sizes[:limit])) + (", …" if len(sizes) > limit else "")
+
+
+def _stop_message(model, d_max: int) -> str:
+    """Why the greedy loop of a fitted SparseAUC ended, in words."""
+    added = model.n_iter_
+    if model.stop_reason_ == "validation":
+        return (f"stopped at |J| = {added} of --basis-size {d_max}: {model.n_iter_no_change} consecutive validation "
+                f"checks did not beat the best earlier one by min_delta={model.min_delta:g}")
+    if model.stop_reason_ == "no_candidates":
+        return (f"stopped at |J| = {added} of --basis-size {d_max}: every distinct training point is already in "
+                "the basis")
+    return f"reached --basis-size {d_max}"
+
+
 def _sparse(args) -> int:
     """``aucopt sparse``: greedy sparse kernel AUC (Kakkar et al. 2017); print the path and test AUC."""
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.model_selection import train_test_split
     from sklearn.preprocessing import StandardScaler
 
     from .svm._sparse_greedy import SparseAUC
 
-    if args.data == "breast_cancer":
-        from sklearn.datasets import load_breast_cancer
+    _check_data_dir_option(args)
+    if not 0 <= args.validation_fraction < 1:
+        raise ValueError(f"--validation-fraction must lie in [0, 1); got {args.validation_fraction:g}.")
+    columns = [_Column("basis", "basis", 5, "d"), _Column("objective", "objective", 12, ".4f"),
+               _Column("validation_auc", "validation AUC", 14, ".4f")]
+    with _report(args, columns) as out:
+        test = args.test
+        if args.data == "breast_cancer":
+            from sklearn.datasets import load_breast_cancer
 
-        X, y = load_breast_cancer(return_X_y=True)
-        y = (y == 0).astype(int)
-    else:
-        X, y = _load_labelled(args.data, args.positive)
-    if args.test:
-        X_te, y_te = _load_labelled(args.test, args.positive, n_features=X.shape[1])
-        X_tr, y_tr = X, y
-    else:
-        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=args.seed)
-    scaler = StandardScaler().fit(X_tr)
-    model = SparseAUC(C=args.C, kappa=args.kappa, selection=args.selection, random_state=args.seed)
-    basis_size = args.basis_size
-    if basis_size is None:  # default: 50, clamped to the estimator's own default min(l/2, 512)
-        basis_size = min(SPARSE_BASIS_SIZE, max(1, _sparse_fitting_rows(y_tr, model.validation_fraction) // 2))
-    model.set_params(basis_size=basis_size)
-    start = time.perf_counter()
-    model.fit(scaler.transform(X_tr), y_tr)
-    seconds = time.perf_counter() - start
-    print(f"{'basis':>5} {'objective':>12} {'validation AUC':>15}")
-    for step in model.path_:
-        val = step.get("val_score")
-        print(f"{step['n_basis']:5d} {step['objective']:12.4f} {'' if val is None else f'{val:15.4f}'}")
-    print(f"kept |J| = {len(model.support_)} in {seconds:.2f} s; "
-          f"test AUC {model.score(scaler.transform(X_te), y_te):.4f}")
+            X, y = load_breast_cancer(return_X_y=True)
+            y = (y == 0).astype(int)
+        else:
+            shared = _libsvm_set(args.data, args)
+            source = args.data if shared is None else shared[0]
+            out.note(f"reading {source}" + (f" and {test or shared[1]}" if shared or test else ""))
+            if shared is not None:
+                X, y = _load_labelled(shared[0], args.positive, n_features=LIBSVM_SETS[args.data])
+                test = test or shared[1]
+            else:
+                X, y = _load_labelled(args.data, args.positive, zero_based=args.zero_based)
+        if test:
+            X_te, y_te = _load_labelled(test, args.positive, n_features=X.shape[1], zero_based=args.zero_based)
+            X_tr, y_tr = X, y
+        else:
+            X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=args.seed)
+        scaler = StandardScaler().fit(X_tr)
+        model = SparseAUC(C=args.C, kappa=args.kappa, selection=args.selection,
+                          validation_fraction=args.validation_fraction, random_state=args.seed,
+                          verbose=_bar_verbose(args))
+        basis_size = args.basis_size
+        if basis_size is None:  # default: 50, clamped to the estimator's own default min(l/2, 512)
+            basis_size = min(SPARSE_BASIS_SIZE, max(1, _sparse_fitting_rows(y_tr, model.validation_fraction) // 2))
+        model.set_params(basis_size=basis_size)
+        validated = args.validation_fraction > 0
+        out.note(f"SparseAUC on {args.data}: {len(y_tr):,} training rows ({int(y_tr.sum()):,} positive), "
+                 f"{len(y_te):,} test rows; --basis-size {basis_size}, --kappa {args.kappa}, C={args.C:g}")
+        if validated:
+            out.note(f"validation AUC on {args.validation_fraction:g} of the training rows, computed when the "
+                     f"coefficients are re-optimized (|J| = {_retrain_sizes(basis_size)}); {MISSING} at the "
+                     "other sizes")
+        else:
+            out.note(f"validation AUC {MISSING}: no validation split (--validation-fraction 0)")
+        start = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            model.fit(scaler.transform(X_tr), y_tr)
+        seconds = time.perf_counter() - start
+        for step in model.path_:
+            out.row(basis=step["n_basis"], objective=step["objective"], validation_auc=step.get("val_score"))
+        test_auc = model.score(scaler.transform(X_te), y_te)
+        kept = len(model.support_)
+        n_checked = sum(step.get("val_score") is not None for step in model.path_)
+        best = (f" (the best validation AUC, {model.val_score_:.4f}, of the {n_checked} sizes validated)"
+                if model.val_score_ is not None else "")
+        out.note(f"{_stop_message(model, basis_size)}; kept |J| = {kept}{best}, in {seconds:.2f} s; "
+                 f"test AUC {test_auc:.4f}")
+        for message in dict.fromkeys(_first_line(w.message) for w in caught):
+            out.note(message)
+        out.summary.update(kept=kept, added=model.n_iter_, basis_size=basis_size, stop_reason=model.stop_reason_,
+                           validation_auc=model.val_score_, test_auc=test_auc, seconds=seconds)
     return 0
 
 
+# ============================================================================ survival
 SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
 
 #: ``--method auto``: the LP Ranker's full LP (one row per pair) up to this many comparable
@@ -260,10 +618,38 @@ def _survival_model(name: str, args, n_pairs: int):
     return make_pipeline(MinMaxScaler(), model)
 
 
+def _survival_model(name: str, args, n_pairs: int):
+    """The estimator behind ``--model`` (min-max scaling fitted inside each training fold), on the
+    path of :func:`_survival_route`."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler
+
+    from . import SurvivalAUCSVM
+    from . import SurvivalLPRanker
+    from . import SurvivalRankRC
+    from . import SurvivalRankSVM
+
+    pair_options = {"variant": "lprex"} if args.lprex else None
+    route, _ = _survival_route(name, args, n_pairs)
+    if name == "lpr":
+        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
+                                 support_threshold=1e-3 if route == "subgradient" else 1e-8)
+    elif name == "aucsvm" and route == "full":
+        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
+    elif name in ("newton", "aucsvm"):
+        model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
+    else:
+        model = SurvivalRankRC(alpha=args.alpha, gamma=args.gamma, pair_options=pair_options)
+    max_bytes = getattr(args, "max_bytes", None)
+    if max_bytes is not None and "max_bytes" in model.get_params():
+        model.set_params(max_bytes=max_bytes)
+    if getattr(args, "verbose", 0):
+        model.set_params(verbose=args.verbose)
+    return make_pipeline(MinMaxScaler(), model)
+
+
 def _check_output_path(path: str, option: str) -> None:
     """Refuse an output file whose directory does not exist (or that names a directory)."""
-    import os
-
     if not path:
         return
     if os.path.isdir(path):
@@ -271,7 +657,25 @@ def _check_output_path(path: str, option: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"{option} {path}: the directory {folder} does not exist; create it or choose "
-                         "another path ('' skips the figure).")
+                         "another path.")
+
+
+def _load_survival_data(args):
+    """``--data``: a scikit-survival set, a DeepSurv set of the shared data folder, or a CSV file."""
+    from .datasets import DEEPSURV_SETS, SKSURV_SETS, load_deepsurv, load_survival
+
+    if args.data in SKSURV_SETS:
+        _require("sksurv.datasets", "scikit-survival", f"--data {args.data}")
+        return load_survival(args.data)
+    if args.data in DEEPSURV_SETS and not os.path.exists(args.data):
+        _data_dir(args, required=f"survival/{DEEPSURV_SETS[args.data]}")  # the folder first: its error names --data-dir
+        _require("h5py", "h5py", f"--data {args.data} (an HDF5 file)")
+        return load_deepsurv(args.data, data_dir=args.data_dir)
+    if not os.path.exists(args.data):
+        raise ValueError(f"Unknown data set --data {args.data!r}: use one of {', '.join(SKSURV_SETS)} "
+                         f"(scikit-survival), {', '.join(DEEPSURV_SETS)} (DeepSurv, in the data folder) or the path of "
+                         "a CSV file.")
+    return load_survival(args.data, time=args.time, event=args.event)
 
 
 def _survival(args) -> int:
@@ -280,53 +684,88 @@ def _survival(args) -> int:
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import MinMaxScaler
 
-    from .datasets import load_survival
+    from . import survival
     from .pairs import PairSet
-    from .survival import CoxPH, comparison_table, evaluate_methods, plot_risk_groups, save_figure
+    from .survival._protocol import _comparison_line, _comparison_record
 
-    _check_output_path(args.km_png, "--km-png")  # before the cross-validation, not after it
+    # everything that can fail fast is checked before the data are loaded and the CV starts
+    _check_output_path(args.km_png, "--km-png")
     if not 0 < args.top < 100:
         raise ValueError(f"--top must be a percentage in (0, 100); got {args.top:g}.")
     if args.max_bytes is not None and not args.max_bytes > 0:
         raise ValueError(f"--max-bytes must be positive; got {args.max_bytes:g}.")
-    X, y = load_survival(args.data, time=args.time, event=args.event)
+    if args.splits < 2 or args.repeats < 1:
+        raise ValueError(f"--splits must be at least 2 and --repeats at least 1; got {args.splits} and {args.repeats}.")
+    _check_data_dir_option(args)
+    if not args.no_cox:
+        _require("lifelines", "lifelines", "the Cox baseline")
+    if args.km_png:
+        _require("matplotlib", "matplotlib", "--km-png")
+    X, y = _load_survival_data(args)
     pairs = PairSet.survival(y)
     n_pairs = pairs.n_pairs
+    methods = {}
+    if not args.no_cox:  # the baseline first: every later row gets its p-value as soon as it is printed
+        cox = survival.CoxPH(alpha=args.cox_alpha, verbose=args.verbose)
+        methods["cox"] = make_pipeline(MinMaxScaler(), cox)
     # a model that left its own family is labelled with the one it uses (aucsvm:newton)
-    methods = {(f"{m}:newton" if (m, _survival_route(m, args, n_pairs)[0]) == ("aucsvm", "newton") else m):
-               _survival_model(m, args, n_pairs) for m in args.model}
+    for m in args.model:
+        label = f"{m}:newton" if (m, _survival_route(m, args, n_pairs)[0]) == ("aucsvm", "newton") else m
+        methods[label] = _survival_model(m, args, n_pairs)
     for model in methods.values():  # refuse a route over the memory budget up front
         estimator = model[-1]
         if hasattr(estimator, "check_size"):
             estimator.check_size(pairs)
-    print(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
-          f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
-    for name in args.model:  # which path each model takes, and why, before the long part
-        note = _survival_route(name, args, n_pairs)[1]
-        if note:
-            print(note, flush=True)
-    try:
-        import lifelines  # noqa: F401
+    baseline = None if args.no_cox else "cox"
+    columns = [_Column("method", "method"), _Column("pooled_c_mean", "pooled C", spec=".4f"),
+               _Column("pooled_c_sd", "sd", spec=".4f"), _Column("fold_c", "fold C", spec=".4f"),
+               _Column("p_vs_cox", "p vs cox", spec=".4g"), _Column("seconds", "seconds", spec=".1f")]
 
-        methods["cox"] = make_pipeline(MinMaxScaler(), CoxPH(alpha=args.cox_alpha))
-    except ImportError:
-        print("lifelines is not installed: the Cox baseline is skipped (pip install 'aucopt[survival]').")
-    results = evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                               random_state=args.seed, verbose=int(sys.stderr.isatty()))  # a bar on a terminal
-    print(comparison_table(results, baseline="cox" if "cox" in results else None))
-    if args.km_png:
-        fig = plot_risk_groups(y["time"], y["event"],
-                               {k: r.percentiles[0] for k, r in results.items()}, top=args.top,
-                               title=f"{args.data}: top {args.top:g}% vs rest (pooled CV, repetition 1)")
-        print(f"Kaplan–Meier figure: {save_figure(fig, args.km_png)}")
+    def text_row(row):
+        return _comparison_line({**row, "p_value": row["p_vs_cox"]})
+
+    header = next(survival.comparison_table({}, baseline, stream=True))
+    with _report(args, columns, text_header=header, text_row=text_row) as out:
+        out.note(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
+                 f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
+        out.summary.update(data=args.data, subjects=len(y), events=int(y["event"].sum()), covariates=X.shape[1],
+                           comparable_pairs=n_pairs, splits=args.splits, repeats=args.repeats)
+        for name in args.model:  # which path each model takes, and why, before the long part
+            note = _survival_route(name, args, n_pairs)[1]
+            if note:
+                out.note(note)
+        if args.repeats < 2 and baseline:
+            out.note(f"with --repeats 1 the sd is 0 and p vs cox is {MISSING}: both need at least 2 repetitions")
+        out.start()
+        done = {}
+
+        def report(name, result):
+            done[name] = result
+            record = _comparison_record(name, result, done.get(baseline))
+            out.row(**record, p_vs_cox=record["p_value"])
+
+        results = survival.evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
+                                            random_state=args.seed, verbose=_bar_verbose(args), callback=report)
+        if args.km_png:
+            fig = survival.plot_risk_groups(y["time"], y["event"],
+                                            {k: r.percentiles[0] for k, r in results.items()}, top=args.top,
+                                            title=f"{args.data}: top {args.top:g}% vs rest (pooled CV, repetition 1)")
+            out.note(f"Kaplan–Meier figure: {survival.save_figure(fig, args.km_png)}")
+            out.summary["km_png"] = args.km_png
     return 0
 
 
+# ============================================================================ listings
 def _list_solvers(args) -> int:
     """``aucopt solvers``: one usable solver name per line."""
     from . import available_solvers
 
-    print("\n".join(available_solvers()))
+    with _report(args, [_Column("solver", "solver")], text_table=False) as out:
+        for name in available_solvers():
+            if args.format == "text":
+                out.note(name)
+            else:
+                out.row(solver=name)
     return 0
 
 
@@ -335,13 +774,20 @@ def _list_formulations(args) -> int:
     from . import available_formulations
     from . import get_formulation
 
-    for name in available_formulations():
-        form = get_formulation(name)
-        doc = (form.__doc__ or "").strip().splitlines()
-        print(f"{name:24s} {form.kind.upper():3s} {doc[0] if doc else ''}")
+    columns = [_Column("name", "name", 24), _Column("kind", "kind", 4), _Column("description", "description")]
+    with _report(args, columns, text_table=False) as out:
+        for name in available_formulations():
+            form = get_formulation(name)
+            doc = (form.__doc__ or "").strip().splitlines()
+            row = {"name": name, "kind": form.kind.upper(), "description": doc[0].strip() if doc else None}
+            if args.format == "text":
+                out.note(f"{name:24s} {row['kind']:3s} {row['description'] or ''}".rstrip())
+            else:
+                out.row(**row)
     return 0
 
 
+# ============================================================================ parser
 def _float_or_auto(text: str):
     """``'auto'`` or a number, for ``--eta0``."""
     if text == "auto":
@@ -357,6 +803,47 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"aucopt: error: {message} (see '{self.prog} --help')\n")
+
+
+#: the commands, with the one-line description shown by ``aucopt --help``
+COMMANDS = {
+    "demo": "fit the LP Ranker on scikit-learn's breast-cancer data with each solver",
+    "survival": "pooled-percentile C-index by repeated CV vs Cox regression; Kaplan-Meier risk groups",
+    "onepass": "one-pass AUC over a LIBSVM file, streamed in chunks",
+    "sparse": "greedy sparse kernel AUC, printing the basis-size path",
+    "solvers": "list the usable solver names",
+    "formulations": "list the registered formulations",
+}
+
+DESCRIPTION = ("AUC maximization, bipartite ranking and survival risk ranking.\n\ncommands:\n"
+               + "\n".join(f"  {name:14}{text}" for name, text in COMMANDS.items())
+               + "\n\nEvery command prints a table; --json or --csv print it machine-readable on standard "
+                 "output\n(everything else goes to standard error), -o FILE writes it to a file.")
+
+
+def _common_options(data_dir: bool = False) -> argparse.ArgumentParser:
+    """The options every command takes: output format, output file, verbosity (and the data folder)."""
+    common = argparse.ArgumentParser(add_help=False)
+    group = common
+    fmt = common.add_mutually_exclusive_group()
+    fmt.add_argument("--json", dest="format", action="store_const", const="json", default="text",
+                     help="print the table as one JSON document (numbers as numbers, a missing value as null) "
+                          "and everything else on standard error (default: a text table)")
+    fmt.add_argument("--csv", dest="format", action="store_const", const="csv",
+                     help="print the table as CSV, one row as soon as it is known (a missing value is an empty "
+                          "field), everything else on standard error (default: a text table)")
+    group.add_argument("-o", "--output", metavar="FILE", default=None,
+                       help="write the table to FILE instead of standard output (default: standard output)")
+    group.add_argument("-v", "--verbose", action="count", default=0,
+                       help="show progress bars on standard error even when it is not a terminal, and pass "
+                            "verbose=1 (-vv: 2) to the estimators fitted: solver logs, inner progress bars "
+                            "(default: bars only on a terminal, estimators silent)")
+    if data_dir:
+        group.add_argument("--data-dir", metavar="DIR", default=None,
+                           help="folder of the shared data files read by the named data sets (default: the "
+                                "AUCOPT_DATA environment variable, else the shared/data folder beside a source "
+                                "checkout)")
+    return common
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -376,90 +863,128 @@ def build_parser() -> argparse.ArgumentParser:
     Examples
     --------
     >>> from aucopt.cli import build_parser
-    >>> args = build_parser().parse_args(["survival", "--data", "veterans", "--alpha", "0.01"])
-    >>> args.data, args.alpha, args.model
-    ('veterans', 0.01, ['lpr'])
+    >>> args = build_parser().parse_args(["survival", "--data", "veterans", "--alpha", "0.01", "--csv"])
+    >>> args.data, args.alpha, args.model, args.format
+    ('veterans', 0.01, ['lpr'], 'csv')
     """
-    parser = _Parser(prog="aucopt", allow_abbrev=False,
-                                     description="AUC maximization, bipartite ranking and survival risk ranking.",
-                                     epilog="Run `aucopt <command> --help` for the options of a command.")
-    parser.add_argument("--version", action="version", version=f"aucopt {__version__}")
+    parser = _Parser(prog="aucopt", allow_abbrev=False, description=DESCRIPTION,
+                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                     epilog="Run `aucopt <command> --help` for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"aucopt {__version__}",
+                        help="print the version and exit")
     parser.add_argument("--debug", action="store_true",
-                        help="show the full traceback of an error instead of the one-line message")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", allow_abbrev=False, help="fit the LP Ranker on real data with each available solver")
+                        help="show the full traceback of an error instead of the one-line message (default: off)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser,
+                                help="one of: " + ", ".join(COMMANDS))
+    common, with_data = _common_options(), _common_options(data_dir=True)
+
+    def command(name, parents):
+        return sub.add_parser(name, allow_abbrev=False, description=COMMANDS[name] + ".", parents=[parents])
+
+    p = command("demo", common)
     p.add_argument("--solvers", nargs="+", default=list(DEMO_SOLVERS),
-                   help=f"solver names (default: {' '.join(DEMO_SOLVERS)}; see `aucopt solvers`)")
-    p.add_argument("--C", type=float, default=1.0, help="pair-loss weight C (default 1)")
-    p.add_argument("--gamma", type=float, default=1.0, help="RBF gamma (default 1)")
+                   help=f"solver names, run in this order (default: {' '.join(DEMO_SOLVERS)}; osqp also works but "
+                        "needs minutes on this LP; see `aucopt solvers`)")
+    p.add_argument("--C", type=float, default=1.0, help="pair-loss weight C of the LP Ranker, > 0 (default 1)")
+    p.add_argument("--gamma", type=float, default=1.0, help="RBF kernel gamma (default 1)")
     p.add_argument("--train-size", type=float, default=0.5,
-                   help="training fraction in (0, 1) (default 0.5; 0.8 gives 455 training points)")
-    p.add_argument("--seed", type=int, default=0, help="split seed (default 0)")
+                   help="training fraction in (0, 1), the rest is the test set (default 0.5; 0.8 gives 455 "
+                        "training points)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the stratified train/test split (default 0)")
     p.set_defaults(func=_demo)
-    p = sub.add_parser("onepass", allow_abbrev=False, help="one-pass AUC over a LIBSVM file, streamed in chunks")
-    p.add_argument("train", help="LIBSVM training file (plain, .bz2 or .gz)")
-    p.add_argument("--n-features", type=int, required=True, help="number of features d")
-    p.add_argument("--test", help="LIBSVM test file for the AUC")
-    p.add_argument("--positive", type=float, default=1.0, help="label of the positive class (default 1)")
-    p.add_argument("--alpha", type=float, default=1e-4, help="penalty multiplier alpha (default 1e-4)")
-    p.add_argument("--eta0", type=_float_or_auto, default=None,
-                   help="step size, a number (≲ 1/(4 max‖x‖²)) or 'auto' (default: OnePassAUC's)")
-    p.add_argument("--rank", type=int, default=None, help="low-rank sketch size τ (O(τd) memory)")
-    p.add_argument("--average", action=argparse.BooleanOptionalAction, default=None,
-                   help="use (--no-average: do not use) the averaged iterate (default: OnePassAUC's)")
-    p.add_argument("--chunk-size", type=int, default=10_000)
-    p.add_argument("--zero-based", action="store_true", help="feature indices start at 0 (default: 1, as LIBSVM)")
-    p.set_defaults(func=_onepass)
-    p = sub.add_parser("sparse", allow_abbrev=False,
-                       help="greedy sparse kernel AUC on a data set, printing the basis-size path")
-    p.add_argument("data", help="'breast_cancer' (scikit-learn) or a LIBSVM file")
-    p.add_argument("--test", help="LIBSVM test file (default: a stratified 25%% split of the data)")
-    p.add_argument("--positive", type=float, default=1.0, help="label of the positive class in LIBSVM files")
-    p.add_argument("--C", type=float, default=1.0)
-    p.add_argument("--basis-size", type=int, default=None,
-                   help=f"maximum basis size |J| (default {SPARSE_BASIS_SIZE}, or half the fitting rows "
-                        "when the data are smaller)")
-    p.add_argument("--kappa", type=int, default=100, help="random candidates scored per step")
-    p.add_argument("--selection", choices=("exact", "newton1"), default="exact",
-                   help="how each candidate is scored: exact line search or one Newton step (default exact)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the validation split and candidates (default 0)")
-    p.set_defaults(func=_sparse)
-    p = sub.add_parser("survival", allow_abbrev=False,
-                       help="pooled-percentile C-index CV vs Cox, Kaplan–Meier risk groups")
+
+    p = command("survival", with_data)
     p.add_argument("--data", default="whas500",
-                   help="whas500 | gbsg2 | veterans | flchain (scikit-survival) or FILE.csv")
-    p.add_argument("--time", help="time column of a CSV file")
-    p.add_argument("--event", help="event column of a CSV file (bool or 0/1)")
+                   help="whas500 | gbsg2 | veterans | flchain (scikit-survival), support | metabric | gbsg | whas "
+                        "(DeepSurv files in the data folder, see --data-dir) or FILE.csv (default whas500)")
+    p.add_argument("--time", help="time column of a CSV file (required with FILE.csv; no default)")
+    p.add_argument("--event", help="event column of a CSV file, bool or 0/1 (required with FILE.csv; no default)")
     p.add_argument("--model", nargs="+", choices=SURVIVAL_MODELS, default=["lpr"],
-                   help="lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
-                        "newton-kernel (RankRC over the events)")
+                   help="one or more of: lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
+                        "newton-kernel (RankRC over the events) (default: lpr)")
     p.add_argument("--method", default="auto", choices=("auto", "full", "chunking", "subgradient"),
-                   help=f"path of lpr and aucsvm. auto: lpr solves the full LP up to {LPR_FULL_MAX_PAIRS:,} "
-                        f"comparable pairs, else the subgradient; aucsvm solves its pairwise QP up to "
-                        f"{AUCSVM_QP_MAX_PAIRS:,} pairs, else the linear Newton ranking SVM. full forces the exact "
-                        "problem; chunking and subgradient are LP Ranker routes. The choice is printed")
-    p.add_argument("--lprex", action="store_true", help="add censored–censored pairs (LPRex, weight 0.5)")
-    p.add_argument("--C", type=float, default=1.0, help="LP Ranker C (Ataman 2007, Table 5.1: 1)")
-    p.add_argument("--gamma", type=float, default=0.05, help="RBF gamma (Ataman 2007, Table 5.1: 0.05)")
+                   help=f"path of lpr and aucsvm (default auto). auto: lpr solves the full LP up to "
+                        f"{LPR_FULL_MAX_PAIRS:,} comparable pairs, else the subgradient; aucsvm solves its pairwise "
+                        f"QP up to {AUCSVM_QP_MAX_PAIRS:,} pairs, else the linear Newton ranking SVM. full forces the "
+                        "exact problem; chunking and subgradient are LP Ranker routes. The choice is printed")
+    p.add_argument("--lprex", action="store_true",
+                   help="add censored–censored pairs (LPRex, weight 0.5) (default: off)")
+    p.add_argument("--C", type=float, default=1.0, help="C of the LP Ranker (default 1, Ataman 2007, Table 5.1)")
+    p.add_argument("--gamma", type=float, default=0.05,
+                   help="RBF gamma of the kernel models (default 0.05, Ataman 2007, Table 5.1)")
     p.add_argument("--svm-C", type=float, default=1e-3,
-                   help="C of the AUC-SVM (its loss sums over all pairs: far smaller than the LP Ranker's)")
+                   help="C of the AUC-SVM (default 1e-3: its loss sums over all pairs, so it is far smaller than "
+                        "the LP Ranker's)")
     p.add_argument("--alpha", type=float, default=1e-3,
                    help="penalty multiplier alpha of the Newton rankers (default 1e-3)")
     p.add_argument("--cox-alpha", type=float, default=0.01,
                    help="ridge penalty alpha of the Cox baseline (default 0.01)")
-    p.add_argument("--splits", type=int, default=10, help="folds k of the repeated k-fold CV (default 10)")
-    p.add_argument("--repeats", type=int, default=5, help="repetitions R of the k-fold CV (default 5)")
+    p.add_argument("--no-cox", action="store_true",
+                   help="leave out the Cox baseline (and its p-values), e.g. without lifelines (default: Cox "
+                        "is fitted first, the p-values test every model against it)")
+    p.add_argument("--splits", type=int, default=10, help="folds k of the repeated k-fold CV, >= 2 (default 10)")
+    p.add_argument("--repeats", type=int, default=5,
+                   help="repetitions R of the k-fold CV (default 5; the p-values need R >= 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the fold assignment (default 0)")
-    p.add_argument("--top", type=float, default=10, help="high-risk group size in percent, in (0, 100) (default 10)")
-    p.add_argument("--km-png", default="aucopt_km.png", help="where to write the Kaplan–Meier figure ('' to skip)")
+    p.add_argument("--top", type=float, default=10,
+                   help="high-risk group of the Kaplan-Meier figure, in percent, in (0, 100) (default 10)")
+    p.add_argument("--km-png", metavar="FILE", default=None,
+                   help="write the Kaplan-Meier figure of the top --top percent vs the rest (repetition 1) to "
+                        "FILE (default: no figure)")
     p.add_argument("--max-bytes", type=float, default=None,
-                   help="memory budget in bytes of each model's arrays (default: the estimators' 2 GiB); "
-                        "a route over it (e.g. --method full on many pairs) is refused before the CV, "
-                        "checked on all subjects (an upper bound for every training fold)")
+                   help="memory budget in bytes of each model's arrays (default: the estimators' 2 GiB); a route "
+                        "over it (e.g. --method full on many pairs) is refused before the CV, checked on all "
+                        "subjects (an upper bound for every training fold)")
     p.set_defaults(func=_survival)
-    sub.add_parser("solvers", allow_abbrev=False, help="list usable solver names").set_defaults(func=_list_solvers)
-    p = sub.add_parser("formulations", allow_abbrev=False, help="list registered formulations")
-    p.set_defaults(func=_list_formulations)
+
+    p = command("onepass", with_data)
+    p.add_argument("train", help="LIBSVM training file (plain, .bz2 or .gz), or the name of a LIBSVM set of the data "
+                                 f"folder ({', '.join(LIBSVM_SETS)}: its .trn file, tested on its .tst file)")
+    p.add_argument("--n-features", type=int, default=None,
+                   help="number of features d (required for a file; default for a named set: its width)")
+    p.add_argument("--test", help="LIBSVM test file for the AUC (default: none for a file, the .tst file for a "
+                                  "named set)")
+    p.add_argument("--positive", type=float, default=1.0, help="label of the positive class (default 1)")
+    p.add_argument("--alpha", type=float, default=1e-4, help="penalty multiplier alpha (default 1e-4)")
+    p.add_argument("--eta0", type=_float_or_auto, default=None,
+                   help="step size, a number (≲ 1/(4 max‖x‖²)) or 'auto' (default: OnePassAUC's)")
+    p.add_argument("--rank", type=int, default=None,
+                   help="low-rank sketch size τ, O(τd) memory (default: the full d × d covariance)")
+    p.add_argument("--average", action=argparse.BooleanOptionalAction, default=None,
+                   help="use (--no-average: do not use) the averaged iterate (default: OnePassAUC's)")
+    p.add_argument("--chunk-size", type=int, default=10_000,
+                   help="rows read and fitted at a time; memory grows with it (default 10000)")
+    p.add_argument("--zero-based", action="store_true",
+                   help="feature indices start at 0 (default: they start at 1, as in LIBSVM)")
+    p.set_defaults(func=_onepass)
+
+    p = command("sparse", with_data)
+    p.add_argument("data", help="'breast_cancer' (scikit-learn), the name of a LIBSVM set of the data folder "
+                                f"({', '.join(LIBSVM_SETS)}: fitted on its .trn file, tested on its .tst file) or a "
+                                "LIBSVM file")
+    p.add_argument("--test", help="LIBSVM test file (default: the .tst file of a named set, else a stratified 25%% "
+                                  "split of the data)")
+    p.add_argument("--positive", type=float, default=1.0,
+                   help="label of the positive class in LIBSVM files (default 1)")
+    p.add_argument("--zero-based", action="store_true",
+                   help="feature indices of the LIBSVM files start at 0 (default: at 1, as in LIBSVM)")
+    p.add_argument("--C", type=float, default=1.0, help="weight C of the pairwise squared hinge loss (default 1)")
+    p.add_argument("--basis-size", type=int, default=None,
+                   help=f"maximum basis size |J| (default {SPARSE_BASIS_SIZE}, or half the fitting rows when the "
+                        "data are smaller)")
+    p.add_argument("--kappa", type=int, default=100, help="random candidates scored per added basis vector "
+                                                           "(default 100)")
+    p.add_argument("--selection", choices=("exact", "newton1"), default="exact",
+                   help="how each candidate is scored: exact line search or one Newton step (default exact)")
+    p.add_argument("--validation-fraction", type=float, default=0.2,
+                   help="fraction of the training rows held out to stop the basis growth when the validation AUC "
+                        "stops improving, in [0, 1); 0 grows the basis to --basis-size (default 0.2)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the train/test split, the validation split and the candidates (default 0)")
+    p.set_defaults(func=_sparse)
+
+    command("solvers", common).set_defaults(func=_list_solvers)
+    command("formulations", common).set_defaults(func=_list_formulations)
     return parser
 
 
@@ -489,8 +1014,9 @@ def main(argv=None) -> int:
       unreadable file, a parameter out of range, a problem over the memory budget
       (:class:`~aucopt.exceptions.ProblemTooLargeError`), a target without comparable pairs
       (:class:`~aucopt.exceptions.NoComparablePairsError`), a solver that returned no solution
-      (:class:`~aucopt.exceptions.SolverError`), an optional dependency that is not installed, or
-      any other ``ValueError``, ``OSError`` or ``MemoryError``.
+      (:class:`~aucopt.exceptions.SolverError`), an optional package that is not installed
+      (``... needs <package>: pip install 'aucopt[survival]'``), or any other ``ValueError``,
+      ``OSError`` or ``MemoryError``.
     * **1, ``aucopt: internal error (<type>: <message>); please report it ...``** — any other
       exception (``TypeError``, ``AssertionError``, ...) is a bug in aucopt, not bad input: it is
       named as such, by its type, so that it is not mistaken for a usage error.
@@ -520,6 +1046,8 @@ def main(argv=None) -> int:
         if type(exc) is MemoryError:  # a bare MemoryError carries no message
             message = ("out of memory: the problem does not fit in this machine's memory; "
                        "use a scalable --method or less data")
+        elif isinstance(exc, ImportError) and "pip install" not in message:
+            message = f"aucopt {args.command} needs {exc.name or 'an optional package'}: {EXTRA} ({message})"
         parser.exit(2, f"aucopt: error: {message}\n")
     except KeyboardInterrupt:
         if args.debug:

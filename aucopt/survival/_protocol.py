@@ -586,8 +586,7 @@ def _comparison_record(name, result, base=None) -> dict:
 
     paired = base is not None and base is not result and len(result.pooled_c) >= 2
     fold = result.fold_c[np.isfinite(result.fold_c)]
-    return {"method": name, "pooled_c_mean": number(result.mean),
-            "pooled_c_sd": number(result.std) if len(result.pooled_c) > 1 else None,
+    return {"method": name, "pooled_c_mean": number(result.mean), "pooled_c_sd": number(result.std),
             "fold_c": number(fold.mean()) if fold.size else None,
             "p_value": number(compare_methods(result, base).pvalue) if paired else None,
             "seconds": number(getattr(result, "seconds", float("nan")))}
@@ -641,9 +640,10 @@ def comparison_table(results, baseline: str | None = None, *, stream: bool = Fal
     -------
     table : str or generator of str
         Columns: method, pooled C mean ± sd, mean per-fold C, the paired t-test p-value
-        against ``baseline`` and seconds. A missing value (the baseline's own p-value, a
-        p-value or standard deviation with fewer than 2 repetitions, a fold C with no
-        comparable pair in any test fold) is shown as "—".
+        against ``baseline`` and seconds (the sd is 0 for a single repetition, as
+        :attr:`PooledCVResult.std`). A missing value (the baseline's own p-value, a p-value
+        with fewer than 2 repetitions, a fold C with no comparable pair in any test fold) is
+        shown as "—".
 
     See Also
     --------
