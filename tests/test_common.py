@@ -250,6 +250,16 @@ EXPECTED_FAILED_CHECKS = {
             "positive weight are too few per class for validation_fraction=0.2)"
         ),
     },
+    "OnePassAUC": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the check shuffles the weighted rows but not the repeated ones, and a one-pass "
+            "iterate depends on the order of the stream; a weight k equals the row repeated k "
+            "times in place (tests/online: test_integer_weights_equal_repeated_rows)"
+        ),
+        "check_sample_weight_equivalence_on_sparse_data": (
+            "same as check_sample_weight_equivalence_on_dense_data (the stream's order)"
+        ),
+    },
 }
 
 
@@ -801,6 +811,59 @@ def test_overflowing_sample_weight_is_refused_before_any_work(name, binary_data,
     assert np.all(np.isfinite(fitted.decision_function(X)))
     objective = getattr(fitted, "objective_", 0.0)
     assert objective is None or np.isfinite(objective)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_score_is_the_weighted_metric_of_the_scores(name, binary_data, survival_data):
+    """score(X, y, sample_weight=w) is the weighted AUC / Harrell's C of the estimator's scores:
+    scikit-learn's weighted roc_auc_score, and the unweighted metric of the rows repeated w times."""
+    from sklearn.metrics import roc_auc_score
+    X, y = data_for(name, binary_data, survival_data)
+    est = make_estimator(name).fit(X, y)
+    rng = np.random.default_rng(0)
+    X = X[rng.permutation(len(y))]  # scored against shuffled rows: an AUC / C well below 1
+    scores = est.decision_function(X) if hasattr(est, "decision_function") else est.predict(X)
+    w = rng.integers(0, 4, len(y))
+    rows = np.repeat(np.arange(len(y)), w)
+    weighted = est.score(X, y, sample_weight=w)
+    if ESTIMATORS[name][0] == "binary":
+        assert weighted == pytest.approx(aucopt.roc_auc(y, scores, sample_weight=w), abs=1e-12)
+        assert weighted == pytest.approx(aucopt.roc_auc(y[rows], scores[rows]), abs=1e-12)
+        # without the tie tolerance (scores of a kernel expansion far from its support vectors
+        # tie within 1e-8 · max|score|), exactly scikit-learn's weighted AUC
+        assert aucopt.roc_auc(y, scores, sample_weight=w, tied_tol=0) == pytest.approx(
+            roc_auc_score(y, scores, sample_weight=w), abs=1e-12)
+    else:
+        assert weighted == pytest.approx(harrell_c(y, scores, sample_weight=w), abs=1e-12)
+        assert weighted == pytest.approx(harrell_c(y[rows], scores[rows]), abs=1e-12)
+    assert weighted != pytest.approx(est.score(X, y), abs=1e-6)  # the weights do change it here
+    assert est.score(X, y, sample_weight=np.ones(len(y))) == est.score(X, y)
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_probabilities_through_calibrated_classifier_cv(name, binary_data):
+    """Rankers have no predict_proba; CalibratedClassifierCV calibrates their decision_function.
+    With ensemble=False the sigmoid is fitted on cross-validated scores and applied to the ranker
+    refitted on all rows: a monotone map of that ranker's decision_function."""
+    from sklearn.calibration import CalibratedClassifierCV
+    X, y = binary_data
+    assert not hasattr(make_estimator(name), "predict_proba")
+    for method in ("sigmoid", "isotonic"):
+        calibrated = CalibratedClassifierCV(make_estimator(name), method=method, cv=3).fit(X, y)
+        proba = calibrated.predict_proba(X)
+        assert proba.shape == (len(y), 2)
+        assert np.all((proba >= 0) & (proba <= 1))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    single = CalibratedClassifierCV(make_estimator(name), method="sigmoid", cv=3, ensemble=False).fit(X, y)
+    p = single.predict_proba(X)[:, 1]
+    d = make_estimator(name).fit(X, y).decision_function(X)
+    order = np.argsort(d, kind="stable")
+    steps = np.diff(p[order])
+    assert np.all(steps >= 0)  # the ranking of decision_function, kept
+    distinct = np.diff(d[order]) > 1e-6 * np.ptp(d)
+    unsaturated = (p[order][:-1] > 1e-12) & (p[order][1:] < 1 - 1e-12)
+    assert np.all(steps[distinct & unsaturated] > 0)  # and not collapsed
+    assert aucopt.roc_auc(y, p) == aucopt.roc_auc(y, d)
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if ESTIMATORS[n][0] == "binary"])

@@ -25,8 +25,9 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from .._validation import binary_labels, check_feature_scale, check_point_weights
+from .._validation import binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
 from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
+from ..base import _sample_weight_for
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
 
@@ -828,7 +829,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if r is None:
             cov = self.class_cov_[k]
             cov *= before / after
-            cov += np.outer(diff * (weight * before / after**2), diff)
+            cov += np.outer(diff * ((weight / after) * (before / after)), diff)
         else:
             root = np.sqrt(weight)
             self.class_sketch_[k] += np.outer(x, r * root)
@@ -848,6 +849,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if reset:
             self._clear()
         first = not hasattr(self, "coef_")
+        sample_weight = _sample_weight_for(X, sample_weight)  # refused before any state is set
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
         check_feature_scale(X)  # the step size and the averaged iterate need x**2
         y = column_or_1d(y, warn=True)
@@ -856,6 +858,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
             raise ValueError("y contains NaN or infinite values.")
         weights = check_point_weights(sample_weight, X.shape[0], "sample_weight")
+        if weights is not None:
+            check_weight_underflow(weights)
         if first:
             self._init_state(X.shape[1])
         if classes is not None:

@@ -225,19 +225,22 @@ class CoxPH(BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_
 
-    def score(self, X, y) -> float:
+    def score(self, X, y, sample_weight=None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : structured array of shape (n_samples,)
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Case weights: a comparable pair (i, j) counts with weight ``sample_weight[i] *
+            sample_weight[j]`` (see :func:`aucopt.metrics.harrell_c`).
 
         Returns
         -------
         cindex : float
         """
-        return harrell_c(y, self.predict(X))
+        return harrell_c(y, self.predict(X), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
