@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -79,14 +80,20 @@ def test_api_reference_entries_exist():
 
 
 def _python_blocks(path: Path) -> str:
-    """The ```python blocks of a markdown file, in order, as one script."""
-    blocks = re.findall(r"^```python[ \t]*\n(.*?)^```", path.read_text(encoding="utf-8"), re.M | re.S)
+    """The python code blocks of a markdown (```python) or reST (.. code-block:: python) page, in
+    order, as one script."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".md":
+        blocks = re.findall(r"^```python[ \t]*\n(.*?)^```", text, re.M | re.S)
+    else:
+        blocks = [textwrap.dedent(block) for block in
+                  re.findall(r"^\.\. code-block:: python[ \t]*\n\n((?:(?:   .*)?\n)+)", text, re.M)]
     return "\n\n".join(blocks)
 
 
-@pytest.mark.parametrize("page", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize("page", sorted(DOCS.glob("*.md")) + sorted(DOCS.glob("*.rst")), ids=lambda p: p.name)
 def test_user_guide_code_runs(page, tmp_path):
-    """Every ```python block of a docs page runs as written (one fresh process per page)."""
+    """Every python code block of a docs page runs as written (one fresh process per page)."""
     script = _python_blocks(page)
     if not script.strip():
         pytest.skip(f"{page.name} has no python code blocks")
