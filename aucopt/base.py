@@ -20,6 +20,7 @@ means an earlier event).
 
 from __future__ import annotations
 
+import time as _time
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -36,6 +37,7 @@ from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
 from .pairs._pairset import survival_pair_arrays
+from ._summary import print_summary as _print_summary, summary as _summary
 from .solvers import SolveResult
 
 __all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solution",
@@ -499,6 +501,9 @@ class BinaryRankerMixin(ClassifierMixin):
             )
         return PairSet.bipartite(y, pos_label=self.pos_label, point_weights=sample_weight)
 
+    summary = _summary
+    print_summary = _print_summary
+
     def fit(self, X, y, sample_weight=None, **fit_params):
         """Fit the ranker.
 
@@ -523,6 +528,7 @@ class BinaryRankerMixin(ClassifierMixin):
         self : object
             The fitted estimator.
         """
+        start = _time.perf_counter()
         if y is not None and not is_survival_target(y):
             y = column_or_1d(y, warn=True)
         sample_weight = _sample_weight_for(X, sample_weight)
@@ -532,6 +538,8 @@ class BinaryRankerMixin(ClassifierMixin):
         self.threshold_ = best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
         sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
         self.intercept_ = -sign * self.threshold_
+        self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
+        self.fit_time_ = _time.perf_counter() - start
         return self
 
     def decision_function(self, X) -> np.ndarray:
@@ -704,6 +712,9 @@ class SurvivalRankerMixin:
             options["weights"] = _pair_weights_on_rows(options, y_all, origin)
         return PairSet.survival(y, point_weights=sample_weight, **options)
 
+    summary = _summary
+    print_summary = _print_summary
+
     def fit(self, X, y, sample_weight=None, **fit_params):
         """Fit the risk ranker.
 
@@ -728,6 +739,7 @@ class SurvivalRankerMixin:
         self : object
             The fitted estimator.
         """
+        start = _time.perf_counter()
         if isinstance(y, tuple) and len(y) == 2:
             y = survival_target(*y)  # an (event, time) pair, as the structured target
 
@@ -735,7 +747,9 @@ class SurvivalRankerMixin:
             event, _ = survival_arrays(y[rows])
             return bool(event.any()) and len(rows) >= 2
 
-        _fit_on_rows(self, X, y, _sample_weight_for(X, sample_weight), rankable, fit_params)
+        y_fit = _fit_on_rows(self, X, y, _sample_weight_for(X, sample_weight), rankable, fit_params)
+        self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
+        self.fit_time_ = _time.perf_counter() - start
         return self
 
     def decision_function(self, X) -> np.ndarray:
