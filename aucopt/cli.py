@@ -169,6 +169,7 @@ def _report(args, columns, **options):
     table.
     """
     machine = args.format != "text"
+    _check_output_path(args.output, "--output", f"table.{'txt' if not machine else args.format}")
     if args.output:
         with open(args.output, "w", encoding="utf-8", newline="") as fh:
             report = _Report(args, fh, columns, **options)
@@ -648,12 +649,12 @@ def _survival_model(name: str, args, n_pairs: int):
     return make_pipeline(MinMaxScaler(), model)
 
 
-def _check_output_path(path: str, option: str) -> None:
+def _check_output_path(path: str, option: str, example: str = "km.png") -> None:
     """Refuse an output file whose directory does not exist (or that names a directory)."""
     if not path:
         return
     if os.path.isdir(path):
-        raise ValueError(f"{option} {path} is a directory: give a file name such as {os.path.join(path, 'km.png')}.")
+        raise ValueError(f"{option} {path} is a directory: give a file name such as {os.path.join(path, example)}.")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"{option} {path}: the directory {folder} does not exist; create it or choose "
@@ -1021,6 +1022,8 @@ def main(argv=None) -> int:
       exception (``TypeError``, ``AssertionError``, ...) is a bug in aucopt, not bad input: it is
       named as such, by its type, so that it is not mistaken for a usage error.
     * **130** — interrupted with Ctrl-C.
+    * **141** — standard output was closed by its reader (a broken pipe, as in
+      ``aucopt solvers | head -1``); nothing is printed.
 
     ``aucopt --debug <command> ...`` re-raises every error with its full traceback instead.
 
@@ -1038,6 +1041,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # the reader left (`aucopt solvers | head -1`): stop quietly, as Unix tools do
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 141
     except (ValueError, OSError, MemoryError, ImportError,
             ProblemTooLargeError, NoComparablePairsError, SolverError) as exc:
         if args.debug:

@@ -118,6 +118,7 @@ def test_onepass_streams_the_file_as_partial_fit_would(tmp_path, capsys):
     assert reported == pytest.approx(roc_auc_score(y_te, model.decision_function(X_te)), abs=1e-4)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # basis_size=5 is a cap
 def test_sparse_reports_the_fitted_basis_and_test_auc(capsys):
     assert main(["sparse", "breast_cancer", "--basis-size", "5", "--kappa", "20"]) == 0
     out = capsys.readouterr().out
@@ -351,6 +352,13 @@ def test_json_goes_to_the_output_file(tmp_path, capsys):
     assert capsys.readouterr().out == ""
     names = [row["solver"] for row in json.loads(path.read_text())["rows"]]
     assert names == aucopt.available_solvers()
+
+
+def test_output_file_in_a_missing_folder_is_one_line(tmp_path, capsys):
+    err = _one_line_error(capsys, ["solvers", "--csv", "-o", str(tmp_path / "no" / "t.csv")])
+    assert "--output" in err and "does not exist" in err
+    err = _one_line_error(capsys, ["solvers", "--csv", "-o", str(tmp_path)])
+    assert "is a directory" in err and "table.csv" in err
 
 
 def test_listings_in_json_and_csv(capsys):
@@ -640,3 +648,9 @@ def test_comparison_table_streams_and_holds_rows_until_the_baseline():
     assert next(lines).startswith("base ") and next(lines).startswith("B ") and arrived == ["A", "base", "B"]
     text = comparison_table({"A": result([0.7])})
     assert not re.search(r"\bnan\b", text) and text.splitlines()[1].split()[-2] == "—"
+
+
+def test_a_closed_pipe_ends_quietly(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_list_solvers", _raises(BrokenPipeError(32, "Broken pipe")))
+    assert main(["solvers"]) == 141
+    assert capsys.readouterr().err == ""
