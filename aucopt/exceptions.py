@@ -5,14 +5,73 @@
 * :class:`NoComparablePairsError` — the target defines no pair to rank (one class only, no event).
 * :class:`SolverError` — a backend returned no usable solution (infeasible, unbounded, failure).
 * :class:`SolverWarning` — a backend stopped early or reports low accuracy.
+
+Every warning aucopt issues (:class:`SolverWarning`, scikit-learn's ``ConvergenceWarning`` when an
+iteration limit, not the stopping rule, ends a fit) goes through :func:`warn`, which attributes it
+to the first line outside the aucopt package: the user's ``fit`` (or ``solve``, ``score``, ...)
+call, however deep inside aucopt it arose.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
 from ._validation import format_bytes
 
 __all__ = ["ProblemTooLargeError", "NoComparablePairsError", "SolverError", "SolverWarning",
-           "check_memory"]
+           "check_memory", "warn"]
+
+_PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
+                       os.path.dirname(os.path.realpath(__file__)) + os.sep})
+
+
+def _package_dirs() -> tuple[str, ...]:
+    """The folders whose frames are aucopt's own: the package and the formulations folder."""
+    formulations = sys.modules.get("aucopt.formulations")
+    extra = tuple(os.path.abspath(p) + os.sep for p in getattr(formulations, "__path__", ()))
+    return _PACKAGE_DIRS + extra
+
+
+def _is_internal(filename: str, dirs: tuple[str, ...]) -> bool:
+    return filename.startswith(dirs) or os.path.abspath(filename).startswith(dirs)
+
+
+def warn(message, category: type[Warning] = UserWarning) -> None:
+    """Issue a warning attributed to the first stack frame outside the aucopt package.
+
+    ``warnings.warn`` with a fixed ``stacklevel`` points at the right line only from one call
+    depth; this helper counts the frames instead, so a warning raised deep in a solver or a
+    scalable path is reported at the user's own line (``fit``, ``solve``, ...), where warning
+    filters by module and ``pytest.warns`` see it. (Python 3.12's ``skip_file_prefixes`` does the
+    same, but aucopt supports Python 3.10.)
+
+    Parameters
+    ----------
+    message : str or Warning
+        The warning text, or a warning instance (its class is then the category).
+    category : type, default=UserWarning
+        A subclass of :class:`Warning`, e.g. :class:`SolverWarning` or scikit-learn's
+        ``ConvergenceWarning``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from aucopt.exceptions import SolverWarning, warn
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("stopped early", SolverWarning)
+    >>> caught[0].category.__name__, caught[0].filename.startswith("<doctest")  # the caller's line
+    ('SolverWarning', True)
+    """
+    dirs = _package_dirs()
+    frame = sys._getframe(1)  # the caller of warn(): stacklevel 2
+    level = 2
+    while frame.f_back is not None and _is_internal(frame.f_code.co_filename, dirs):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 class ProblemTooLargeError(MemoryError, ValueError):

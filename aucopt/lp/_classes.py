@@ -28,7 +28,7 @@ from ..kernels import check_lp_kernel_values
 from ..modeling import get_formulation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..exceptions import SolverWarning
+from ..exceptions import SolverWarning, warn
 from ..solvers import check_solver, lp_advice, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
 from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
@@ -48,11 +48,7 @@ _ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "sol
 
 
 def _warning_at_fit(route, *args, **kwargs):
-    """``route(*args, **kwargs)``, its warnings re-issued at the user's ``fit`` call.
-
-    Frames below the user's line: this function, ``_solve``, ``KernelPairRanker._fit``, the
-    mixin's row handling and the mixin's ``fit`` (``stacklevel=6``).
-    """
+    """``route(*args, **kwargs)``, its warnings re-issued at the user's ``fit`` call."""
     caught = []
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -60,7 +56,7 @@ def _warning_at_fit(route, *args, **kwargs):
             return route(*args, **kwargs)
     finally:  # after the catch: the user's warning filters apply
         for record in caught:
-            warnings.warn(record.message, record.category, stacklevel=6)
+            warn(record.message, record.category)
 
 
 class _LPRankerModel(KernelPairRanker):
@@ -218,9 +214,7 @@ class _LPRankerModel(KernelPairRanker):
                              f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")
         self.check_size(pairs)
         if self.method != "subgradient" and lp_advice(self.solver):
-            # frames: _solve, KernelPairRanker._fit, the mixin's row handling, the mixin's fit
-            warnings.warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}",
-                          SolverWarning, stacklevel=5)
+            warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}", SolverWarning)
         if self.method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
         K = kernel(dense(X) if kernel.precomputed else X)

@@ -24,7 +24,6 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
 
@@ -35,6 +34,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions, valid
 from .._progress import progress_bar
 from ..base import as_generator, positive
 from .. import _memory
+from ..exceptions import warn
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
@@ -346,9 +346,9 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         bar.close()
     if stop == "max_iter" and (rule == "dynamic" or tol is not None):
         rule_text = f"step scale >= step_min={step_min}" if rule == "dynamic" else f"moves > tol={tol}"
-        warnings.warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
-                      f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
-                      "Raise max_iter, or raise step_min / tol.", ConvergenceWarning, stacklevel=2)
+        warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
+             f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
+             "Raise max_iter, or raise step_min / tol.", ConvergenceWarning)
     return SubgradientResult(alpha=best_alpha, objective=best_F, iterations=k, best_iteration=best_k,
                              history=history, stop=stop)
 
@@ -592,9 +592,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     if violated:
         result = replace(result, status=Status.ITERATION_LIMIT,
                          message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
-        warnings.warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
-                      f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is an "
-                      "upper bound of the full LP's optimum. Raise max_iter.", ConvergenceWarning, stacklevel=2)
+        warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
+             f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is an "
+             "upper bound of the full LP's optimum. Raise max_iter.", ConvergenceWarning)
     return ChunkingResult(alpha=alpha, objective=objective, passes=passes, n_constraints=int(in_S.sum()),
                           n_solves=n_solves, history=history, solve_result=result, converged=not violated,
                           cold_restarts=cold_restarts)

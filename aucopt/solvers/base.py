@@ -17,13 +17,12 @@ It imports its solver library inside ``solve`` only, so that importing aucopt ne
 from __future__ import annotations
 
 import importlib
-import warnings
 from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
 
-from ..exceptions import SolverError, SolverWarning
+from ..exceptions import SolverError, SolverWarning, warn
 from ..modeling.problem import Problem
 
 __all__ = ["Status", "USABLE", "SolveResult", "SolverBackend"]
@@ -193,11 +192,10 @@ class SolveResult:
         if self.status not in USABLE or self.x is None:
             raise SolverError(self)
         if self.status != Status.OPTIMAL:
-            warnings.warn(
+            warn(
                 f"{self.solver} stopped with status '{self.status}' on {self.problem_name!r}; "
                 "the solution is approximate (raise max_iter or the time limit, or loosen tol).",
                 SolverWarning,
-                stacklevel=2,
             )
         return self
 

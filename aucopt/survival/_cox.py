@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_consistent_length, check_feature_scale, survival_arrays
 from ..base import VERBOSE_CONSTRAINT, non_negative, positive
+from ..exceptions import warn
 from ..metrics import harrell_c
 from ..pairs import PairSet
 
@@ -199,12 +200,12 @@ class CoxPH(BaseEstimator):
             if "failed to converge" in str(w.message):
                 self.converged_ = False
             else:
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                warn(w.message, w.category)  # lifelines' own warnings, at the user's line
         if not self.converged_:
-            warnings.warn(
+            warn(
                 f"The Cox model did not converge (max_iter={self.max_iter}, tol={self.tol}); raise "
                 "max_iter, or use alpha > 0 for collinear or separable data.",
-                ConvergenceWarning, stacklevel=2,
+                ConvergenceWarning,
             )
         self.coef_ = np.zeros(X.shape[1])
         self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)

@@ -16,7 +16,6 @@ number of comparable pairs for survival), over bipartite or survival pairs.
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -29,6 +28,7 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     positive, validated_data_and_pairs)
 from .. import _memory
+from ..exceptions import warn
 from ..kernels import Kernel
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ._newton import NEWTON_LOSSES, newton_solve
@@ -78,8 +78,7 @@ class _NewtonRanker(BaseEstimator):
                                    "iterations": result.iterations, "converged": result.converged,
                                    "coef": self._coef_from(theta)})
         if not result.converged:
-            warnings.warn(f"Newton did not converge ({result.message}); raise max_iter.",
-                          ConvergenceWarning, stacklevel=3)
+            warn(f"Newton did not converge ({result.message}); raise max_iter.", ConvergenceWarning)
         self._set_model(theta)
         self.objective_ = result.objective
         self.n_iter_ = result.iterations

@@ -46,7 +46,6 @@ scores).
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -56,6 +55,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._progress import progress_bar
+from ..exceptions import warn
 from .._validation import check_fit_scale, penalty_from_C
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
@@ -456,17 +456,17 @@ class _SparseGreedy(BaseEstimator):
         """ConvergenceWarning when a limit, not the stopping rule, ended the fit."""
         name = type(self).__name__
         if basis_capped:
-            warnings.warn(
+            warn(
                 f"{name} reached the basis size limit basis_size={d_max} before its validation stopping rule "
                 f"held (n_iter_no_change={self.n_iter_no_change} checks without a gain of min_delta="
                 f"{self.min_delta}): the validation score was still improving and a larger basis may rank "
                 "better. Raise basis_size.",
-                ConvergenceWarning, stacklevel=5)
+                ConvergenceWarning)
         if self._newton_capped:
-            warnings.warn(
+            warn(
                 f"{name}: {self._newton_capped} of {self.n_retrains_} Newton re-optimizations of the basis "
                 f"coefficients stopped at max_iter={self.max_iter} before reaching tol={self.tol}. Raise max_iter.",
-                ConvergenceWarning, stacklevel=5)
+                ConvergenceWarning)
         del self._newton_capped
 
     def _retrain(self, KJ, KJJ, beta, pairs, C, N):
