@@ -16,6 +16,8 @@ subpackage                what lives there
 ========================  ===========================================================
 """
 
+import logging as _logging
+
 from ._version import __version__
 from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
@@ -42,6 +44,9 @@ from .svm import (
 
 
 _ensure_formulations_package()
+# aucopt logs (route, sizes, solver, status, objective, time) to the "aucopt" logger and its
+# children; it prints nothing unless the application configures logging.
+_logging.getLogger("aucopt").addHandler(_logging.NullHandler())
 
 __all__ = [
     "LPRanker", "SurvivalLPRanker", "AUCSVM", "SurvivalAUCSVM", "RankSVM", "SurvivalRankSVM",

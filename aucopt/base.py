@@ -20,6 +20,7 @@ means an earlier event).
 
 from __future__ import annotations
 
+import logging
 import time as _time
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -204,6 +205,8 @@ def _sample_weight_for(X, sample_weight):
     return check_point_weights(sample_weight, n_samples, "sample_weight")
 
 
+_LOG = logging.getLogger(__name__)
+
 #: fitted attributes that hold row indices of the training data (remapped when rows are dropped)
 ROW_INDEX_ATTRIBUTES = ("support_", "train_indices_", "validation_indices_")
 
@@ -262,6 +265,11 @@ def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
         else:
             y_fit, w_fit = y[rows], sample_weight[rows]
     estimator._fit_rows = (rows, y)
+    if _LOG.isEnabledFor(logging.INFO):
+        params = estimator.get_params(deep=False)
+        route = ", ".join(f"{k}={params[k]!r}" for k in ("method", "solver", "kernel", "loss") if k in params)
+        _LOG.info("%s.fit: %s samples%s, route %s", type(estimator).__name__, _num_samples(X_fit),
+                  "" if rows is None else f" ({_num_samples(X) - len(rows)} of zero weight dropped)", route or "-")
     try:
         estimator._fit(X_fit, y_fit, w_fit, **fit_params)
     finally:

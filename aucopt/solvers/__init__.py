@@ -33,6 +33,7 @@ know it.
 
 from __future__ import annotations
 
+import logging
 import time
 from numbers import Integral, Real
 
@@ -54,6 +55,8 @@ REGISTRY: dict[str, SolverBackend] = {backend.name: backend for backend in (
     CVXPY(),
 )}
 """The backends by name, one line each: the single source of :func:`solve` and :func:`available_solvers`."""
+
+_LOG = logging.getLogger(__name__)
 
 
 def _resolve(solver: str) -> SolverBackend:
@@ -282,12 +285,19 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
         raise ValueError(f"The solver {solver!r} does not solve {problem.kind}s (it accepts "
                          f"{sorted(backend.problem_kinds)}); choose one of {available_solvers()}.")
     _check_arguments(tol=tol, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options)
+    _LOG.info("solving %r (%s: %d variables, %d rows, %d nonzeros) with %s", problem.name, problem.kind,
+              problem.n_vars, problem.n_rows, problem.nnz, solver)
+    _LOG.debug("%s options: tol=%r, max_iter=%r, time_limit=%r, verbose=%r, warm_start=%s, solver_options=%r",
+               solver, tol, max_iter, time_limit, verbose, sorted(warm_start or {}), solver_options)
     start = time.perf_counter()
     result = backend.solve(problem, tol=tol, max_iter=max_iter, time_limit=time_limit, verbose=verbose,
                            warm_start=warm_start, solver_options=solver_options)
     result.wall_time = time.perf_counter() - start
     result.problem_name = problem.name
-    return _check_finite(result)
+    result = _check_finite(result)
+    _LOG.info("%s on %r: status %s, objective %.10g, %d iterations, %.3g s", result.solver, problem.name,
+              result.status, result.objective, result.iterations or 0, result.wall_time)
+    return result
 
 
 def _check_finite(result: SolveResult) -> SolveResult:
