@@ -74,7 +74,7 @@ numpydoc_validation_checks: set[str] = set()
 
 # -- MyST (the user guide is the markdown of docs/*.md, readable on GitHub as is) ---------------
 
-myst_enable_extensions = ["deflist", "dollarmath", "colon_fence", "attrs_inline"]
+myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
 
 # -- sphinx-gallery ----------------------------------------------------------------------------
