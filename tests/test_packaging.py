@@ -1,0 +1,150 @@
+"""pyproject.toml against what the code needs: dependency lower bounds, undeclared imports, the
+single version source, py.typed and the Python classifiers."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = pytest.importorskip("tomli")
+requirements = pytest.importorskip("packaging.requirements")
+from packaging.specifiers import SpecifierSet  # noqa: E402 - after the skip above
+from packaging.utils import canonicalize_name  # noqa: E402
+from packaging.version import Version  # noqa: E402
+
+import aucopt  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE_DIRS = [REPO / "aucopt", REPO / "formulations"]  # formulations/ is installed as aucopt.formulations
+
+#: the oldest version of each dependency (and build requirement) that the code works with, and why;
+#: the declared lower bound must be at least this
+NEEDED = {
+    "scikit-learn": ("1.6", "BaseEstimator.__sklearn_tags__ and sklearn.utils.validation.validate_data"),
+    "numpy": ("1.19.5", "the minimum of scikit-learn 1.6; np.random.Generator and initial= of reductions"),
+    "scipy": ("1.6", "the minimum of scikit-learn 1.6; scipy.linalg.eigh / solve(assume_a='pos')"),
+    "osqp": ("1.0", "the OSQP 1.0 API: settings fields such as 'polishing', setup's solver_type / cg_preconditioner"),
+    "joblib": ("1.2", "the minimum of scikit-learn 1.6"),
+    "setuptools": ("77", "the SPDX license expression string (license = 'BSD-3-Clause', PEP 639)"),
+}
+
+
+@pytest.fixture(scope="module")
+def pyproject():
+    with open(REPO / "pyproject.toml", "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _requirements(strings):
+    return {canonicalize_name(r.name): r for r in map(requirements.Requirement, strings)}
+
+
+def _lower_bound(specifier: SpecifierSet):
+    bounds = [Version(s.version) for s in specifier if s.operator in (">=", "==", "~=", ">")]
+    return max(bounds) if bounds else None
+
+
+@pytest.fixture(scope="module")
+def dependencies(pyproject):
+    return _requirements(pyproject["project"]["dependencies"])
+
+
+# ============================================================================ lower bounds
+@pytest.mark.parametrize("name", sorted(NEEDED))
+def test_declared_lower_bounds_cover_what_the_code_needs(name, pyproject, dependencies):
+    needed, why = NEEDED[name]
+    declared = dependencies if name != "setuptools" else _requirements(pyproject["build-system"]["requires"])
+    assert canonicalize_name(name) in declared, f"{name} is not declared (needed: >= {needed}, {why})"
+    bound = _lower_bound(declared[canonicalize_name(name)].specifier)
+    assert bound is not None, f"{name} has no lower bound; the code needs >= {needed} ({why})"
+    assert bound >= Version(needed), f"{name} >= {bound} is declared, but the code needs >= {needed} ({why})"
+
+
+def test_installed_versions_satisfy_the_declared_bounds(dependencies):
+    for name, requirement in dependencies.items():
+        installed = importlib.metadata.version(name)
+        assert requirement.specifier.contains(installed, prereleases=True), (name, installed, str(requirement))
+
+
+def test_the_license_is_an_spdx_expression_without_license_classifiers(pyproject):
+    project = pyproject["project"]
+    assert project["license"] == "BSD-3-Clause"
+    assert not [c for c in project["classifiers"] if c.startswith("License ::")]  # PEP 639 forbids both
+
+
+# ============================================================================ imports are declared
+def _top_level_imports():
+    """Third-party modules imported at the top level of any module of the package (not inside a
+    function or a try block: optional dependencies are imported where they are used)."""
+    found = {}
+    for folder in PACKAGE_DIRS:
+        for path in folder.rglob("*.py"):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top not in sys.stdlib_module_names and top != "aucopt":
+                        found.setdefault(top, []).append(str(path.relative_to(REPO)))
+    return found
+
+
+def test_every_top_level_import_is_a_declared_dependency(dependencies):
+    imports = _top_level_imports()
+    assert {"numpy", "scipy", "sklearn"} <= set(imports)  # the walk sees the package
+    distributions = importlib.metadata.packages_distributions()
+    undeclared = {}
+    for module, files in imports.items():
+        names = {canonicalize_name(d) for d in distributions.get(module, [module])}
+        if not names & set(dependencies):
+            undeclared[module] = (sorted(names), files[:3])
+    assert not undeclared, f"imported at module level but not in [project].dependencies: {undeclared}"
+
+
+# ============================================================================ version, py.typed, Python
+def test_version_is_dynamic_and_read_from_one_file(pyproject):
+    project = pyproject["project"]
+    assert "version" not in project and "version" in project.get("dynamic", [])
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "aucopt._version.__version__"}
+    tree = ast.parse((REPO / "aucopt" / "_version.py").read_text(encoding="utf-8"))
+    literal = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+               and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["__version__"]]
+    assert literal == [aucopt.__version__]
+    Version(aucopt.__version__)  # a valid PEP 440 version
+    assert aucopt.__version__ == importlib.metadata.version("aucopt"), (
+        "the installed metadata is stale: reinstall (pip install -e .) after changing aucopt/_version.py")
+    others = [p for p in REPO.glob("aucopt/**/*.py") if p.name != "_version.py"
+              and re.search(rf"__version__\s*=\s*['\"]", p.read_text(encoding="utf-8"))]
+    assert not others, f"a second version source: {others}"
+
+
+def test_py_typed_ships(pyproject):
+    assert (REPO / "aucopt" / "py.typed").is_file()
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["aucopt"]
+    assert "Typing :: Typed" in pyproject["project"]["classifiers"]
+
+
+def test_classifiers_list_exactly_the_supported_pythons(pyproject):
+    project = pyproject["project"]
+    requires = SpecifierSet(project["requires-python"])
+    listed = sorted(Version(m.group(1)) for c in project["classifiers"]
+                    if (m := re.fullmatch(r"Programming Language :: Python :: (3\.\d+)", c)))
+    assert listed, "no 'Programming Language :: Python :: 3.X' classifier"
+    assert all(requires.contains(str(v)) for v in listed), f"classifiers outside requires-python: {listed}"
+    oldest = min(v for v in (Version(f"3.{minor}") for minor in range(0, 30)) if requires.contains(str(v)))
+    expected = [Version(f"3.{minor}") for minor in range(oldest.minor, listed[-1].minor + 1)]
+    assert listed == expected, f"requires-python {requires} from {oldest}: classifiers {listed}, expected {expected}"
+    running = Version(f"{sys.version_info.major}.{sys.version_info.minor}")
+    assert running in listed and requires.contains(str(running))
