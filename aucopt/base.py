@@ -386,8 +386,10 @@ class KernelPairRanker(BaseEstimator):
     @property
     def _row_index_attributes(self):
         """Fitted attributes holding training-row indices: those of the exact route
-        (``method="full"``); other routes' expansions may index centers or a weight vector."""
-        return ("support_", "support_pairs_") if getattr(self, "method", "full") == "full" else ()
+        (``method="full"``, or ``method_`` after ``method="auto"`` chose it); other routes'
+        expansions may index centers or a weight vector."""
+        route = getattr(self, "method_", None) or getattr(self, "method", "full")
+        return ("support_", "support_pairs_") if route == "full" else ()
 
     def _check_model_params(self):
         """Check rules that span several parameters (single parameters are declared)."""

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import __version__
+from .lp import LP_AUTO_MAX_PAIRS
 
 #: LP backends the demo runs by default (OSQP is a first-order QP solver: on this degenerate
 #: LP it needs >100 s to reach 1e-6, so it is only run when asked for by name).
@@ -544,11 +545,12 @@ def _sparse(args) -> int:
 
 
 # ============================================================================ survival
+
 SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
 
 #: ``--method auto``: the LP Ranker's full LP (one row per pair) up to this many comparable
 #: pairs, the projected subgradient (which never lists the pairs) above
-LPR_FULL_MAX_PAIRS = 20_000
+LPR_FULL_MAX_PAIRS = LP_AUTO_MAX_PAIRS  # the estimators' own method="auto" threshold
 #: ``--method auto``: the AUC-SVM's pairwise dual QP (one variable per pair) up to this many
 #: comparable pairs, the linear Newton ranking SVM above (one QP fit on whas500, 75k pairs,
 #: takes about 9 s; on flchain, 10M pairs, the QP route ran over 200 s without output, while
@@ -608,7 +610,7 @@ def _survival_model(name: str, args, n_pairs: int):
         model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
                                  support_threshold=1e-3 if route == "subgradient" else 1e-8)
     elif name == "aucsvm" and route == "full":
-        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
+        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method="full", pair_options=pair_options)
     elif name in ("newton", "aucsvm"):
         model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
     else:
@@ -636,7 +638,7 @@ def _survival_model(name: str, args, n_pairs: int):
         model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
                                  support_threshold=1e-3 if route == "subgradient" else 1e-8)
     elif name == "aucsvm" and route == "full":
-        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, pair_options=pair_options)
+        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method="full", pair_options=pair_options)
     elif name in ("newton", "aucsvm"):
         model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
     else:
@@ -746,7 +748,8 @@ def _survival(args) -> int:
             out.row(**record, p_vs_cox=record["p_value"])
 
         results = survival.evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
-                                            random_state=args.seed, verbose=_bar_verbose(args), callback=report)
+                                            random_state=args.seed, verbose=_bar_verbose(args), callback=report,
+                                            n_jobs=args.n_jobs)
         if args.km_png:
             fig = survival.plot_risk_groups(y["time"], y["event"],
                                             {k: r.percentiles[0] for k, r in results.items()}, top=args.top,
@@ -927,6 +930,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5,
                    help="repetitions R of the k-fold CV (default 5; the p-values need R >= 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the fold assignment (default 0)")
+    p.add_argument("--n-jobs", type=int, default=None,
+                   help="folds fitted in parallel (joblib): -1 all cores (default 1); the results do not change")
     p.add_argument("--top", type=float, default=10,
                    help="high-risk group of the Kaplan-Meier figure, in percent, in (0, 100) (default 10)")
     p.add_argument("--km-png", metavar="FILE", default=None,

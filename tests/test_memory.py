@@ -94,7 +94,7 @@ def test_full_lp_is_refused_before_the_kernel_and_the_suggestion_runs(no_kernel,
     P = PairSet.bipartite(y).n_pairs
     budget = _memory.lp_bytes(300, P) / 3
     with pytest.raises(ProblemTooLargeError) as caught:
-        LPRanker(max_bytes=budget).fit(X, y)
+        LPRanker(method="full", max_bytes=budget).fit(X, y)
     assert caught.value.nbytes > budget
     suggestion = _suggested(str(caught.value))
     monkeypatch.undo()  # the suggested path may evaluate kernels
@@ -112,7 +112,7 @@ def test_linear_aucsvm_dual_is_refused_before_it_is_built(monkeypatch):
         raise AssertionError("the dual QP was built before the memory guard refused it")
     monkeypatch.setattr(aucopt.svm._aucsvm, "get_formulation", no_build)
     with pytest.raises(ProblemTooLargeError) as caught:
-        AUCSVM(kernel="linear", max_bytes=need / 2).fit(X, y)
+        AUCSVM(kernel="linear", method="full", max_bytes=need / 2).fit(X, y)
     monkeypatch.undo()
     suggestion = _suggested(str(caught.value))
     assert not (type(suggestion) is AUCSVM and suggestion.method == "full")  # not the refused route

@@ -4,12 +4,14 @@
 the LP exactly (``method="full"``) or through the scalable routes of Ataman (2007), Ch. IV:
 constraint generation (``"chunking"``, :func:`chunking`), local clustering (``"clustering"``,
 :func:`local_clustering`) and the projected subgradient method on the sorted-pair core
-(``"subgradient"``, :func:`subgradient`), whose building blocks are public here too.
+(``"subgradient"``, :func:`subgradient`), whose building blocks are public here too. The
+default ``method="auto"`` solves the full LP up to :data:`LP_AUTO_MAX_PAIRS` pairs and runs the
+subgradient above.
 """
 
-from ._classes import LPRanker, SurvivalLPRanker
+from ._classes import LP_AUTO_MAX_PAIRS, LPRanker, SurvivalLPRanker
 from ._clustering import LocalClusters, local_clustering
 from ._scale import ChunkingResult, SubgradientResult, chunking, lp_objective, subgradient
 
-__all__ = ["LPRanker", "SurvivalLPRanker", "chunking", "subgradient", "lp_objective", "local_clustering",
+__all__ = ["LPRanker", "SurvivalLPRanker", "LP_AUTO_MAX_PAIRS", "chunking", "subgradient", "lp_objective", "local_clustering",
            "LocalClusters", "ChunkingResult", "SubgradientResult"]

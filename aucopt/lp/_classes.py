@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import logging
 import warnings
 from numbers import Integral
 
@@ -35,6 +36,14 @@ from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, sub
 
 LP_METHODS = ("full", "chunking", "clustering", "subgradient")
 
+#: ``method="auto"``: the full LP (one row per pair) up to this many pairs, the projected
+#: subgradient (which never lists the pairs) above. Measured on 2 cores with HiGHS: 20,000
+#: comparable pairs of WHAS500 take about 4 s as a full LP (27,000 take 13 s, 48,000 over a
+#: minute), the subgradient about 2 s at any of these sizes.
+LP_AUTO_MAX_PAIRS = 20_000
+
+logger = logging.getLogger(__name__)
+
 #: the function behind each scalable route and the constraints of its ``method_options``
 _ROUTES = {
     "chunking": (chunking, CHUNKING_CONSTRAINTS),
@@ -42,7 +51,7 @@ _ROUTES = {
     "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
 }
 #: arguments of the route functions that the estimator itself supplies
-_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive"}
+_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive", "time_limit"}  # time_limit: from solver_options
 _ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "solver", "solver_options",
                          "max_bytes"}
 
@@ -66,7 +75,7 @@ class _LPRankerModel(KernelPairRanker):
         "C": [positive()],
         **KERNEL_CONSTRAINTS,
         "formulation": [str, callable],
-        "method": [StrOptions(set(LP_METHODS))],
+        "method": [StrOptions({"auto", *LP_METHODS})],
         "method_options": [dict, None],
         "solver": [str],
         **SOLVER_OPTIONS_CONSTRAINT,
@@ -80,7 +89,7 @@ class _LPRankerModel(KernelPairRanker):
     }
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="full", method_options=None, solver="highs",
+                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
                  solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
@@ -104,11 +113,15 @@ class _LPRankerModel(KernelPairRanker):
     @property
     def _row_index_attributes(self):
         """Fitted attributes indexing training rows (``support_`` indexes the centers for clustering)."""
-        return () if self.method == "clustering" else ("support_",)
+        return () if getattr(self, "method_", self.method) == "clustering" else ("support_",)
 
     # ------------------------------------------------------------------ checks
     def _check_model_params(self):
         """Rules spanning several parameters: the route, its options, formulation and solver."""
+        if self.method == "auto" and self.method_options:
+            raise ValueError(f"method_options={self.method_options!r} are options of one route: set method to "
+                             "'full', 'chunking', 'clustering' or 'subgradient' with them (method='auto' "
+                             "chooses the route from the problem size).")
         self._check_method_options()
         if self.method in ("chunking", "subgradient") and self.formulation != "lp_ranker":
             raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
@@ -141,10 +154,53 @@ class _LPRankerModel(KernelPairRanker):
         validate_parameter_constraints({key: constraints[key] for key in options}, dict(options),
                                        caller_name=function.__name__)
 
+    def select_method(self, pairs: PairSet) -> tuple[str, str]:
+        """The route ``fit`` takes on these pairs, and why.
+
+        ``method="auto"`` chooses the full LP for at most ``LP_AUTO_MAX_PAIRS`` (20,000)
+        pairs, and for any number of pairs with a formulation other than ``"lp_ranker"``
+        (the scalable routes solve the LP Ranker itself); above, the projected subgradient,
+        which never lists the pairs. An explicit ``method`` is returned as it is.
+
+        Parameters
+        ----------
+        pairs : PairSet
+            The training pairs (only their number is used).
+
+        Returns
+        -------
+        method : {"full", "chunking", "clustering", "subgradient"}
+            The route.
+        reason : str
+            One sentence saying why (printed by ``fit`` when ``verbose`` is set).
+
+        Examples
+        --------
+        >>> from aucopt import LPRanker, PairSet
+        >>> LPRanker().select_method(PairSet.bipartite([1] * 100 + [0] * 100))[0]
+        'full'
+        >>> method, reason = LPRanker().select_method(PairSet.bipartite([1] * 300 + [0] * 300))
+        >>> method
+        'subgradient'
+        >>> print(reason)
+        method='auto': the projected subgradient, which never lists the pairs (90,000 pairs > 20,000; method='full' forces the exact LP).
+        """
+        P = pairs.n_pairs
+        if self.method != "auto":
+            return self.method, f"method={self.method!r} ({P:,} pairs)."
+        if P <= LP_AUTO_MAX_PAIRS:
+            return "full", f"method='auto': the full LP, one row per pair ({P:,} pairs <= {LP_AUTO_MAX_PAIRS:,})."
+        if self.formulation != "lp_ranker":
+            return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; the "
+                            "scalable routes solve 'lp_ranker' only).")
+        return "subgradient", (f"method='auto': the projected subgradient, which never lists the pairs ({P:,} "
+                               f"pairs > {LP_AUTO_MAX_PAIRS:,}; method='full' forces the exact LP).")
+
     def check_size(self, pairs: PairSet) -> None:
         """Refuse, before any work, a problem whose route would exceed ``max_bytes``.
 
-        Estimates the peak memory of the route chosen by ``method`` for these pairs (kernel
+        Estimates the peak memory of the route chosen by ``method`` (see
+        :meth:`select_method`) for these pairs (kernel
         matrix, assembled LP and the solver's working memory for ``"full"``; the kernel, the
         pair partition and a restricted LP for ``"chunking"``; the kernel for
         ``"subgradient"``; the distance matrix for ``"clustering"``) and raises when it is
@@ -177,19 +233,20 @@ class _LPRankerModel(KernelPairRanker):
 
         m, P = pairs.n_points, pairs.n_pairs
         survival = pairs.target == "survival"
+        method = self.select_method(pairs)[0]
 
         def routes(*exclude):
             return lambda: _memory.lp_routes(m, P, survival=survival, solver=self.solver,
                                              max_bytes=self.max_bytes, exclude=exclude)
 
-        if self.method == "full":
+        if method == "full":
             get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
                                                          max_bytes=self.max_bytes, solver=self.solver,
                                                          routes=routes())
-        elif self.method == "clustering":
+        elif method == "clustering":
             _memory.refuse(_memory.clustering_bytes(m), self.max_bytes,
                            f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)", routes())
-        elif self.method == "chunking":
+        elif method == "chunking":
             n_chunks = (self.method_options or {}).get("n_chunks", 5)
             _memory.refuse(_memory.chunking_bytes(m, P, n_chunks=n_chunks, solver=self.solver), self.max_bytes,
                            f"Chunking over {P:,} pairs of {m:,} points (kernel matrix, pair partition and "
@@ -209,24 +266,30 @@ class _LPRankerModel(KernelPairRanker):
         options = dict(self.method_options or {})
         C = float(self.C)
         self.method_result_ = self.reduction_ = self.problem_size_ = None
-        if self.method == "clustering" and pairs.target != "bipartite":
+        method, reason = self.select_method(pairs)
+        self.method_ = method
+        logger.info("%s: %s", type(self).__name__, reason)
+        if self.verbose:
+            print(f"[{type(self).__name__}] {reason}", flush=True)
+        if method == "clustering" and pairs.target != "bipartite":
             raise ValueError("method='clustering' needs binary labels and explicit features; "
                              f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")
         self.check_size(pairs)
-        if self.method != "subgradient" and lp_advice(self.solver):
+        if method != "subgradient" and lp_advice(self.solver):
             warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}", SolverWarning)
-        if self.method == "clustering":
+        if method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
         K = kernel(dense(X) if kernel.precomputed else X)
-        check_lp_kernel_values(K, None if self.method == "subgradient" else self.solver)
+        check_lp_kernel_values(K, None if method == "subgradient" else self.solver)
         basis = None if kernel.precomputed else X
-        if self.max_iter is not None and self.method in ("chunking", "subgradient"):
+        if self.max_iter is not None and method in ("chunking", "subgradient"):
             options["max_iter"] = self.max_iter
-        if self.method == "subgradient":
-            run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose, **options)
+        if method == "subgradient":
+            run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose,
+                                  time_limit=(self.solver_options or {}).get("time_limit"), **options)
             self.method_result_, self.n_iter_ = run, run.iterations
             return Solution(basis, pairs.signs * run.alpha, None, run.objective)
-        if self.method == "chunking":
+        if method == "chunking":
             run = _warning_at_fit(chunking, K, pairs, C, solver=self.solver, solver_options=self.solver_options,
                                   tol=self.tol, verbose=max(2, int(self.verbose)) if self.verbose else 0,
                                   random_state=self.random_state,
@@ -288,8 +351,11 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         output ``"coef"`` (``m.scores(alpha)`` does, or ``m.output("coef", expr)``), checked
         before the solve. The routes ``"chunking"`` and
         ``"subgradient"`` solve ``"lp_ranker"`` itself.
-    method : {"full", "chunking", "clustering", "subgradient"}, default="full"
-        How the LP is solved (Ataman 2007, Ch. IV). ``"full"``: the whole LP, one row per pair.
+    method : {"auto", "full", "chunking", "clustering", "subgradient"}, default="auto"
+        How the LP is solved (Ataman 2007, Ch. IV). ``"auto"``: ``"full"`` up to 20,000 pairs
+        (``aucopt.lp.LP_AUTO_MAX_PAIRS``; the full LP then takes seconds), ``"subgradient"``
+        above; the choice and its reason are printed when ``verbose`` is set and kept in
+        ``method_`` (see :meth:`select_method`). ``"full"``: the whole LP, one row per pair.
         ``"chunking"``: exact constraint generation (:func:`aucopt.lp.chunking`), the same
         optimum from LPs over a working set of pairs. ``"clustering"``: the reduced LP
         (eq. 4.1) on the centers of :func:`aucopt.lp.local_clustering` (binary labels and
@@ -315,7 +381,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         that has a time limit (HiGHS, OSQP, Clarabel, SCS, HiGHS or OSQP through cvxpy; ECOS
         has none and raises ``ValueError``); a solve stopped by it keeps its last point, sets
         ``solve_result_.status == "time_limit"`` and issues a
-        :class:`~aucopt.exceptions.SolverWarning`.
+        :class:`~aucopt.exceptions.SolverWarning`. It caps the whole fit on every route:
+        chunking gives each restricted LP the time left, the subgradient stops at it (a
+        ``ConvergenceWarning``; its best iterate is kept).
     tol : float, default=None
         Stopping tolerance: the backend's tolerance for the LP routes (None: the backend's
         default); for ``method="subgradient"`` the relative move of α below which the run stops
@@ -327,9 +395,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``ConvergenceWarning`` (and chunking reports ``solve_result_.status ==
         "iteration_limit"``).
     verbose : int, default=0
-        Progress output: 0 silent; ≥ 1 the backend's own log for every LP solved (``"full"``,
-        ``"clustering"`` and each LP of ``"chunking"``) and a progress bar for ``"chunking"``
-        and ``"subgradient"``.
+        Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
+        every LP solved (``"full"``, ``"clustering"`` and each LP of ``"chunking"``) and a
+        progress bar for ``"chunking"`` and ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
@@ -364,6 +432,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         The score cut with the best training accuracy, used by ``predict``.
     kernel_ : Kernel
         The kernel with its resolved ``gamma``.
+    method_ : str
+        The route taken (``method``, or the one ``method="auto"`` chose).
     objective_ : float
         LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
         ``"full"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's for ``"clustering"``.
@@ -447,7 +517,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="full", method_options=None, solver="highs",
+                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
                  solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, pos_label=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
@@ -484,10 +554,13 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one.
-    method : {"full", "chunking", "subgradient"}, default="full"
+    method : {"auto", "full", "chunking", "subgradient"}, default="auto"
         How the LP is solved: the whole LP, exact constraint generation
         (:func:`aucopt.lp.chunking`) or the projected subgradient method
-        (:func:`aucopt.lp.subgradient`). ``"clustering"`` needs binary labels and is refused.
+        (:func:`aucopt.lp.subgradient`). ``"auto"``: ``"full"`` up to 20,000 comparable pairs
+        (a full LP over all of WHAS500's 75,000 pairs runs for minutes), ``"subgradient"``
+        above, stated when ``verbose`` is set and kept in ``method_``. ``"clustering"`` needs
+        binary labels and is refused.
     method_options : dict, default=None
         Options of the route (see :class:`LPRanker`).
     solver : str, default="highs"
@@ -495,8 +568,8 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         (a first-order QP solver, minutes on this LP at a few hundred points) issues a
         :class:`~aucopt.exceptions.SolverWarning` at fit time (see :class:`LPRanker`).
     solver_options : dict, default=None
-        Raw options passed unchanged to the backend; ``{"time_limit": seconds}`` caps each
-        solve on every backend that has a time limit (see :class:`LPRanker`).
+        Raw options passed unchanged to the backend; ``{"time_limit": seconds}`` caps the
+        whole fit on every route and backend that has a time limit (see :class:`LPRanker`).
     tol : float, default=None
         Stopping tolerance: the backend's for the LP routes (None: its default); for
         ``method="subgradient"`` the relative move of α below which the run stops.
@@ -505,8 +578,8 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         iteration limit for ``"full"``. A route stopped by it before its own rule holds issues
         a ``ConvergenceWarning`` (chunking: ``solve_result_.status == "iteration_limit"``).
     verbose : int, default=0
-        Progress output: 0 silent; ≥ 1 the backend's own log for every LP solved and a
-        progress bar for ``"chunking"`` and ``"subgradient"``.
+        Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
+        every LP solved and a progress bar for ``"chunking"`` and ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
@@ -533,6 +606,8 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Their coefficients y_l α_l (y_l = +1 for events, −1 for censored subjects).
     kernel_ : Kernel
         The kernel with its resolved ``gamma``.
+    method_ : str
+        The route taken (``method``, or the one ``method="auto"`` chose).
     objective_ : float
         LP objective at the solution (the full LP's, over all comparable pairs).
     solve_result_ : SolveResult or None
@@ -596,7 +671,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="full", method_options=None, solver="highs",
+                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
                  solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
                  support_threshold=1e-8, pair_options=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,

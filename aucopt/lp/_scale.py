@@ -70,6 +70,7 @@ SUBGRADIENT_CONSTRAINTS = {
     "alpha0": ["array-like", None],
     "callback": [callable, None],
     "verbose": ["verbose"],
+    "time_limit": [positive(), None],
 }
 
 #: constraints of the options of :func:`chunking`
@@ -162,7 +163,8 @@ class SubgradientResult:
         ``step_scale`` (λ_k).
     stop : str
         Why the run ended: ``"step_min"`` (λ_k fell below ``step_min``), ``"tol"`` (the iterate
-        moved by less than ``tol``), ``"stationary"`` (zero subgradient) or ``"max_iter"``.
+        moved by less than ``tol``), ``"stationary"`` (zero subgradient), ``"time_limit"`` or
+        ``"max_iter"``.
 
     See Also
     --------
@@ -189,7 +191,7 @@ class SubgradientResult:
 def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
                 step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
                 target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
-                alpha0=None, callback=None, verbose: int = 0) -> SubgradientResult:
+                alpha0=None, callback=None, verbose: int = 0, time_limit: float | None = None) -> SubgradientResult:
     """Projected subgradient method for the LP Ranker, keeping the best iterate.
 
     Minimizes F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)), f = K Y α, over α ≥ 0
@@ -237,6 +239,9 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         Called with each iteration's history record (a dict).
     verbose : int, default=0
         0: silent; ≥ 1: a progress bar with the current and best objective.
+    time_limit : float, default=None
+        Wall-clock limit in seconds for the whole run; the best iterate so far is returned
+        (``stop == "time_limit"``, with a ``ConvergenceWarning``). None: no limit.
 
     Returns
     -------
@@ -246,7 +251,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     Warns
     -----
     ConvergenceWarning
-        When the run reaches ``max_iter`` before its stopping rule holds: the dynamic rule's
+        When ``time_limit`` ends the run, or when the run reaches ``max_iter`` before its
+        stopping rule holds: the dynamic rule's
         step scale is still above ``step_min``, or a ``tol`` was given and not met. The
         ``"constant"`` and ``"sqrt"`` rules without ``tol`` stop at ``max_iter`` by design.
 
@@ -288,7 +294,7 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         SUBGRADIENT_CONSTRAINTS,
         dict(C=C, rule=rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
              target_frac=target_frac, step=step, max_iter=max_iter, tol=tol, alpha0=alpha0,
-             callback=callback, verbose=verbose),
+             callback=callback, verbose=verbose, time_limit=time_limit),
         caller_name="subgradient")
     pairs.check_nonempty()
     m = pairs.n_points
@@ -342,8 +348,15 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         if small:
             stop = "tol"
             break
+        if time_limit is not None and record["seconds"] >= time_limit:
+            stop = "time_limit"
+            break
     if bar is not None:
         bar.close()
+    if stop == "time_limit":
+        warn(f"The subgradient method stopped at time_limit={time_limit:g} s after {k} iterations, before "
+             f"its stopping rule held; the best iterate (F = {best_F:.6g}) may be far from the optimum. "
+             "Raise time_limit (solver_options={'time_limit': ...}).", ConvergenceWarning)
     if stop == "max_iter" and (rule == "dynamic" or tol is not None):
         rule_text = f"step scale >= step_min={step_min}" if rule == "dynamic" else f"moves > tol={tol}"
         warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
@@ -452,7 +465,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     solver : str, default="highs"
         LP backend (see :func:`aucopt.available_solvers`).
     solver_options : dict, default=None
-        Raw options passed unchanged to the backend.
+        Raw options passed unchanged to the backend, except ``"time_limit"`` (seconds), which
+        caps the whole run: each restricted LP gets the time left, and a run stopped by it
+        reports ``solve_result.status == "time_limit"`` with a ``ConvergenceWarning``.
     tol : float or None, default=None
         The backend's stopping (feasibility / optimality) tolerance; None: its default.
     verbose : int, default=0
@@ -538,10 +553,19 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
     cold_restarts, violated = 0, True
     bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
+    time_limit = (solver_options or {}).get("time_limit")  # for the whole run: each LP gets what is left
+    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+    timed_out = False
     passes = 0
     for passes in range(1, max_iter + 1):
         added = 0
         for b, chunk in enumerate(chunks):
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0 and result is not None:
+                    timed_out = True
+                    break
+                solver_options = {**solver_options, "time_limit": max(left, 1e-3)}
             R = np.union1d(np.flatnonzero(in_S), chunk)
             i, j, w = pairs.pairs_at(R)
             restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
@@ -553,6 +577,8 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
                 # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
                 result = solve(problem, solver, tol=tol, verbose=verbose >= 2, solver_options=solver_options)
                 cold_restarts += 1
+            if result.status == Status.TIME_LIMIT:
+                timed_out = True
             result.raise_for_status()
             n_solves += 1
             alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
@@ -584,12 +610,20 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix({"pass": passes, "retained": record["retained"], "added": record["added"]})
-        if added == 0:
+            if timed_out:
+                break
+        if added == 0 or timed_out:
             break
     if bar is not None:
         bar.close()
     objective, _ = lp_objective(K, pairs, C, alpha)
-    if violated:
+    if timed_out and violated:
+        result = replace(result, status=Status.TIME_LIMIT,
+                         message=f"chunking stopped at time_limit={time_limit:g} s with violated pairs left")
+        warn(f"Chunking stopped at time_limit={time_limit:g} s (solver_options) before its optimality rule "
+             f"held; its objective F = {objective:.6g} is an upper bound of the full LP's optimum. Raise "
+             "time_limit.", ConvergenceWarning)
+    elif violated:
         result = replace(result, status=Status.ITERATION_LIMIT,
                          message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
         warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "

@@ -192,9 +192,10 @@ class SolveResult:
         if self.status not in USABLE or self.x is None:
             raise SolverError(self)
         if self.status != Status.OPTIMAL:
+            detail = f" {self.solver}: {self.message}." if self.message else ""
             warn(
                 f"{self.solver} stopped with status '{self.status}' on {self.problem_name!r}; "
-                "the solution is approximate (raise max_iter or the time limit, or loosen tol).",
+                f"the solution is approximate (raise max_iter or the time limit, or loosen tol).{detail}",
                 SolverWarning,
             )
         return self

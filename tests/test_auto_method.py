@@ -1,0 +1,177 @@
+"""Predictable defaults: ``method="auto"`` picks the exact LP / QP below a documented size and the
+scalable path above, says so under ``verbose``, and time limits cap the whole fit.
+
+Oracles: the explicitly chosen route fitted on the same data (auto must equal it exactly), the
+dual QP on Clarabel for liblinear's routes, and the wall clock for time limits.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import MinMaxScaler
+
+import aucopt.lp._classes
+import aucopt.svm._aucsvm
+from aucopt import AUCSVM, LPRanker, PairSet, SurvivalAUCSVM, SurvivalLPRanker, survival_target
+from aucopt.exceptions import SolverWarning
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(0)
+    rows = rng.choice(len(y), 60, replace=False)
+    return X[rows], (y[rows] == 0).astype(int)
+
+
+def _survival(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X, survival_target(rng.random(n) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+
+
+def _same_model(a, b, X):
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    assert a.objective_ == b.objective_
+
+
+# ============================================================================ LP Ranker
+def test_lp_auto_is_the_full_lp_below_the_threshold(cancer):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    assert PairSet.bipartite(y).n_pairs <= aucopt.lp.LP_AUTO_MAX_PAIRS
+    auto = LPRanker(gamma=1.0).fit(X, y)
+    assert auto.method == "auto" and auto.method_ == "full"
+    _same_model(auto, LPRanker(gamma=1.0, method="full").fit(X, y), X)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("survival", [False, True])
+def test_lp_auto_is_the_subgradient_above_the_threshold(cancer, monkeypatch, survival):
+    if survival:
+        X, y = _survival()
+        make = SurvivalLPRanker
+    else:
+        X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+        make = LPRanker
+    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    auto = make(gamma=1.0, max_iter=200).fit(X, y)
+    assert auto.method_ == "subgradient" and auto.method_result_.iterations <= 200
+    _same_model(auto, make(gamma=1.0, method="subgradient", max_iter=200).fit(X, y), X)
+
+
+def test_lp_auto_keeps_a_custom_formulation_on_the_full_lp(cancer, monkeypatch):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    model = LPRanker(gamma=1.0, formulation="lp_ranker_free_sign").fit(X, y)
+    assert model.method_ == "full" and model.problem_size_["rows"] >= PairSet.bipartite(y).n_pairs
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_lp_auto_states_its_choice_under_verbose(cancer, capsys, monkeypatch):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    LPRanker(gamma=1.0).fit(X, y)
+    assert "method='auto'" not in capsys.readouterr().out  # silent by default
+    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    LPRanker(gamma=1.0, verbose=1, max_iter=20).fit(X, y)
+    n_pairs = PairSet.bipartite(y).n_pairs
+    out = capsys.readouterr().out
+    assert f"[LPRanker] method='auto': the projected subgradient" in out and f"{n_pairs:,} pairs > 50" in out
+
+
+def test_lp_auto_sizes_its_own_route(monkeypatch):
+    """check_size judges the route auto would take: the subgradient's kernel, not the full LP."""
+    from aucopt.exceptions import ProblemTooLargeError
+
+    pairs = PairSet.bipartite([1] * 300 + [0] * 300)  # 90,000 pairs: auto takes the subgradient
+    budget = 10e6  # a 600 x 600 kernel (2.9 MB) fits, the full LP over 90,000 pairs does not
+    LPRanker(max_bytes=budget).check_size(pairs)
+    with pytest.raises(ProblemTooLargeError):
+        LPRanker(method="full", max_bytes=budget).check_size(pairs)
+
+
+def test_method_options_need_an_explicit_method(cancer):
+    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'chunking'"):
+        LPRanker(method_options={"n_chunks": 3}).fit(*cancer)
+    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear' or 'kmeans'"):
+        AUCSVM(kernel="linear", method_options={"n_clusters": 3}).fit(*cancer)
+
+
+# ============================================================================ time limits
+def test_subgradient_stops_at_the_time_limit(cancer):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    free = LPRanker(gamma=1.0, method="subgradient", max_iter=3000, tol=1e-12).fit(X, y)
+    per_iteration = free.method_result_.history[-1]["seconds"] / free.method_result_.iterations
+    limit = max(20 * per_iteration, 0.02)
+    assert free.method_result_.history[-1]["seconds"] > 3 * limit  # the limit below binds
+    start = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        capped = LPRanker(gamma=1.0, method="subgradient", max_iter=3000, tol=1e-12,
+                          solver_options={"time_limit": limit}).fit(X, y)
+    assert time.perf_counter() - start < limit + 1.0
+    run = capped.method_result_
+    assert run.stop == "time_limit" and run.iterations < free.method_result_.iterations
+    assert run.history[-1]["seconds"] >= limit
+    assert capped.objective_ == min(r["objective"] for r in run.history)  # the best iterate is kept
+
+
+def test_chunking_honours_the_time_limit_over_the_whole_run():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(160, 5))
+    y = (X[:, 0] + rng.normal(scale=1.5, size=160) > 0).astype(int)  # noisy: many passes
+    free = LPRanker(gamma=1.0, method="chunking", method_options={"n_chunks": 8}).fit(X, y)
+    assert free.solve_result_.status == "optimal" and free.method_result_.n_solves > 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        capped = LPRanker(gamma=1.0, method="chunking", method_options={"n_chunks": 8},
+                          solver_options={"time_limit": 1e-3}).fit(X, y)
+    assert capped.method_result_.n_solves < free.method_result_.n_solves
+    assert capped.solve_result_.status == "time_limit" and not capped.method_result_.converged
+    assert any(issubclass(w.category, ConvergenceWarning) and "time_limit" in str(w.message) for w in caught)
+    assert capped.objective_ >= free.objective_ * (1 - 1e-9)  # an upper bound of the optimum
+
+
+# ============================================================================ AUC-SVM
+def test_aucsvm_auto_routes(cancer, monkeypatch):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    assert AUCSVM(C=0.1).fit(X, y).method_ == "full"  # rbf: the QP is its route
+    small = AUCSVM(C=0.1, kernel="linear").fit(X, y)
+    assert small.method_ == "full"
+    monkeypatch.setattr(aucopt.svm._aucsvm, "AUCSVM_AUTO_MAX_PAIRS", 50)
+    big = AUCSVM(C=0.1, kernel="linear").fit(X, y)
+    assert big.method_ == "liblinear"
+    _same_model(big, AUCSVM(C=0.1, kernel="linear", method="liblinear").fit(X, y), X)
+    assert big.objective_ == pytest.approx(small.objective_, rel=1e-7)  # Theorem 2: the same optimum
+    Xs, ys = _survival()
+    assert SurvivalAUCSVM(C=0.1, kernel="linear").fit(Xs, ys).method_ == "liblinear"
+    assert SurvivalAUCSVM(C=0.1).fit(Xs, ys).method_ == "full"
+
+
+def test_aucsvm_auto_states_its_choice_under_verbose(cancer, capsys):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    AUCSVM(C=0.1, kernel="linear", verbose=1, solver="clarabel").fit(X, y)
+    assert "[AUCSVM] method='auto': the pairwise dual QP" in capsys.readouterr().out
+
+
+def test_liblinear_squared_hinge_is_insensitive_to_feature_scales(cancer):
+    """Unscaled WDBC features (areas ~1e3 next to ratios ~1e-2): the primal Newton route reaches
+    the dual QP's optimum without hitting an iteration limit."""
+    X, y = cancer
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SolverWarning)
+        lib = AUCSVM(C=0.01, loss="squared_hinge", kernel="linear", method="liblinear").fit(X, y)
+    assert lib.solve_result_.status == "optimal" and lib.n_iter_ < 200
+    qp = AUCSVM(C=0.01, loss="squared_hinge", kernel="linear", method="full", solver="clarabel").fit(X, y)
+    assert lib.objective_ == pytest.approx(qp.objective_, rel=1e-6)
+
+
+def test_liblinear_hinge_at_its_iteration_limit_names_the_fix(cancer):
+    X, y = cancer
+    with pytest.warns(SolverWarning, match="scale them .*MinMaxScaler.* or use loss='squared_hinge'"):
+        model = AUCSVM(C=0.01, kernel="linear", method="liblinear", max_iter=50).fit(X, y)
+    assert model.solve_result_.status == "iteration_limit"
