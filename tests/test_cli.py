@@ -528,6 +528,17 @@ def test_survival_csv_and_json_match_the_protocol(tmp_path, capsys, monkeypatch)
     assert document["summary"]["subjects"] == 60 and "km_png" not in document["summary"]
 
 
+def test_survival_n_jobs_changes_only_the_time(tmp_path, capsys, monkeypatch):
+    """--n-jobs 2 fits the folds in two worker processes: the same table, number for number."""
+    monkeypatch.chdir(tmp_path)
+    tables = []
+    for extra in ((), ("--n-jobs", "2")):
+        assert main(_survival_argv(tmp_path, "--repeats", "2", "--no-cox", "--json", *extra)) == 0
+        document, _ = _json(capsys)
+        tables.append([{k: v for k, v in row.items() if k != "seconds"} for row in document["rows"]])
+    assert tables[0] == tables[1] and tables[0][0]["method"] == "newton"
+
+
 def test_survival_text_table_streams_rows_with_dashes(tmp_path, capsys, monkeypatch):
     pytest.importorskip("lifelines")
     from aucopt.survival import _protocol

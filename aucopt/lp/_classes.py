@@ -37,9 +37,9 @@ from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, sub
 LP_METHODS = ("full", "chunking", "clustering", "subgradient")
 
 #: ``method="auto"``: the full LP (one row per pair) up to this many pairs, the projected
-#: subgradient (which never lists the pairs) above. Measured on 2 cores with HiGHS: 20,000
-#: comparable pairs of WHAS500 take about 4 s as a full LP (27,000 take 13 s, 48,000 over a
-#: minute), the subgradient about 2 s at any of these sizes.
+#: subgradient (which never lists the pairs) above. Measured on 2 cores with HiGHS: 19,000
+#: comparable pairs of WHAS500 take about 4 s as a full LP, 27,000 take 13 s and all 75,000
+#: over 170 s; the subgradient takes 1-3 s at each of these sizes.
 LP_AUTO_MAX_PAIRS = 20_000
 
 logger = logging.getLogger(__name__)

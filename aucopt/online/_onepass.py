@@ -12,6 +12,8 @@ also come from partitions of a data set merged exactly (:class:`ClassStats`,
 from __future__ import annotations
 
 import bz2
+import contextlib
+import time
 import gzip
 import io
 import os
@@ -26,7 +28,9 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
 from .._validation import binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
-from ..base import MAX_BYTES_CONSTRAINT, BinaryRankerMixin, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, as_generator, positive
+from .._progress import progress_bar
+from ..base import (MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT,
+                    BinaryRankerMixin, as_generator, positive)
 from ..base import _sample_weight_for
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
@@ -35,6 +39,8 @@ __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_st
            "class_statistics", "iter_svmlight_chunks"]
 
 _SPARSE_BLOCK = 256  # sparse rows are densified this many at a time, never the whole matrix
+#: examples per progress-bar update when ``verbose`` is set
+_PROGRESS_BLOCK = 10_000
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this (the loss targets 1) means the iteration has diverged
 _LOOP_STEPS = 32  # a weight above this many steps (and above the state's width) takes the closed form
 
@@ -364,6 +370,9 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         Memory budget (bytes, default 2 GiB) of the state (2d² or 2dτ float64 numbers); a
         larger state raises :class:`~aucopt.exceptions.ProblemTooLargeError` before any work.
         None: no limit.
+    verbose : int, default=0
+        0: silent; ≥ 1: a progress bar over the examples streamed by ``fit`` (or by one
+        ``partial_fit`` call).
 
     Attributes
     ----------
@@ -394,6 +403,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         first step; kept, unused, with a constant step).
     n_seen_ : int
         Examples seen.
+    fit_time_ : float
+        Seconds taken by the last ``fit`` (not set by ``partial_fit``).
     threshold_ : float
         wᵀ(c₊ + c₋)/2, the score cut used by ``predict``.
     classes_ : ndarray of shape (2,)
@@ -506,10 +517,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         **POS_LABEL_CONSTRAINT,
         "sketch": ["array-like", None],
         **MAX_BYTES_CONSTRAINT,
+        **VERBOSE_CONSTRAINT,
     }
 
     def __init__(self, alpha=1e-4, eta0="auto", rank=None, average=True, random_state=0,
-                 pos_label=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES):
+                 pos_label=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES, verbose=0):
         self.alpha = alpha
         self.eta0 = eta0
         self.rank = rank
@@ -518,6 +530,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         self.pos_label = pos_label
         self.sketch = sketch
         self.max_bytes = max_bytes
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ validation / state
     def _check_model_params(self, n_features):
@@ -868,7 +881,14 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             keep = np.flatnonzero(weights > 0)
             X, y, weights = X[keep], y[keep], weights[keep]
         slots = self._slots(y)  # before any state changes: unknown labels raise here
-        self._process(X, slots, weights)
+        bar = getattr(self, "_bar", None)
+        if bar is None:
+            self._process(X, slots, weights)
+        else:  # the same sequential updates, in blocks, so that the bar moves
+            for start in range(0, X.shape[0], _PROGRESS_BLOCK):
+                block = slice(start, start + _PROGRESS_BLOCK)
+                self._process(X[block], slots[block], None if weights is None else weights[block])
+                bar.update(len(slots[block]))
         if hasattr(self, "classes_"):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
@@ -895,7 +915,19 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         """
         self._validate_params()
         _check_not_survival(y)
-        return self._partial_fit(X, y, classes, sample_weight=sample_weight)
+        with self._progress(_num_samples(X)):
+            return self._partial_fit(X, y, classes, sample_weight=sample_weight)
+
+    @contextlib.contextmanager
+    def _progress(self, total):
+        """A progress bar over the examples of one ``fit`` / ``partial_fit`` call (``verbose``)."""
+        self._bar = progress_bar(bool(self.verbose), total=total, desc=type(self).__name__, unit="row")
+        try:
+            yield self._bar
+        finally:
+            if self._bar is not None:
+                self._bar.close()
+            del self._bar
 
     def fit(self, X, y=None, sample_weight=None):
         """Reset, then make one pass over (X, y).
@@ -919,6 +951,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             The fitted estimator.
         """
         self._validate_params()
+        start = time.perf_counter()
         if y is None:
             if hasattr(X, "shape"):
                 raise ValueError("This estimator requires y to be passed, but the target y is None.")
@@ -926,14 +959,16 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 raise ValueError("sample_weight must be None when X is an iterable of chunks; pass "
                                  "(X_chunk, y_chunk, weight_chunk) tuples instead.")
             reset = True
-            for chunk in X:
-                Xc, yc, *wc = chunk
-                self._partial_fit(Xc, yc, reset=reset, sample_weight=wc[0] if wc else None)
-                reset = False
+            with self._progress(None):
+                for chunk in X:
+                    Xc, yc, *wc = chunk
+                    self._partial_fit(Xc, yc, reset=reset, sample_weight=wc[0] if wc else None)
+                    reset = False
             if reset:
                 raise ValueError("The chunk iterator yielded no data.")
             if not hasattr(self, "classes_"):
                 raise ValueError(f"y has only one class ({self._labels}); ranking needs both classes.")
+            self.fit_time_ = time.perf_counter() - start
             return self
         _check_not_survival(y)
         n_samples = _num_samples(X)
@@ -942,10 +977,12 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                              "needs examples of both classes.")
         y = column_or_1d(y, warn=True)
         binary_labels(y, self.pos_label)  # one class, >2 classes, NaN -> ValueError
-        self._partial_fit(X, y, reset=True, sample_weight=sample_weight)
+        with self._progress(n_samples):
+            self._partial_fit(X, y, reset=True, sample_weight=sample_weight)
         if not hasattr(self, "classes_"):
             raise ValueError("sample_weight is zero on every example of one class; OnePassAUC needs "
                              "both classes with positive weight.")
+        self.fit_time_ = time.perf_counter() - start
         return self
 
     # ------------------------------------------------------------------ prediction

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time as _time
 import warnings
 from numbers import Integral, Real
 
@@ -11,6 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._summary import print_summary as _print_summary, summary as _summary
 from .._validation import check_consistent_length, check_feature_scale, survival_arrays
 from ..base import VERBOSE_CONSTRAINT, non_negative, positive
 from ..exceptions import warn
@@ -77,6 +79,8 @@ class CoxPH(BaseEstimator):
         Whether Newton–Raphson met its stopping test within ``max_iter`` steps.
     n_iter_ : int
         Number of Newton–Raphson steps taken.
+    fit_time_ : float
+        Seconds taken by ``fit``.
     fitter_ : lifelines.fitters.coxph_fitter.SemiParametricPHFitter
         The fitted lifelines model, the one ``lifelines.CoxPHFitter`` fits with its default
         Breslow baseline (over the non-constant columns, named ``x0``, ``x1``, … after their
@@ -160,6 +164,7 @@ class CoxPH(BaseEstimator):
         self : object
             The fitted estimator.
         """
+        start = _time.perf_counter()
         self._validate_params()
         try:
             import pandas as pd
@@ -209,7 +214,11 @@ class CoxPH(BaseEstimator):
             )
         self.coef_ = np.zeros(X.shape[1])
         self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)
+        self.fit_time_ = _time.perf_counter() - start
         return self
+
+    summary = _summary
+    print_summary = _print_summary
 
     def predict(self, X) -> np.ndarray:
         """Risk scores: the linear predictor βᵀx (higher = earlier event).

@@ -510,7 +510,7 @@ def _fit_and_score_fold(model, X, y, train, test):
 @validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None]},
                  prefer_skip_nested_validation=False)
 def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0, verbose=0,
-                     callback=None) -> dict:
+                     callback=None, n_jobs=None) -> dict:
     """:func:`pooled_cindex_cv` for several estimators on the same folds, timed.
 
     Parameters
@@ -533,6 +533,9 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
         Called as ``callback(name, result)`` as soon as each method's cross-validation ends
         (``result.seconds`` set), before the next method starts: to report results while the
         others run (see :func:`comparison_table` with ``stream=True``).
+    n_jobs : int, default=None
+        Folds fitted in parallel within each method (see :func:`pooled_cindex_cv`); None
+        means 1, -1 all cores. The results do not depend on it.
 
     Returns
     -------
@@ -564,7 +567,8 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
     for name, estimator in methods.items():
         start = _time.perf_counter()
         results[name] = pooled_cindex_cv(estimator, X, y, n_splits=n_splits, n_repeats=n_repeats,
-                                         random_state=random_state, verbose=verbose)
+                                         random_state=random_state, verbose=verbose, n_jobs=n_jobs)
+        results[name].name = name
         results[name].seconds = _time.perf_counter() - start
         if callback is not None:
             callback(name, results[name])

@@ -645,3 +645,37 @@ def test_weights_refused_clearly():
         OnePassAUC().fit(X, y, sample_weight=(y == 1).astype(float))
     with pytest.raises(ValueError, match="weight_chunk"):
         OnePassAUC().fit(iter([(X, y)]), sample_weight=np.ones(len(y)))
+
+
+@pytest.mark.parametrize("rank", [None, 3])
+def test_verbose_shows_rows_and_changes_nothing(monkeypatch, capsys, rank):
+    """verbose=1 streams in blocks behind a progress bar: the same updates, bit for bit."""
+    import aucopt.online._onepass as onepass
+
+    monkeypatch.setattr(onepass, "_PROGRESS_BLOCK", 7)  # several blocks on a small stream
+    X, y = _stream(n=50)
+    quiet = OnePassAUC(rank=rank).fit(X, y)
+    shown = OnePassAUC(rank=rank, verbose=1).fit(X, y)
+    np.testing.assert_array_equal(shown.coef_, quiet.coef_)
+    np.testing.assert_array_equal(shown.coef_avg_, quiet.coef_avg_)
+    assert "OnePassAUC" in capsys.readouterr().err and not hasattr(shown, "_bar")
+
+    class Bar:  # records what the estimator reports to its progress bar
+        def __init__(self, progress, total=None, **kwargs):
+            self.total, self.counted, self.closed = total, 0, False
+            bars.append(self)
+
+        def update(self, n):
+            self.counted += n
+
+        def close(self):
+            self.closed = True
+
+    bars = []
+    monkeypatch.setattr(onepass, "progress_bar", Bar)
+    chunks = [(X[:20], y[:20]), (X[20:], y[20:])]
+    streamed = OnePassAUC(rank=rank, verbose=1).fit(iter(chunks))
+    np.testing.assert_array_equal(streamed.coef_, quiet.coef_)
+    assert [(b.total, b.counted, b.closed) for b in bars] == [(None, 50, True)]  # one bar over the chunks
+    OnePassAUC(rank=rank, verbose=1).fit(X, y)
+    assert (bars[-1].total, bars[-1].counted) == (50, 50)
