@@ -185,3 +185,63 @@ def test_console_script_from_the_prefix(prefix, startup, tmp_path):
                what="aucopt formulations")
     for name in shipped_formulation_names():
         assert name in done.stdout
+
+
+# ============================================================================ data folders, examples, CLI
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+def _deepsurv_file(folder: Path, n: int = 80) -> None:
+    """A small file in the DeepSurv layout (``survival/support_train_test.h5``)."""
+    import numpy as np
+
+    h5py = pytest.importorskip("h5py")
+    rng = np.random.default_rng(0)
+    (folder / "survival").mkdir(parents=True)
+    with h5py.File(folder / "survival" / "support_train_test.h5", "w") as fh:
+        for part, m in (("train", n), ("test", n // 2)):
+            x = rng.normal(size=(m, 3))
+            fh.create_group(part)
+            fh[part]["x"] = x
+            fh[part]["t"] = rng.exponential(np.exp(-x[:, 0]))
+            fh[part]["e"] = (rng.random(m) < 0.7).astype(float)
+
+
+def test_cli_reads_the_data_folder_it_is_given(prefix, startup, tmp_path):
+    """``aucopt survival --data support --data-dir DIR`` from the installed console script, in a
+    directory unrelated to the checkout: the folder passed explicitly is the one read."""
+    data = tmp_path / "my data"
+    _deepsurv_file(data)
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    script = prefix / "bin" / "aucopt"
+    done = run([sys.executable, str(script), "survival", "--data", "support", "--data-dir", str(data), "--model",
+                "newton", "--splits", "2", "--repeats", "1", "--no-cox", "--csv"], cwd=cwd,
+               env=env_with(prefix, startup), what="aucopt survival --data support --data-dir DIR")
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].startswith("method,pooled_c_mean") and lines[1].startswith("newton,")
+    assert "120 subjects" in done.stderr  # train and test splits of the file in DIR
+    missing = subprocess.run([sys.executable, str(script), "survival", "--data", "support", "--data-dir",
+                              str(tmp_path / "nowhere"), "--model", "newton"], cwd=cwd,
+                             env=env_with(prefix, startup), capture_output=True, text=True, timeout=TIMEOUT)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "aucopt: error:" in missing.stderr
+
+
+def test_examples_run_from_the_prefix(prefix, startup, tmp_path):
+    """Examples copied out of the checkout run against the installed package: a data-free one as
+    it is, a data one with the folder passed explicitly (or refusing a missing one clearly)."""
+    env = env_with(prefix, startup)
+    roc = tmp_path / "plot_roc_curves.py"
+    shutil.copy(REPO / "examples" / "binary" / "plot_roc_curves.py", roc)
+    done = run([sys.executable, str(roc)], cwd=tmp_path, env=env, what="examples/binary/plot_roc_curves.py")
+    assert "AUC" in done.stdout
+    coil = tmp_path / "coil2000_subgradient.py"
+    shutil.copy(REPO / "examples" / "binary" / "coil2000_subgradient.py", coil)
+    refused = subprocess.run([sys.executable, str(coil), "--data-dir", str(tmp_path / "nowhere")], cwd=tmp_path,
+                             env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert refused.returncode == 2 and "--data-dir" in refused.stdout + refused.stderr
+    if not (SHARED_DATA / "coil2000" / "ticdata.csv.gz").is_file():
+        pytest.skip("the shared CoIL 2000 data is not beside this checkout")
+    done = run([sys.executable, str(coil), "--data-dir", str(SHARED_DATA), "--max-iter", "3"], cwd=tmp_path,
+               env=env, what="examples/binary/coil2000_subgradient.py --data-dir ../shared/data")
+    assert "buyers" in done.stdout

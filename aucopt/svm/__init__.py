@@ -3,7 +3,8 @@
 * :class:`AUCSVM` / :class:`SurvivalAUCSVM` — the AUC-maximizing SVM (Brefeld & Scheffer 2005):
   hinge / squared-hinge pairwise duals as lifted QPs (``method="full"``), the linear liblinear
   route (``method="liblinear"``, Fan et al. 2008) and the k-means pair reduction
-  (``method="kmeans"``);
+  (``method="kmeans"``); the default ``method="auto"`` takes liblinear for a linear kernel above
+  :data:`AUCSVM_AUTO_MAX_PAIRS` pairs and the QP otherwise;
 * :class:`RankSVM` / :class:`SurvivalRankSVM` — linear RankSVM by truncated Newton on the
   sorted-pair core (Chapelle & Keerthi 2010);
 * :class:`RankRC` / :class:`SurvivalRankRC` — kernel RankSVM with a rare-class basis
@@ -15,10 +16,10 @@ The C-parameterized estimators (AUCSVM, SparseAUC) and the alpha-parameterized o
 RankRC) solve the same squared-hinge problem when C = 2 / (alpha · N), N the total pair weight.
 """
 
-from ._aucsvm import AUCSVM, SurvivalAUCSVM
+from ._aucsvm import AUCSVM, AUCSVM_AUTO_MAX_PAIRS, SurvivalAUCSVM
 from ._newton import NewtonResult, newton_solve
 from ._rankers import RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM
 from ._sparse_greedy import SparseAUC, SurvivalSparseAUC
 
-__all__ = ["AUCSVM", "SurvivalAUCSVM", "RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC", "SparseAUC",
+__all__ = ["AUCSVM", "SurvivalAUCSVM", "AUCSVM_AUTO_MAX_PAIRS", "RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC", "SparseAUC",
            "SurvivalSparseAUC", "newton_solve", "NewtonResult"]
