@@ -618,34 +618,6 @@ def _survival_model(name: str, args, n_pairs: int):
     max_bytes = getattr(args, "max_bytes", None)
     if max_bytes is not None and "max_bytes" in model.get_params():
         model.set_params(max_bytes=max_bytes)
-    return make_pipeline(MinMaxScaler(), model)
-
-
-def _survival_model(name: str, args, n_pairs: int):
-    """The estimator behind ``--model`` (min-max scaling fitted inside each training fold), on the
-    path of :func:`_survival_route`."""
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import MinMaxScaler
-
-    from . import SurvivalAUCSVM
-    from . import SurvivalLPRanker
-    from . import SurvivalRankRC
-    from . import SurvivalRankSVM
-
-    pair_options = {"variant": "lprex"} if args.lprex else None
-    route, _ = _survival_route(name, args, n_pairs)
-    if name == "lpr":
-        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
-                                 support_threshold=1e-3 if route == "subgradient" else 1e-8)
-    elif name == "aucsvm" and route == "full":
-        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method="full", pair_options=pair_options)
-    elif name in ("newton", "aucsvm"):
-        model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
-    else:
-        model = SurvivalRankRC(alpha=args.alpha, gamma=args.gamma, pair_options=pair_options)
-    max_bytes = getattr(args, "max_bytes", None)
-    if max_bytes is not None and "max_bytes" in model.get_params():
-        model.set_params(max_bytes=max_bytes)
     if getattr(args, "verbose", 0):
         model.set_params(verbose=args.verbose)
     return make_pipeline(MinMaxScaler(), model)
