@@ -33,6 +33,7 @@ NEEDED = {
     "scipy": ("1.6", "the minimum of scikit-learn 1.6; scipy.linalg.eigh / solve(assume_a='pos')"),
     "osqp": ("1.0", "the OSQP 1.0 API: settings fields such as 'polishing', setup's solver_type / cg_preconditioner"),
     "joblib": ("1.2", "the minimum of scikit-learn 1.6"),
+    "numba": ("0.61", "wheels for every supported Python (3.13 from 0.61) and numpy 2; njit(cache=True)"),
     "setuptools": ("77", "the SPDX license expression string (license = 'BSD-3-Clause', PEP 639)"),
 }
 
