@@ -15,10 +15,15 @@ scores' magnitude), so round-off (e.g. dense vs sparse ``X``) does not change a 
 neither does rescaling the scores; ``tied_tol=0`` ties only exactly equal values. Counts are exact
 integers; no pair is ever materialized.
 
+The counting runs in compiled code (numba, compiled on the first call on a machine and cached):
+one numpy sort per class for the AUC, then a linear merge of the two sorted classes; two numpy
+argsorts (by time, by risk) for Harrell's C, then one Fenwick-tree (binary indexed tree) sweep
+over the time order, O(m log m) in all.
+
 With ``sample_weight`` (case weights w), a pair (i, j) counts with weight ``w_i · w_j`` in the
 numerator and the denominator: the weighted AUC is scikit-learn's weighted ``roc_auc_score``, and
 integer weights give the metric of the data with row i repeated ``w_i`` times (a zero weight
-removes the row). The weighted sums are computed in the same O(m log m) passes.
+removes the row). The weighted sums are computed in the same passes.
 
 References: Hanley & McNeil (1982) for the AUC as the Wilcoxon–Mann–Whitney statistic;
 Harrell et al. (1982) for the concordance index.
@@ -30,10 +35,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .pairs._order import suffix_less_equal_counts
+from . import _metrics_numba as _kernels
 from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
                           survival_arrays)
-from .pairs import PairSet
 
 __all__ = ["ConcordanceCounts", "TIED_TOL", "concordance_counts", "harrell_c", "roc_auc"]
 
@@ -62,31 +66,6 @@ def _check_tied_tol(tied_tol) -> float:
 def _absolute_tol(tied_tol: float, scores: np.ndarray) -> float:
     """The absolute tie tolerance ``tied_tol · max|scores|``: ties relative to the scores' scale."""
     return tied_tol * float(np.max(np.abs(scores), initial=0.0)) if tied_tol > 0 else 0.0
-
-
-def _tie_bounds(values: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """Per value v the smallest and largest float x with ``|x - v| <= tol`` in float64.
-
-    Starts from ``v ∓ tol`` and steps by one ulp while the rounded difference disagrees, so
-    ``L <= x <= U`` holds exactly when ``abs(x - v) <= tol`` does (the test of
-    scikit-survival's ``concordance_index_censored``): ``fl(x - v)`` is monotone in ``x``.
-    """
-    lower = values - tol
-    upper = values + tol
-    for _ in range(64):  # a few ulps at most; the bound only guards against a runaway loop
-        out_u = (upper - values) > tol
-        upper = np.where(out_u, np.nextafter(upper, -np.inf), upper)
-        nxt = np.nextafter(upper, np.inf)
-        in_u = ~out_u & ((nxt - values) <= tol)
-        upper = np.where(in_u, nxt, upper)
-        out_l = (values - lower) > tol
-        lower = np.where(out_l, np.nextafter(lower, np.inf), lower)
-        prv = np.nextafter(lower, -np.inf)
-        in_l = ~out_l & ((values - prv) <= tol)
-        lower = np.where(in_l, prv, lower)
-        if not (out_u.any() or in_u.any() or out_l.any() or in_l.any()):
-            break
-    return lower, upper
 
 
 def _tie_credited_ratio(wins, tied, total, ties: str) -> float:
@@ -168,10 +147,12 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     ``|f_i − f_j| ≤ τ``. The default ``tied_tol=1e-8`` makes the AUC insensitive to round-off (a
     model fitted on dense and on sparse ``X`` scores alike) at any scale of the scores; it differs from
     :func:`sklearn.metrics.roc_auc_score` only when a positive and a negative score differ by
-    at most τ without being equal. The negatives are sorted once and every positive is
-    located by binary search: O(m log m), no pair listed. The counts are exact integers and
-    the ratio is one correctly rounded division; with weights, the negatives' weights are
-    summed along the sorted order and each positive reads its two prefix sums.
+    at most τ without being equal. Each class is sorted once and the two sorted lists are merged:
+    walking up the positives, two pointers into the negatives mark the first negative not below
+    the current positive and the first one above it (O(m log m) for the sorts, O(m) for the
+    merge; no pair listed). The counts are exact integers and the ratio is one correctly
+    rounded division; with weights, the negatives' weights are summed along their sorted order
+    and each positive reads its two prefix sums.
 
     References
     ----------
@@ -202,28 +183,24 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     weights, keep = _positive_weight_rows(sample_weight, len(y_score))
     if weights is not None:
         is_pos, y_score, weights = is_pos[keep], y_score[keep], weights[keep]
-    pos_scores = y_score[is_pos]
-    neg_order = np.argsort(y_score[~is_pos], kind="stable")
-    neg_sorted = y_score[~is_pos][neg_order]
     tol = _absolute_tol(tied_tol, y_score)
-    lower, upper = _tie_bounds(pos_scores, tol) if tol > 0 else (pos_scores, pos_scores)
-    below = np.searchsorted(neg_sorted, lower, side="left")  # #{j neg : f_j < f_i, not tied}
-    at_most = np.searchsorted(neg_sorted, upper, side="right")  # #{j neg : f_j <= f_i or tied}
     if weights is None:
-        wins = int(below.sum())
-        tied = int((at_most - below).sum())
-        return _tie_credited_ratio(wins, tied, len(pos_scores) * len(neg_sorted), ties)
-    pos_weight = weights[is_pos]
-    neg_cumulative = np.concatenate([[0.0], np.cumsum(weights[~is_pos][neg_order])])
-    total = float(pos_weight.sum()) * float(neg_cumulative[-1])
+        pos_sorted = np.sort(y_score[is_pos])
+        neg_sorted = np.sort(y_score[~is_pos])
+        wins, at_most = _kernels.auc_counts(pos_sorted, neg_sorted, tol)
+        return _tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
+    pos_scores, neg_scores = y_score[is_pos], y_score[~is_pos]
+    pos_weight, neg_weight = weights[is_pos], weights[~is_pos]
+    total = float(pos_weight.sum()) * float(neg_weight.sum())
     if total == 0:
         raise ValueError(
             "sample_weight gives the positive or the negative class a total weight of zero: "
             "the AUC needs both classes with positive weight."
         )
-    wins = float(pos_weight @ neg_cumulative[below])
-    tied = float(pos_weight @ (neg_cumulative[at_most] - neg_cumulative[below]))
-    return _tie_credited_ratio(wins, tied, total, ties)
+    pos_order, neg_order = np.argsort(pos_scores), np.argsort(neg_scores)
+    wins, tied = _kernels.auc_weighted(pos_scores[pos_order], pos_weight[pos_order],
+                                       neg_scores[neg_order], neg_weight[neg_order], tol)
+    return _tie_credited_ratio(wins, max(tied, 0.0), total, ties)
 
 
 class ConcordanceCounts(NamedTuple):
@@ -292,11 +269,14 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     is censored (Harrell et al. 1982; the convention of scikit-survival and lifelines). It is
     tied when ``|risk_i − risk_j| ≤ τ`` (τ = ``tied_tol`` · max|risk|), concordant when risk_i >
     risk_j otherwise, and discordant otherwise; these are the counts of scikit-survival's
-    ``concordance_index_censored(..., tied_tol=τ)`` (whose tolerance is absolute). The comparable partners of each event
-    form a suffix of the time order, counted by a merge sort over the risks in O(m log² m)
-    (with τ > 0 the thresholds risk_i ± τ of the events join the sort); no pair is listed.
-    With case weights the same merge sort carries prefix sums of the partners' weights
-    (the thresholds weigh 0), and each event's sums are multiplied by its own weight.
+    ``concordance_index_censored(..., tied_tol=τ)`` (whose tolerance is absolute). The risks
+    are ranked once, and each distinct risk's tied window (the ranks within τ of it) is found by
+    two pointers along the sorted risks. The subjects are then visited from the latest time
+    down, one time at a time: the censored subjects at that time enter a Fenwick tree (binary
+    indexed tree) over the risk ranks, each event reads from the tree how many of the subjects
+    entered so far (its comparable partners) lie below and below-or-within its tied window,
+    and then the events enter. O(m log m) in all, no pair listed; with case weights the tree
+    holds the partners' weights and each event's sums are multiplied by its own weight.
 
     References
     ----------
@@ -318,90 +298,28 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     weights, keep = _positive_weight_rows(sample_weight, len(risk))
     if weights is not None:
         event, time, risk, weights = event[keep], time[keep], risk[keep], weights[keep]
-    pairs = PairSet.survival(event, time)  # each event's comparable partners: a suffix of pairs.order
-    events = np.flatnonzero(event)
-    start = pairs.start[events]
-    comparable = int((len(time) - start).sum())
     tol = _absolute_tol(tied_tol, risk)
-    if weights is not None:
-        return _weighted_counts(pairs, start, risk, events, weights, tol)
-    if tol == 0:
-        counts = suffix_less_equal_counts(pairs.order, start, risk, events)
-        concordant = int(counts.less.sum())
-        tied_risk = int(counts.equal.sum())
-    else:
-        concordant, at_most = _suffix_counts_within(pairs.order, start, risk, events, tol)
-        tied_risk = at_most - concordant
+    time, event = np.asarray(time, dtype=np.float64), np.asarray(event, dtype=bool)
+    by_time = np.argsort(time)
+    risk_t = risk[by_time]
+    rank, lo, hi = _kernels.risk_ranks(risk_t, np.argsort(risk_t), tol)
+    if weights is None:
+        concordant, tied_risk, comparable = _kernels.harrell_counts(time[by_time], event[by_time], rank, lo, hi)
+        return ConcordanceCounts(
+            concordant=int(concordant),
+            discordant=int(comparable - concordant - tied_risk),
+            tied_risk=int(tied_risk),
+            comparable=int(comparable),
+        )
+    concordant, tied_risk, comparable = _kernels.harrell_weighted(
+        time[by_time], event[by_time], weights[by_time], rank, lo, hi)
+    tied_risk = max(float(tied_risk), 0.0)
     return ConcordanceCounts(
-        concordant=concordant,
-        discordant=comparable - concordant - tied_risk,
+        concordant=float(concordant),
+        discordant=max(float(comparable) - float(concordant) - tied_risk, 0.0),
         tied_risk=tied_risk,
-        comparable=comparable,
+        comparable=float(comparable),
     )
-
-
-def _weighted_counts(pairs, start, risk, events, weights, tol) -> ConcordanceCounts:
-    """The weighted sums Σ w_i w_j of the comparable, concordant and risk-tied pairs.
-
-    The partners of event i are the suffix ``order[start_i:]``; their total weight is a suffix
-    sum, their weight below / tied with risk_i comes from the merge sort's prefix sums.
-    """
-    suffix_weight = np.concatenate([np.cumsum(weights[pairs.order][::-1])[::-1], [0.0]])
-    event_weight = weights[events]
-    comparable = float(event_weight @ suffix_weight[start])
-    if tol == 0:
-        counts = suffix_less_equal_counts(pairs.order, start, risk, events, weights)
-        below, tied = counts.weight_less, counts.weight_equal
-    else:
-        below, at_most = _suffix_weights_within(pairs.order, start, risk, events, tol, weights)
-        tied = at_most - below
-    concordant = float(event_weight @ below)
-    tied_risk = max(float(event_weight @ tied), 0.0)
-    return ConcordanceCounts(
-        concordant=concordant,
-        discordant=max(comparable - concordant - tied_risk, 0.0),
-        tied_risk=tied_risk,
-        comparable=comparable,
-    )
-
-
-def _suffix_weights_within(order, start, risk, events, tol, weights) -> tuple[np.ndarray, np.ndarray]:
-    """Per event k: Σ_{j in suffix_k, r_j < L_k} w_j and Σ_{j in suffix_k, r_j ≤ U_k} w_j.
-
-    As :func:`_suffix_counts_within`, with the thresholds appended as points of weight 0, so
-    that they add nothing to the weighted sums.
-    """
-    m, k = len(order), len(events)
-    lower, upper = _tie_bounds(risk[events], tol)
-    counts = suffix_less_equal_counts(
-        np.concatenate([order, np.arange(m, m + 2 * k)]), np.concatenate([start, start]),
-        np.concatenate([risk, lower, upper]), np.arange(m, m + 2 * k),
-        np.concatenate([weights, np.zeros(2 * k)]),
-    )
-    return counts.weight_less[:k], counts.weight_less[k:] + counts.weight_equal[k:]
-
-
-def _suffix_counts_within(order, start, risk, events, tol) -> tuple[int, int]:
-    """Σ_k #{j in suffix_k : r_j < L_k} and Σ_k #{j in suffix_k : r_j ≤ U_k}.
-
-    [L_k, U_k] are the risks tied with r_k (|r_j − r_k| ≤ tol in float64, :func:`_tie_bounds`).
-
-    The thresholds r_k ∓ tol of the events are appended as extra points after every real
-    point of ``order`` (so inside every suffix) and queried; the extra points' own
-    contribution, the same for every suffix, is counted with one sorted search and removed.
-    """
-    m, k = len(order), len(events)
-    lower, upper = _tie_bounds(risk[events], tol)
-    values = np.concatenate([risk, lower, upper])
-    extra = np.arange(m, m + 2 * k)
-    counts = suffix_less_equal_counts(
-        np.concatenate([order, extra]), np.concatenate([start, start]), values,
-        extra,
-    )
-    thresholds = np.sort(np.concatenate([lower, upper]))
-    below_lower = counts.less[:k] - np.searchsorted(thresholds, lower, side="left")
-    at_most_upper = counts.less[k:] + counts.equal[k:] - np.searchsorted(thresholds, upper, side="right")
-    return int(below_lower.sum()), int(at_most_upper.sum())
 
 
 def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) -> float:

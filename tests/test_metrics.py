@@ -2,7 +2,9 @@
 
 Oracles: brute-force pair enumeration, sklearn.metrics.roc_auc_score,
 sksurv.metrics.concordance_index_censored and lifelines.utils.concordance_index
-(scikit-survival is used only as a test oracle).
+(scikit-survival is used only as a test oracle), and the former numpy implementation
+(tests/metrics_reference.py: binary searches and a merge-sort tree in place of the compiled
+merge and Fenwick-tree sweep).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import roc_auc_score
 
+from metrics_reference import reference_concordance_counts, reference_harrell_c, reference_roc_auc
+
+from aucopt import _metrics_numba
 from aucopt.pairs._order import suffix_less_equal_counts
 from aucopt import survival_target
 from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
@@ -529,3 +534,150 @@ def test_weights_leaving_a_class_or_no_comparable_pair_are_refused():
         roc_auc(y, [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 1, 0, 0])
     with pytest.raises(ValueError, match="No comparable pair has positive weight"):
         harrell_c(([True, False, True], [1.0, 2.0, 3.0]), [0.3, 0.2, 0.1], sample_weight=[0, 1, 1])
+
+
+# ----------------------------------------------------------------------------- compiled vs reference
+
+
+def brute_weighted_auc(is_pos, score, weight, tol, tie_credit):
+    """Σ w_i w_j ([f_j < f_i, not tied] + c [|f_i - f_j| <= tol]) / (W+ W-), every pair listed."""
+    num = 0.0
+    for i in np.flatnonzero(is_pos):
+        for j in np.flatnonzero(~is_pos):
+            if abs(score[i] - score[j]) <= tol:
+                num += tie_credit * weight[i] * weight[j]
+            elif score[i] > score[j]:
+                num += weight[i] * weight[j]
+    return num / (weight[is_pos].sum() * weight[~is_pos].sum())
+
+
+def brute_counts_within(event, time, risk, tol):
+    """Exact (concordant, discordant, tied, comparable) with ties ``|r_i - r_j| <= tol``, every pair listed."""
+    conc = disc = tied = 0
+    for i in np.flatnonzero(event):
+        for j in range(len(time)):
+            if time[i] < time[j] or (time[i] == time[j] and not event[j]):
+                if abs(risk[i] - risk[j]) <= tol:
+                    tied += 1
+                elif risk[i] > risk[j]:
+                    conc += 1
+                else:
+                    disc += 1
+    return ConcordanceCounts(conc, disc, tied, conc + disc + tied)
+
+
+# near-ties: offsets below, at and above the default relative tolerance (the risks are O(1..10))
+_NEAR = [0.0, 1e-15, -1e-15, 2e-9, -4e-9, 3e-8, -6e-8, 1e-7]
+
+
+@st.composite
+def heavy_tie_survival(draw, max_m=40):
+    """Integer times and risks (heavy ties), many censored, zero and integer weights, near-ties."""
+    m = draw(st.integers(1, max_m))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    n_times = draw(st.integers(1, 8))
+    time = rng.integers(0, n_times, m).astype(float)
+    event = rng.random(m) < draw(st.sampled_from([0.0, 0.2, 0.5, 0.9, 1.0]))
+    risk = rng.integers(0, draw(st.integers(1, 6)), m).astype(float)
+    if draw(st.booleans()):
+        risk = risk + rng.choice(_NEAR, size=m)
+    risk = risk * draw(st.sampled_from([1.0, -1.0, 1e-9, 1e6]))
+    weight = rng.integers(0, 4, m).astype(float)
+    if draw(st.booleans()):
+        weight = weight * rng.random(m)
+    return event, time, risk, weight
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=heavy_tie_survival(), tied_tol=st.sampled_from([0.0, 1e-8, 5e-9, 1e-3]))
+def test_compiled_concordance_equals_reference_and_brute_force(data, tied_tol):
+    event, time, risk, weight = data
+    got = concordance_counts((event, time), risk, tied_tol=tied_tol)
+    assert got == reference_concordance_counts((event, time), risk, tied_tol=tied_tol)
+    assert got == brute_counts_within(event, time, risk, tied_tol * np.max(np.abs(risk)))
+    assert all(type(v) is int for v in got)
+
+    weighted = concordance_counts((event, time), risk, tied_tol=tied_tol, sample_weight=weight)
+    ref = reference_concordance_counts((event, time), risk, tied_tol=tied_tol, sample_weight=weight)
+    keep = weight > 0
+    scale = np.max(np.abs(risk[keep]), initial=0.0)
+    conc, tied, comp = brute_weighted_concordance(event, time, risk, weight, tol=tied_tol * scale)
+    assert all(isinstance(v, float) for v in weighted)
+    for got_v, ref_v, brute_v in zip(weighted, ref, (conc, comp - conc - tied, tied, comp)):
+        assert got_v == pytest.approx(ref_v, rel=1e-12, abs=1e-12)
+        assert got_v == pytest.approx(brute_v, rel=1e-12, abs=1e-12)
+    if np.array_equal(weight, np.round(weight)):  # integer weights: the repeated rows, exactly
+        rows = np.repeat(np.arange(len(weight)), weight.astype(int))
+        repeated = concordance_counts((event[rows], time[rows]), risk[rows], tied_tol=tied_tol)
+        assert tuple(weighted) == tuple(float(v) for v in repeated)
+    for ties in ("half", "strict"):
+        if comp > 0:
+            assert harrell_c((event, time), risk, ties=ties, tied_tol=tied_tol, sample_weight=weight) == \
+                pytest.approx(reference_harrell_c((event, time), risk, ties=ties, tied_tol=tied_tol,
+                                                  sample_weight=weight), rel=1e-12, abs=1e-12)
+        if got.comparable > 0:
+            assert harrell_c((event, time), risk, ties=ties, tied_tol=tied_tol) == \
+                reference_harrell_c((event, time), risk, ties=ties, tied_tol=tied_tol)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=heavy_tie_survival(max_m=50), tied_tol=st.sampled_from([0.0, 1e-8, 5e-9, 1e-3]),
+       ties=st.sampled_from(["half", "strict"]))
+def test_compiled_roc_auc_equals_reference_and_brute_force(data, tied_tol, ties):
+    is_pos, _, score, weight = data
+    if is_pos.all() or not is_pos.any():
+        return
+    y = is_pos.astype(int)
+    got = roc_auc(y, score, ties=ties, tied_tol=tied_tol)
+    assert got == reference_roc_auc(y, score, ties=ties, tied_tol=tied_tol)
+    credit = 0.5 if ties == "half" else 0.0
+    tol = tied_tol * np.max(np.abs(score))
+    assert got == pytest.approx(brute_weighted_auc(is_pos, score, np.ones(len(y)), tol, credit), abs=1e-12)
+    keep = weight > 0
+    if not (is_pos[keep].any() and (~is_pos[keep]).any()):
+        with pytest.raises(ValueError, match="total weight of zero"):
+            roc_auc(y, score, ties=ties, tied_tol=tied_tol, sample_weight=weight)
+        return
+    weighted = roc_auc(y, score, ties=ties, tied_tol=tied_tol, sample_weight=weight)
+    assert weighted == pytest.approx(
+        reference_roc_auc(y, score, ties=ties, tied_tol=tied_tol, sample_weight=weight), rel=1e-12, abs=1e-12)
+    tol_kept = tied_tol * np.max(np.abs(score[keep]))
+    assert weighted == pytest.approx(
+        brute_weighted_auc(is_pos[keep], score[keep], weight[keep], tol_kept, credit), rel=1e-12, abs=1e-12)
+    if tied_tol == 0 and ties == "half":
+        assert weighted == pytest.approx(roc_auc_score(y, score, sample_weight=weight), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_equals_reference_on_larger_inputs(seed):
+    """Thousands of subjects, heavy ties and continuous values alike (many Fenwick-tree levels)."""
+    rng = np.random.default_rng(seed)
+    m = 20_000
+    time = rng.integers(0, 300, m).astype(float)
+    event = rng.random(m) < 0.3
+    for risk in (rng.integers(0, 50, m).astype(float), rng.normal(size=m),
+                 np.round(rng.normal(size=m), 3) + rng.choice(_NEAR, m)):
+        for tied_tol in (0.0, 1e-8, 1e-4):
+            assert concordance_counts((event, time), risk, tied_tol=tied_tol) == \
+                reference_concordance_counts((event, time), risk, tied_tol=tied_tol)
+            assert roc_auc(event, risk, tied_tol=tied_tol) == reference_roc_auc(event, risk, tied_tol=tied_tol)
+        weight = rng.integers(0, 3, m) * rng.random(m)
+        got = concordance_counts((event, time), risk, sample_weight=weight)
+        ref = reference_concordance_counts((event, time), risk, sample_weight=weight)
+        assert tuple(got) == pytest.approx(tuple(ref), rel=1e-10)
+
+
+def test_inputs_of_any_dtype_share_one_compiled_signature():
+    """Integer, boolean, float32 and list inputs are cast before the kernels: one compilation each."""
+    event = np.array([True, False, True, True, False, True])
+    for time, risk in [([1, 2, 3, 4, 5, 6], [3, 1, 2, 2, 0, 1]),
+                       (np.arange(6, dtype=np.float32), np.array([0.3, 0.1, 0.2, 0.2, 0.0, 0.1], np.float32)),
+                       (np.arange(6, dtype=np.int32), np.array([1, 0, 1, 1, 0, 0], dtype=bool))]:
+        harrell_c((event.astype(int), time), risk)
+        harrell_c((event, time), risk, sample_weight=[1, 2, 0, 1, 1, 3])
+        roc_auc(event, risk)
+        roc_auc(event.astype(np.int8), risk, sample_weight=np.arange(6, dtype=np.int64) + 1)
+    for kernel in (_metrics_numba.harrell_counts, _metrics_numba.harrell_weighted, _metrics_numba.risk_ranks,
+                   _metrics_numba.auc_counts, _metrics_numba.auc_weighted):
+        assert len(kernel.signatures) == 1, (kernel, kernel.signatures)
