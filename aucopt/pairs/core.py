@@ -26,9 +26,9 @@ enumerated for sorted storage (anchor i's partners are ``order[start_i:]``, see
 :mod:`aucopt.pairs`). For a fixed anchor, ``z_ij`` is a non-increasing function of ``f_j``, so
 each loss piece selects the partners whose score lies in a half-open range ``[lo_i, hi_i)`` of
 score ranks: the sorted-pair trick of Chapelle & Keerthi (2010), also used by RankRC (Tayal et
-al. 2015). The boundary ranks are found by a binary search that evaluates the float64 predicate
-``f_i - f_j < b`` itself, so ties and scores exactly on a breakpoint are classified exactly as
-in the elementwise definition. Everything then reduces to two linear maps per breakpoint ``b``:
+al. 2015). The boundary ranks are found by a monotone two-pointer walk over the distinct scores that
+evaluates the float64 predicate ``f_i - f_j < b`` itself, so ties and scores exactly on a
+breakpoint are classified exactly as in the elementwise definition. Everything then reduces to two linear maps per breakpoint ``b``:
 
     C_b x  (per anchor)  = Σ_{j in suffix(i), z_ij ≥ b} x_j,
     C_bᵀ y (per point)   = Σ_{anchors i with j in suffix(i), z_ij ≥ b} y_i,
@@ -36,18 +36,29 @@ in the elementwise definition. Everything then reduces to two linear maps per br
 and a piece ``[b_lo, b_hi)`` is ``C_lo - C_hi`` (``C_-inf`` = the whole suffix). With sums of
 ``w, w f, w f²`` the loss and ``c`` follow in closed form per anchor / partner.
 
-* **Sorted, one shared suffix** (bipartite pairs): the partners are sorted by score once;
-  ``C_b`` is a prefix-sum gather and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per
-  product after one ``O(m log m)`` sort.
+* **Sorted, one shared suffix** (bipartite pairs): ``C_b`` is a prefix sum over score ranks
+  and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per product after one sort of ``f``.
 * **Sorted, nested suffixes** (Harrell's comparable set): the 2-D dominance sums "position in
-  the suffix AND score rank below a threshold" use a wavelet matrix over score ranks, walked
-  level by level with numpy (stable partitions, no per-sample loop): ``O(m log m)`` per
-  product, ``O(m)`` memory when streamed.
+  the suffix AND score rank below a threshold" are two sweeps over the time order with a
+  Fenwick tree over score ranks: walking from the end, each point is inserted at its rank and
+  each anchor reads the prefix sums at its thresholds when its suffix start is reached
+  (``C_b``); walking from the start, each anchor adds its rank ranges and each point reads its
+  rank (``C_bᵀ``). ``O(m log m)`` per product, ``O(m)`` memory.
+
+The sweeps are compiled (numba, cached on disk after the first call) and fused: the loss and
+``c`` are one forward and one adjoint sweep whose per-anchor / per-partner sums are combined on
+the fly, and the Hessian's counts ride along. The set-up (one ``argsort`` of ``f``, dense ranks,
+exact rank thresholds by a two-pointer walk, anchors grouped by suffix start, everything
+permuted once to time order) is built once per ``f``: :func:`pair_loss_and_hessian` shares it
+between the loss, ``c`` and every :meth:`PairHessian.matvec`; :func:`pair_line_derivatives`
+gives ``L`` and its first two derivatives along a direction in one forward sweep (a line
+search needs no ``c`` and no Hessian state).
 * **Explicit** storage: vectorized enumeration over the pair arrays, ``O(n_pairs)``.
 
 Public API: :class:`PairLoss`, :func:`pair_loss` (``(L, c)``), :func:`pair_loss_and_hessian`,
-:class:`PairHessian` (state at fixed ``f``; ``matvec(v) = Q(v)``, ``n_active``) and
-:func:`pair_counts` (number of pairs with ``z < threshold``, per point).
+:class:`PairHessian` (state at fixed ``f``; ``matvec(v) = Q(v)``, ``n_active``),
+:func:`pair_line_derivatives` (``L``, ``cᵀv``, ``vᵀQ(v)``) and :func:`pair_counts` (number of
+pairs with ``z < threshold``, per point).
 
 References: Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
 *Information Retrieval*, 13(3), 201–215. Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC:
@@ -65,9 +76,10 @@ import numpy as np
 
 from .._validation import check_finite_1d
 from . import PairSet
+from . import _compiled
 
 __all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian",
-           "pair_counts"]
+           "pair_line_derivatives", "pair_counts"]
 
 LOSSES = ("hinge", "squared_hinge", "smoothed_hinge")
 """Names accepted by :class:`PairLoss`."""
@@ -207,185 +219,35 @@ class PairLoss:
         return self._map(z, lambda p, t: np.full_like(t, 2.0 * p.d2))
 
 
-# ============================================================================ rank thresholds
-def _count_not_below(u: np.ndarray, x: np.ndarray, b: float) -> np.ndarray:
-    """``k[q] = #{p : fl(x[q] - u[p]) >= b}`` for ascending ``u``.
-
-    ``fl(x - u)`` is non-increasing in ``u`` (rounding is monotone), so the predicate holds on
-    a prefix of ``u`` and ``u[k[q]:]`` are exactly the values with ``x[q] - u < b`` in float64.
-    A ``searchsorted`` around ``x - b`` brackets the boundary to a few ulps; a vectorized
-    bisection evaluating the predicate itself settles it (usually zero or one step).
-    """
-    x = np.asarray(x, dtype=float)
-    c = x - b
-    margin = 4.0 * (np.spacing(np.abs(c)) + np.spacing(abs(b)))
-    lo = np.searchsorted(u, c - margin, side="right").astype(_INT)
-    hi = np.searchsorted(u, c + margin, side="right").astype(_INT)
-    active = np.flatnonzero(lo < hi)
-    while active.size:
-        l, h = lo[active], hi[active]
-        mid = (l + h) // 2
-        ok = (x[active] - u[mid]) >= b
-        lo[active] = np.where(ok, mid + 1, l)
-        hi[active] = np.where(ok, h, mid)
-        active = active[lo[active] < hi[active]]
-    return lo
-
-
-# ============================================================================ cut operators
-def _cumsum0(x: np.ndarray) -> np.ndarray:
-    """Prefix sums with a leading 0 along the last axis."""
-    out = np.zeros(x.shape[:-1] + (x.shape[-1] + 1,))
-    np.cumsum(x, axis=-1, out=out[..., 1:])
-    return out
-
-
-class _SortedCut:
-    """Cut operators when every anchor has the same suffix (bipartite pairs).
-
-    The ``n`` partners are sorted by score rank once. ``C_b`` row i is the prefix of the
-    sorted partners with rank below ``y_b(i)``: a gather of prefix sums. ``C_bᵀ`` is a
-    difference array over sorted positions (``bincount`` + ``cumsum``). ``O(m)`` per product.
-    """
-
-    def __init__(self, m, partners, rank, y):
-        self.m = m
-        by_rank = np.argsort(rank[partners], kind="stable")
-        self.sorted_points = partners[by_rank]
-        sorted_rank = rank[self.sorted_points]
-        n = len(partners)
-        # cut 0 is the whole suffix; cut c >= 1: partners with rank < y[c - 1]
-        self.idx = [np.full(y.shape[1], n, dtype=_INT)] + [
-            np.searchsorted(sorted_rank, yc, side="left").astype(_INT) for yc in y
-        ]
-
-    def apply(self, X=None, Y=None):
-        """``F[c] = C_c X`` (shape ``(n_cuts, k, n_anchors)``), ``G = Σ_c C_cᵀ Y[c]`` (``(k2, m)``)."""
-        F = G = None
-        n = len(self.sorted_points)
-        if X is not None:
-            P = _cumsum0(X[:, self.sorted_points])
-            F = np.stack([P[:, idx] for idx in self.idx])
-        if Y is not None:
-            k2 = Y.shape[1]
-            G = np.zeros((k2, self.m))
-            for col in range(k2):
-                D = np.zeros(n + 1)
-                for c, idx in enumerate(self.idx):
-                    D += np.bincount(idx, weights=Y[c, col], minlength=n + 1)
-                # partner at sorted position r is in row i iff r < idx_i
-                G[col, self.sorted_points] = D[::-1].cumsum()[::-1][1:]
-        return F, G
-
-
-class _WaveletCut:
-    """Cut operators for general ordered suffixes (survival pairs): a wavelet matrix.
-
-    Sequence: position p of ``order`` carries the score rank of point ``order[p]``. Query
-    (i, c): positions ``[start_i, m)`` with rank ``< y_c(i)``. Walking the rank bits from the
-    top, each level stably partitions the sequence into 0-bit / 1-bit halves and moves every
-    query range into the half of its threshold's bit; when that bit is 1 the 0-half part of
-    the range (all ranks below the threshold on the bits seen so far) is a contiguous block of
-    the next level's arrangement: a prefix-sum difference for ``C``, a difference array for
-    ``Cᵀ``. ``O((m + q) log m)`` per product. With ``store=True`` the per-level arrangements
-    and block bounds are kept (int32/int64, ``O((m + q) log m)`` memory) so products skip the
-    partitions; otherwise each product re-walks the levels in ``O(m + q)`` memory.
-    """
-
-    def __init__(self, m, order, start_anchor, rank, y, n_ranks, store):
-        self.m = m
-        self.order = order
-        self.start = start_anchor  # suffix start of each anchor
-        self.n_anchors = len(start_anchor)
-        self.n_cuts = 1 + len(y)
-        self.values = rank[order]
-        self.a = np.tile(start_anchor, len(y))
-        self.y = np.concatenate(list(y)) if len(y) else np.zeros(0, _INT)
-        self.n_bits = max(1, int(n_ranks).bit_length())  # y <= n_ranks < 2**n_bits
-        self.levels = list(self._walk()) if store else None
-
-    def _walk(self):
-        """Yield ``(positions, queries, lo, hi)`` per level: query q gains the block
-        ``positions[lo:hi]`` of original sequence positions."""
-        m, q = self.m, len(self.y)
-        if q == 0 or m == 0:
-            return
-        small = np.int32 if max(m, q) < 2**31 - 1 else _INT
-        arr = self.values
-        pos = np.arange(m, dtype=small)
-        a = self.a.astype(_INT)
-        b = np.full(q, m, dtype=_INT)
-        zeros_before = np.zeros(m + 1, dtype=_INT)
-        for level in reversed(range(self.n_bits)):
-            one = ((arr >> level) & 1).astype(bool)
-            zero = ~one
-            np.cumsum(zero, out=zeros_before[1:])
-            n_zero = zeros_before[m]
-            za, zb = zeros_before[a], zeros_before[b]
-            ybit = ((self.y >> level) & 1).astype(bool)
-            zero_idx = np.flatnonzero(zero)
-            take = np.flatnonzero(ybit & (zb > za))
-            if take.size:
-                yield pos[zero_idx], take.astype(small), za[take].astype(small), zb[take].astype(small)
-            if level == 0:
-                break
-            one_idx = np.flatnonzero(one)
-            arr = np.concatenate((arr[zero_idx], arr[one_idx]))
-            pos = np.concatenate((pos[zero_idx], pos[one_idx]))
-            a = np.where(ybit, n_zero + a - za, za)
-            b = np.where(ybit, n_zero + b - zb, zb)
-
-    def apply(self, X=None, Y=None):
-        """Same contract as :meth:`_SortedCut.apply`."""
-        nA, m = self.n_anchors, self.m
-        F = G = None
-        if X is not None:
-            Xs = X[:, self.order]
-            k = Xs.shape[0]
-            F = np.zeros((self.n_cuts, k, nA))
-            F[0] = Xs[:, ::-1].cumsum(axis=1)[:, ::-1][:, self.start]
-            cut = np.zeros((k, len(self.y)))
-        if Y is not None:
-            k2 = Y.shape[1]
-            Gs = np.zeros((k2, m))
-            # whole suffix: position p is in row i iff start_i <= p
-            for col in range(k2):
-                Gs[col] = np.bincount(self.start, weights=Y[0, col], minlength=m + 1).cumsum()[:m]
-            Ycut = Y[1:].transpose(1, 0, 2).reshape(k2, -1)  # (k2, (n_cuts - 1) * nA)
-        levels = self.levels if self.levels is not None else self._walk()
-        for pos, take, lo, hi in levels:
-            if X is not None:
-                for col in range(k):
-                    P = _cumsum0(Xs[col, pos])
-                    cut[col, take] += P[hi] - P[lo]
-            if Y is not None:
-                n = len(pos) + 1
-                for col in range(k2):
-                    w = Ycut[col, take]
-                    D = np.bincount(lo, weights=w, minlength=n)
-                    D -= np.bincount(hi, weights=w, minlength=n)
-                    Gs[col, pos] += D.cumsum()[:-1]
-        if X is not None:
-            F[1:] = cut.reshape(k, self.n_cuts - 1, nA).transpose(1, 0, 2)
-        if Y is not None:
-            G = np.empty_like(Gs)
-            G[:, self.order] = Gs
-        return F, G
-
-
 # ============================================================================ shared set-up
-class _Core:
-    """Validated inputs plus the cut operators of one (pairs, f, loss)."""
+def _piece_arrays(cuts: list, pieces) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cut indices (``-1``: lower = -inf) and coefficients ``(d0, d1, d2)`` of ``pieces``."""
+    plo = np.array([-1 if p.lower == -np.inf else cuts.index(p.lower) for p in pieces], dtype=np.int64)
+    phi = np.array([cuts.index(p.upper) for p in pieces], dtype=np.int64)
+    coef = np.array([[p.d0, p.d1, p.d2] for p in pieces], dtype=float).reshape(len(pieces), 3)
+    return plo, phi, coef
 
-    def __init__(self, pairs: PairSet, f, loss: PairLoss, *, store=False, cuts=None):
+
+def _cuts(pieces) -> list:
+    """The finite piece boundaries, ascending."""
+    return sorted({p.upper for p in pieces} | {p.lower for p in pieces} - {-np.inf})
+
+
+class _Core:
+    """Validated inputs plus the compiled state of one (pairs, f): score ranks, exact rank
+    thresholds per breakpoint, anchors grouped by suffix start. Built once per ``f``; every
+    sweep (loss, Hessian product, counts, line derivatives) reuses it."""
+
+    def __init__(self, pairs: PairSet, f, cuts):
         if not isinstance(pairs, PairSet):
             raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
         m = pairs.n_points
         f = check_finite_1d(f, "f")
         if len(f) != m:
             raise ValueError(f"f has {len(f)} entries but the pair set has {m} points.")
-        self.m, self.f, self.loss = m, f, loss
-        self.w = np.ones(m) if pairs.point_weights is None else np.asarray(pairs.point_weights, float)
+        self.m, self.f = m, f
+        self.w = (np.ones(m) if pairs.point_weights is None
+                  else np.ascontiguousarray(pairs.point_weights, dtype=float))
         # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
         # pair membership always uses the raw float64 z = f_i - f_j.
         self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
@@ -396,49 +258,46 @@ class _Core:
             self.wij = np.asarray(w, float)
             self.z = f[self.i] - f[self.j]
             return
-        if cuts is None:
-            cuts = sorted({p.upper for p in loss.pieces} | {p.lower for p in loss.pieces} - {-np.inf})
-        self.cuts = [-np.inf] + list(cuts)  # index 0: whole suffix
-        start = np.asarray(pairs.start, dtype=_INT)
-        order = np.asarray(pairs.order, dtype=_INT)
-        self.anchors = np.flatnonzero(start < m)
-        s = start[self.anchors]
-        uniq, rank = np.unique(f, return_inverse=True)
-        rank = rank.astype(_INT).ravel()
-        # y[c][a] = number of score ranks r with f_anchor - uniq[r] >= cut c (rank < y <=> z >= cut)
-        y = np.array([_count_not_below(uniq, uniq, b)[rank[self.anchors]] for b in self.cuts[1:]],
-                     dtype=_INT).reshape(len(self.cuts) - 1, len(self.anchors))
-        # rank thresholds per cut (cut 0: every rank); a piece is empty for anchor i when its
-        # rank range is; such rows are masked so empty pieces give exact zeros, not roundoff
-        self._y = [np.full(len(self.anchors), len(uniq), dtype=_INT)] + list(y)
-        if len(self.anchors) == 0 or np.all(s == s[0]):
-            s0 = s[0] if len(s) else m
-            self.op = _SortedCut(m, order[s0:], rank, y)
-            self.method = "sorted"
-        else:
-            self.op = _WaveletCut(m, order, s, rank, y, len(uniq), store)
-            self.method = "wavelet"
+        self.cuts = sorted(set(cuts))
+        if m >= 2**31 - 1:
+            raise ValueError(f"The sorted-pair core handles fewer than 2**31 - 1 points; got {m:,}.")
+        order = np.ascontiguousarray(pairs.order, dtype=_INT)
+        start = np.ascontiguousarray(pairs.start, dtype=_INT)
+        self.order = order
+        anchors = start < m
+        self.n_anchors = int(np.count_nonzero(anchors))
+        if self.n_anchors == 0:
+            return
+        s = start[anchors]
+        self.s0 = int(s[0]) if s.min() == s.max() else -1
+        del anchors, s
+        rank, uniq = _compiled.dense_ranks(f, np.argsort(f))
+        self.n_uniq = len(uniq)
+        ythr = _compiled.rank_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1))
+        del uniq
+        self.rank, self.aptr, self.apos, self.yA = _compiled.position_state(order, start, rank, ythr)
+        del rank, ythr
+        # per-position copies (time order): the sweeps then read memory sequentially
+        self.w_pos = self.w if pairs.point_weights is None else self.w[order]
+        self.g_pos = self.g[order]
+        del self.g, self.w  # only the explicit path uses the point-order copies
 
-    def piece_cuts(self, piece: _Piece) -> tuple[int, int]:
-        """Indices (into ``cuts``) with ``M_piece = C[lo] - C[hi]``."""
-        return self.cuts.index(piece.lower), self.cuts.index(piece.upper)
+    def sweep(self, pieces, mode, k_fwd, k_adj, v=None, NA=None, NP=None, out=None):
+        """One compiled call: forward and/or adjoint sweep for ``pieces``; returns ``acc``
+        (the summed scalars of the mode)."""
+        plo, phi, coef = _piece_arrays(self.cuts, pieces)
+        acc = np.zeros(3)
+        _compiled.sweep(self.order, self.aptr, self.apos, self.s0, self.rank, self.yA, self.n_uniq,
+                        plo, phi, coef, self.g_pos, self.w_pos, _vec(v), mode, k_fwd, k_adj,
+                        _vec(NA), _vec(NP), _vec(out), acc)
+        return acc
 
-    def piece_sums(self, F: np.ndarray, piece: _Piece) -> np.ndarray:
-        """``M_piece X`` per anchor from the forward cut sums ``F`` (shape ``(k, n_anchors)``)."""
-        lo, hi = self.piece_cuts(piece)
-        return np.where(self._y[lo] > self._y[hi], F[lo] - F[hi], 0.0)
 
-    def fold(self, rows_per_piece: dict) -> np.ndarray:
-        """Adjoint input ``Y`` with ``Σ_c C_cᵀ Y[c] = Σ_π M_πᵀ rows_π`` (``M_π = C_lo - C_hi``)."""
-        first = next(iter(rows_per_piece.values()))
-        Y = np.zeros((len(self.cuts),) + first.shape)
-        for piece, rows in rows_per_piece.items():
-            lo, hi = self.piece_cuts(piece)
-            rows = np.where(self._y[lo] > self._y[hi], rows, 0.0)
-            Y[lo] += rows
-            Y[hi] -= rows
-        return Y
+_EMPTY = np.zeros(0)
 
+
+def _vec(x):
+    return _EMPTY if x is None else x
 
 # ============================================================================ loss and c
 def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tuple[float, np.ndarray]:
@@ -516,14 +375,16 @@ def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tupl
     (2.125, 2.125, [0.0, 2.5, -4.0, 1.5])
     """
     loss = PairLoss.make(loss, eps)
-    return _loss_and_coef(_Core(pairs, f, loss), loss)
+    L, c, _ = _loss_and_coef(_Core(pairs, f, _cuts(loss.pieces)), loss)
+    return L, c
 
 
 def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5):
     """Loss, coefficients and Hessian at ``f`` from one shared set-up.
 
-    One sort (or one wavelet build) serves all three: what a Newton step or an exact
-    line-search step needs, at the cost of about one :func:`pair_loss` call.
+    One set-up (sort, ranks, thresholds) and one pair of sweeps serve all three: what a Newton
+    step needs, at the cost of about one :func:`pair_loss` call; each :meth:`PairHessian.matvec`
+    then costs two sweeps and no sort.
 
     Parameters
     ----------
@@ -559,52 +420,94 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
     (0.25, [-1.0, 1.0], [2.0, -2.0])
     """
     loss = PairLoss.make(loss, eps)
-    core = _Core(pairs, f, loss, store=True)
-    shared = {}
-    L, c = _loss_and_coef(core, loss, hessian_sums=shared)
-    return L, c, PairHessian(pairs, f, loss, _core=core, _sums=shared.get("sums"))
+    if not loss.twice_differentiable:
+        PairHessian._check(loss)
+    core = _Core(pairs, f, _cuts(loss.pieces))
+    L, c, sums = _loss_and_coef(core, loss, hessian=True)
+    return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
 
-def _loss_and_coef(core: "_Core", loss: PairLoss, hessian_sums: dict | None = None) -> tuple[float, np.ndarray]:
-    """L and c from one pass of the cut operators; with ``hessian_sums`` (a dict) the same pass
-    also computes the Hessian's anchor/partner counts (stored under ``"sums"``)."""
-    m, w, g = core.m, core.w, core.g
+def _loss_and_coef(core: "_Core", loss: PairLoss, hessian: bool = False):
+    """L and c from one forward and one adjoint sweep; with ``hessian`` the same sweeps also give
+    the Hessian's anchor and partner sums ``N``, ``N'`` and the active-pair count."""
+    m = core.m
     if core.explicit:
         z = core.z
         L = float(np.dot(core.wij, loss.value(z)))
         d = core.wij * loss.derivative(z)
         c = np.bincount(core.i, weights=d, minlength=m) - np.bincount(core.j, weights=d, minlength=m)
-        return L, c
-    A = core.anchors
+        return L, c, None
     c = np.zeros(m)
-    if len(A) == 0:
-        return 0.0, c
-    wA, gA = w[A], g[A]
-    # partner-side rows do not depend on the anchor-side sums: one pass computes both
-    partner_rows = {
-        p: np.stack([(p.d1 + 2.0 * p.d2) * wA, -2.0 * p.d2 * wA * gA, 2.0 * p.d2 * wA])
-        for p in loss.pieces
-    }
-    X, Y = np.stack([w, w * g, w * g * g]), core.fold(partner_rows)
-    quad = [p for p in loss.pieces if p.d2 != 0.0]
-    if hessian_sums is not None and quad:  # piggy-back the Hessian's counts on this pass
-        X = np.vstack([X, np.ones((1, m))])
-        Y = np.concatenate([Y, core.fold({p: (2.0 * p.d2 * wA)[None] for p in quad})], axis=1)
-    F, G = core.op.apply(X=X, Y=Y)
-    if X.shape[0] == 4:
-        hessian_sums["sums"] = (F[:, [0, 3]], G[3:4])
-        F, G = F[:, :3], G[:3]
-    h = 1.0 - gA
-    L = 0.0
-    cA = np.zeros(len(A))
-    for piece in loss.pieces:
-        W0, W1, W2 = core.piece_sums(F, piece)
-        d0, d1, d2 = piece.d0, piece.d1, piece.d2
-        L += float(np.dot(wA, d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)))
-        cA -= wA * (d1 * W0 + 2.0 * d2 * (h * W0 + W1))
-    c += w * (G[0] + G[1] + g * G[2])
-    c[A] += cA
-    return L, c
+    if core.n_anchors == 0:
+        return 0.0, c, None
+    NA = np.zeros(core.n_anchors if hessian else 0)
+    NP = np.zeros(m)
+    acc = core.sweep(loss.pieces, _compiled.LOSS, 4 if hessian else 3, 2, NA=NA, NP=NP, out=c)
+    sums = (NA, NP, int(round(acc[1]))) if hessian else None
+    return float(acc[0]), c, sums
+
+
+def pair_line_derivatives(pairs: PairSet, f, v, loss="squared_hinge", eps: float = 0.5) -> tuple[float, float, float]:
+    """``L`` and its first two derivatives along a direction, ``φ(t) = L(f + t v)`` at ``t = 0``.
+
+    What a line search needs, in one forward pass and without ``c`` or a Hessian state:
+
+        φ(0)   = Σ w_ij ℓ(z_ij),
+        φ'(0)  = Σ w_ij ℓ'(z_ij) (v_i - v_j)       (= cᵀv, ℓ' as in :func:`pair_loss`),
+        φ''(0) = Σ w_ij ℓ''(z_ij) (v_i - v_j)²     (= vᵀQ(v); 0 for the hinge).
+
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores.
+    v : array-like of shape (n_points,)
+        Finite direction.
+    loss : str or PairLoss, default="squared_hinge"
+        The pairwise loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+
+    Returns
+    -------
+    value, slope, curvature : float
+        φ(0), φ'(0) (``cᵀv``, with ℓ' at a kink chosen as in :func:`pair_loss`) and the
+        generalized φ''(0).
+
+    See Also
+    --------
+    pair_loss_and_hessian : ``c`` and ``Q`` at ``f``.
+
+    Notes
+    -----
+    Per anchor i and piece, with ``h_i = 1 - f_i``, ``W_k = Σ w_j f_j^k``, ``V_k = Σ w_j v_j^k``
+    and ``U = Σ w_j f_j v_j`` over the partners in the piece,
+    ``φ' -= w_i [(d1 + 2 d2 h_i)(v_i W_0 - V_1) + 2 d2 (v_i W_1 - U)]`` and
+    ``φ'' += w_i 2 d2 (v_i² W_0 - 2 v_i V_1 + V_2)``: one forward sweep, ``O(m log m)`` for
+    sorted storage.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_line_derivatives
+    >>> pair_line_derivatives(PairSet.bipartite([1, 0]), np.array([0.5, 0.0]), np.array([1.0, 0.0]))
+    (0.25, -1.0, 2.0)
+    """
+    loss = PairLoss.make(loss, eps)
+    core = _Core(pairs, f, _cuts(loss.pieces))
+    v = check_finite_1d(v, "v")
+    if len(v) != core.m:
+        raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
+    if core.explicit:
+        z, dv = core.z, v[core.i] - v[core.j]
+        return (float(np.dot(core.wij, loss.value(z))), float(np.dot(core.wij * loss.derivative(z), dv)),
+                float(np.dot(core.wij * loss.second(z), dv * dv)))
+    if core.n_anchors == 0:
+        return 0.0, 0.0, 0.0
+    acc = core.sweep(loss.pieces, _compiled.LINE, 6, 0, v=v)
+    return float(acc[0]), float(acc[1]), float(acc[2])
 
 
 # ============================================================================ Hessian
@@ -621,11 +524,6 @@ class PairHessian:
         A twice-differentiable pairwise loss.
     eps : float, default=0.5
         ε of the smoothed hinge.
-    store_levels : bool, default=True
-        For nested suffixes (survival pairs), keep the wavelet levels: ``O(m log m)`` memory,
-        about ``(2 m + 6 q)·log2 m`` bytes with q = anchors × quadratic-piece breakpoints (25 MB
-        at m = 200,000, smoothed hinge), for products about 2× faster; False keeps the state at
-        ``O(m)`` memory.
 
     Attributes
     ----------
@@ -654,9 +552,9 @@ class PairHessian:
         Q_i = w_i Σ_π 2 d2 (v_i N_i - Σ_{j∈π(i)} w_j v_j),   N_i = Σ_{j∈π(i)} w_j,
         Q_j = w_j Σ_π 2 d2 (v_j N'_j - Σ_{i: j∈π(i)} w_i v_i), N'_j = Σ_{i: j∈π(i)} w_i.
 
-    The state (ranks, thresholds, sorted partners / wavelet levels, ``N``, ``N'``) is built
-    once per ``f``; each :meth:`matvec` costs ``O(m)`` for one shared suffix (bipartite) and
-    ``O(m log m)`` for nested suffixes (survival), with no sort.
+    The state (ranks, thresholds, anchors by suffix start, ``N``, ``N'``) is built once per
+    ``f``; each :meth:`matvec` costs ``O(m)`` for one shared suffix (bipartite) and
+    ``O(m log m)`` for nested suffixes (survival, two Fenwick sweeps), with no sort.
 
     References
     ----------
@@ -675,46 +573,34 @@ class PairHessian:
     (2, [4.0, -2.0, -2.0])
     """
 
-    def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *,
-                 store_levels: bool = True, _core=None, _sums=None):
+    def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *, _core=None, _sums=None):
         loss = PairLoss.make(loss, eps)
+        self._check(loss)
+        self.loss = loss
+        self._quad = [p for p in loss.pieces if p.d2 != 0.0]
+        # a shared core (pair_loss_and_hessian) has every piece boundary as a cut
+        core = _Core(pairs, f, _cuts(loss.pieces)) if _core is None else _core
+        self._core = core
+        self.n_points = core.m
+        if core.explicit:
+            self._h2 = core.wij * loss.second(core.z)
+            self.n_active = int(np.count_nonzero(loss.second(core.z) > 0))
+            return
+        if _sums is None:
+            _, _, _sums = _loss_and_coef(core, loss, hessian=True)
+        if _sums is None:  # no anchor: no pair
+            self.n_active = 0
+            self._NA = self._NP = None
+            return
+        self._NA, self._NP, self.n_active = _sums
+
+    @staticmethod
+    def _check(loss: PairLoss):
         if not loss.twice_differentiable:
             raise ValueError(
                 f"The {loss.name!r} loss has no second derivative (ℓ'' = 0 almost everywhere); "
                 "use 'squared_hinge' or 'smoothed_hinge' for Hessian products."
             )
-        self.loss = loss
-        self._quad = [p for p in loss.pieces if p.d2 != 0.0]
-        cuts = sorted({p.upper for p in self._quad} | {p.lower for p in self._quad} - {-np.inf})
-        # a shared core (pair_loss_and_hessian) has every piece boundary as a cut: a superset
-        core = _Core(pairs, f, loss, store=store_levels, cuts=cuts) if _core is None else _core
-        self._core = core
-        self.n_points = core.m
-        w = core.w
-        if core.explicit:
-            self._h2 = core.wij * loss.second(core.z)
-            self.n_active = int(np.count_nonzero(loss.second(core.z) > 0))
-            return
-        A = core.anchors
-        if len(A) == 0:
-            self.n_active = 0
-            self._NA = self._NP = None
-            return
-        if _sums is None:
-            F, G = core.op.apply(
-                X=np.stack([w, np.ones(core.m)]),
-                Y=core.fold({p: (2.0 * p.d2 * w[A])[None] for p in self._quad}),
-            )
-        else:  # computed alongside the loss by pair_loss_and_hessian
-            F, G = _sums
-        self._NP = G[0]
-        self._NA = np.zeros(len(A))
-        count = 0.0
-        for p in self._quad:
-            N, n = core.piece_sums(F, p)
-            self._NA += 2.0 * p.d2 * N
-            count += n.sum()
-        self.n_active = int(round(count))
 
     def matvec(self, v) -> np.ndarray:
         """The product ``Q(v)``; linear, symmetric and positive semidefinite in ``v``.
@@ -740,17 +626,7 @@ class PairHessian:
         out = np.zeros(m)
         if self._NA is None:
             return out
-        A, w = core.anchors, core.w
-        wv = w * v
-        F, G = core.op.apply(
-            X=wv[None],
-            Y=core.fold({p: (2.0 * p.d2 * wv[A])[None] for p in self._quad}),
-        )
-        VA = np.zeros(len(A))
-        for p in self._quad:
-            VA += 2.0 * p.d2 * core.piece_sums(F, p)[0]
-        out += w * (v * self._NP - G[0])
-        out[A] += w[A] * (v[A] * self._NA - VA)
+        core.sweep(self._quad, _compiled.MATVEC, 1, 1, v=v, NA=self._NA, NP=self._NP, out=out)
         return out
 
     __call__ = matvec
@@ -836,19 +712,19 @@ def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
     threshold = float(threshold)
     if not np.isfinite(threshold):
         raise ValueError(f"threshold must be finite, got {threshold!r}.")
-    core = _Core(pairs, f, PairLoss("hinge"), cuts=[threshold])
+    below = _Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
+    core = _Core(pairs, f, [threshold])
     m = core.m
     if core.explicit:
         hit = core.z < threshold
         first = np.bincount(core.i[hit], minlength=m)
         second = np.bincount(core.j[hit], minlength=m)
         return PairCounts(int(hit.sum()), first.astype(_INT), second.astype(_INT))
-    first = np.zeros(m, dtype=_INT)
-    A = core.anchors
-    if len(A) == 0:
-        return PairCounts(0, first, np.zeros(m, dtype=_INT))
-    below = _Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
-    F, G = core.op.apply(X=np.ones((1, m)), Y=core.fold({below: np.ones((1, len(A)))}))
-    first[A] = np.rint(core.piece_sums(F, below)[0]).astype(_INT)
-    second = np.rint(G[0]).astype(_INT)
+    if core.n_anchors == 0:
+        return PairCounts(0, np.zeros(m, dtype=_INT), np.zeros(m, dtype=_INT))
+    first, second_pos = np.zeros(m), np.zeros(m)
+    core.sweep([below], _compiled.COUNTS, 1, 1, NP=second_pos, out=first)
+    second = np.empty(m, dtype=_INT)
+    second[core.order] = np.rint(second_pos)
+    first = np.rint(first).astype(_INT)
     return PairCounts(int(first.sum()), first, second)

@@ -14,9 +14,10 @@ products Q(v) reusing one sort. One outer iteration:
    residual ``cg_rtol``); stop when the Newton decrement −gᵀs ≤ tol · F.
 3. line search on φ(t) = F(θ + t s), solved to |φ'(t)| ≤ 10⁻²|φ'(0)| (the outer decrement
    test decides the final accuracy): along the ray the scores are f + t·Ms, so each 1-D Newton
-   step t ← t − φ'(t)/φ''(t) costs one sorted-pair evaluation and no product with M;
-   safeguarded by bisection on the bracket where φ' changes sign. The evaluation at the
-   accepted t (loss, c and Hessian state) is reused by the next outer iteration.
+   step t ← t − φ'(t)/φ''(t) costs one forward sweep of the pair core (φ' and φ'' directly,
+   :func:`~aucopt.pairs.core.pair_line_derivatives`) and no product with M; safeguarded by
+   bisection on the bracket where φ' changes sign. One full evaluation at the accepted t (loss,
+   c and Hessian state, one set-up shared by all of them) serves the next outer iteration.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from .._progress import progress_bar
 from ..base import positive
 from ..pairs import PairSet
-from ..pairs.core import PairLoss, pair_loss_and_hessian
+from ..pairs.core import PairLoss, pair_line_derivatives, pair_loss_and_hessian
 
 __all__ = ["newton_solve", "NewtonResult", "NEWTON_LOSSES"]
 
@@ -211,6 +212,7 @@ def newton_solve(M, pairs: PairSet, alpha: float, *, loss: str = "squared_hinge"
             converged, message, it = True, "Newton decrement below tol * F", it - 1
             break
         v = _matvec(M, s)
+        state = hess = None  # free the Hessian state before the line search builds the next one
         t, state = _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, float(g @ s))
         theta = theta + t * s
         f = f + t * v
@@ -240,19 +242,20 @@ class _Evaluation:
 def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=1e-2, max_steps=60):
     """Minimize the convex φ(t) = F(θ + t s) from the Newton step t = 1, to |φ'(t)| ≤ rtol·|φ'(0)|.
 
-    φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs;
-    1-D Newton safeguarded by bisection. Returns t and the evaluation at θ + t s, which the
-    next outer iteration reuses (its c, objective and Hessian).
+    φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs, both from
+    one forward sweep of the pair core per trial (:func:`pair_line_derivatives`: no c, no
+    Hessian state); 1-D Newton safeguarded by bisection. Returns t and the full evaluation
+    (loss, c, Hessian state) at θ + t s, which the next outer iteration uses.
     """
     ss, ts = float(s @ s), float(theta @ s)
     lo, hi = 0.0, np.inf  # φ'(lo) < 0 ≤ φ'(hi)
     t = 1.0
     for _ in range(max_steps):
-        state = _Evaluation(pairs, loss_obj, N, alpha, f + t * v, theta + t * s)
-        d1 = float(state.c @ v) / N + alpha * (ts + t * ss)
+        _, dL, d2L = pair_line_derivatives(pairs, f + t * v, v, loss_obj)
+        d1 = dL / N + alpha * (ts + t * ss)
         if abs(d1) <= rtol * abs(slope0):
             break
-        d2 = float(v @ state.hessian.matvec(v)) / N + alpha * ss
+        d2 = d2L / N + alpha * ss
         if d1 < 0:
             lo = t
         else:
@@ -263,7 +266,7 @@ def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=1e-2, m
         if np.isfinite(hi) and hi - lo <= 1e-12 * hi:
             break
         t = t_new
-    return t, state
+    return t, _Evaluation(pairs, loss_obj, N, alpha, f + t * v, theta + t * s)
 
 
 def _conjugate_gradient(hessp, b, maxiter, rtol):

@@ -4,7 +4,9 @@ Oracle: explicit pairs from ``PairSet.to_arrays()`` with ``z = f[i] - f[j]`` in 
 elementwise ``PairLoss.value / derivative / second``; the smoothed hinge's defining properties
 (Tayal et al. 2015), closed forms at zero scores, invariances, and the violated-pair counts of the
 LP Ranker subgradient (Ataman 2007, eq. 4.4). The brute force lives here, not in the library.
-The sorted storage is also checked against the core's own explicit path on the same pairs.
+The sorted storage is also checked against the core's own explicit path on the same pairs, and
+the compiled core against the previous numpy implementation (tests/pairs/reference_core.py, a
+wavelet matrix instead of Fenwick sweeps) in tests/pairs/test_compiled_core.py.
 """
 
 from __future__ import annotations
@@ -18,16 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aucopt import PairSet
+from aucopt.pairs import _compiled
 from aucopt.pairs.core import (
     LOSSES,
     PairCounts,
     PairHessian,
     PairLoss,
     _Core,
-    _count_not_below,
-    _SortedCut,
-    _WaveletCut,
     pair_counts,
+    pair_line_derivatives,
     pair_loss,
     pair_loss_and_hessian,
 )
@@ -167,7 +168,7 @@ def test_input_validation():
 
 
 # ----------------------------------------------------------------------------- thresholds
-def test_count_not_below_is_exact_in_float64():
+def test_rank_thresholds_are_exact_in_float64():
     """The rank boundary evaluates fl(x - u) >= b itself, across magnitudes and ulp-close values."""
     rng = np.random.default_rng(3)
     for _ in range(300):
@@ -177,8 +178,8 @@ def test_count_not_below_is_exact_in_float64():
         x = rng.choice(base, 8)
         near = [x - b + k * np.spacing(np.abs(x - b)) * s for k in range(-4, 5) for s in (1, 1e-3, 1e3)]
         u = np.unique(np.concatenate([base, *near, [0.0, 5e-324]]))
-        k = _count_not_below(u, x, b)
-        for xq, kq in zip(x, k):
+        y = _compiled.rank_thresholds(u, np.array([b]))[0]
+        for xq, kq in zip(u, y):
             assert np.all(xq - u[:kq] >= b) and np.all(xq - u[kq:] < b)
 
 
@@ -196,11 +197,11 @@ def test_loss_and_coefficients_match_brute_force(inst, loss):
 
 
 @settings(max_examples=200, deadline=None)
-@given(inst=instances(), loss=st.sampled_from(SMOOTH_LOSSES), store=st.booleans())
-def test_hessian_product_matches_brute_force(inst, loss, store):
+@given(inst=instances(), loss=st.sampled_from(SMOOTH_LOSSES))
+def test_hessian_product_matches_brute_force(inst, loss):
     pairs, f, rng = inst
     m = pairs.n_points
-    H = PairHessian(pairs, f, loss, store_levels=store)
+    H = PairHessian(pairs, f, loss)
     assert H.n_active == brute_active(pairs, f, loss)
     i, j, w = explicit_pairs(pairs)
     scale = 1.0 + 2.0 * np.abs(loss.second(f[i] - f[j]) * w).sum() * 3.0
@@ -440,27 +441,30 @@ def test_permuting_points_permutes_c_and_q(kind):
 
 
 # ----------------------------------------------------------------------------- internals
-def test_wavelet_and_sorted_operators_agree():
-    """The general (wavelet) cut operator equals the bipartite fast path on bipartite pairs."""
+def test_nested_sweep_equals_shared_suffix_path():
+    """The Fenwick (nested-suffix) sweeps equal the prefix-sum path on one shared suffix."""
     rng = np.random.default_rng(23)
     m = 400
-    pairs = PairSet.bipartite(rng.random(m) < 0.3)
+    pairs = PairSet.bipartite(rng.random(m) < 0.3, point_weights=rng.integers(0, 4, m) / 2.0)
     f = rng.integers(-30, 31, m) / 8.0
-    core = _Core(pairs, f, PairLoss("smoothed_hinge", 0.25))
-    assert core.method == "sorted" and isinstance(core.op, _SortedCut)
-    uniq, rank = np.unique(f, return_inverse=True)
-    y = np.array([_count_not_below(uniq, uniq, b)[rank[core.anchors]] for b in core.cuts[1:]])
-    s = pairs.start[core.anchors]
-    X, Y = rng.standard_normal((3, m)), rng.standard_normal((len(core.cuts), 2, len(core.anchors)))
-    F0, G0 = core.op.apply(X=X, Y=Y)
-    for store in (True, False):
-        wave = _WaveletCut(m, pairs.order, s, rank, y, len(uniq), store)
-        F1, G1 = wave.apply(X=X, Y=Y)
-        np.testing.assert_allclose(F1, F0, atol=1e-10)
-        np.testing.assert_allclose(G1, G0, atol=1e-10)
-    # and the dispatch: survival with distinct event times takes the wavelet path
+    v = rng.standard_normal(m)
+    for loss in (PairLoss("smoothed_hinge", 0.25), PairLoss("squared_hinge"), PairLoss("hinge")):
+        results = []
+        for nested in (False, True):
+            core = _Core(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
+            assert core.s0 >= 0
+            if nested:
+                core.s0 = -1  # force the general path
+            c = np.zeros(m)
+            acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NP=np.zeros(m), out=c)
+            line = core.sweep(loss.pieces, _compiled.LINE, 6, 0, v=v)
+            results.append((acc, c, line))
+        np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-12, atol=1e-9)
+    # and the dispatch: survival with distinct event times takes the nested path
     surv = PairSet.survival([True, False, True, True], [1.0, 2.0, 3.0, 4.0])
-    assert _Core(surv, np.zeros(4), PairLoss()).method == "wavelet"
+    assert _Core(surv, np.zeros(4), [1.0]).s0 == -1
 
 
 def test_counts_relations_between_losses():
@@ -582,3 +586,34 @@ def test_core_dispatches_on_storage_not_target():
             H, Ho = PairHessian(pairs, f), PairHessian(other, f)
             assert np.array_equal(H.matvec(v), Ho.matvec(v))
             assert pair_counts(pairs, f).total == pair_counts(other, f).total
+
+
+# ----------------------------------------------------------------------------- line derivatives
+@settings(max_examples=150, deadline=None)
+@given(inst=instances(), loss=st.sampled_from(ALL_LOSSES))
+def test_line_derivatives_match_brute_force(inst, loss):
+    """φ(0), φ'(0) = Σ w ℓ'(z)(v_i - v_j), φ''(0) = Σ w ℓ''(z)(v_i - v_j)² over the listed pairs."""
+    pairs, f, rng = inst
+    m = pairs.n_points
+    v = rng.integers(-3, 4, m) / 2.0 if rng.random() < 0.5 else rng.standard_normal(m)
+    i, j, w = explicit_pairs(pairs)
+    z, dv = f[i] - f[j], v[i] - v[j]
+    want = (np.dot(w, loss.value(z)), np.dot(w * loss.derivative(z), dv), np.dot(w * loss.second(z), dv * dv))
+    got = pair_line_derivatives(pairs, f, v, loss)
+    scale = (brute_loss(pairs, f, loss)[2] + np.abs(w * loss.second(z)).sum()) * (1 + np.abs(v).max()) ** 2
+    for a, b in zip(got, want):
+        assert_close(a, b, scale)
+
+
+def test_line_derivatives_are_derivatives_of_the_loss():
+    """φ' and φ'' by central differences of L(f + t v) away from breakpoints."""
+    pairs, f, rng = continuous_instance(1, "survival")
+    v = rng.standard_normal(len(f))
+    for loss in [PairLoss("squared_hinge"), PairLoss("smoothed_hinge", 0.3), PairLoss("hinge")]:
+        L, d1, d2 = pair_line_derivatives(pairs, f, v, loss)
+        h = 1e-6
+        Lp, d1p, _ = pair_line_derivatives(pairs, f + h * v, v, loss)
+        Lm, d1m, _ = pair_line_derivatives(pairs, f - h * v, v, loss)
+        assert L == pytest.approx(pair_loss(pairs, f, loss)[0], rel=1e-12)
+        assert d1 == pytest.approx((Lp - Lm) / (2 * h), rel=1e-6, abs=1e-6)
+        assert d2 == pytest.approx((d1p - d1m) / (2 * h), rel=1e-5, abs=1e-6)

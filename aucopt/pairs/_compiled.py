@@ -1,0 +1,351 @@
+"""Compiled kernels of the sorted-pair core (numba, compiled on first use and cached on disk).
+
+Private to :mod:`aucopt.pairs.core`, which states the mathematics and the tie rules. Every kernel
+has one signature: float64 values, int64 point indices (``order``, ``start``, the anchor lists)
+and int32 score ranks and rank thresholds; callers cast before calling.
+
+Notation: ``rank[i]`` is the dense rank of ``f_i`` among the distinct scores ``uniq`` (ascending);
+``ythr[c, r]`` is the number of distinct scores ``u`` with ``fl(uniq[r] - u) >= cuts[c]``, so
+partner j of anchor i has ``z_ij >= cuts[c]`` exactly when ``rank[j] < ythr[c, rank[i]]``. A piece
+``[lower, upper)`` of the loss is the rank range ``[ythr[hi, r_i], ythr[lo, r_i])`` (``lo = -1``:
+``lower = -inf``, every rank).
+
+Two sweeps over the time order (``order``; arrays are permuted to it once per state, so the\nsweeps read memory sequentially except for the Fenwick tree) cover every quantity:
+
+* ``forward``: per anchor i and piece, sums ``Σ_j X_j`` over the partners j of i in the piece;
+* ``adjoint``: per partner j, sums over the anchors i whose piece contains j of a per-anchor
+  vector.
+
+With one shared suffix (bipartite pairs) both are prefix sums over score ranks, ``O(m)``. With
+nested suffixes (Harrell's comparable set), the forward sweep walks the time order from the end,
+inserting each point into a Fenwick tree over score ranks and querying it at each anchor's suffix
+start; the adjoint sweep walks from the start, inserting each anchor's rank ranges (range update)
+and reading each point (point query): ``O(m log m)`` time, ``O(m)`` memory.
+
+Modes (what is accumulated per anchor / partner, see :mod:`aucopt.pairs.core`): ``LOSS``
+(``L``, ``c`` and, with a count column, the Hessian's anchor sums and the active count), ``MATVEC``
+(``Q(v)``), ``COUNTS`` (pairs below a threshold) and ``LINE`` (``L``, ``dL/dt`` and ``d²L/dt²``
+along a direction ``v``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+LOSS, MATVEC, COUNTS, LINE = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def dense_ranks(f, perm):
+    """``rank`` (int32) and ``uniq`` (ascending distinct values) of ``f`` from ``perm = argsort(f)``."""
+    m = f.shape[0]
+    rank = np.empty(m, np.int32)
+    uniq = np.empty(m, np.float64)
+    n = 0
+    for q in range(m):
+        i = perm[q]
+        x = f[i]
+        if n == 0 or x != uniq[n - 1]:
+            uniq[n] = x
+            n += 1
+        rank[i] = n - 1
+    return rank, uniq[:n].copy()
+
+
+@njit(cache=True, nogil=True)
+def rank_thresholds(uniq, cuts):
+    """``y[c, r] = #{s : fl(uniq[r] - uniq[s]) >= cuts[c]}`` (int32), by a two-pointer walk.
+
+    ``fl(x - u)`` is non-increasing in ``u`` and non-decreasing in ``x`` (rounding is
+    monotone), so the predicate holds on a prefix of ``uniq`` whose length grows with ``r``;
+    the predicate itself is evaluated, so the boundary is exact in float64.
+    """
+    n = uniq.shape[0]
+    nc = cuts.shape[0]
+    y = np.empty((nc, n), np.int32)
+    for c in range(nc):
+        b = cuts[c]
+        p = 0
+        for r in range(n):
+            x = uniq[r]
+            while p < n and x - uniq[p] >= b:
+                p += 1
+            y[c, r] = p
+    return y
+
+
+@njit(cache=True, nogil=True)
+def position_state(order, start, rank, ythr):
+    """The state in time order: score rank per position, anchors grouped by suffix start
+    (``apos[aptr[p]:aptr[p + 1]]`` are the positions of the anchors whose suffix starts at p, in
+    increasing position) and each anchor's rank thresholds ``yA[c, a]`` (all int32)."""
+    m = order.shape[0]
+    nc = ythr.shape[0]
+    rank_pos = np.empty(m, np.int32)
+    aptr = np.zeros(m + 1, np.int32)
+    for pos in range(m):
+        i = order[pos]
+        rank_pos[pos] = rank[i]
+        s = start[i]
+        if s < m:
+            aptr[s + 1] += 1
+    for p in range(m):
+        aptr[p + 1] += aptr[p]
+    n_anchors = aptr[m]
+    apos = np.empty(n_anchors, np.int32)
+    yA = np.empty((nc, n_anchors), np.int32)
+    fill = aptr[:m].copy()
+    for pos in range(m):
+        i = order[pos]
+        s = start[i]
+        if s < m:
+            a = fill[s]
+            apos[a] = pos
+            for c in range(nc):
+                yA[c, a] = ythr[c, rank[i]]
+            fill[s] += 1
+    return rank_pos, aptr, apos, yA
+
+
+@njit(cache=True, nogil=True)
+def _bounds(plo, phi, yA, a, n_uniq, p):
+    lo = n_uniq if plo[p] < 0 else yA[plo[p], a]
+    return lo, yA[phi[p], a]
+
+
+@njit(cache=True, nogil=True)
+def _columns(mode, pos, g, w, v, x):
+    """The summed columns at a position: LOSS w, w g, w g² [, 1]; MATVEC w v; COUNTS 1; LINE
+    w, w g, w g², w v, w v², w g v."""
+    if mode == 1:
+        x[0] = w[pos] * v[pos]
+    elif mode == 2:
+        x[0] = 1.0
+    else:
+        wj, gj = w[pos], g[pos]
+        x[0] = wj
+        x[1] = wj * gj
+        x[2] = wj * gj * gj
+        if mode == 0:
+            if x.shape[0] > 3:
+                x[3] = 1.0
+        else:
+            vj = v[pos]
+            x[3] = wj * vj
+            x[4] = wj * vj * vj
+            x[5] = wj * gj * vj
+
+
+@njit(cache=True, nogil=True)
+def _anchor_combine(mode, a, pa, S, coef, g, w, v, NA, out, acc):
+    """Contributions of anchor ``a`` (at position ``pa``) from its piece sums ``S`` (pieces × columns)."""
+    npc = S.shape[0]
+    wi = w[pa]
+    if mode == 0:  # LOSS: columns w, w g, w g² [, 1]
+        h = 1.0 - g[pa]
+        L = 0.0
+        ci = 0.0
+        na = 0.0
+        cnt = 0.0
+        for p in range(npc):
+            d0, d1, d2 = coef[p, 0], coef[p, 1], coef[p, 2]
+            W0, W1, W2 = S[p, 0], S[p, 1], S[p, 2]
+            L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
+            ci += d1 * W0 + 2.0 * d2 * (h * W0 + W1)
+            if d2 != 0.0:
+                na += 2.0 * d2 * W0
+                if S.shape[1] > 3:
+                    cnt += S[p, 3]
+        acc[0] += wi * L
+        out[pa] -= wi * ci
+        if S.shape[1] > 3:
+            NA[a] = na
+            acc[1] += cnt
+    elif mode == 1:  # MATVEC: column w v; quadratic pieces only
+        s = 0.0
+        for p in range(npc):
+            s += 2.0 * coef[p, 2] * S[p, 0]
+        out[pa] += wi * (v[pa] * NA[a] - s)
+    elif mode == 2:  # COUNTS: column 1; one piece
+        out[pa] = S[0, 0]
+    else:  # LINE: columns w, w g, w g², w v, w v², w g v
+        h = 1.0 - g[pa]
+        vi = v[pa]
+        L = 0.0
+        d1s = 0.0
+        d2s = 0.0
+        for p in range(npc):
+            d0, d1, d2 = coef[p, 0], coef[p, 1], coef[p, 2]
+            W0, W1, W2 = S[p, 0], S[p, 1], S[p, 2]
+            V1, V2, U = S[p, 3], S[p, 4], S[p, 5]
+            L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
+            d1s -= (d1 + 2.0 * d2 * h) * (vi * W0 - V1) + 2.0 * d2 * (vi * W1 - U)
+            d2s += 2.0 * d2 * (vi * vi * W0 - 2.0 * vi * V1 + V2)
+        acc[0] += wi * L
+        acc[1] += wi * d1s
+        acc[2] += wi * d2s
+
+
+@njit(cache=True, nogil=True)
+def _anchor_rows(mode, pa, p, coef, g, w, v, row):
+    """The vector the anchor at position ``pa`` sends to the partners of its piece p."""
+    d1, d2 = coef[p, 1], coef[p, 2]
+    if mode == 0:  # LOSS: c_j += w_j (G0 + g_j G1); G1 is also N'_j of the Hessian
+        row[0] = w[pa] * ((d1 + 2.0 * d2) - 2.0 * d2 * g[pa])
+        row[1] = 2.0 * d2 * w[pa]
+    elif mode == 1:  # MATVEC
+        row[0] = 2.0 * d2 * w[pa] * v[pa]
+    else:  # COUNTS
+        row[0] = 1.0
+
+
+@njit(cache=True, nogil=True)
+def _partner_combine(mode, pos, G, g, w, v, NP, out):
+    if mode == 0:
+        out[pos] += w[pos] * (G[0] + g[pos] * G[1])
+        NP[pos] = G[1]
+    elif mode == 1:
+        out[pos] += w[pos] * (v[pos] * NP[pos] - G[0])
+    else:  # COUNTS: the partner-side counts go to NP
+        NP[pos] = G[0]
+
+
+@njit(cache=True, nogil=True)
+def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NA, out, acc):
+    m = rank.shape[0]
+    npc = plo.shape[0]
+    S = np.zeros((npc, k))
+    x = np.zeros(k)
+    if s0 >= 0:  # one shared suffix: prefix sums over ranks
+        P = np.zeros((n_uniq + 1, k))
+        for pos in range(s0, m):
+            r = rank[pos] + 1
+            _columns(mode, pos, g, w, v, x)
+            for q in range(k):
+                P[r, q] += x[q]
+        for r in range(n_uniq):
+            for q in range(k):
+                P[r + 1, q] += P[r, q]
+        for a in range(apos.shape[0]):
+            for p in range(npc):
+                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                for q in range(k):
+                    S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
+            _anchor_combine(mode, a, apos[a], S, coef, g, w, v, NA, out, acc)
+        return
+    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
+    total = np.zeros(k)
+    lo_sum = np.zeros(k)
+    hi_sum = np.zeros(k)
+    for pos in range(m - 1, -1, -1):
+        _columns(mode, pos, g, w, v, x)
+        for q in range(k):
+            total[q] += x[q]
+        r = rank[pos] + 1
+        while r <= n_uniq:
+            for q in range(k):
+                tree[r * k + q] += x[q]
+            r += r & (-r)
+        for a in range(aptr[pos], aptr[pos + 1]):
+            for p in range(npc):
+                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                if lo <= hi:
+                    for q in range(k):
+                        S[p, q] = 0.0
+                    continue
+                for q in range(k):
+                    lo_sum[q] = total[q] if lo == n_uniq else 0.0
+                    hi_sum[q] = 0.0
+                if lo < n_uniq:
+                    r = lo
+                    while r > 0:
+                        for q in range(k):
+                            lo_sum[q] += tree[r * k + q]
+                        r -= r & (-r)
+                r = hi
+                while r > 0:
+                    for q in range(k):
+                        hi_sum[q] += tree[r * k + q]
+                    r -= r & (-r)
+                for q in range(k):
+                    S[p, q] = lo_sum[q] - hi_sum[q]
+            _anchor_combine(mode, a, apos[a], S, coef, g, w, v, NA, out, acc)
+
+
+@njit(cache=True, nogil=True)
+def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NP, out):
+    m = rank.shape[0]
+    npc = plo.shape[0]
+    row = np.zeros(k)
+    G = np.zeros(k)
+    if s0 >= 0:  # one shared suffix: a difference array over ranks
+        D = np.zeros((n_uniq + 1, k))
+        for a in range(apos.shape[0]):
+            for p in range(npc):
+                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                if lo <= hi:
+                    continue
+                _anchor_rows(mode, apos[a], p, coef, g, w, v, row)
+                for q in range(k):
+                    D[hi, q] += row[q]
+                    D[lo, q] -= row[q]
+        for r in range(n_uniq):
+            for q in range(k):
+                D[r + 1, q] += D[r, q]
+        for pos in range(s0, m):
+            r = rank[pos]
+            for q in range(k):
+                G[q] = D[r, q]
+            _partner_combine(mode, pos, G, g, w, v, NP, out)
+        return
+    tree = np.zeros((n_uniq + 1) * k)  # range update over ranks [hi, lo), point query
+    for pos in range(m):
+        for a in range(aptr[pos], aptr[pos + 1]):
+            for p in range(npc):
+                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                if lo <= hi:
+                    continue
+                _anchor_rows(mode, apos[a], p, coef, g, w, v, row)
+                r = hi + 1
+                while r <= n_uniq:
+                    for q in range(k):
+                        tree[r * k + q] += row[q]
+                    r += r & (-r)
+                r = lo + 1
+                while r <= n_uniq:
+                    for q in range(k):
+                        tree[r * k + q] -= row[q]
+                    r += r & (-r)
+        for q in range(k):
+            G[q] = 0.0
+        r = rank[pos] + 1
+        while r > 0:
+            for q in range(k):
+                G[q] += tree[r * k + q]
+            r -= r & (-r)
+        _partner_combine(mode, pos, G, g, w, v, NP, out)
+
+
+@njit(cache=True, nogil=True)
+def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, v, mode, k_fwd, k_adj,
+          NA, NP, out, acc):
+    """Forward sweep (``k_fwd`` columns, if > 0) then adjoint sweep (``k_adj``, if > 0).
+
+    Everything is in time order (position ``pos`` holds point ``order[pos]``) except ``v``
+    (read) and ``out`` (added to), which are in point order: gathered and scattered once.
+    ``NA`` is per anchor (CSR order), ``NP`` per position (for COUNTS it receives the
+    partner-side counts).
+    """
+    m = order.shape[0]
+    v_pos = np.zeros(m if v.shape[0] else 0)
+    for pos in range(v_pos.shape[0]):
+        v_pos[pos] = v[order[pos]]
+    out_pos = np.zeros(m)
+    if k_fwd > 0:
+        _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_fwd, mode, coef, g, w, v_pos, NA, out_pos, acc)
+    if k_adj > 0:
+        _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_adj, mode, coef, g, w, v_pos, NP, out_pos)
+    if out.shape[0]:
+        for pos in range(m):
+            out[order[pos]] += out_pos[pos]

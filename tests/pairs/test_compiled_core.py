@@ -1,0 +1,120 @@
+"""The compiled sorted-pair core against the previous numpy implementation (the oracle).
+
+``reference_core`` (tests/pairs/reference_core.py) is the former pure-numpy core: a wavelet
+matrix walked level by level for nested suffixes and vectorized bisection for the rank
+thresholds. The compiled core uses Fenwick sweeps and a two-pointer threshold walk. Random
+inputs stress the tie rules: integer and quarter-grid scores (z exactly on breakpoints), integer
+times (tied times with events and censoring), heavy censoring, and zero / integer point weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference_core as ref
+from aucopt import PairSet
+from aucopt.pairs import core
+
+LOSS_SPECS = [("hinge", 0.5), ("squared_hinge", 0.5), ("smoothed_hinge", 0.25), ("smoothed_hinge", 0.5),
+              ("smoothed_hinge", 1.0), ("smoothed_hinge", 0.3)]
+
+
+@st.composite
+def tied_instances(draw, max_m=60):
+    m = draw(st.integers(1, max_m))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    kind = draw(st.sampled_from(["bipartite", "survival", "survival_censored"]))
+    weights = draw(st.sampled_from(["none", "integer", "zero_heavy", "uniform"]))
+    w = {"none": None, "integer": rng.integers(0, 4, m).astype(float),
+         "zero_heavy": (rng.random(m) < 0.5) * rng.integers(1, 3, m).astype(float),
+         "uniform": rng.uniform(0, 2, m)}[weights]
+    if kind == "bipartite" and m >= 2:
+        y = rng.integers(0, 2, m)
+        y[:2] = [0, 1]
+        pairs = PairSet.bipartite(y, point_weights=w)
+    else:
+        p_event = 0.15 if kind == "survival_censored" else 0.6
+        event = rng.random(m) < p_event
+        time_ = rng.integers(0, draw(st.integers(1, 6)), m).astype(float)
+        pairs = PairSet.survival(event, time_, point_weights=w)
+    scores = draw(st.sampled_from(["integer", "quarters", "normal"]))
+    if scores == "integer":
+        f = rng.integers(-2, 3, m).astype(float)
+    elif scores == "quarters":
+        f = rng.integers(-8, 9, m) / 4.0
+    else:
+        f = rng.standard_normal(m)
+    v = rng.integers(-2, 3, m).astype(float) if rng.random() < 0.5 else rng.standard_normal(m)
+    return pairs, f, v
+
+
+def _scale(pairs, f):
+    w = np.ones(pairs.n_points) if pairs.point_weights is None else pairs.point_weights
+    return 1.0 + pairs.total_weight() * (4.0 + np.abs(f).max() ** 2) * (1 + w.max())
+
+
+@settings(max_examples=300, deadline=None)
+@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS))
+def test_compiled_loss_hessian_and_counts_equal_the_reference(inst, spec):
+    pairs, f, v = inst
+    name, eps = spec
+    scale = _scale(pairs, f) * (1 + np.abs(v).max()) ** 2
+    L0, c0 = ref.pair_loss(pairs, f, name, eps)
+    L1, c1 = core.pair_loss(pairs, f, name, eps)
+    np.testing.assert_allclose(L1, L0, rtol=1e-12, atol=1e-12 * scale)
+    np.testing.assert_allclose(c1, c0, rtol=1e-12, atol=1e-12 * scale)
+    if name != "hinge":
+        H0 = ref.PairHessian(pairs, f, name, eps)
+        L2, c2, H1 = core.pair_loss_and_hessian(pairs, f, name, eps)
+        assert L2 == L1 and np.array_equal(c2, c1)
+        assert H1.n_active == H0.n_active
+        np.testing.assert_allclose(H1.matvec(v), H0.matvec(v), rtol=1e-12, atol=1e-12 * scale)
+        np.testing.assert_allclose(core.PairHessian(pairs, f, name, eps).matvec(v), H0.matvec(v),
+                                   rtol=1e-12, atol=1e-12 * scale)
+    for threshold in (1.0, 0.0, 0.5, -1.0):
+        a, b = ref.pair_counts(pairs, f, threshold), core.pair_counts(pairs, f, threshold)
+        assert a.total == b.total
+        np.testing.assert_array_equal(b.first, a.first)
+        np.testing.assert_array_equal(b.second, a.second)
+
+
+@settings(max_examples=100, deadline=None)
+@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS))
+def test_line_derivatives_equal_reference_c_and_q(inst, spec):
+    """φ'(0) = cᵀv and φ''(0) = vᵀQ(v) with c and Q from the reference core."""
+    pairs, f, v = inst
+    name, eps = spec
+    scale = _scale(pairs, f) * (1 + np.abs(v).max()) ** 2
+    L, d1, d2 = core.pair_line_derivatives(pairs, f, v, name, eps)
+    L0, c0 = ref.pair_loss(pairs, f, name, eps)
+    np.testing.assert_allclose(L, L0, rtol=1e-12, atol=1e-12 * scale)
+    np.testing.assert_allclose(d1, c0 @ v, rtol=1e-10, atol=1e-11 * scale)
+    q = ref.PairHessian(pairs, f, name, eps).matvec(v) @ v if name != "hinge" else 0.0
+    np.testing.assert_allclose(d2, q, rtol=1e-10, atol=1e-11 * scale)
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "survival"])
+def test_large_tied_instance_equals_the_reference(kind):
+    """m = 20,000 with heavy ties in scores and times: deep Fenwick trees, many rank groups."""
+    rng = np.random.default_rng(8)
+    m = 20_000
+    w = rng.integers(0, 3, m).astype(float)
+    if kind == "bipartite":
+        pairs = PairSet.bipartite(rng.random(m) < 0.2, point_weights=w)
+    else:
+        pairs = PairSet.survival(rng.random(m) < 0.3, rng.integers(0, 300, m).astype(float), point_weights=w)
+    f = rng.integers(-64, 65, m) / 16.0
+    v = rng.standard_normal(m)
+    for name, eps in LOSS_SPECS:
+        L0, c0 = ref.pair_loss(pairs, f, name, eps)
+        L1, c1 = core.pair_loss(pairs, f, name, eps)
+        scale = np.abs(c0).sum()
+        assert L1 == pytest.approx(L0, rel=1e-11)
+        np.testing.assert_allclose(c1, c0, rtol=1e-10, atol=1e-12 * scale)
+        if name != "hinge":
+            Q0 = ref.PairHessian(pairs, f, name, eps).matvec(v)
+            Q1 = core.pair_loss_and_hessian(pairs, f, name, eps)[2].matvec(v)
+            np.testing.assert_allclose(Q1, Q0, rtol=1e-10, atol=1e-12 * np.abs(Q0).sum())
