@@ -35,7 +35,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _metrics_numba as _kernels
 from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
                           survival_arrays)
 
@@ -46,6 +45,13 @@ TIE_MODES = ("half", "strict")
 TIED_TOL = 1e-8
 """Default relative tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and
 :func:`harrell_c` (scikit-survival's ``concordance_index_censored`` default, which is absolute)."""
+
+
+def _compiled():
+    """The compiled kernels; numba is imported with the first metric computed, not with aucopt."""
+    from . import _metrics_numba
+
+    return _metrics_numba
 
 
 def _check_ties(ties) -> str:
@@ -187,7 +193,7 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     if weights is None:
         pos_sorted = np.sort(y_score[is_pos])
         neg_sorted = np.sort(y_score[~is_pos])
-        wins, at_most = _kernels.auc_counts(pos_sorted, neg_sorted, tol)
+        wins, at_most = _compiled().auc_counts(pos_sorted, neg_sorted, tol)
         return _tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
     pos_scores, neg_scores = y_score[is_pos], y_score[~is_pos]
     pos_weight, neg_weight = weights[is_pos], weights[~is_pos]
@@ -198,7 +204,7 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
             "the AUC needs both classes with positive weight."
         )
     pos_order, neg_order = np.argsort(pos_scores), np.argsort(neg_scores)
-    wins, tied = _kernels.auc_weighted(pos_scores[pos_order], pos_weight[pos_order],
+    wins, tied = _compiled().auc_weighted(pos_scores[pos_order], pos_weight[pos_order],
                                        neg_scores[neg_order], neg_weight[neg_order], tol)
     return _tie_credited_ratio(wins, max(tied, 0.0), total, ties)
 
@@ -302,16 +308,17 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     time, event = np.asarray(time, dtype=np.float64), np.asarray(event, dtype=bool)
     by_time = np.argsort(time)
     risk_t = risk[by_time]
-    rank, lo, hi = _kernels.risk_ranks(risk_t, np.argsort(risk_t), tol)
+    kernels = _compiled()
+    rank, lo, hi = kernels.risk_ranks(risk_t, np.argsort(risk_t), tol)
     if weights is None:
-        concordant, tied_risk, comparable = _kernels.harrell_counts(time[by_time], event[by_time], rank, lo, hi)
+        concordant, tied_risk, comparable = kernels.harrell_counts(time[by_time], event[by_time], rank, lo, hi)
         return ConcordanceCounts(
             concordant=int(concordant),
             discordant=int(comparable - concordant - tied_risk),
             tied_risk=int(tied_risk),
             comparable=int(comparable),
         )
-    concordant, tied_risk, comparable = _kernels.harrell_weighted(
+    concordant, tied_risk, comparable = kernels.harrell_weighted(
         time[by_time], event[by_time], weights[by_time], rank, lo, hi)
     tied_risk = max(float(tied_risk), 0.0)
     return ConcordanceCounts(
