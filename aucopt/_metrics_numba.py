@@ -172,7 +172,7 @@ def harrell_counts(time_t, event_t, rank, lo, hi):  # pragma: no cover - compile
     size = lo.shape[0]
     tree = np.zeros(size + 1, dtype=np.int64)
     concordant = 0
-    at_most = 0
+    tied = 0
     comparable = 0
     inserted = 0
     end = m
@@ -194,18 +194,21 @@ def harrell_counts(time_t, event_t, rank, lo, hi):  # pragma: no cover - compile
         if has_event:
             for k in range(begin, end):
                 if event_t[k]:
+                    a = lo[rank[k]]
+                    b = hi[rank[k]]
                     s = 0
-                    i = lo[rank[k]]
+                    i = a
                     while i > 0:
                         s += tree[i]
                         i -= i & -i
                     concordant += s
-                    s = 0
-                    i = hi[rank[k]]
-                    while i > 0:
-                        s += tree[i]
-                        i -= i & -i
-                    at_most += s
+                    # ranks [a, b): walk both ends down to their common node (short for narrow windows)
+                    while b > a:
+                        tied += tree[b]
+                        b -= b & -b
+                    while a > b:
+                        tied -= tree[a]
+                        a -= a & -a
                     comparable += inserted
             for k in range(begin, end):
                 if event_t[k]:
@@ -215,7 +218,7 @@ def harrell_counts(time_t, event_t, rank, lo, hi):  # pragma: no cover - compile
                         i += i & -i
                     inserted += 1
         end = begin
-    return concordant, at_most - concordant, comparable
+    return concordant, tied, comparable
 
 
 @njit(cache=True, nogil=True)
@@ -253,19 +256,23 @@ def harrell_weighted(time_t, event_t, weight_t, rank, lo, hi):  # pragma: no cov
         if has_event:
             for k in range(begin, end):
                 if event_t[k]:
+                    a = lo[rank[k]]
+                    b = hi[rank[k]]
                     below = 0.0
-                    i = lo[rank[k]]
+                    i = a
                     while i > 0:
                         below += tree[i]
                         i -= i & -i
-                    upto = 0.0
-                    i = hi[rank[k]]
-                    while i > 0:
-                        upto += tree[i]
-                        i -= i & -i
+                    within = 0.0
+                    while b > a:
+                        within += tree[b]
+                        b -= b & -b
+                    while a > b:
+                        within -= tree[a]
+                        a -= a & -a
                     w = weight_t[k]
                     concordant += w * below
-                    tied += w * (upto - below)
+                    tied += w * within
                     comparable += w * inserted
             for k in range(begin, end):
                 if event_t[k]:
