@@ -203,9 +203,10 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
             "sample_weight gives the positive or the negative class a total weight of zero: "
             "the AUC needs both classes with positive weight."
         )
-    pos_order, neg_order = np.argsort(pos_scores), np.argsort(neg_scores)
-    wins, tied = _compiled().auc_weighted(pos_scores[pos_order], pos_weight[pos_order],
-                                       neg_scores[neg_order], neg_weight[neg_order], tol)
+    kernels = _compiled()
+    pos_order, pos_sorted = kernels.argsort(pos_scores)
+    neg_order, neg_sorted = kernels.argsort(neg_scores)
+    wins, tied = kernels.auc_weighted(pos_sorted, pos_weight[pos_order], neg_sorted, neg_weight[neg_order], tol)
     return _tie_credited_ratio(wins, max(tied, 0.0), total, ties)
 
 
@@ -306,12 +307,13 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
         event, time, risk, weights = event[keep], time[keep], risk[keep], weights[keep]
     tol = _absolute_tol(tied_tol, risk)
     time, event = np.asarray(time, dtype=np.float64), np.asarray(event, dtype=bool)
-    by_time = np.argsort(time)
-    risk_t = risk[by_time]
     kernels = _compiled()
-    rank, lo, hi = kernels.risk_ranks(risk_t, np.argsort(risk_t), tol)
+    by_time, time_sorted = kernels.argsort(time)
+    event_t = event[by_time]
+    by_risk, sorted_risk = kernels.argsort(risk[by_time])
+    rank, lo, hi = kernels.risk_ranks(sorted_risk, by_risk, tol)
     if weights is None:
-        concordant, tied_risk, comparable = kernels.harrell_counts(time[by_time], event[by_time], rank, lo, hi)
+        concordant, tied_risk, comparable = kernels.harrell_counts(time_sorted, event_t, rank, lo, hi)
         return ConcordanceCounts(
             concordant=int(concordant),
             discordant=int(comparable - concordant - tied_risk),
@@ -319,7 +321,7 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
             comparable=int(comparable),
         )
     concordant, tied_risk, comparable = kernels.harrell_weighted(
-        time[by_time], event[by_time], weights[by_time], rank, lo, hi)
+        time_sorted, event_t, weights[by_time], rank, lo, hi)
     tied_risk = max(float(tied_risk), 0.0)
     return ConcordanceCounts(
         concordant=float(concordant),

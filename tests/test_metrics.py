@@ -681,3 +681,58 @@ def test_inputs_of_any_dtype_share_one_compiled_signature():
     for kernel in (_metrics_numba.harrell_counts, _metrics_numba.harrell_weighted, _metrics_numba.risk_ranks,
                    _metrics_numba.auc_counts, _metrics_numba.auc_weighted):
         assert len(kernel.signatures) == 1, (kernel, kernel.signatures)
+
+
+@st.composite
+def ulp_clustered_values(draw):
+    """Values with exact ties, ±0.0, and clusters a few ulps wide (distinct values sharing their
+    high bits: the packed-key sort must order them by value)."""
+    n = draw(st.integers(0, 300))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    centers = rng.choice([0.0, -0.0, 1.0, -3.5, 1e-300, 7e300, 123.456], size=n)
+    ulps = rng.integers(-draw(st.sampled_from([0, 3, 40, 1000])), draw(st.sampled_from([1, 4, 50, 2000])), n)
+    values = centers + ulps * np.spacing(np.abs(centers) + 1e-300)
+    if draw(st.booleans()):
+        values = np.where(rng.random(n) < 0.5, values, rng.normal(size=n))
+    return values.astype(np.float64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=ulp_clustered_values(), packed=st.booleans())
+def test_argsort_orders_values_exactly(values, packed):
+    with pytest.MonkeyPatch.context() as patch:
+        if packed:
+            patch.setattr(_metrics_numba, "PACKED_SORT_MIN", 0)
+        order, sorted_values = _metrics_numba.argsort(values)
+    assert order.dtype == np.int64
+    np.testing.assert_array_equal(np.sort(order), np.arange(len(values)))
+    np.testing.assert_array_equal(sorted_values, np.sort(values))
+    assert np.all(values[order][1:] >= values[order][:-1])  # ascending, ±0.0 equal
+
+
+def test_packed_sort_paths_give_the_reference_counts():
+    """The packed-key sort (used from 2,000,000 entries on) on data whose distinct values share
+    high bits, through concordance_counts and roc_auc."""
+    rng = np.random.default_rng(5)
+    m = 3000
+    time = np.round(rng.exponential(size=m), 1) + rng.integers(0, 3, m) * np.spacing(10.0)
+    event = rng.random(m) < 0.5
+    near = np.repeat(rng.normal(size=m // 3), 3) + rng.integers(0, 3, m) * np.spacing(4.0)
+    long_run = 1.0 + rng.integers(-30, 30, m) * np.spacing(1.0)
+    for risk, path in ((long_run, "numpy"), (near[rng.permutation(m)], "insertion"), (rng.normal(size=m), "packed")):
+        shift = (m - 1).bit_length()  # the path each risk array takes, as the test intends
+        packed = np.sort(_metrics_numba._packed_keys(risk, shift))
+        raw_order = (packed & np.uint64((1 << shift) - 1)).astype(np.int64)
+        done = _metrics_numba._unpacked_order(packed, np.sort(risk), risk, shift)[1]
+        assert (done, bool(np.all(np.diff(risk[raw_order]) >= 0))) == \
+            {"numpy": (False, False), "insertion": (True, False), "packed": (True, True)}[path]
+        weight = rng.integers(0, 3, m) * 1.0
+        expected = [reference_concordance_counts((event, time), risk, tied_tol=tol) for tol in (0.0, 1e-8)]
+        expected_w = reference_concordance_counts((event, time), risk, sample_weight=weight)
+        expected_auc = reference_roc_auc(event, risk, sample_weight=weight, tied_tol=0)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_metrics_numba, "PACKED_SORT_MIN", 0)
+            assert [concordance_counts((event, time), risk, tied_tol=tol) for tol in (0.0, 1e-8)] == expected
+            assert tuple(concordance_counts((event, time), risk, sample_weight=weight)) == \
+                pytest.approx(tuple(expected_w), rel=1e-12)
+            assert roc_auc(event, risk, sample_weight=weight, tied_tol=0) == pytest.approx(expected_auc, rel=1e-12)
