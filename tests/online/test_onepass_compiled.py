@@ -1,0 +1,166 @@
+"""The compiled OnePassAUC core against the per-example numpy implementation (tests/online/reference_onepass.py).
+
+Random streams (hypothesis): dense and sparse rows, full covariances or a random / explicit
+sketch, integer, fractional and zero weights (some above 32 steps: the closed form), constant
+and scale-free steps, chunks holding one class, labels known up front or learnt. Both
+estimators share validation, labels and sketch draws; only the per-example core differs, so the
+models must agree to rounding.
+"""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference_onepass import ReferenceOnePassAUC
+
+from aucopt.online import OnePassAUC
+from aucopt.online import _onepass_kernels as kernels
+
+RTOL = 1e-12
+
+
+def _close(got, want, what, rtol=RTOL):
+    got, want = np.asarray(got, float), np.asarray(want, float)
+    scale = max(np.abs(want).max(initial=0.0), 1e-300)
+    err = np.abs(got - want).max(initial=0.0) / scale
+    assert err <= rtol, f"{what}: relative difference {err:.3g} > {rtol:g}"
+
+
+def _assert_models_agree(got, want, rtol=RTOL):
+    for name in ("coef_", "coef_avg_", "class_count_", "class_mean_"):
+        _close(getattr(got, name), getattr(want, name), name, rtol)
+    if got.rank_ is None:
+        for k in (0, 1):
+            _close(got.class_cov_[k], want.class_cov_[k], f"class_cov_[{k}]", rtol)
+    else:
+        for k in (0, 1):
+            _close(got.class_sketch_[k], want.class_sketch_[k], f"class_sketch_[{k}]", rtol)
+        _close(got.class_sketch_sum_, want.class_sketch_sum_, "class_sketch_sum_", rtol)
+    assert got.n_updates_ == want.n_updates_
+    assert got.n_seen_ == want.n_seen_
+    _close(got.update_weight_, want.update_weight_, "update_weight_", 1e-15)
+    _close(got.step_bound_, want.step_bound_, "step_bound_", rtol)
+
+
+@st.composite
+def streams(draw):
+    n = draw(st.integers(2, 60))
+    d = draw(st.integers(1, 7))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < draw(st.floats(0.1, 0.9)), 1, -1)
+    if draw(st.booleans()):  # a leading run of one class: chunks with one class, no step at first
+        y[: draw(st.integers(1, n))] = draw(st.sampled_from([-1, 1]))
+    X = rng.standard_normal((n, d)) * draw(st.sampled_from([0.1, 0.5, 1.0])) + 0.3 * (y == 1)[:, None]
+    sparse = draw(st.booleans())
+    if sparse:
+        X[rng.random((n, d)) < 0.5] = 0.0
+    weights = None
+    kind = draw(st.sampled_from(["none", "integer", "fractional", "heavy"]))
+    if kind == "integer":
+        weights = rng.integers(0, 4, n).astype(float)
+    elif kind == "fractional":
+        weights = rng.random(n) * 3
+        weights[rng.random(n) < 0.2] = 0.0
+    elif kind == "heavy":  # some weights take the closed form (more than 32 steps)
+        weights = rng.integers(1, 3, n).astype(float)
+        weights[rng.integers(0, n, 2)] = [40.0, 75.5]
+    sketch = draw(st.sampled_from(["none", "random", "explicit"]))
+    params = {"alpha": draw(st.sampled_from([1e-3, 1e-2, 0.3])),
+              "eta0": draw(st.sampled_from(["auto", 0.01, 0.05]))}
+    if sketch == "random":
+        params.update(rank=draw(st.integers(1, d)), random_state=seed % 1000)
+    elif sketch == "explicit":
+        params["sketch"] = rng.standard_normal((n, draw(st.integers(1, d)))) / 2
+    cuts = sorted(set(draw(st.lists(st.integers(1, n - 1), max_size=3))))
+    classes = [-1, 1] if draw(st.booleans()) else None
+    return X, y, weights, params, sparse, cuts, classes
+
+
+def _fit_chunks(est, X, y, weights, cuts, classes):
+    bounds = [0, *cuts, len(y)]
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        est.partial_fit(X[a:b], y[a:b], classes=classes,
+                        sample_weight=None if weights is None else weights[a:b])
+    return est
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(streams())
+def test_compiled_core_equals_reference(stream):
+    X, y, weights, params, sparse, cuts, classes = stream
+    Xin = sp.csr_matrix(X) if sparse else X
+    try:
+        want = _fit_chunks(ReferenceOnePassAUC(**params), Xin, y, weights, cuts, classes)
+    except ValueError as exc:  # the reference diverged (a constant step too large): so must the kernel
+        assert "diverged" in str(exc)
+        with pytest.raises(ValueError, match="diverged"):
+            _fit_chunks(OnePassAUC(**params), Xin, y, weights, cuts, classes)
+        return
+    got = _fit_chunks(OnePassAUC(**params), Xin, y, weights, cuts, classes)
+    _assert_models_agree(got, want)
+    if hasattr(want, "classes_"):
+        _close(got.threshold_, want.threshold_, "threshold_", 1e-10)
+    # one call, and dense against sparse rows: the same kernel arithmetic, bit for bit
+    one = OnePassAUC(**params).partial_fit(Xin, y, classes=classes, sample_weight=weights)
+    other = OnePassAUC(**params).partial_fit(X if sparse else sp.csr_matrix(X), y, classes=classes,
+                                             sample_weight=weights)
+    for model in (one, other):
+        np.testing.assert_array_equal(model.coef_, got.coef_)
+        np.testing.assert_array_equal(model.coef_avg_, got.coef_avg_)
+
+
+@pytest.mark.parametrize("eta0", ["auto", 0.05])
+@pytest.mark.parametrize("rank", [None, 3])
+def test_compiled_core_on_breast_cancer_equals_reference(eta0, rank):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X) / 4
+    w = np.random.default_rng(0).integers(0, 4, len(y)).astype(float)
+    w[[10, 200]] = [50.0, 120.25]
+    for sample_weight in (None, w):
+        got = OnePassAUC(eta0=eta0, rank=rank, alpha=1e-3).fit(X, y, sample_weight=sample_weight)
+        want = ReferenceOnePassAUC(eta0=eta0, rank=rank, alpha=1e-3).fit(X, y, sample_weight=sample_weight)
+        _assert_models_agree(got, want, rtol=1e-10)
+
+
+def test_divergence_is_raised_with_the_same_message_and_state():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((200, 5)) * 30
+    y = np.where(rng.random(200) < 0.5, 1, -1)
+    messages, models = [], []
+    for cls in (OnePassAUC, ReferenceOnePassAUC):
+        est = cls(eta0=0.5)
+        with pytest.raises(ValueError, match="diverged") as info:
+            est.fit(X, y)
+        messages.append(str(info.value))
+        models.append(est)
+    assert messages[0] == messages[1]
+    assert models[0].n_updates_ == models[1].n_updates_ > 0 and models[0].n_seen_ == 0
+
+
+def test_non_contiguous_and_readonly_input_equal_contiguous():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((300, 6))
+    y = np.where(rng.random(300) < 0.3, 1, -1)
+    ref = OnePassAUC().fit(X, y)
+    fortran = np.asfortranarray(X)
+    readonly = X.copy()
+    readonly.flags.writeable = False
+    for other in (fortran, readonly, X[:, ::1]):
+        est = OnePassAUC().fit(other, y)
+        np.testing.assert_array_equal(est.coef_avg_, ref.coef_avg_)
+
+
+def test_kernels_keep_one_compiled_signature():
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((40, 4))
+    y = np.where(rng.random(40) < 0.5, 1, -1)
+    for params in ({}, {"eta0": 1}, {"alpha": 1, "rank": 2}):  # integer alpha / eta0 are cast
+        for data in (X, X.astype(np.float32), sp.csr_matrix(X), np.asfortranarray(X)):
+            OnePassAUC(**params).fit(data, y, sample_weight=np.arange(40) % 3)
+    assert len(kernels.stream_dense.signatures) == 1
+    assert len(kernels.stream_csr.signatures) == 1
