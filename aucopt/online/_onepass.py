@@ -1044,24 +1044,38 @@ def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based
     return _svmlight_chunks(load_svmlight_file, str(path), chunk_size, n_features, zero_based)
 
 
+_READ_BYTES = 1 << 22  # the file is read (and decompressed) in blocks of this many bytes
+
+
 def _svmlight_chunks(load_svmlight_file, path, chunk_size, n_features, zero_based):
+    """Chunks of ``chunk_size`` lines, cut at newlines found by numpy in blocks of bytes (no
+    step per line in Python); each chunk is parsed by ``load_svmlight_file``."""
     opener = bz2.open if path.endswith(".bz2") else gzip.open if path.endswith(".gz") else open
 
-    def parse(lines):
-        X, y = load_svmlight_file(io.BytesIO(b"".join(lines)), n_features=n_features,
+    def parse(pieces):
+        X, y = load_svmlight_file(io.BytesIO(b"".join(pieces)), n_features=n_features,
                                   zero_based=zero_based, dtype=np.float64)
         return X, y
 
     with opener(path, "rb") as fh:
-        lines = []
-        for line in fh:
-            lines.append(line if line.endswith(b"\n") else line + b"\n")
-            if len(lines) == chunk_size:
-                X, y = parse(lines)
-                lines = []
+        pieces, lines = [], 0  # the unfinished chunk: its byte pieces and complete lines
+        while True:
+            block = fh.read(_READ_BYTES)
+            if not block:
+                break
+            ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)  # b"\n"
+            start = 0
+            for end in ends[chunk_size - lines - 1::chunk_size]:
+                pieces.append(block[start:end + 1])
+                X, y = parse(pieces)
                 if X.shape[0]:
                     yield X, y
-        if lines:
-            X, y = parse(lines)
+                pieces, lines, start = [], 0, end + 1
+            lines += int(np.count_nonzero(ends >= start))
+            if start < len(block):
+                pieces.append(block[start:])
+        if pieces:
+            last = b"".join(pieces)
+            X, y = parse([last if last.endswith(b"\n") else last + b"\n"])
             if X.shape[0]:
                 yield X, y

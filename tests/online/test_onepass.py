@@ -5,6 +5,7 @@ numpy class means and covariances; an orthonormal sketch (exact low-rank covaria
 """
 
 import bz2
+import io
 
 import numpy as np
 import pytest
@@ -679,3 +680,36 @@ def test_verbose_shows_rows_and_changes_nothing(monkeypatch, capsys, rank):
     assert [(b.total, b.counted, b.closed) for b in bars] == [(None, 50, True)]  # one bar over the chunks
     OnePassAUC(rank=rank, verbose=1).fit(X, y)
     assert (bars[-1].total, bars[-1].counted) == (50, 50)
+
+
+@pytest.mark.parametrize("read_bytes", [5, 64, 1 << 22])
+@pytest.mark.parametrize("chunk_size", [1, 3, 10, 1000])
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_svmlight_chunks_are_the_files_lines_in_groups(tmp_path, monkeypatch, read_bytes, chunk_size,
+                                                       trailing_newline):
+    """The reader cuts the file at every chunk_size-th newline, whatever the block boundaries: the
+    chunks are those of splitting the lines in Python and parsing each group."""
+    import aucopt.online._onepass as onepass
+
+    monkeypatch.setattr(onepass, "_READ_BYTES", read_bytes)
+    rng = np.random.default_rng(3)
+    X = sp.random(37, 6, density=0.4, random_state=2, format="csr")
+    y = np.where(rng.random(37) < 0.5, 1, -1)
+    path = tmp_path / "data.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=False, comment="two\nlines")
+    text = path.read_bytes()
+    text = text.replace(b"\n", b"\n# a comment line\n", 5)  # comment lines count as lines
+    path.write_bytes(text if trailing_newline else text.rstrip(b"\n"))
+    lines = path.read_bytes().splitlines(keepends=True)
+    expected = []
+    for a in range(0, len(lines), chunk_size):
+        group = b"".join(line if line.endswith(b"\n") else line + b"\n" for line in lines[a:a + chunk_size])
+        Xg, yg = load_svmlight_file(io.BytesIO(group), n_features=6, zero_based=False)
+        if Xg.shape[0]:
+            expected.append((Xg, yg))
+    got = list(iter_svmlight_chunks(path, chunk_size=chunk_size, n_features=6))
+    assert len(got) == len(expected)
+    for (Xc, yc), (Xe, ye) in zip(got, expected):
+        np.testing.assert_array_equal(Xc.toarray(), Xe.toarray())
+        np.testing.assert_array_equal(yc, ye)
+    np.testing.assert_allclose(sp.vstack([c[0] for c in got]).toarray(), X.toarray(), rtol=1e-15)
