@@ -10,7 +10,8 @@ partner j of anchor i has ``z_ij >= cuts[c]`` exactly when ``rank[j] < ythr[c, r
 ``[lower, upper)`` of the loss is the rank range ``[ythr[hi, r_i], ythr[lo, r_i])`` (``lo = -1``:
 ``lower = -inf``, every rank).
 
-Two sweeps over the time order (``order``; arrays are permuted to it once per state, so the\nsweeps read memory sequentially except for the Fenwick tree) cover every quantity:
+Two sweeps over the time order (``order``; arrays are permuted to it once per state, so the
+sweeps read memory sequentially except for the Fenwick tree) cover every quantity:
 
 * ``forward``: per anchor i and piece, sums ``Σ_j X_j`` over the partners j of i in the piece;
 * ``adjoint``: per partner j, sums over the anchors i whose piece contains j of a per-anchor
@@ -108,37 +109,29 @@ def position_state(order, start, rank, ythr):
     return rank_pos, aptr, apos, yA
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _bounds(plo, phi, yA, a, n_uniq, p):
     lo = n_uniq if plo[p] < 0 else yA[plo[p], a]
     return lo, yA[phi[p], a]
 
 
-@njit(cache=True, nogil=True)
-def _columns(mode, pos, g, w, v, x):
-    """The summed columns at a position: LOSS w, w g, w g² [, 1]; MATVEC w v; COUNTS 1; LINE
-    w, w g, w g², w v, w v², w g v."""
+@njit(cache=True, nogil=True, inline="always")
+def _columns(mode, pos, g, w, v):
+    """The summed columns at a position (a 6-tuple, unused entries 0): LOSS w, w g, w g², 1;
+    MATVEC w v; COUNTS 1; LINE w, w g, w g², w v, w v², w g v."""
     if mode == 1:
-        x[0] = w[pos] * v[pos]
-    elif mode == 2:
-        x[0] = 1.0
-    else:
-        wj, gj = w[pos], g[pos]
-        x[0] = wj
-        x[1] = wj * gj
-        x[2] = wj * gj * gj
-        if mode == 0:
-            if x.shape[0] > 3:
-                x[3] = 1.0
-        else:
-            vj = v[pos]
-            x[3] = wj * vj
-            x[4] = wj * vj * vj
-            x[5] = wj * gj * vj
+        return w[pos] * v[pos], 0.0, 0.0, 0.0, 0.0, 0.0
+    if mode == 2:
+        return 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
+    wj, gj = w[pos], g[pos]
+    if mode == 0:
+        return wj, wj * gj, wj * gj * gj, 1.0, 0.0, 0.0
+    vj = v[pos]
+    return wj, wj * gj, wj * gj * gj, wj * vj, wj * vj * vj, wj * gj * vj
 
 
-@njit(cache=True, nogil=True)
-def _anchor_combine(mode, a, pa, S, coef, g, w, v, NA, out, acc):
+@njit(cache=True, nogil=True, inline="always")
+def _anchor_combine(mode, a, pa, S, k, coef, g, w, v, NA, out, acc):
     """Contributions of anchor ``a`` (at position ``pa``) from its piece sums ``S`` (pieces × columns)."""
     npc = S.shape[0]
     wi = w[pa]
@@ -155,11 +148,11 @@ def _anchor_combine(mode, a, pa, S, coef, g, w, v, NA, out, acc):
             ci += d1 * W0 + 2.0 * d2 * (h * W0 + W1)
             if d2 != 0.0:
                 na += 2.0 * d2 * W0
-                if S.shape[1] > 3:
+                if k > 3:
                     cnt += S[p, 3]
         acc[0] += wi * L
         out[pa] -= wi * ci
-        if S.shape[1] > 3:
+        if k > 3:
             NA[a] = na
             acc[1] += cnt
     elif mode == 1:  # MATVEC: column w v; quadratic pieces only
@@ -187,41 +180,81 @@ def _anchor_combine(mode, a, pa, S, coef, g, w, v, NA, out, acc):
         acc[2] += wi * d2s
 
 
-@njit(cache=True, nogil=True)
-def _anchor_rows(mode, pa, p, coef, g, w, v, row):
-    """The vector the anchor at position ``pa`` sends to the partners of its piece p."""
+@njit(cache=True, nogil=True, inline="always")
+def _anchor_rows(mode, pa, p, coef, g, w, v):
+    """The vector (2-tuple) the anchor at position ``pa`` sends to the partners of its piece p."""
     d1, d2 = coef[p, 1], coef[p, 2]
     if mode == 0:  # LOSS: c_j += w_j (G0 + g_j G1); G1 is also N'_j of the Hessian
-        row[0] = w[pa] * ((d1 + 2.0 * d2) - 2.0 * d2 * g[pa])
-        row[1] = 2.0 * d2 * w[pa]
-    elif mode == 1:  # MATVEC
-        row[0] = 2.0 * d2 * w[pa] * v[pa]
-    else:  # COUNTS
-        row[0] = 1.0
+        return w[pa] * ((d1 + 2.0 * d2) - 2.0 * d2 * g[pa]), 2.0 * d2 * w[pa]
+    if mode == 1:  # MATVEC
+        return 2.0 * d2 * w[pa] * v[pa], 0.0
+    return 1.0, 0.0  # COUNTS
 
 
-@njit(cache=True, nogil=True)
-def _partner_combine(mode, pos, G, g, w, v, NP, out):
+@njit(cache=True, nogil=True, inline="always")
+def _partner_combine(mode, pos, G0, G1, g, w, v, NP, out):
     if mode == 0:
-        out[pos] += w[pos] * (G[0] + g[pos] * G[1])
-        NP[pos] = G[1]
+        out[pos] += w[pos] * (G0 + g[pos] * G1)
+        NP[pos] = G1
     elif mode == 1:
-        out[pos] += w[pos] * (v[pos] * NP[pos] - G[0])
+        out[pos] += w[pos] * (v[pos] * NP[pos] - G0)
     else:  # COUNTS: the partner-side counts go to NP
-        NP[pos] = G[0]
+        NP[pos] = G0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tree_add(tree, n, k, r, x):
+    """Add the first k entries of the tuple ``x`` at rank r (0-based) of a Fenwick tree over
+    ``n`` ranks with k interleaved columns (k in 1, 2, 3, 4, 6). Scalars, not a work array: the
+    loads along the tree path stay independent (memory-level parallelism)."""
+    x0, x1, x2, x3, x4, x5 = x
+    r += 1
+    while r <= n:
+        b = r * k
+        tree[b] += x0
+        if k > 1:
+            tree[b + 1] += x1
+            if k > 2:
+                tree[b + 2] += x2
+                if k > 3:
+                    tree[b + 3] += x3
+                    if k > 4:
+                        tree[b + 4] += x4
+                        tree[b + 5] += x5
+        r += r & (-r)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tree_prefix(tree, k, y):
+    """The sums over ranks ``< y`` (a 6-tuple, first k entries used)."""
+    s0 = s1 = s2 = s3 = s4 = s5 = 0.0
+    r = y
+    while r > 0:
+        b = r * k
+        s0 += tree[b]
+        if k > 1:
+            s1 += tree[b + 1]
+            if k > 2:
+                s2 += tree[b + 2]
+                if k > 3:
+                    s3 += tree[b + 3]
+                    if k > 4:
+                        s4 += tree[b + 4]
+                        s5 += tree[b + 5]
+        r -= r & (-r)
+    return s0, s1, s2, s3, s4, s5
 
 
 @njit(cache=True, nogil=True)
 def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NA, out, acc):
     m = rank.shape[0]
     npc = plo.shape[0]
-    S = np.zeros((npc, k))
-    x = np.zeros(k)
+    S = np.zeros((npc, 6))
     if s0 >= 0:  # one shared suffix: prefix sums over ranks
-        P = np.zeros((n_uniq + 1, k))
+        P = np.zeros((n_uniq + 1, 6))
         for pos in range(s0, m):
+            x = _columns(mode, pos, g, w, v)
             r = rank[pos] + 1
-            _columns(mode, pos, g, w, v, x)
             for q in range(k):
                 P[r, q] += x[q]
         for r in range(n_uniq):
@@ -232,99 +265,71 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
                 for q in range(k):
                     S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
-            _anchor_combine(mode, a, apos[a], S, coef, g, w, v, NA, out, acc)
+            _anchor_combine(mode, a, apos[a], S, k, coef, g, w, v, NA, out, acc)
         return
     tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
-    total = np.zeros(k)
-    lo_sum = np.zeros(k)
-    hi_sum = np.zeros(k)
+    t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
     for pos in range(m - 1, -1, -1):
-        _columns(mode, pos, g, w, v, x)
-        for q in range(k):
-            total[q] += x[q]
-        r = rank[pos] + 1
-        while r <= n_uniq:
-            for q in range(k):
-                tree[r * k + q] += x[q]
-            r += r & (-r)
+        x = _columns(mode, pos, g, w, v)
+        t0 += x[0]
+        t1 += x[1]
+        t2 += x[2]
+        t3 += x[3]
+        t4 += x[4]
+        t5 += x[5]
+        _tree_add(tree, n_uniq, k, rank[pos], x)
         for a in range(aptr[pos], aptr[pos + 1]):
             for p in range(npc):
                 lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
                 if lo <= hi:
-                    for q in range(k):
+                    for q in range(6):
                         S[p, q] = 0.0
                     continue
-                for q in range(k):
-                    lo_sum[q] = total[q] if lo == n_uniq else 0.0
-                    hi_sum[q] = 0.0
-                if lo < n_uniq:
-                    r = lo
-                    while r > 0:
-                        for q in range(k):
-                            lo_sum[q] += tree[r * k + q]
-                        r -= r & (-r)
-                r = hi
-                while r > 0:
-                    for q in range(k):
-                        hi_sum[q] += tree[r * k + q]
-                    r -= r & (-r)
-                for q in range(k):
-                    S[p, q] = lo_sum[q] - hi_sum[q]
-            _anchor_combine(mode, a, apos[a], S, coef, g, w, v, NA, out, acc)
+                if lo == n_uniq:
+                    u = (t0, t1, t2, t3, t4, t5)
+                else:
+                    u = _tree_prefix(tree, k, lo)
+                d = _tree_prefix(tree, k, hi)
+                for q in range(6):
+                    S[p, q] = u[q] - d[q]
+            _anchor_combine(mode, a, apos[a], S, k, coef, g, w, v, NA, out, acc)
 
 
 @njit(cache=True, nogil=True)
 def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NP, out):
     m = rank.shape[0]
     npc = plo.shape[0]
-    row = np.zeros(k)
-    G = np.zeros(k)
     if s0 >= 0:  # one shared suffix: a difference array over ranks
-        D = np.zeros((n_uniq + 1, k))
+        D = np.zeros((n_uniq + 1, 2))
         for a in range(apos.shape[0]):
             for p in range(npc):
                 lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
                 if lo <= hi:
                     continue
-                _anchor_rows(mode, apos[a], p, coef, g, w, v, row)
-                for q in range(k):
+                row = _anchor_rows(mode, apos[a], p, coef, g, w, v)
+                for q in range(2):
                     D[hi, q] += row[q]
                     D[lo, q] -= row[q]
         for r in range(n_uniq):
-            for q in range(k):
+            for q in range(2):
                 D[r + 1, q] += D[r, q]
         for pos in range(s0, m):
             r = rank[pos]
-            for q in range(k):
-                G[q] = D[r, q]
-            _partner_combine(mode, pos, G, g, w, v, NP, out)
+            _partner_combine(mode, pos, D[r, 0], D[r, 1], g, w, v, NP, out)
         return
-    tree = np.zeros((n_uniq + 1) * k)  # range update over ranks [hi, lo), point query
+    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree: range update over ranks [hi, lo), point query
     for pos in range(m):
         for a in range(aptr[pos], aptr[pos + 1]):
             for p in range(npc):
                 lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
                 if lo <= hi:
                     continue
-                _anchor_rows(mode, apos[a], p, coef, g, w, v, row)
-                r = hi + 1
-                while r <= n_uniq:
-                    for q in range(k):
-                        tree[r * k + q] += row[q]
-                    r += r & (-r)
-                r = lo + 1
-                while r <= n_uniq:
-                    for q in range(k):
-                        tree[r * k + q] -= row[q]
-                    r += r & (-r)
-        for q in range(k):
-            G[q] = 0.0
-        r = rank[pos] + 1
-        while r > 0:
-            for q in range(k):
-                G[q] += tree[r * k + q]
-            r -= r & (-r)
-        _partner_combine(mode, pos, G, g, w, v, NP, out)
+                y0, y1 = _anchor_rows(mode, apos[a], p, coef, g, w, v)
+                _tree_add(tree, n_uniq, k, hi, (y0, y1, 0.0, 0.0, 0.0, 0.0))
+                if lo < n_uniq:
+                    _tree_add(tree, n_uniq, k, lo, (-y0, -y1, 0.0, 0.0, 0.0, 0.0))
+        G = _tree_prefix(tree, k, rank[pos] + 1)
+        _partner_combine(mode, pos, G[0], G[1], g, w, v, NP, out)
 
 
 @njit(cache=True, nogil=True)

@@ -16,8 +16,9 @@ products Q(v) reusing one sort. One outer iteration:
    test decides the final accuracy): along the ray the scores are f + t·Ms, so each 1-D Newton
    step t ← t − φ'(t)/φ''(t) costs one forward sweep of the pair core (φ' and φ'' directly,
    :func:`~aucopt.pairs.core.pair_line_derivatives`) and no product with M; safeguarded by
-   bisection on the bracket where φ' changes sign. One full evaluation at the accepted t (loss,
-   c and Hessian state, one set-up shared by all of them) serves the next outer iteration.
+   bisection on the bracket where φ' changes sign. The first trial, t = 1, is a full
+   evaluation (loss, c and Hessian state from one set-up); when it is accepted it serves the
+   next outer iteration as is, otherwise the accepted t gets one full evaluation.
 """
 
 from __future__ import annotations
@@ -242,15 +243,23 @@ class _Evaluation:
 def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=1e-2, max_steps=60):
     """Minimize the convex φ(t) = F(θ + t s) from the Newton step t = 1, to |φ'(t)| ≤ rtol·|φ'(0)|.
 
-    φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs, both from
-    one forward sweep of the pair core per trial (:func:`pair_line_derivatives`: no c, no
-    Hessian state); 1-D Newton safeguarded by bisection. Returns t and the full evaluation
-    (loss, c, Hessian state) at θ + t s, which the next outer iteration uses.
+    φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs. The trial
+    t = 1 is a full evaluation (loss, c, Hessian state): when it is accepted, as it usually is
+    near the solution, it is the next outer iteration's evaluation and the line search cost
+    nothing extra. Later trials take φ' and φ'' from one forward sweep of the pair core each
+    (:func:`pair_line_derivatives`: no c, no Hessian state); 1-D Newton safeguarded by bisection;
+    the accepted t then gets its full evaluation. Returns t and that evaluation.
     """
     ss, ts = float(s @ s), float(theta @ s)
     lo, hi = 0.0, np.inf  # φ'(lo) < 0 ≤ φ'(hi)
     t = 1.0
-    for _ in range(max_steps):
+    state = _Evaluation(pairs, loss_obj, N, alpha, f + v, theta + s)
+    for step in range(max_steps):
+        if step == 0:
+            d1 = float(state.c @ v) / N + alpha * (ts + ss)
+            if abs(d1) <= rtol * abs(slope0):
+                return t, state
+            state = None  # free it: later trials need only φ' and φ''
         _, dL, d2L = pair_line_derivatives(pairs, f + t * v, v, loss_obj)
         d1 = dL / N + alpha * (ts + t * ss)
         if abs(d1) <= rtol * abs(slope0):
