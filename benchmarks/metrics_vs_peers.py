@@ -17,7 +17,8 @@ measured growth predicts more than ``--peer-limit`` seconds (scikit-survival's c
 quadratic in n).
 
 The compile time of the numba kernels is reported separately: the first calls of ``harrell_c``
-and ``roc_auc`` (unweighted and weighted) in a fresh process with an empty numba cache
+and ``roc_auc`` (unweighted and weighted, then ``harrell_c`` through the packed-key sort that
+arrays of 2,000,000 entries or more take) in a fresh process with an empty numba cache
 (``NUMBA_CACHE_DIR`` pointed at a new folder: compilation), then in a second fresh process with
 that cache (loading the compiled code), then once more in the same process (steady state).
 
@@ -37,8 +38,9 @@ import time
 import numpy as np
 
 REPEATS = 3
-# Growth exponents used to predict a peer's time at the next size from its last measurement.
-GROWTH = {"lifelines": 1.15, "sksurv": 2.0, "sklearn": 1.15, "sklearn weighted": 1.15}
+# Growth exponents predicting a peer's time at the next size from its last measurement (lifelines
+# and scikit-learn sort: n log n, measured 10x per 10x from 10^6 to 10^7; scikit-survival: n^2).
+GROWTH = {"lifelines": 1.05, "sksurv": 2.0, "sklearn": 1.1, "sklearn weighted": 1.1}
 
 
 def synthetic(n: int, seed: int = 0):
@@ -78,9 +80,12 @@ def compile_times() -> dict:
         "calls = {'harrell_c': lambda: harrell_c((e, t), r),\n"
         "         'harrell_c weighted': lambda: harrell_c((e, t), r, sample_weight=w),\n"
         "         'roc_auc': lambda: roc_auc(e, r),\n"
-        "         'roc_auc weighted': lambda: roc_auc(e, r, sample_weight=w)}\n"
+        "         'roc_auc weighted': lambda: roc_auc(e, r, sample_weight=w),\n"
+        "         'packed-key sort (n >= 2e6)': lambda: harrell_c((e, t), r)}\n"
         "out = {}\n"
         "for name, call in calls.items():\n"
+        "    if name.startswith('packed'):  # the sort kernels used from PACKED_SORT_MIN entries on\n"
+        "        import aucopt._metrics_numba; aucopt._metrics_numba.PACKED_SORT_MIN = 0\n"
         "    start = time.perf_counter(); call(); first = time.perf_counter() - start\n"
         "    start = time.perf_counter(); call(); out[name] = (first, time.perf_counter() - start)\n"
         "print(json.dumps(out))\n"
