@@ -339,12 +339,15 @@ class PairSet:
         # Sort by time, events first inside a tied time: an event's partners form a suffix.
         order = np.lexsort((~event, time))
         t_sorted = time[order]
-        event_times = np.sort(time[event])
-        first_at_t = np.searchsorted(t_sorted, time, side="left")
-        events_at_t = np.searchsorted(event_times, time, "right") - np.searchsorted(
-            event_times, time, "left"
+        e_sorted = event[order]
+        event_times = t_sorted[e_sorted]  # already sorted
+        # searches with sorted needles (cache-friendly), then scattered back to the points
+        first_at_t = np.searchsorted(t_sorted, t_sorted, side="left")
+        events_at_t = np.searchsorted(event_times, t_sorted, "right") - np.searchsorted(
+            event_times, t_sorted, "left"
         )
-        start = np.where(event, first_at_t + events_at_t, m).astype(np.int64)
+        start = np.empty(m, dtype=np.int64)
+        start[order] = np.where(e_sorted, first_at_t + events_at_t, m)
         point_weights = check_point_weights(point_weights, m, "point_weights")
         signs = np.where(event, 1.0, -1.0)
         return cls(n_points=m, target=target, signs=signs, order=order, start=start,
