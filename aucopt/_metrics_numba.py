@@ -1,8 +1,9 @@
 """Compiled counting kernels behind :mod:`aucopt.metrics` (numba, compiled once per machine).
 
-The callers sort with numpy and pass contiguous float64 / int64 / bool arrays, so each kernel
-has one compiled signature (two for the Harrell pass: exact ``int64`` counts and float64
-weighted sums). ``cache=True`` stores the machine code next to this module (or under
+The callers sort (with :func:`argsort`: numpy's argsort, or numpy's sort of packed integer keys
+on large arrays) and pass contiguous float64 / int64 / bool arrays, so each kernel has one
+compiled signature; the Harrell sweep has two functions, exact ``int64`` counts and float64
+weighted sums. ``cache=True`` stores the machine code next to this module (or under
 ``NUMBA_CACHE_DIR``), so the compile cost is paid on the first call on a machine only.
 
 Tie rule, shared by every kernel: for a tolerance ``tol >= 0`` (absolute, already scaled by

@@ -16,9 +16,9 @@ neither does rescaling the scores; ``tied_tol=0`` ties only exactly equal values
 integers; no pair is ever materialized.
 
 The counting runs in compiled code (numba, compiled on the first call on a machine and cached):
-one numpy sort per class for the AUC, then a linear merge of the two sorted classes; two numpy
-argsorts (by time, by risk) for Harrell's C, then one Fenwick-tree (binary indexed tree) sweep
-over the time order, O(m log m) in all.
+one numpy sort per class for the AUC, then a linear merge of the two sorted classes; two sorts
+(by time, by risk) for Harrell's C, then one Fenwick-tree (binary indexed tree) sweep over the
+time order, O(m log m) in all.
 
 With ``sample_weight`` (case weights w), a pair (i, j) counts with weight ``w_i · w_j`` in the
 numerator and the denominator: the weighted AUC is scikit-learn's weighted ``roc_auc_score``, and
