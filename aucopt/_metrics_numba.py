@@ -95,7 +95,7 @@ def argsort(values):
 
     Parameters
     ----------
-    values : float64 array
+    values : array of float64 (any strides)
 
     Returns
     -------
@@ -104,6 +104,7 @@ def argsort(values):
     sorted_values : float64 array
         ``np.sort(values)``.
     """
+    values = np.ascontiguousarray(values, dtype=np.float64)  # one compiled signature
     if len(values) < PACKED_SORT_MIN:
         order = np.argsort(values)
         return order, values[order]

@@ -736,3 +736,19 @@ def test_packed_sort_paths_give_the_reference_counts():
             assert tuple(concordance_counts((event, time), risk, sample_weight=weight)) == \
                 pytest.approx(tuple(expected_w), rel=1e-12)
             assert roc_auc(event, risk, sample_weight=weight, tied_tol=0) == pytest.approx(expected_auc, rel=1e-12)
+
+
+def test_strided_and_structured_inputs_share_the_packed_sort_signature():
+    """A structured target's time field is a strided view: it is made contiguous before the kernels."""
+    rng = np.random.default_rng(2)
+    y = np.empty(500, dtype=[("event", bool), ("time", float)])
+    y["event"], y["time"] = rng.random(500) < 0.5, rng.integers(0, 20, 500)
+    risk = rng.normal(size=1000)[::2]
+    assert not y["time"].flags.c_contiguous and not risk.flags.c_contiguous
+    expected = reference_concordance_counts(y, risk)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_metrics_numba, "PACKED_SORT_MIN", 0)
+        assert concordance_counts(y, risk) == expected
+        assert concordance_counts((y["event"], np.ascontiguousarray(y["time"])), risk.copy()) == expected
+    for kernel in (_metrics_numba._packed_keys, _metrics_numba._unpacked_order):
+        assert len(kernel.signatures) == 1, (kernel, kernel.signatures)
