@@ -34,7 +34,6 @@ from ..base import (MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CON
 from ..base import _sample_weight_for
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
-from . import _onepass_kernels as _kernels
 
 __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_stats",
            "class_statistics", "iter_svmlight_chunks"]
@@ -319,6 +318,13 @@ def batch_solution(X, y, alpha: float = 1e-4, pos_label=None, sample_weight=None
 
 
 # ============================================================================ estimator
+def _load_kernels():
+    """The compiled updates (numba is imported with the first fit, not with aucopt)."""
+    from . import _onepass_kernels
+
+    return _onepass_kernels
+
+
 def _writeable(a):
     """``a`` as a C-contiguous, writeable float64 array (the kernels' one signature), copied if needed."""
     if a.dtype == np.float64 and a.flags.c_contiguous and a.flags.writeable:
@@ -713,6 +719,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     def _process(self, X, slots, weights=None):
         """Stream the rows of X (class slots 0 / 1, optional positive weights) through the
         compiled updates, in order; raises when the iteration diverges."""
+        _kernels = _load_kernels()
         n = X.shape[0]
         R = self._sketch_rows(n)
         auto = isinstance(self.eta0, str)
@@ -750,6 +757,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     def _stream(self, stream, rows, X, offset, slots, weights, R, alpha, eta, auto, state, scalars, counters):
         """One kernel run over a block; an example weighing more than 32 steps stops it, takes its
         steps in closed form, and the run resumes at the next example."""
+        _kernels = _load_kernels()
         start = 0
         while True:
             status = stream(*rows, slots, weights, R, alpha, eta, auto, *state, scalars, counters, start)
