@@ -20,7 +20,6 @@ from aucopt.pairs._order import suffix_less_equal_counts
 TIE_MODES = ("half", "strict")
 
 
-
 def _check_ties(ties) -> str:
     if ties not in TIE_MODES:
         raise ValueError(f"ties must be one of {TIE_MODES}, got {ties!r}.")
