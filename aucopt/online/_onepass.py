@@ -486,6 +486,12 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     all by 2 is streaming every row twice, which changes the one-pass iterate (not the class
     statistics or the batch minimizer).
 
+    **Compiled updates.** The per-example updates run in compiled code (numba): the first fit
+    on a machine compiles them, which takes a few seconds (the closed form of a heavy weight is
+    compiled the first time one occurs), and the machine code is cached on disk for later
+    processes. A sparse row is expanded into a dense buffer one at a time, so dense and sparse
+    X give the same iterates bit for bit, and ``partial_fit`` over chunks equals ``fit``.
+
     References
     ----------
     .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
