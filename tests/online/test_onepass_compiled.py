@@ -164,3 +164,20 @@ def test_kernels_keep_one_compiled_signature():
             OnePassAUC(**params).fit(data, y, sample_weight=np.arange(40) % 3)
     assert len(kernels.stream_dense.signatures) == 1
     assert len(kernels.stream_csr.signatures) == 1
+
+
+def test_csr_with_duplicate_and_unsorted_indices_equals_its_dense_form():
+    rng = np.random.default_rng(3)
+    n, d = 50, 5
+    indptr = np.arange(0, 3 * n + 1, 3)
+    indices = rng.integers(0, d, 3 * n)  # unsorted, with repeats: entries of a repeated index add up
+    data = rng.standard_normal(3 * n)
+    X = sp.csr_matrix((data, indices, indptr), shape=(n, d))
+    assert not X.has_canonical_format
+    dense = X.toarray()
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    got = OnePassAUC(eta0=0.05).fit(X, y)
+    want = OnePassAUC(eta0=0.05).fit(dense, y)
+    np.testing.assert_array_equal(got.coef_avg_, want.coef_avg_)
+    np.testing.assert_array_equal(got.class_cov_, want.class_cov_)
+    _assert_models_agree(got, ReferenceOnePassAUC(eta0=0.05).fit(dense, y))
