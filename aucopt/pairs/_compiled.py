@@ -24,7 +24,7 @@ start; the adjoint sweep walks from the start, inserting each anchor's rank rang
 and reading each point (point query): ``O(m log m)`` time, ``O(m)`` memory.
 
 Modes (what is accumulated per anchor / partner, see :mod:`aucopt.pairs.core`): ``LOSS``
-(``L``, ``c`` and, with a count column, the Hessian's anchor sums and the active count), ``MATVEC``
+(``L``, ``c`` and the Hessian's anchor and partner sums), ``MATVEC``
 (``Q(v)``), ``COUNTS`` (pairs below a threshold) and ``LINE`` (``L``, ``dL/dt`` and ``d²L/dt²``
 along a direction ``v``).
 """
@@ -117,7 +117,7 @@ def _bounds(plo, phi, yA, a, n_uniq, p):
 
 @njit(cache=True, nogil=True, inline="always")
 def _columns(mode, pos, g, w, v):
-    """The summed columns at a position (a 6-tuple, unused entries 0): LOSS w, w g, w g², 1;
+    """The summed columns at a position (a 6-tuple, unused entries 0): LOSS w, w g, w g²;
     MATVEC w v; COUNTS 1; LINE w, w g, w g², w v, w v², w g v."""
     if mode == 1:
         return w[pos] * v[pos], 0.0, 0.0, 0.0, 0.0, 0.0
@@ -125,7 +125,7 @@ def _columns(mode, pos, g, w, v):
         return 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
     wj, gj = w[pos], g[pos]
     if mode == 0:
-        return wj, wj * gj, wj * gj * gj, 1.0, 0.0, 0.0
+        return wj, wj * gj, wj * gj * gj, 0.0, 0.0, 0.0
     vj = v[pos]
     return wj, wj * gj, wj * gj * gj, wj * vj, wj * vj * vj, wj * gj * vj
 
@@ -135,26 +135,21 @@ def _anchor_combine(mode, a, pa, S, k, coef, g, w, v, NA, out, acc):
     """Contributions of anchor ``a`` (at position ``pa``) from its piece sums ``S`` (pieces × columns)."""
     npc = S.shape[0]
     wi = w[pa]
-    if mode == 0:  # LOSS: columns w, w g, w g² [, 1]
+    if mode == 0:  # LOSS: columns w, w g, w g²
         h = 1.0 - g[pa]
         L = 0.0
         ci = 0.0
         na = 0.0
-        cnt = 0.0
         for p in range(npc):
             d0, d1, d2 = coef[p, 0], coef[p, 1], coef[p, 2]
             W0, W1, W2 = S[p, 0], S[p, 1], S[p, 2]
             L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
             ci += d1 * W0 + 2.0 * d2 * (h * W0 + W1)
-            if d2 != 0.0:
-                na += 2.0 * d2 * W0
-                if k > 3:
-                    cnt += S[p, 3]
+            na += 2.0 * d2 * W0
         acc[0] += wi * L
         out[pa] -= wi * ci
-        if k > 3:
+        if NA.shape[0]:
             NA[a] = na
-            acc[1] += cnt
     elif mode == 1:  # MATVEC: column w v; quadratic pieces only
         s = 0.0
         for p in range(npc):
@@ -253,10 +248,14 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
     if s0 >= 0:  # one shared suffix: prefix sums over ranks
         P = np.zeros((n_uniq + 1, 6))
         for pos in range(s0, m):
-            x = _columns(mode, pos, g, w, v)
+            x0, x1, x2, x3, x4, x5 = _columns(mode, pos, g, w, v)
             r = rank[pos] + 1
-            for q in range(k):
-                P[r, q] += x[q]
+            P[r, 0] += x0
+            P[r, 1] += x1
+            P[r, 2] += x2
+            P[r, 3] += x3
+            P[r, 4] += x4
+            P[r, 5] += x5
         for r in range(n_uniq):
             for q in range(k):
                 P[r + 1, q] += P[r, q]
@@ -290,8 +289,12 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 else:
                     u = _tree_prefix(tree, k, lo)
                 d = _tree_prefix(tree, k, hi)
-                for q in range(6):
-                    S[p, q] = u[q] - d[q]
+                S[p, 0] = u[0] - d[0]
+                S[p, 1] = u[1] - d[1]
+                S[p, 2] = u[2] - d[2]
+                S[p, 3] = u[3] - d[3]
+                S[p, 4] = u[4] - d[4]
+                S[p, 5] = u[5] - d[5]
             _anchor_combine(mode, a, apos[a], S, k, coef, g, w, v, NA, out, acc)
 
 
@@ -306,10 +309,11 @@ def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
                 if lo <= hi:
                     continue
-                row = _anchor_rows(mode, apos[a], p, coef, g, w, v)
-                for q in range(2):
-                    D[hi, q] += row[q]
-                    D[lo, q] -= row[q]
+                y0, y1 = _anchor_rows(mode, apos[a], p, coef, g, w, v)
+                D[hi, 0] += y0
+                D[hi, 1] += y1
+                D[lo, 0] -= y0
+                D[lo, 1] -= y1
         for r in range(n_uniq):
             for q in range(2):
                 D[r + 1, q] += D[r, q]

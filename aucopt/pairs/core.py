@@ -429,7 +429,7 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
 
 def _loss_and_coef(core: "_Core", loss: PairLoss, hessian: bool = False):
     """L and c from one forward and one adjoint sweep; with ``hessian`` the same sweeps also give
-    the Hessian's anchor and partner sums ``N``, ``N'`` and the active-pair count."""
+    the Hessian's anchor and partner sums ``N`` and ``N'``."""
     m = core.m
     if core.explicit:
         z = core.z
@@ -442,8 +442,8 @@ def _loss_and_coef(core: "_Core", loss: PairLoss, hessian: bool = False):
         return 0.0, c, None
     NA = np.zeros(core.n_anchors if hessian else 0)
     NP = np.zeros(m)
-    acc = core.sweep(loss.pieces, _compiled.LOSS, 4 if hessian else 3, 2, NA=NA, NP=NP, out=c)
-    sums = (NA, NP, int(round(acc[1]))) if hessian else None
+    acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NA=NA, NP=NP, out=c)
+    sums = (NA, NP) if hessian else None
     return float(acc[0]), c, sums
 
 
@@ -584,15 +584,28 @@ class PairHessian:
         self.n_points = core.m
         if core.explicit:
             self._h2 = core.wij * loss.second(core.z)
-            self.n_active = int(np.count_nonzero(loss.second(core.z) > 0))
+            self._n_active = int(np.count_nonzero(loss.second(core.z) > 0))
             return
         if _sums is None:
             _, _, _sums = _loss_and_coef(core, loss, hessian=True)
         if _sums is None:  # no anchor: no pair
-            self.n_active = 0
+            self._n_active = 0
             self._NA = self._NP = None
             return
-        self._NA, self._NP, self.n_active = _sums
+        self._NA, self._NP = _sums
+        self._n_active = None  # counted on first access (one counting sweep per quadratic piece)
+
+    @property
+    def n_active(self) -> int:
+        """Number of pairs with ℓ'' > 0 (counted, never listed; computed on first access)."""
+        if self._n_active is None:
+            total = 0.0
+            for piece in self._quad:
+                counts = np.zeros(self.n_points)
+                self._core.sweep([piece], _compiled.COUNTS, 1, 0, out=counts)
+                total += counts.sum()
+            self._n_active = int(round(total))
+        return self._n_active
 
     @staticmethod
     def _check(loss: PairLoss):
