@@ -188,6 +188,23 @@ class SubgradientResult:
     stop: str = "max_iter"
 
 
+_REFRESH = 64
+"""The subgradient method recomputes f = K Y α in full at least every this many iterations."""
+
+
+def _scores_after_step(K, y, f, alpha, alpha_next, k):
+    """f = K Y α_next from f = K Y α. The projected step changes few coefficients once most of α
+    sits at the bound 0: then the update reads only those rows of K (K is symmetric), about
+    m·|Δ| operations instead of m²; a full product every ``_REFRESH`` iterations (and when
+    many coefficients move) keeps the rounding of the updates from accumulating."""
+    changed = np.flatnonzero(alpha_next != alpha)
+    if k % _REFRESH == 0 or 4 * len(changed) > len(alpha):
+        return K @ (y * alpha_next)
+    if len(changed) == 0:
+        return f
+    return f + (y[changed] * (alpha_next[changed] - alpha[changed])) @ K[changed]
+
+
 def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
                 step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
                 target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
@@ -264,11 +281,13 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
 
     Notes
     -----
-    Each iteration costs two kernel products (f = K Y α and K c) and one pass of the
-    sorted-pair core, O(m² + m log m) time and O(m²) memory for K; the LP itself, with one row
-    per pair, is never built. The method returns the best iterate seen, which is generally not
-    a vertex of the LP: small coefficients are rarely exactly 0 (an estimator's
-    ``support_threshold`` of about 1e-3 gives a sparse expansion).
+    Each iteration costs one kernel product (K c), one pass of the sorted-pair core and the
+    update of f = K Y α, which reads only the rows of K whose coefficient moved (a full
+    product when more than a quarter move, and every 64 iterations): O(m² + m log m) time and
+    O(m²) memory for K; the LP itself, with one row per pair, is never built. The method
+    returns the best iterate seen, which is generally not a vertex of the LP: small
+    coefficients are rarely exactly 0 (an estimator's ``support_threshold`` of about 1e-3
+    gives a sparse expansion).
 
     References
     ----------
@@ -307,8 +326,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     bar = progress_bar(bool(verbose), total=max_iter, desc="subgradient")
     start = time.perf_counter()
     k = 0
+    f = K @ (y * alpha)
     for k in range(1, max_iter + 1):
-        f = K @ (y * alpha)
         hinge, c = pair_loss(pairs, f, "hinge")
         F = float(alpha.sum()) + C * hinge
         if F < best_F:
@@ -344,6 +363,7 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
             bar.set_postfix(F=f"{F:.6g}", best=f"{best_F:.6g}")
         moved = float(np.linalg.norm(alpha_next - alpha))
         small = tol is not None and moved <= tol * max(1.0, float(np.linalg.norm(alpha)))
+        f = _scores_after_step(K, y, f, alpha, alpha_next, k)
         alpha = alpha_next
         if small:
             stop = "tol"
