@@ -208,7 +208,11 @@ def largest_magnitude(X) -> float:
     (3.0, 2.0)
     """
     data = X.data if hasattr(X, "tocsr") else np.asarray(X)
-    return float(np.max(np.abs(data), initial=0.0)) if data.size else 0.0
+    if not data.size:
+        return 0.0
+    if data.dtype.kind == "f":  # max and -min: no temporary copy of X (1.6 GB at 10⁷ × 20)
+        return float(max(0.0, np.max(data), -np.min(data)))
+    return float(np.max(np.abs(data)))
 
 
 def check_feature_scale(X, *, name: str = "X", products: int = 2) -> None:
