@@ -39,7 +39,9 @@ SHARED = os.path.join(HERE, "..", "..", "shared", "data", "survival", "support_t
 
 def synthetic(n: int, d: int = 20, seed: int = 0):
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
+    X = np.empty((n, d))
+    for a in range(0, n, 1_000_000):  # in row blocks (the same draws): no temporary copy of X
+        X[a:a + 1_000_000] = rng.normal(size=(min(n - a, 1_000_000), d))
     beta = rng.normal(size=d) / np.sqrt(d)
     event_time = rng.exponential(np.exp(-X @ beta))
     censor_time = rng.exponential(1.5 * np.median(event_time), size=n)
