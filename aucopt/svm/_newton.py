@@ -12,7 +12,7 @@ products Q(v) reusing one sort. One outer iteration:
 1. g = Mᵀc/N + αθ;  stop when ‖g‖_∞ ≤ tol.
 2. s ≈ −H⁻¹g by conjugate gradients on Hv = MᵀQ(Mv)/N + αv (≤ ``max_cg_iter`` steps, relative
    residual ``cg_rtol``); stop when the Newton decrement −gᵀs ≤ tol · F.
-3. line search on φ(t) = F(θ + t s), solved to |φ'(t)| ≤ 10⁻²|φ'(0)| (the outer decrement
+3. line search on φ(t) = F(θ + t s), solved to |φ'(t)| ≤ 10⁻¹|φ'(0)| (the outer decrement
    test decides the final accuracy): along the ray the scores are f + t·Ms, so each 1-D Newton
    step t ← t − φ'(t)/φ''(t) costs one forward sweep of the pair core (φ' and φ'' directly,
    :func:`~aucopt.pairs.core.pair_line_derivatives`) and no product with M; safeguarded by
@@ -240,7 +240,7 @@ class _Evaluation:
         self.objective = L / N + 0.5 * alpha * float(theta @ theta)
 
 
-def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=1e-2, max_steps=60):
+def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=0.1, max_steps=60):
     """Minimize the convex φ(t) = F(θ + t s) from the Newton step t = 1, to |φ'(t)| ≤ rtol·|φ'(0)|.
 
     φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs. The trial
