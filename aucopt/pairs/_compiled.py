@@ -109,34 +109,28 @@ def position_state(order, start, rank, ythr):
     return rank_pos, aptr, apos, yA
 
 
+# The per-point and per-anchor helpers take scalars and return tuples: passing arrays to a helper
+# costs reference-count updates per call, which would dominate the sweeps.
 @njit(cache=True, nogil=True, inline="always")
-def _bounds(plo, phi, yA, a, n_uniq, p):
-    lo = n_uniq if plo[p] < 0 else yA[plo[p], a]
-    return lo, yA[phi[p], a]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _columns(mode, pos, g, w, v):
+def _columns(mode, wj, gj, vj):
     """The summed columns at a position (a 6-tuple, unused entries 0): LOSS w, w g, w g²;
     MATVEC w v; COUNTS 1; LINE w, w g, w g², w v, w v², w g v."""
     if mode == 1:
-        return w[pos] * v[pos], 0.0, 0.0, 0.0, 0.0, 0.0
+        return wj * vj, 0.0, 0.0, 0.0, 0.0, 0.0
     if mode == 2:
         return 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    wj, gj = w[pos], g[pos]
     if mode == 0:
         return wj, wj * gj, wj * gj * gj, 0.0, 0.0, 0.0
-    vj = v[pos]
     return wj, wj * gj, wj * gj * gj, wj * vj, wj * vj * vj, wj * gj * vj
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _anchor_combine(mode, a, pa, S, k, coef, g, w, v, NA, out, acc):
-    """Contributions of anchor ``a`` (at position ``pa``) from its piece sums ``S`` (pieces × columns)."""
+def _anchor_terms(mode, S, coef, wi, gi, vi, nai):
+    """Contributions of one anchor from its piece sums ``S`` (pieces × columns):
+    ``(ΔL, Δφ', Δφ'', Δout, NA)``."""
     npc = S.shape[0]
-    wi = w[pa]
     if mode == 0:  # LOSS: columns w, w g, w g²
-        h = 1.0 - g[pa]
+        h = 1.0 - gi
         L = 0.0
         ci = 0.0
         na = 0.0
@@ -146,55 +140,46 @@ def _anchor_combine(mode, a, pa, S, k, coef, g, w, v, NA, out, acc):
             L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
             ci += d1 * W0 + 2.0 * d2 * (h * W0 + W1)
             na += 2.0 * d2 * W0
-        acc[0] += wi * L
-        out[pa] -= wi * ci
-        if NA.shape[0]:
-            NA[a] = na
-    elif mode == 1:  # MATVEC: column w v; quadratic pieces only
+        return wi * L, 0.0, 0.0, -wi * ci, na
+    if mode == 1:  # MATVEC: column w v; quadratic pieces only
         s = 0.0
         for p in range(npc):
             s += 2.0 * coef[p, 2] * S[p, 0]
-        out[pa] += wi * (v[pa] * NA[a] - s)
-    elif mode == 2:  # COUNTS: column 1; one piece
-        out[pa] = S[0, 0]
-    else:  # LINE: columns w, w g, w g², w v, w v², w g v
-        h = 1.0 - g[pa]
-        vi = v[pa]
-        L = 0.0
-        d1s = 0.0
-        d2s = 0.0
-        for p in range(npc):
-            d0, d1, d2 = coef[p, 0], coef[p, 1], coef[p, 2]
-            W0, W1, W2 = S[p, 0], S[p, 1], S[p, 2]
-            V1, V2, U = S[p, 3], S[p, 4], S[p, 5]
-            L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
-            d1s -= (d1 + 2.0 * d2 * h) * (vi * W0 - V1) + 2.0 * d2 * (vi * W1 - U)
-            d2s += 2.0 * d2 * (vi * vi * W0 - 2.0 * vi * V1 + V2)
-        acc[0] += wi * L
-        acc[1] += wi * d1s
-        acc[2] += wi * d2s
+        return 0.0, 0.0, 0.0, wi * (vi * nai - s), nai
+    if mode == 2:  # COUNTS: column 1; one piece
+        return 0.0, 0.0, 0.0, S[0, 0], 0.0
+    h = 1.0 - gi  # LINE: columns w, w g, w g², w v, w v², w g v
+    L = 0.0
+    d1s = 0.0
+    d2s = 0.0
+    for p in range(npc):
+        d0, d1, d2 = coef[p, 0], coef[p, 1], coef[p, 2]
+        W0, W1, W2 = S[p, 0], S[p, 1], S[p, 2]
+        V1, V2, U = S[p, 3], S[p, 4], S[p, 5]
+        L += d0 * W0 + d1 * (h * W0 + W1) + d2 * (h * h * W0 + 2.0 * h * W1 + W2)
+        d1s -= (d1 + 2.0 * d2 * h) * (vi * W0 - V1) + 2.0 * d2 * (vi * W1 - U)
+        d2s += 2.0 * d2 * (vi * vi * W0 - 2.0 * vi * V1 + V2)
+    return wi * L, wi * d1s, wi * d2s, 0.0, 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _anchor_rows(mode, pa, p, coef, g, w, v):
-    """The vector (2-tuple) the anchor at position ``pa`` sends to the partners of its piece p."""
-    d1, d2 = coef[p, 1], coef[p, 2]
+def _anchor_rows(mode, d1, d2, wi, gi, vi):
+    """The vector (2-tuple) an anchor sends to the partners of a piece with coefficients d1, d2."""
     if mode == 0:  # LOSS: c_j += w_j (G0 + g_j G1); G1 is also N'_j of the Hessian
-        return w[pa] * ((d1 + 2.0 * d2) - 2.0 * d2 * g[pa]), 2.0 * d2 * w[pa]
+        return wi * ((d1 + 2.0 * d2) - 2.0 * d2 * gi), 2.0 * d2 * wi
     if mode == 1:  # MATVEC
-        return 2.0 * d2 * w[pa] * v[pa], 0.0
+        return 2.0 * d2 * wi * vi, 0.0
     return 1.0, 0.0  # COUNTS
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _partner_combine(mode, pos, G0, G1, g, w, v, NP, out):
+def _partner_terms(mode, G0, G1, wj, gj, vj, npj):
+    """``(Δout, NP)`` of one partner from its adjoint sums."""
     if mode == 0:
-        out[pos] += w[pos] * (G0 + g[pos] * G1)
-        NP[pos] = G1
-    elif mode == 1:
-        out[pos] += w[pos] * (v[pos] * NP[pos] - G0)
-    else:  # COUNTS: the partner-side counts go to NP
-        NP[pos] = G0
+        return wj * (G0 + gj * G1), G1
+    if mode == 1:
+        return wj * (vj * npj - G0), npj
+    return 0.0, G0  # COUNTS: the partner-side counts go to NP
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -245,10 +230,13 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
     m = rank.shape[0]
     npc = plo.shape[0]
     S = np.zeros((npc, 6))
+    has_v = v.shape[0] > 0
+    has_na = NA.shape[0] > 0
+    a0 = a1 = a2 = 0.0
     if s0 >= 0:  # one shared suffix: prefix sums over ranks
         P = np.zeros((n_uniq + 1, 6))
         for pos in range(s0, m):
-            x0, x1, x2, x3, x4, x5 = _columns(mode, pos, g, w, v)
+            x0, x1, x2, x3, x4, x5 = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
             r = rank[pos] + 1
             P[r, 0] += x0
             P[r, 1] += x1
@@ -261,55 +249,82 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 P[r + 1, q] += P[r, q]
         for a in range(apos.shape[0]):
             for p in range(npc):
-                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                cl = plo[p]
+                lo = n_uniq if cl < 0 else yA[cl, a]
+                hi = yA[phi[p], a]
                 for q in range(k):
                     S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
-            _anchor_combine(mode, a, apos[a], S, k, coef, g, w, v, NA, out, acc)
-        return
-    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
-    t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
-    for pos in range(m - 1, -1, -1):
-        x = _columns(mode, pos, g, w, v)
-        t0 += x[0]
-        t1 += x[1]
-        t2 += x[2]
-        t3 += x[3]
-        t4 += x[4]
-        t5 += x[5]
-        _tree_add(tree, n_uniq, k, rank[pos], x)
-        for a in range(aptr[pos], aptr[pos + 1]):
-            for p in range(npc):
-                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
-                if lo <= hi:
-                    for q in range(6):
-                        S[p, q] = 0.0
-                    continue
-                if lo == n_uniq:
-                    u = (t0, t1, t2, t3, t4, t5)
-                else:
-                    u = _tree_prefix(tree, k, lo)
-                d = _tree_prefix(tree, k, hi)
-                S[p, 0] = u[0] - d[0]
-                S[p, 1] = u[1] - d[1]
-                S[p, 2] = u[2] - d[2]
-                S[p, 3] = u[3] - d[3]
-                S[p, 4] = u[4] - d[4]
-                S[p, 5] = u[5] - d[5]
-            _anchor_combine(mode, a, apos[a], S, k, coef, g, w, v, NA, out, acc)
+            pa = apos[a]
+            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
+                                               NA[a] if has_na else 0.0)
+            a0 += dl
+            a1 += d1
+            a2 += d2
+            out[pa] += do
+            if has_na:
+                NA[a] = na
+    else:
+        tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
+        t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
+        for pos in range(m - 1, -1, -1):
+            x = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
+            t0 += x[0]
+            t1 += x[1]
+            t2 += x[2]
+            t3 += x[3]
+            t4 += x[4]
+            t5 += x[5]
+            _tree_add(tree, n_uniq, k, rank[pos], x)
+            for a in range(aptr[pos], aptr[pos + 1]):
+                for p in range(npc):
+                    cl = plo[p]
+                    lo = n_uniq if cl < 0 else yA[cl, a]
+                    hi = yA[phi[p], a]
+                    if lo <= hi:
+                        for q in range(6):
+                            S[p, q] = 0.0
+                        continue
+                    if lo == n_uniq:
+                        u = (t0, t1, t2, t3, t4, t5)
+                    else:
+                        u = _tree_prefix(tree, k, lo)
+                    d = _tree_prefix(tree, k, hi)
+                    S[p, 0] = u[0] - d[0]
+                    S[p, 1] = u[1] - d[1]
+                    S[p, 2] = u[2] - d[2]
+                    S[p, 3] = u[3] - d[3]
+                    S[p, 4] = u[4] - d[4]
+                    S[p, 5] = u[5] - d[5]
+                pa = apos[a]
+                dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
+                                                   NA[a] if has_na else 0.0)
+                a0 += dl
+                a1 += d1
+                a2 += d2
+                out[pa] += do
+                if has_na:
+                    NA[a] = na
+    acc[0] += a0
+    acc[1] += a1
+    acc[2] += a2
 
 
 @njit(cache=True, nogil=True)
 def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NP, out):
     m = rank.shape[0]
     npc = plo.shape[0]
+    has_v = v.shape[0] > 0
     if s0 >= 0:  # one shared suffix: a difference array over ranks
         D = np.zeros((n_uniq + 1, 2))
         for a in range(apos.shape[0]):
+            pa = apos[a]
             for p in range(npc):
-                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                cl = plo[p]
+                lo = n_uniq if cl < 0 else yA[cl, a]
+                hi = yA[phi[p], a]
                 if lo <= hi:
                     continue
-                y0, y1 = _anchor_rows(mode, apos[a], p, coef, g, w, v)
+                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], w[pa], g[pa], v[pa] if has_v else 0.0)
                 D[hi, 0] += y0
                 D[hi, 1] += y1
                 D[lo, 0] -= y0
@@ -319,21 +334,28 @@ def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 D[r + 1, q] += D[r, q]
         for pos in range(s0, m):
             r = rank[pos]
-            _partner_combine(mode, pos, D[r, 0], D[r, 1], g, w, v, NP, out)
+            do, npj = _partner_terms(mode, D[r, 0], D[r, 1], w[pos], g[pos], v[pos] if has_v else 0.0, NP[pos])
+            out[pos] += do
+            NP[pos] = npj
         return
     tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree: range update over ranks [hi, lo), point query
     for pos in range(m):
         for a in range(aptr[pos], aptr[pos + 1]):
+            pa = apos[a]
             for p in range(npc):
-                lo, hi = _bounds(plo, phi, yA, a, n_uniq, p)
+                cl = plo[p]
+                lo = n_uniq if cl < 0 else yA[cl, a]
+                hi = yA[phi[p], a]
                 if lo <= hi:
                     continue
-                y0, y1 = _anchor_rows(mode, apos[a], p, coef, g, w, v)
+                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], w[pa], g[pa], v[pa] if has_v else 0.0)
                 _tree_add(tree, n_uniq, k, hi, (y0, y1, 0.0, 0.0, 0.0, 0.0))
                 if lo < n_uniq:
                     _tree_add(tree, n_uniq, k, lo, (-y0, -y1, 0.0, 0.0, 0.0, 0.0))
         G = _tree_prefix(tree, k, rank[pos] + 1)
-        _partner_combine(mode, pos, G[0], G[1], g, w, v, NP, out)
+        do, npj = _partner_terms(mode, G[0], G[1], w[pos], g[pos], v[pos] if has_v else 0.0, NP[pos])
+        out[pos] += do
+        NP[pos] = npj
 
 
 @njit(cache=True, nogil=True)
