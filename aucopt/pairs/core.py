@@ -242,7 +242,7 @@ class _Core:
         if not isinstance(pairs, PairSet):
             raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
         m = pairs.n_points
-        f = check_finite_1d(f, "f")
+        f = np.ascontiguousarray(check_finite_1d(f, "f"), dtype=float)  # one compiled signature
         if len(f) != m:
             raise ValueError(f"f has {len(f)} entries but the pair set has {m} points.")
         self.m, self.f = m, f
@@ -497,7 +497,7 @@ def pair_line_derivatives(pairs: PairSet, f, v, loss="squared_hinge", eps: float
     """
     loss = PairLoss.make(loss, eps)
     core = _Core(pairs, f, _cuts(loss.pieces))
-    v = check_finite_1d(v, "v")
+    v = np.ascontiguousarray(check_finite_1d(v, "v"), dtype=float)
     if len(v) != core.m:
         raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
     if core.explicit:
@@ -629,7 +629,7 @@ class PairHessian:
             ``Q(v)``.
         """
         core = self._core
-        v = check_finite_1d(v, "v")
+        v = np.ascontiguousarray(check_finite_1d(v, "v"), dtype=float)
         if len(v) != core.m:
             raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
         m = core.m
