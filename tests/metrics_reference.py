@@ -3,7 +3,7 @@
 ``reference_roc_auc``, ``reference_concordance_counts`` and ``reference_harrell_c`` take the
 arguments of ``aucopt.metrics.roc_auc``, ``concordance_counts`` and ``harrell_c`` and count
 the same pairs by another method: binary searches of each positive among the sorted negatives,
-and a merge-sort tree over the suffixes of the time order (``aucopt.pairs._order``) instead of
+and a merge-sort tree over the suffixes of the time order (``tests/order_reference.py``) instead of
 one Fenwick-tree sweep. Not a test module.
 """
 
@@ -15,7 +15,7 @@ from aucopt._validation import (binary_labels, check_consistent_length, check_fi
                                 check_point_weights, survival_arrays)
 from aucopt.metrics import ConcordanceCounts
 from aucopt.pairs import PairSet
-from aucopt.pairs._order import suffix_less_equal_counts
+from order_reference import suffix_less_equal_counts
 
 TIE_MODES = ("half", "strict")
 

@@ -1,4 +1,4 @@
-"""Properties of aucopt.metrics and aucopt.pairs._order against independent oracles.
+"""Properties of aucopt.metrics and of the order-statistics oracle against independent oracles.
 
 Oracles: brute-force pair enumeration, sklearn.metrics.roc_auc_score,
 sksurv.metrics.concordance_index_censored and lifelines.utils.concordance_index
@@ -19,7 +19,7 @@ from sklearn.metrics import roc_auc_score
 from metrics_reference import reference_concordance_counts, reference_harrell_c, reference_roc_auc
 
 from aucopt import _metrics_numba
-from aucopt.pairs._order import suffix_less_equal_counts
+from order_reference import suffix_less_equal_counts
 from aucopt import survival_target
 from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
 

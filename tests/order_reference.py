@@ -1,4 +1,7 @@
-"""Vectorized order statistics over suffixes of a permutation.
+"""Vectorized order statistics over suffixes of a permutation (a test oracle).
+
+This numpy merge-sort tree was the counting core of :mod:`aucopt.metrics` before the compiled
+Fenwick-tree sweep replaced it; the tests keep it as an independent implementation.
 
 The single primitive here answers, for many queries at once, "how many points of a suffix
 of a fixed ordering have a smaller / equal value than mine, and what is their total weight".
@@ -95,7 +98,7 @@ def suffix_less_equal_counts(order, start, values, queries, weights=None) -> Suf
     Points sorted by time; each query counts the later points with a smaller score:
 
     >>> import numpy as np
-    >>> from aucopt.pairs._order import suffix_less_equal_counts
+    >>> from order_reference import suffix_less_equal_counts
     >>> scores = np.array([0.9, 0.1, 0.5, 0.5])
     >>> counts = suffix_less_equal_counts(order=[0, 1, 2, 3], start=[1, 2], values=scores, queries=[0, 2])
     >>> counts.less.tolist(), counts.equal.tolist()
