@@ -66,6 +66,7 @@ SUBGRADIENT_CONSTRAINTS = {
     "patience": [_Count(Integral, 0, None, closed="left")],
     "shrink": [Interval(Real, 1, None, closed="neither")],
     "target_frac": [Interval(Real, 0, 1, closed="neither")],
+    "min_improvement": [Interval(Real, 0, 1, closed="left")],
     "step": [positive()],
     "max_iter": [_Count(Integral, 1, None, closed="left")],
     "tol": [positive(), None],
@@ -218,7 +219,7 @@ def _scores_after_step(K, y, f, alpha, alpha_next, k):
 
 def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
                 step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
-                target_frac: float = 0.1, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
+                target_frac: float = 0.1, min_improvement: float = 0.0, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
                 alpha0=None, callback=None, verbose: int = 0, time_limit: float | None = None) -> SubgradientResult:
     """Projected subgradient method for the LP Ranker, keeping the best iterate.
 
@@ -256,6 +257,13 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         Factor (> 1) dividing λ after ``patience`` non-improving iterations.
     target_frac : float, default=0.1
         The dynamic rule aims at F_target = (1 − ``target_frac``)·F(α_k); in (0, 1).
+    min_improvement : float, default=0.0
+        Relative improvement below which a new best objective counts as non-improving for the
+        λ schedule of the dynamic and dual-target rules: an iteration improves only when
+        F(α_k) < (1 − ``min_improvement``)·F_best (the best iterate is kept either way). 0 is
+        the thesis's rule, under which a run whose objective keeps decreasing by tiny amounts
+        never shrinks λ; on CoIL 2000 (1.9 M pairs) 0.01 reaches ``step_min`` after about 170
+        iterations, as in Ataman (2007), where 0 still has λ ≈ 0.3 there.
     step : float, default=0.1
         Distance moved per iteration by the ``"constant"`` rule (``step``/√k for ``"sqrt"``).
     max_iter : int, default=5000
@@ -338,7 +346,7 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     validate_parameter_constraints(
         SUBGRADIENT_CONSTRAINTS,
         dict(C=C, rule=rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
-             target_frac=target_frac, step=step, max_iter=max_iter, tol=tol, alpha0=alpha0,
+             target_frac=target_frac, min_improvement=min_improvement, step=step, max_iter=max_iter, tol=tol, alpha0=alpha0,
              callback=callback, verbose=verbose, time_limit=time_limit),
         caller_name="subgradient")
     pairs.check_nonempty()
@@ -360,7 +368,14 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         hinge, c = pair_loss(pairs, f, "hinge")
         F = float(alpha.sum()) + C * hinge
         if F < best_F:
-            best_F, best_alpha, best_k, h_count = F, alpha.copy(), k, 0
+            improved = F < best_F - min_improvement * abs(best_F) if np.isfinite(best_F) else True
+            best_F, best_alpha, best_k = F, alpha.copy(), k
+            if improved:
+                h_count = 0
+            elif h_count < patience:
+                h_count += 1
+            else:
+                lam, h_count = lam / shrink, 0
         elif h_count < patience:
             h_count += 1
         else:

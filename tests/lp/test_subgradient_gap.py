@@ -93,3 +93,27 @@ def test_verbose_prints_the_gap(capsys):
     K, pairs, _, C = _synthetic(0, n=40)
     _run(K, pairs, C, max_iter=30, verbose=1)
     assert "relative gap" in capsys.readouterr().out
+
+
+def test_min_improvement_shrinks_the_step_scale_sooner():
+    K, pairs, _, C = _synthetic(1)
+    opt, _ = full_lp(K, pairs, C)
+    base = _run(K, pairs, C, max_iter=2000)
+    fast = _run(K, pairs, C, max_iter=2000, min_improvement=0.01)
+    assert fast.stop == "step_min" and fast.iterations <= base.iterations
+    for run in (base, fast):
+        assert run.lower_bound <= opt * (1 + REL) <= run.objective * (1 + REL)
+    # λ never grows and, with the threshold, shrinks on every (patience + 1)-th small improvement
+    lams = [r["step_scale"] for r in fast.history]
+    assert all(b <= a for a, b in zip(lams, lams[1:]))
+
+
+def test_min_improvement_through_the_estimator():
+    X, y = make_classification(n_samples=80, random_state=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = LPRanker(C=1.0, gamma=0.1, method="subgradient",
+                         method_options={"min_improvement": 0.01, "rule": "dual_target"}).fit(X, y)
+    assert model.method_result_.stop == "step_min"
+    with pytest.raises(ValueError, match="min_improvement"):
+        LPRanker(method="subgradient", method_options={"min_improvement": -1.0}).fit(X, y)
