@@ -365,7 +365,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         Options of the route. ``"chunking"``: ``n_chunks``, ``scheme``, ``top_k``,
         ``violation``, ``min_violation``, ``callback``. ``"clustering"``: ``variant``.
         ``"subgradient"``: ``rule``, ``step0``, ``step_min``, ``patience``, ``shrink``,
-        ``target_frac``, ``step``, ``alpha0``, ``callback``. Options that are estimator
+        ``target_frac``, ``min_improvement``, ``step``, ``alpha0``, ``callback``. Options that are estimator
         parameters (``tol``, ``max_iter``, ``verbose``, ``random_state``, ``solver``,
         ``solver_options``, ``max_bytes``) are set on the estimator.
     solver : str, default="highs"
@@ -443,7 +443,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         status is ``"iteration_limit"`` (and a ``ConvergenceWarning`` is issued).
     method_result_ : ChunkingResult, SubgradientResult, LocalClusters or None
         The route's record (passes and retained pairs, iteration history, or the clusters);
-        None for ``"full"``.
+        None for ``"full"``. For ``"subgradient"``, ``lower_bound`` and ``gap`` certify how far
+        the fitted objective can be above the LP optimum.
     n_iter_ : int
         Iterations: subgradient iterations, chunking passes, or the backend's iteration count
         for ``"full"`` and ``"clustering"``.

@@ -219,7 +219,8 @@ def _scores_after_step(K, y, f, alpha, alpha_next, k):
 
 def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
                 step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
-                target_frac: float = 0.1, min_improvement: float = 0.0, step: float = 0.1, max_iter: int = 5000, tol: float | None = None,
+                target_frac: float = 0.1, min_improvement: float = 0.0, step: float = 0.1,
+                max_iter: int = 5000, tol: float | None = None,
                 alpha0=None, callback=None, verbose: int = 0, time_limit: float | None = None) -> SubgradientResult:
     """Projected subgradient method for the LP Ranker, keeping the best iterate.
 
@@ -243,10 +244,10 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         ``shrink`` on the (``patience`` + 1)-th consecutive non-improving iteration; the run
         stops when λ < ``step_min``. ``"dual_target"``: the same λ schedule with the Polyak
         step towards the certified lower bound, s_k = λ_k (F(α_k) − LB_k)/‖g_k‖² (Polyak 1969),
-        LB_k the best dual bound so far (see Notes), never below 0.001·``target_frac``·F(α_k). ``"constant"`` and ``"sqrt"`` move α by the distance
-        ``step`` resp. ``step``/√k along −g/‖g‖ (normalized: ‖g‖ grows with C and the number of
-        pairs, so a raw step size would not transfer between problems) and run ``max_iter``
-        iterations.
+        LB_k the best dual bound so far (see Notes), never below 0.001·``target_frac``·F(α_k).
+        ``"constant"`` and ``"sqrt"`` move α by the distance ``step`` resp. ``step``/√k along
+        −g/‖g‖ (normalized: ‖g‖ grows with C and the number of pairs, so a raw step size would
+        not transfer between problems) and run ``max_iter`` iterations.
     step0 : float, default=2.0
         Initial step scale λ_0 of the dynamic rule.
     step_min : float, default=0.005
@@ -346,8 +347,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     validate_parameter_constraints(
         SUBGRADIENT_CONSTRAINTS,
         dict(C=C, rule=rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
-             target_frac=target_frac, min_improvement=min_improvement, step=step, max_iter=max_iter, tol=tol, alpha0=alpha0,
-             callback=callback, verbose=verbose, time_limit=time_limit),
+             target_frac=target_frac, min_improvement=min_improvement, step=step, max_iter=max_iter,
+             tol=tol, alpha0=alpha0, callback=callback, verbose=verbose, time_limit=time_limit),
         caller_name="subgradient")
     pairs.check_nonempty()
     m = pairs.n_points
@@ -437,7 +438,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
              f"its stopping rule held; the best iterate (F = {best_F:.6g}) may be far from the optimum. "
              "Raise time_limit (solver_options={'time_limit': ...}).", ConvergenceWarning)
     if stop == "max_iter" and (rule in ("dynamic", "dual_target") or tol is not None):
-        rule_text = f"step scale >= step_min={step_min}" if rule in ("dynamic", "dual_target") else f"moves > tol={tol}"
+        scheduled = rule in ("dynamic", "dual_target")
+        rule_text = f"step scale >= step_min={step_min}" if scheduled else f"moves > tol={tol}"
         warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
              f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
              "Raise max_iter, or raise step_min / tol.", ConvergenceWarning)
