@@ -1,0 +1,181 @@
+"""Tests of AUCSVM's dual coordinate descent route (``method="dcd"``, Hsieh et al. 2008).
+
+Oracle: the same pairwise dual solved as a lifted QP by Clarabel at tight tolerances
+(``method="full"``), an independent solver; plus the KKT conditions of the dual checked on the
+returned α from the training scores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.metrics.pairwise import rbf_kernel
+
+from aucopt import AUCSVM, PairSet, ProblemTooLargeError, SolverWarning, SurvivalAUCSVM, survival_target
+
+TIGHT_CLARABEL = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
+
+
+def _binary(n=60, seed=0):
+    return make_classification(n_samples=n, n_features=5, n_informative=3, random_state=seed)
+
+
+def _survival(n=50, seed=1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    time = rng.exponential(np.exp(-X[:, 0]))
+    return X, survival_target(rng.random(n) < 0.7, time)
+
+
+def _assert_same_model(dcd, qp, X):
+    assert dcd.solve_result_.status == "optimal"
+    assert dcd.objective_ == pytest.approx(qp.objective_, rel=1e-6)
+    assert dcd.dual_objective_ == pytest.approx(qp.dual_objective_, rel=1e-6)
+    assert dcd.dual_objective_ == pytest.approx(-dcd.objective_, rel=1e-6)  # strong duality
+    f, g = dcd.decision_function(X), qp.decision_function(X)
+    assert np.max(np.abs(f - g)) <= 1e-4 * max(1.0, np.max(np.abs(g)))
+
+
+def _assert_kkt(est, X, y_pairs_weights, C, power, tol=1e-4):
+    """Box and KKT of the dual: G_p = (f_i − f_j) + α_p/(C w_p) − 1 with f the training scores."""
+    i, j, w = y_pairs_weights
+    alpha = est.solve_result_.x
+    f = est.decision_function(X)
+    upper = C * w if power == 1 else np.where(w > 0, np.inf, 0.0)
+    assert np.all(alpha >= 0) and np.all(alpha <= upper * (1 + 1e-12))
+    ridge = np.divide(alpha, C * w, out=np.zeros_like(alpha), where=w > 0) if power == 2 else 0.0
+    G = f[i] - f[j] + ridge - 1.0
+    active = w > 0
+    low = active & (alpha <= 1e-10)
+    high = active & np.isfinite(upper) & (alpha >= np.where(np.isfinite(upper), upper, 0) * (1 - 1e-10))
+    free = active & ~low & ~high
+    assert np.all(G[low] >= -tol)
+    assert np.all(G[high] <= tol)
+    assert np.all(np.abs(G[free]) <= tol)
+
+
+def _fit_pairs(est, X, y, sample_weight=None):
+    return PairSet.bipartite(y, pos_label=est.pos_label_, point_weights=sample_weight).to_arrays(None)
+
+
+def _pairs(est, y, sample_weight=None):
+    """The bipartite pairs (i, j, w_i w_j), built independently of the fit."""
+    pos = np.flatnonzero(y == est.pos_label_)
+    neg = np.flatnonzero(y != est.pos_label_)
+    i, j = np.repeat(pos, len(neg)), np.tile(neg, len(pos))
+    w = np.ones(len(i)) if sample_weight is None else sample_weight[i] * sample_weight[j]
+    return i, j, w
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("power", [1, 2])
+def test_dcd_matches_clarabel_bipartite(kernel, power):
+    X, y = _binary()
+    loss = "hinge" if power == 1 else "squared_hinge"
+    C = 0.05
+    dcd = AUCSVM(C=C, kernel=kernel, loss=loss, method="dcd").fit(X, y)
+    qp = AUCSVM(C=C, kernel=kernel, loss=loss, method="full", solver="clarabel",
+                solver_options=TIGHT_CLARABEL).fit(X, y)
+    _assert_same_model(dcd, qp, X)
+    assert dcd.method_ == "dcd" and dcd.n_iter_ >= 1
+    assert dcd.n_pairs_ == qp.n_pairs_
+    i, j, _ = _pairs(dcd, y)
+    fi, fj, fw = _fit_pairs(dcd, X, y)
+    np.testing.assert_array_equal(np.sort(i * len(y) + j), np.sort(fi * len(y) + fj))
+    _assert_kkt(dcd, X, (fi, fj, fw), C, power)
+    # the expansion collapses the pair duals onto points: Σ_l c_l = 0 and c = Aᵀα
+    assert abs(dcd.dual_coef_.sum()) <= 1e-8 * max(1.0, np.abs(dcd.dual_coef_).sum())
+
+
+@pytest.mark.parametrize("power", [1, 2])
+def test_dcd_matches_clarabel_survival(power):
+    X, y = _survival()
+    loss = "hinge" if power == 1 else "squared_hinge"
+    dcd = SurvivalAUCSVM(C=0.1, kernel="rbf", loss=loss, method="dcd").fit(X, y)
+    qp = SurvivalAUCSVM(C=0.1, kernel="rbf", loss=loss, method="full", solver="clarabel",
+                        solver_options=TIGHT_CLARABEL).fit(X, y)
+    _assert_same_model(dcd, qp, X)
+    assert dcd.pair_target_ == "survival"
+
+
+@pytest.mark.parametrize("power", [1, 2])
+def test_dcd_weighted_pairs_with_zero_weights(power):
+    X, y = _binary(n=50, seed=3)
+    sw = np.random.default_rng(0).uniform(0.2, 2.0, len(y))
+    sw[:6] = 0.0
+    loss = "hinge" if power == 1 else "squared_hinge"
+    dcd = AUCSVM(C=0.1, kernel="rbf", loss=loss, method="dcd").fit(X, y, sample_weight=sw)
+    qp = AUCSVM(C=0.1, kernel="rbf", loss=loss, method="full", solver="clarabel",
+                solver_options=TIGHT_CLARABEL).fit(X, y, sample_weight=sw)
+    _assert_same_model(dcd, qp, X)
+    keep = sw > 0  # zero-weight points enter no pair: the fit runs on the others
+    Xk, yk, swk = X[keep], y[keep], sw[keep]
+    i, j, w = _pairs(dcd, yk, sample_weight=swk)
+    assert len(dcd.solve_result_.x) == len(i)
+    fi, fj, fw = _fit_pairs(dcd, Xk, yk, sample_weight=swk)
+    order, fit_order = np.lexsort((j, i)), np.lexsort((fj, fi))
+    np.testing.assert_array_equal(i[order], fi[fit_order])
+    np.testing.assert_allclose(w[order], fw[fit_order])  # pair weights w_i w_j
+    _assert_kkt(dcd, Xk, (fi, fj, fw), 0.1, power)
+
+
+def test_dcd_precomputed_kernel():
+    X, y = _binary(n=50, seed=4)
+    K = rbf_kernel(X, gamma=0.3)
+    dcd = AUCSVM(C=0.05, kernel="precomputed", method="dcd").fit(K, y)
+    qp = AUCSVM(C=0.05, kernel="precomputed", method="full", solver="clarabel",
+                solver_options=TIGHT_CLARABEL).fit(K, y)
+    _assert_same_model(dcd, qp, K)
+    rbf = AUCSVM(C=0.05, kernel="rbf", gamma=0.3, method="dcd").fit(X, y)
+    np.testing.assert_allclose(rbf.decision_function(X), dcd.decision_function(K), atol=1e-5)
+
+
+def test_dcd_iteration_limit_warns_with_fix():
+    X, y = _binary(n=60)
+    with pytest.warns(SolverWarning, match="raise max_iter"):
+        est = AUCSVM(C=10.0, kernel="rbf", method="dcd", max_iter=2, tol=1e-12).fit(X, y)
+    assert est.solve_result_.status == "iteration_limit"
+    assert est.n_iter_ == 2
+
+
+def test_dcd_time_limit():
+    X, y = _binary(n=120)
+    with pytest.warns(SolverWarning, match="time_limit"):
+        est = AUCSVM(C=100.0, kernel="rbf", gamma=50.0, method="dcd", tol=1e-300, max_iter=10**9,
+                     solver_options={"time_limit": 0.3}).fit(X, y)
+    assert est.solve_result_.status == "time_limit"
+    assert est.solve_result_.wall_time < 30
+    with pytest.raises(ValueError, match="not options of method='dcd'"):
+        AUCSVM(method="dcd", solver_options={"polishing": False}).fit(X, y)
+
+
+def test_dcd_random_state_determinism():
+    X, y = _binary(n=50)
+    a = AUCSVM(C=0.1, method="dcd", random_state=7).fit(X, y)
+    b = AUCSVM(C=0.1, method="dcd", random_state=7).fit(X, y)
+    np.testing.assert_array_equal(a.solve_result_.x, b.solve_result_.x)
+    assert a.n_iter_ == b.n_iter_
+    c = AUCSVM(C=0.1, method="dcd", random_state=8).fit(X, y)
+    assert c.objective_ == pytest.approx(a.objective_, rel=1e-6)  # another order, the same optimum
+
+
+def test_dcd_memory_guard_counts_pair_list_and_factor():
+    from aucopt._memory import aucsvm_bytes, aucsvm_dcd_bytes
+
+    X, y = _binary(n=60)
+    n_pairs = int((y == 1).sum() * (y == 0).sum())
+    need = aucsvm_dcd_bytes(60, n_pairs, 5, "rbf")
+    assert need == 11 * 8 * n_pairs + 3 * 8 * 60 * 60
+    assert need < aucsvm_bytes("full", "rbf", 60, n_pairs, 5, 5)  # no lifted QP
+    with pytest.raises(ProblemTooLargeError, match="Dual coordinate descent"):
+        AUCSVM(method="dcd", max_bytes=need - 1).fit(X, y)
+    AUCSVM(method="dcd", max_bytes=need).fit(X, y)
+
+
+def test_dcd_verbose_progress(capsys):
+    X, y = _binary(n=40)
+    AUCSVM(C=0.1, method="dcd", verbose=1).fit(X, y)
+    captured = capsys.readouterr()
+    assert "method='dcd'" in captured.out
+    assert "gap=" in captured.err
