@@ -391,6 +391,16 @@ class KernelPairRanker(BaseEstimator):
         route = getattr(self, "method_", None) or getattr(self, "method", "full")
         return ("support_", "support_pairs_") if route == "full" else ()
 
+    def _take_route(self, pairs: PairSet) -> str:
+        """The route of ``select_method(pairs)``, kept in ``method_``, logged, and printed under
+        ``verbose`` (for estimators whose ``method`` offers ``"auto"``)."""
+        method, reason = self.select_method(pairs)
+        self.method_ = method
+        _LOG.info("%s: %s", type(self).__name__, reason)
+        if self.verbose:
+            print(f"[{type(self).__name__}] {reason}", flush=True)
+        return method
+
     def _check_model_params(self):
         """Check rules that span several parameters (single parameters are declared)."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import logging
 import warnings
 from numbers import Integral
 
@@ -42,7 +41,6 @@ LP_METHODS = ("full", "chunking", "clustering", "subgradient")
 #: over 170 s; the subgradient takes 1-3 s at each of these sizes.
 LP_AUTO_MAX_PAIRS = 20_000
 
-logger = logging.getLogger(__name__)
 
 #: the function behind each scalable route and the constraints of its ``method_options``
 _ROUTES = {
@@ -266,11 +264,7 @@ class _LPRankerModel(KernelPairRanker):
         options = dict(self.method_options or {})
         C = float(self.C)
         self.method_result_ = self.reduction_ = self.problem_size_ = None
-        method, reason = self.select_method(pairs)
-        self.method_ = method
-        logger.info("%s: %s", type(self).__name__, reason)
-        if self.verbose:
-            print(f"[{type(self).__name__}] {reason}", flush=True)
+        method = self._take_route(pairs)
         if method == "clustering" and pairs.target != "bipartite":
             raise ValueError("method='clustering' needs binary labels and explicit features; "
                              f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from numbers import Integral
 
 import numpy as np
@@ -42,7 +41,6 @@ AUCSVM_AUTO_MAX_PAIRS = 20_000
 DCD_DEFAULT_TOL = 1e-6
 DCD_DEFAULT_MAX_ITER = 10_000
 
-logger = logging.getLogger(__name__)
 
 
 class _AUCSVMModel(KernelPairRanker):
@@ -148,11 +146,7 @@ class _AUCSVMModel(KernelPairRanker):
 
         C, power = float(self.C), _LOSS_POWER[self.loss]
         options = dict(self.method_options or {})
-        method, reason = self.select_method(pairs)
-        self.method_ = method
-        logger.info("%s: %s", type(self).__name__, reason)
-        if self.verbose:
-            print(f"[{type(self).__name__}] {reason}", flush=True)
+        method = self._take_route(pairs)
         check_aucsvm(X, pairs, method=method, kernel=kernel.name, loss=self.loss, solver=self.solver,
                      max_bytes=self.max_bytes)  # the route's peak, before any pair or kernel work
         if method == "liblinear":
