@@ -385,11 +385,11 @@ class KernelPairRanker(BaseEstimator):
     # ------------------------------------------------------------------ hooks
     @property
     def _row_index_attributes(self):
-        """Fitted attributes holding training-row indices: those of the exact route
-        (``method="full"``, or ``method_`` after ``method="auto"`` chose it); other routes'
-        expansions may index centers or a weight vector."""
+        """Fitted attributes holding training-row indices: those of the exact routes
+        (``method="full"`` or ``"dcd"``, or ``method_`` after ``method="auto"`` chose one); other
+        routes' expansions may index centers or a weight vector."""
         route = getattr(self, "method_", None) or getattr(self, "method", "full")
-        return ("support_", "support_pairs_") if route == "full" else ()
+        return ("support_", "support_pairs_") if route in ("full", "dcd") else ()
 
     def _take_route(self, pairs: PairSet) -> str:
         """The route of ``select_method(pairs)``, kept in ``method_``, logged, and printed under

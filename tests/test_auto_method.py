@@ -98,7 +98,7 @@ def test_lp_auto_sizes_its_own_route(monkeypatch):
 def test_method_options_need_an_explicit_method(cancer):
     with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'chunking'"):
         LPRanker(method_options={"n_chunks": 3}).fit(*cancer)
-    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear' or 'kmeans'"):
+    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear', 'dcd' or 'kmeans'"):
         AUCSVM(kernel="linear", method_options={"n_clusters": 3}).fit(*cancer)
 
 
@@ -138,7 +138,7 @@ def test_chunking_honours_the_time_limit_over_the_whole_run():
 # ============================================================================ AUC-SVM
 def test_aucsvm_auto_routes(cancer, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
-    assert AUCSVM(C=0.1).fit(X, y).method_ == "full"  # rbf: the QP is its route
+    assert AUCSVM(C=0.1).fit(X, y).method_ == "full"  # rbf, few pairs: the QP
     small = AUCSVM(C=0.1, kernel="linear").fit(X, y)
     assert small.method_ == "full"
     monkeypatch.setattr(aucopt.svm._aucsvm, "AUCSVM_AUTO_MAX_PAIRS", 50)
@@ -148,7 +148,7 @@ def test_aucsvm_auto_routes(cancer, monkeypatch):
     assert big.objective_ == pytest.approx(small.objective_, rel=1e-7)  # Theorem 2: the same optimum
     Xs, ys = _survival()
     assert SurvivalAUCSVM(C=0.1, kernel="linear").fit(Xs, ys).method_ == "liblinear"
-    assert SurvivalAUCSVM(C=0.1).fit(Xs, ys).method_ == "full"
+    assert SurvivalAUCSVM(C=0.1).fit(Xs, ys).method_ == "dcd"  # rbf above the threshold: dual coordinate descent
 
 
 def test_aucsvm_auto_states_its_choice_under_verbose(cancer, capsys):

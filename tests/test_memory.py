@@ -126,7 +126,7 @@ def test_rbf_aucsvm_counts_the_kernel_factor_not_only_the_matrix(no_kernel):
     budget = max(8.0 * 500 * 500 * 2, need / 2)  # above the bare kernel matrix, below the estimate
     assert 8.0 * 500 * 500 < budget < need
     with pytest.raises(ProblemTooLargeError, match="kernel factor"):
-        AUCSVM(max_bytes=budget).fit(X, y)
+        AUCSVM(method="full", max_bytes=budget).fit(X, y)
 
 
 def test_rankrc_counts_its_basis_block_and_eigendecomposition(no_kernel, monkeypatch):

@@ -1,15 +1,31 @@
 """Dual coordinate descent for the AUC-SVM pairwise duals (Hsieh et al. 2008).
 
-Private to :mod:`aucopt.svm._aucsvm`. The dual, on a kernel factor L (K = L Lᵀ, r columns) and
-pairs p = (i, j) with a_p = L_i − L_j, is
+Private to :mod:`aucopt.svm._aucsvm`, which imports it on the first ``method="dcd"`` fit (numba
+compiles the kernels below then, or loads them from its disk cache). With pairs p = (i_p, j_p),
+pair weights w_p, the expansion c = Aᵀα (c_l = Σ_{p: i_p = l} α_p − Σ_{p: j_p = l} α_p) and the
+kernel matrix K, the dual is
 
-    min_α  ½‖u‖² + Σ_p α_p² / (2 C w_p) [2-norm only] − Σ_p α_p,   u = Σ_p α_p a_p,
-    s.t.   0 ≤ α_p ≤ C w_p (1-norm)   or   α_p ≥ 0 (2-norm; α_p = 0 when w_p = 0).
+    min_α  ½ cᵀKc + Σ_p α_p² / (2 C w_p) [2-norm only] − Σ_p α_p
+    s.t.   0 ≤ α_p ≤ C w_p (1-norm)   or   α_p ≥ 0 (2-norm);   α_p = 0 when w_p = 0.
 
-One coordinate step costs O(r): the gradient G_p = uᵀa_p + d_p α_p − 1 (d_p = 1/(C w_p) for the
-2-norm, 0 for the 1-norm), the curvature Q_pp = ‖a_p‖² + d_p, the clipped Newton step, and the
-update of u. The epoch kernel has one compiled signature (float64 arrays, int64 indices);
-callers cast first. numba is imported on first use.
+Its gradient in α_p is G_p = f_i − f_j + d_p α_p − 1, with f = Kc the training scores and
+d_p = 1/(C w_p) for the 2-norm (0 for the 1-norm); the curvature is Q_pp = K_ii + K_jj − 2 K_ij + d_p.
+A coordinate step is the Newton step clipped to the box. Two representations of f:
+
+* ``kernel`` (any kernel): K in memory and f = Kc maintained; the gradient costs O(1) and a step
+  that moves α_p costs O(n) (f += δ (K_i − K_j)). No factorization of K.
+* ``linear`` (K = XXᵀ): w = Xᵀc maintained instead, f_i = x_iᵀw; the gradient and the step cost
+  O(d), and neither K nor a factor of it is formed.
+
+**Shrinking** (Hsieh et al. 2008, Section 3.2, as in liblinear): a coordinate at a bound whose
+gradient points outward by more than the previous epoch's largest projected-gradient violation
+leaves the active set. When the projected-gradient gap max PG − min PG over the active set is
+at most ``tol``, f (or w) is recomputed from α, the full set is restored and passed over again:
+the solve stops only when the gap over all pairs with w_p > 0 is at most ``tol``. The active
+coordinates are visited in a new random order every epoch.
+
+Memory beyond the pair list (int32 i and j, float64 w) and K (or X): α, Q_pp and the active
+index, 20 bytes a pair, and O(n) vectors.
 
 References
 ----------
@@ -19,147 +35,218 @@ coordinate descent method for large-scale linear SVM. *ICML*, 408–415.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
+from numba import njit
 
-_KERNEL = None
-
-
-def _epoch_kernel():
-    """The compiled epoch (numba imported and the kernel compiled, or loaded from cache, on first use)."""
-    global _KERNEL
-    if _KERNEL is None:
-        from numba import njit
-
-        @njit(cache=True, nogil=True)
-        def dcd_epoch(L, i, j, upper, ridge, qdiag, alpha, u, perm):
-            """One pass over ``perm``; returns (max PG, min PG) over the free coordinates."""
-            r = L.shape[1]
-            pg_max = -np.inf
-            pg_min = np.inf
-            for t in range(perm.shape[0]):
-                p = perm[t]
-                ub = upper[p]
-                if ub <= 0.0:
-                    continue
-                a = i[p]
-                b = j[p]
-                g = ridge[p] * alpha[p] - 1.0
-                for k in range(r):
-                    g += u[k] * (L[a, k] - L[b, k])
-                ap = alpha[p]
-                if ap <= 0.0:
-                    pg = min(g, 0.0)
-                elif ap >= ub:
-                    pg = max(g, 0.0)
-                else:
-                    pg = g
-                if pg > pg_max:
-                    pg_max = pg
-                if pg < pg_min:
-                    pg_min = pg
-                if pg != 0.0:
-                    q = qdiag[p]
-                    if q > 0.0:
-                        new = min(max(ap - g / q, 0.0), ub)
-                    else:  # a_p = 0 and no ridge: the objective falls linearly in α_p (g = −1)
-                        new = ub if g < 0.0 else 0.0
-                    d = new - ap
-                    if d != 0.0:
-                        alpha[p] = new
-                        for k in range(r):
-                            u[k] += d * (L[a, k] - L[b, k])
-            return pg_max, pg_min
-
-        _KERNEL = dcd_epoch
-    return _KERNEL
+#: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12)
+_PG_ZERO = 1e-12
 
 
-def dcd_solve(L, i, j, w, C, power, *, tol, max_iter, random_state, time_limit=None, verbose=False):
+
+@njit(cache=True, nogil=True)
+def _curvature(data, linear, i, j, w, C, power, out):
+    """Q_pp for every pair: ‖x_i − x_j‖² (linear) or K_ii + K_jj − 2K_ij, plus 1/(C w_p) (2-norm)."""
+    d = data.shape[1]
+    for p in range(i.shape[0]):
+        a = i[p]
+        b = j[p]
+        if linear:
+            s = 0.0
+            for k in range(d):
+                t = data[a, k] - data[b, k]
+                s += t * t
+        else:
+            s = data[a, a] + data[b, b] - 2.0 * data[a, b]
+        if power == 2 and w[p] > 0.0:
+            s += 1.0 / (C * w[p])
+        out[p] = s
+
+
+@njit(cache=True, nogil=True)
+def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, active, pg_max_old, pg_min_old):
+    """One pass over ``index[:active]`` (in its order); returns (max PG, min PG, active size).
+
+    ``state`` is f = Kc (``linear`` False) or w = Xᵀc (``linear`` True); shrunk coordinates
+    are swapped to the end of the active part of ``index``.
+    """
+    n = state.shape[0]
+    pg_max = -np.inf
+    pg_min = np.inf
+    s = 0
+    while s < active:
+        p = index[s]
+        a = i[p]
+        b = j[p]
+        ap = alpha[p]
+        if power == 1:
+            ub = C * w[p]
+            g = -1.0
+        else:
+            ub = np.inf
+            g = ap / (C * w[p]) - 1.0
+        if linear:
+            for k in range(n):
+                g += state[k] * (data[a, k] - data[b, k])
+        else:
+            g += state[a] - state[b]
+        if ap <= 0.0:
+            if g > pg_max_old:  # at 0 and pushed further down: shrink
+                active -= 1
+                index[s] = index[active]
+                index[active] = p
+                continue
+            pg = min(g, 0.0)
+        elif ap >= ub:
+            if g < pg_min_old:  # at C w_p and pushed further up: shrink
+                active -= 1
+                index[s] = index[active]
+                index[active] = p
+                continue
+            pg = max(g, 0.0)
+        else:
+            pg = g
+        if pg > pg_max:
+            pg_max = pg
+        if pg < pg_min:
+            pg_min = pg
+        s += 1
+        if abs(pg) > _PG_ZERO:
+            q = qdiag[p]
+            if q > 0.0:
+                new = min(max(ap - g / q, 0.0), ub)
+            else:  # x_i = x_j under the 1-norm: the objective falls linearly in α_p (g = −1)
+                new = ub if g < 0.0 else 0.0
+            delta = new - ap
+            if delta != 0.0:
+                alpha[p] = new
+                c[a] += delta
+                c[b] -= delta
+                for k in range(n):  # w += δ (x_i − x_j), or f += δ (K_i − K_j)
+                    state[k] += delta * (data[a, k] - data[b, k])
+    return pg_max, pg_min, active
+
+
+@njit(cache=True, nogil=True)
+def _dual_sums(alpha, w, C, power):
+    """(Σ α_p, Σ α_p² / (C w_p) over w_p > 0 for the 2-norm, else 0) without pair-sized temporaries."""
+    total = 0.0
+    ridge = 0.0
+    for p in range(alpha.shape[0]):
+        total += alpha[p]
+        if power == 2 and w[p] > 0.0:
+            ridge += alpha[p] * alpha[p] / (C * w[p])
+    return total, ridge
+
+
+def expansion(alpha, i, j, n_points):
+    """c = Aᵀα: Σ α_p over the pairs where a point comes first minus where it comes second."""
+    return np.bincount(i, alpha, minlength=n_points) - np.bincount(j, alpha, minlength=n_points)
+
+
+def dual_objective(alpha, w, C, power, c, f):
+    """½ cᵀKc + Σ α_p² / (2 C w_p) [2-norm] − Σ α_p, with f = Kc."""
+    total, ridge = _dual_sums(alpha, w, float(C), int(power))
+    return 0.5 * float(c @ f) + 0.5 * ridge - total
+
+
+def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True, alpha0=None,
+              random_state=None, time_limit=None, verbose=False):
     """Solve the 1-norm (``power=1``) or 2-norm (``power=2``) AUC-SVM dual by dual coordinate descent.
 
     Parameters
     ----------
-    L : ndarray of shape (n_points, r)
-        The kernel factor.
+    data : ndarray of shape (n_points, n_points) or (n_points, n_features)
+        The kernel matrix K, or the data X when ``linear`` (K = XXᵀ, never formed).
     i, j, w : ndarray of shape (n_pairs,)
         The pairs and their weights.
     C : float
         The loss weight.
     power : {1, 2}
         1 for the hinge (box 0 ≤ α ≤ C w), 2 for the squared hinge (ridge 1/(C w)).
+    linear : bool
+        Whether ``data`` is X (w = Xᵀc maintained) rather than K (f = Kc maintained).
     tol : float
-        Stop when the projected-gradient gap max PG − min PG over an epoch is at most ``tol``.
+        Stop when the projected-gradient gap max PG − min PG over all pairs is at most ``tol``.
     max_iter : int
-        Epoch limit.
-    random_state : int or None
-        Seed of the per-epoch permutation.
+        Epoch limit (an epoch is one pass over the active set).
+    shrinking : bool, default=True
+        Remove coordinates at a bound whose gradient points outward from the active set.
+    alpha0 : ndarray of shape (n_pairs,), default=None
+        A starting point, clipped into the box; None starts from α = 0.
+    random_state : int or None, default=None
+        Seed of the per-epoch permutations.
     time_limit : float, default=None
         Seconds; checked after each epoch.
     verbose : bool, default=False
-        A progress bar over epochs with the gap.
+        A progress bar over epochs with the gap and the active set's size.
 
     Returns
     -------
     alpha : ndarray of shape (n_pairs,)
-    u : ndarray of shape (r,)
-        Σ α_p a_p.
+    c : ndarray of shape (n_points,)
+        Aᵀα.
     n_iter : int
         Epochs run.
     status : {"optimal", "iteration_limit", "time_limit"}
     gap : float
         The last epoch's projected-gradient gap.
     """
-    import time
-
     from .._progress import progress_bar
 
-    L = np.ascontiguousarray(L, dtype=np.float64)
-    i = np.ascontiguousarray(i, dtype=np.int64)
-    j = np.ascontiguousarray(j, dtype=np.int64)
-    w = np.asarray(w, dtype=np.float64)
-    P = i.shape[0]
-    qdiag = _pair_sq_norms(L, i, j)
-    if power == 1:
-        upper = C * w
-        ridge = np.zeros(P)
-    else:
-        positive = w > 0
-        upper = np.where(positive, np.inf, 0.0)
-        ridge = np.divide(1.0, C * w, out=np.zeros(P), where=positive)
-        qdiag += ridge
-    alpha = np.zeros(P)
-    u = np.zeros(L.shape[1])
-    epoch = _epoch_kernel()
-    if isinstance(random_state, np.random.RandomState):
-        random_state = int(random_state.randint(2**31 - 1))
-    rng = np.random.default_rng(random_state)
     start = time.perf_counter()
+    data = np.ascontiguousarray(data, dtype=np.float64)
+    i = np.ascontiguousarray(i, dtype=np.int32)
+    j = np.ascontiguousarray(j, dtype=np.int32)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    C, power, linear = float(C), int(power), bool(linear)
+    n_pairs, n_points = i.shape[0], data.shape[0]
+    qdiag = np.empty(n_pairs)
+    _curvature(data, linear, i, j, w, C, power, qdiag)
+    index_type = np.int32 if n_pairs < 2**31 else np.int64
+    index = np.flatnonzero(w > 0).astype(index_type)
+    n_full = index.shape[0]
+    if alpha0 is None:
+        alpha = np.zeros(n_pairs)
+    else:
+        alpha = np.maximum(np.asarray(alpha0, dtype=np.float64), 0.0)
+        if power == 1:
+            np.minimum(alpha, C * w, out=alpha)
+        alpha[w <= 0] = 0.0
+
+    def refresh():
+        c = expansion(alpha, i, j, n_points)
+        return c, (data.T @ c if linear else data @ c)
+
+    c, state = refresh()
+    rng = np.random.default_rng(random_state)
     bar = progress_bar(verbose, total=max_iter, desc="AUC-SVM dual coordinate descent", unit="epoch")
-    status, gap, n_iter = "iteration_limit", np.inf, 0
+    status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
+    pg_max_old, pg_min_old = np.inf, -np.inf
     try:
         for n_iter in range(1, max_iter + 1):
-            pg_max, pg_min = epoch(L, i, j, upper, ridge, qdiag, alpha, u, rng.permutation(P).astype(np.int64))
+            rng.shuffle(index[:active])
+            pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
+                                            active, pg_max_old, pg_min_old)
             gap = float(pg_max - pg_min) if pg_max >= pg_min else 0.0
             if bar is not None:
                 bar.update(1)
-                bar.set_postfix(gap=f"{gap:.2e}")
+                bar.set_postfix(gap=f"{gap:.2e}", active=f"{active:,}")
             if gap <= tol:
-                status = "optimal"
-                break
+                if active == n_full:
+                    status = "optimal"
+                    break
+                # converged on the active set: recompute the scores from α, restore all pairs, re-check
+                c, state = refresh()
+                active, pg_max_old, pg_min_old = n_full, np.inf, -np.inf
+            elif shrinking:
+                pg_max_old = pg_max if pg_max > 0.0 else np.inf
+                pg_min_old = pg_min if pg_min < 0.0 else -np.inf
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 status = "time_limit"
                 break
     finally:
         if bar is not None:
             bar.close()
-    return alpha, u, n_iter, status, gap
-
-
-def _pair_sq_norms(L, i, j, chunk=65_536):
-    """‖L_i − L_j‖² per pair, in chunks of pairs (never a pairs × r matrix)."""
-    out = np.empty(i.shape[0])
-    for s in range(0, i.shape[0], chunk):
-        e = min(s + chunk, i.shape[0])
-        diff = L[i[s:e]] - L[j[s:e]]
-        out[s:e] = np.einsum("ij,ij->i", diff, diff)
-    return out
+    return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap

@@ -28,13 +28,19 @@ def _survival(n=50, seed=1):
     return X, survival_target(rng.random(n) < 0.7, time)
 
 
-def _assert_same_model(dcd, qp, X):
+def _assert_same_model(dcd, qp, X, rel=1e-7):
     assert dcd.solve_result_.status == "optimal"
-    assert dcd.objective_ == pytest.approx(qp.objective_, rel=1e-6)
-    assert dcd.dual_objective_ == pytest.approx(qp.dual_objective_, rel=1e-6)
-    assert dcd.dual_objective_ == pytest.approx(-dcd.objective_, rel=1e-6)  # strong duality
+    assert dcd.objective_ == pytest.approx(qp.objective_, rel=rel)
+    assert dcd.dual_objective_ == pytest.approx(qp.dual_objective_, rel=rel)
+    assert dcd.dual_objective_ == pytest.approx(-dcd.objective_, rel=rel)  # strong duality
     f, g = dcd.decision_function(X), qp.decision_function(X)
     assert np.max(np.abs(f - g)) <= 1e-4 * max(1.0, np.max(np.abs(g)))
+    # the same support: the pairs with a dual coefficient clearly above 0 (QP duals at the optimum
+    # of an interior-point method are ~1e-10 off their bounds)
+    C = dcd.C
+    big = {tuple(p) for p, a in zip(dcd.support_pairs_, dcd.pair_dual_coef_) if a > 1e-5 * C}
+    ref = {tuple(p) for p, a in zip(qp.support_pairs_, qp.pair_dual_coef_) if a > 1e-5 * C}
+    assert len(big ^ ref) <= max(1, len(ref) // 200), (len(big), len(ref), len(big ^ ref))
 
 
 def _assert_kkt(est, X, y_pairs_weights, C, power, tol=1e-4):
@@ -160,14 +166,15 @@ def test_dcd_random_state_determinism():
     assert c.objective_ == pytest.approx(a.objective_, rel=1e-6)  # another order, the same optimum
 
 
-def test_dcd_memory_guard_counts_pair_list_and_factor():
+def test_dcd_memory_guard_counts_pair_list_and_kernel():
     from aucopt._memory import aucsvm_bytes, aucsvm_dcd_bytes
 
     X, y = _binary(n=60)
     n_pairs = int((y == 1).sum() * (y == 0).sum())
     need = aucsvm_dcd_bytes(60, n_pairs, 5, "rbf")
-    assert need == 11 * 8 * n_pairs + 3 * 8 * 60 * 60
-    assert need < aucsvm_bytes("full", "rbf", 60, n_pairs, 5, 5)  # no lifted QP
+    assert need < aucsvm_bytes("full", "rbf", 60, n_pairs, 5, 5)  # no lifted QP, no factor
+    assert aucsvm_dcd_bytes(60, n_pairs, 5, "linear") < need  # X instead of the 60 x 60 kernel
+    assert aucsvm_dcd_bytes(60, 2 * n_pairs, 5, "rbf") > need
     with pytest.raises(ProblemTooLargeError, match="Dual coordinate descent"):
         AUCSVM(method="dcd", max_bytes=need - 1).fit(X, y)
     AUCSVM(method="dcd", max_bytes=need).fit(X, y)
@@ -179,3 +186,111 @@ def test_dcd_verbose_progress(capsys):
     captured = capsys.readouterr()
     assert "method='dcd'" in captured.out
     assert "gap=" in captured.err
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_dcd_shrinking_on_and_off_reach_the_same_optimum(kernel, loss):
+    X, y = _binary(n=70, seed=5)
+    on = AUCSVM(C=0.05, kernel=kernel, loss=loss, method="dcd").fit(X, y)
+    off = AUCSVM(C=0.05, kernel=kernel, loss=loss, method="dcd", method_options={"shrinking": False}).fit(X, y)
+    assert on.solve_result_.status == off.solve_result_.status == "optimal"
+    assert on.objective_ == pytest.approx(off.objective_, rel=1e-8)
+    np.testing.assert_allclose(on.solve_result_.x, off.solve_result_.x, atol=1e-4 * 0.05)
+    i, j, w = _fit_pairs(on, X, y)
+    _assert_kkt(on, X, (i, j, w), 0.05, 1 if loss == "hinge" else 2)
+
+
+def test_dcd_shrinking_shrinks_the_active_set(capsys):
+    X, y = _binary(n=80, seed=6)
+    n_pairs = int((y == 1).sum() * (y == 0).sum())
+    AUCSVM(C=0.01, method="dcd", verbose=1).fit(X, y)
+    sizes = [int(s.replace(",", "")) for s in __import__("re").findall(r"active=([\d,]+)", capsys.readouterr().err)]
+    assert sizes and min(sizes) < n_pairs // 2  # most pairs leave the active set
+    AUCSVM(C=0.01, method="dcd", verbose=1, method_options={"shrinking": False}).fit(X, y)
+    sizes = [int(s.replace(",", "")) for s in __import__("re").findall(r"active=([\d,]+)", capsys.readouterr().err)]
+    assert sizes and min(sizes) == n_pairs
+
+
+@pytest.mark.parametrize("kernel, loss", [("rbf", "hinge"), ("linear", "hinge"), ("rbf", "squared_hinge")])
+def test_dcd_warm_c_path_equals_cold_fits(kernel, loss):
+    X, y = _binary(n=80, seed=7)
+    warm = AUCSVM(kernel=kernel, loss=loss, method="dcd", warm_start=True)
+    for C in [0.001, 0.003, 0.01, 0.03, 0.1, 0.03]:
+        warm.set_params(C=C).fit(X, y)
+        cold = AUCSVM(C=C, kernel=kernel, loss=loss, method="dcd").fit(X, y)
+        assert warm.solve_result_.status == "optimal"
+        assert warm.objective_ == pytest.approx(cold.objective_, rel=1e-7)
+        np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-4)
+        if loss == "hinge":
+            assert np.all(warm.solve_result_.x <= C * (1 + 1e-12))  # clipped into the new box
+    # the previous dual is the start: a refit at the same C is one epoch (the optimality check)
+    assert warm.fit(X, y).n_iter_ == 1
+    assert cold.n_iter_ > 1
+
+
+def test_warm_start_is_ignored_by_the_other_routes_and_across_pair_sets():
+    X, y = _binary(n=50, seed=8)
+    qp = AUCSVM(C=0.05, method="full", solver="clarabel", warm_start=True)
+    first = qp.fit(X, y).objective_
+    assert qp.set_params(C=0.05).fit(X, y).objective_ == pytest.approx(first, rel=1e-9)
+    est = AUCSVM(C=0.05, method="dcd", warm_start=True).fit(X, y)
+    # another data set with another number of pairs: a cold start, the right optimum
+    X2, y2 = _binary(n=60, seed=9)
+    est.fit(X2, y2)
+    cold = AUCSVM(C=0.05, method="dcd").fit(X2, y2)
+    assert est.objective_ == pytest.approx(cold.objective_, rel=1e-9)
+    assert est.n_iter_ == cold.n_iter_
+
+
+def test_dcd_linear_sparse_equals_dense():
+    import scipy.sparse as sp
+
+    X, y = _binary(n=60, seed=10)
+    X[np.abs(X) < 0.5] = 0.0
+    dense_fit = AUCSVM(C=0.05, kernel="linear", method="dcd").fit(X, y)
+    sparse_fit = AUCSVM(C=0.05, kernel="linear", method="dcd").fit(sp.csr_matrix(X), y)
+    assert sparse_fit.objective_ == pytest.approx(dense_fit.objective_, rel=1e-9)
+
+
+def test_dcd_rescaled_kernel_matches_clarabel():
+    """A kernel far from unit scale is solved at unit scale (K/s, C·s) and mapped back."""
+    X, y = _binary(n=50, seed=11)
+    K = 1e3 * rbf_kernel(X, gamma=0.2)
+    dcd = AUCSVM(C=1e-4, kernel="precomputed", method="dcd").fit(K, y)
+    qp = AUCSVM(C=1e-4, kernel="precomputed", method="full", solver="clarabel",
+                solver_options=TIGHT_CLARABEL).fit(K, y)
+    _assert_same_model(dcd, qp, K)
+
+
+def test_dcd_refuses_an_indefinite_precomputed_kernel():
+    X, y = _binary(n=40, seed=12)
+    K = rbf_kernel(X, gamma=0.3) - 0.5 * np.eye(40)
+    with pytest.raises(ValueError, match="not positive semidefinite"):
+        AUCSVM(method="dcd", kernel="precomputed").fit(K, y)
+
+
+def test_dcd_zero_weight_rows_keep_row_indices():
+    X, y = _binary(n=50, seed=13)
+    sw = np.ones(len(y))
+    sw[[0, 3, 7]] = 0.0
+    dcd = AUCSVM(C=0.1, method="dcd").fit(X, y, sample_weight=sw)
+    qp = AUCSVM(C=0.1, method="full", solver="clarabel", solver_options=TIGHT_CLARABEL).fit(X, y, sample_weight=sw)
+    np.testing.assert_array_equal(dcd.support_, qp.support_)  # rows of the X given to fit
+    assert not np.isin([0, 3, 7], dcd.support_pairs_).any()
+    np.testing.assert_allclose(dcd.support_vectors_, X[dcd.support_])
+
+
+def test_auto_picks_dcd_above_the_threshold(monkeypatch):
+    import aucopt.svm._aucsvm as module
+
+    X, y = _binary(n=40, seed=14)
+    Xs, ys = _survival(n=40)
+    assert AUCSVM(C=0.05).fit(X, y).method_ == "full"
+    monkeypatch.setattr(module, "AUCSVM_AUTO_MAX_PAIRS", 100)
+    auto = AUCSVM(C=0.05).fit(X, y)
+    assert auto.method_ == "dcd" and auto.solve_result_.solver == "dcd"
+    assert auto.objective_ == pytest.approx(AUCSVM(C=0.05, method="dcd").fit(X, y).objective_, rel=1e-12)
+    assert AUCSVM(C=0.05, kernel="linear").fit(X, y).method_ == "liblinear"
+    assert SurvivalAUCSVM(C=0.05, kernel="poly").fit(Xs, ys).method_ == "dcd"
+    assert "dual coordinate descent" in AUCSVM(kernel="rbf").select_method(PairSet.bipartite(y))[1]
