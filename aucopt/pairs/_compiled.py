@@ -380,3 +380,58 @@ def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, v, mode
     if out.shape[0]:
         for pos in range(m):
             out[order[pos]] += out_pos[pos]
+
+
+# ============================================================================ violated pairs
+@njit(cache=True, nogil=True, inline="always")
+def _keep_smallest(zs, ps, row, z, p):
+    """Insert (z, p) into row ``row`` of the ascending buffers ``zs``/``ps`` if z beats its last entry."""
+    k = zs.shape[1]
+    if z >= zs[row, k - 1]:
+        return
+    t = k - 1
+    while t > 0 and zs[row, t - 1] > z:
+        zs[row, t] = zs[row, t - 1]
+        ps[row, t] = ps[row, t - 1]
+        t -= 1
+    zs[row, t] = z
+    ps[row, t] = p
+
+
+@njit(cache=True, nogil=True)
+def violators_sorted(order, start, first, f, w, skip, threshold, up_z, up_p, lo_z, lo_p):
+    """Scan every pair (i, j) of sorted storage once: count those with ``f_i - f_j < threshold``
+    that ``skip`` (bool, per pair position) does not hold and whose weight ``w_i w_j`` is
+    positive, and keep per anchor i (``up_*``) and per partner j (``lo_*``) the k smallest
+    margins and their pair positions. ``first[i]`` is the position of anchor i's first pair."""
+    m = f.shape[0]
+    total = 0
+    for i in range(m):
+        s = start[i]
+        if s >= m or w[i] == 0.0:
+            continue
+        fi = f[i]
+        base = first[i] - s
+        for q in range(s, m):
+            j = order[q]
+            z = fi - f[j]
+            if z < threshold and w[j] != 0.0 and not skip[base + q]:
+                total += 1
+                _keep_smallest(up_z, up_p, i, z, base + q)
+                _keep_smallest(lo_z, lo_p, j, z, base + q)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def violators_explicit(pi, pj, pw, f, skip, threshold, up_z, up_p, lo_z, lo_p):
+    """:func:`violators_sorted` for listed pairs ``(pi, pj)`` with weights ``pw``."""
+    total = 0
+    for p in range(pi.shape[0]):
+        i = pi[p]
+        j = pj[p]
+        z = f[i] - f[j]
+        if z < threshold and pw[p] != 0.0 and not skip[p]:
+            total += 1
+            _keep_smallest(up_z, up_p, i, z, p)
+            _keep_smallest(lo_z, lo_p, j, z, p)
+    return total

@@ -43,11 +43,11 @@ from ..exceptions import SolverError, SolverWarning
 from ..modeling.problem import Problem
 from .base import USABLE, SolveResult, SolverBackend, Status
 from .cvxpy import CVXPY
-from .highs import HiGHS
+from .highs import HiGHS, IncrementalLP
 from .osqp import OSQP
 
 __all__ = ["solve", "available_solvers", "check_solver", "lp_advice", "SolveResult", "Status", "SolverBackend",
-           "REGISTRY", "HiGHS", "OSQP", "CVXPY", "SolverError", "SolverWarning", "USABLE"]
+           "REGISTRY", "HiGHS", "IncrementalLP", "OSQP", "CVXPY", "SolverError", "SolverWarning", "USABLE"]
 
 REGISTRY: dict[str, SolverBackend] = {backend.name: backend for backend in (
     HiGHS(),

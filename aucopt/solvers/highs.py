@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from ..modeling.problem import Problem
 from .base import USABLE, SolveResult, SolverBackend, Status
 
-__all__ = ["HiGHS"]
+__all__ = ["HiGHS", "IncrementalLP"]
 
 INF = 1e30  # HiGHS's infinity
 
@@ -154,6 +154,123 @@ class HiGHS(SolverBackend):
             info={"algorithm": _get_option(h, "solver") if problem.is_lp else "qp",
                   "highs_objective": float(info.objective_function_value)},
         )
+
+
+class IncrementalLP:
+    """A live HiGHS LP that grows by columns and rows between solves, each solve warm-started.
+
+    Row-and-column generation keeps one model and adds to it: HiGHS keeps the simplex basis
+    across ``addCols`` / ``addRows`` (new columns nonbasic at a bound, new rows basic), so each
+    solve starts where the last one ended instead of from scratch. Minimization; rows
+    ``row_lower <= A x <= row_upper``, columns ``lower <= x <= upper`` (±inf for none).
+
+    Parameters
+    ----------
+    tol : float, default=1e-9
+        Primal and dual feasibility tolerance of the simplex.
+    verbose : bool, default=False
+        HiGHS's log.
+    solver_options : dict, default=None
+        Further HiGHS options by name, set last (checked as by :class:`HiGHS`).
+
+    Attributes
+    ----------
+    n_cols, n_rows : int
+        Current size of the model.
+
+    See Also
+    --------
+    HiGHS : The backend for a whole problem at once.
+    aucopt.lp.row_column_generation : Grows the LP Ranker on one of these.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from aucopt.solvers.highs import IncrementalLP
+    >>> lp = IncrementalLP()
+    >>> lp.add_columns(cost=[1.0, 1.0], lower=[0.0, 0.0], upper=[np.inf, np.inf])
+    array([0, 1])
+    >>> lp.add_rows(lower=[2.0], upper=[np.inf], A=sp.csr_matrix([[1.0, 2.0]]))  # x0 + 2 x1 >= 2
+    array([0])
+    >>> result = lp.solve()
+    >>> print(result.status, result.objective, result.x.tolist(), result.dual.tolist())
+    optimal 1.0 [0.0, 1.0] [0.5]
+    >>> lp.add_columns(cost=[0.4], lower=[0.0], upper=[np.inf], A=sp.csc_matrix([[1.0]]))  # a cheaper column
+    array([2])
+    >>> result = lp.solve()  # from the last basis
+    >>> print(result.status, round(result.objective, 12), result.x.tolist())
+    optimal 0.8 [0.0, 0.0, 2.0]
+    """
+
+    def __init__(self, *, tol: float | None = None, verbose: bool = False, solver_options: dict | None = None):
+        import highspy
+
+        self._hs = highspy
+        self._h = h = _new_highs(highspy)
+        h.setOptionValue("output_flag", False)
+        tol = 1e-9 if tol is None else float(tol)
+        options = {"solver": "simplex", **dict.fromkeys(TOLERANCES, tol), **(solver_options or {})}
+        options.pop("time_limit", None)  # per solve, see solve()
+        for key, value in options.items():
+            _set_option(h, highspy, key, value)
+        _set_option(h, highspy, "output_flag", bool(verbose))
+
+    @property
+    def n_cols(self) -> int:
+        return int(self._h.getNumCol())
+
+    @property
+    def n_rows(self) -> int:
+        return int(self._h.getNumRow())
+
+    def add_columns(self, cost, lower, upper, A=None) -> np.ndarray:
+        """Add columns with costs, bounds and entries ``A`` (n_rows × k, None: no entries); returns their indices."""
+        cost = np.asarray(cost, dtype=float).ravel()
+        k, n = len(cost), self.n_cols
+        A = sp.csc_matrix((self.n_rows, k)) if A is None else sp.csc_matrix(A)
+        if A.shape != (self.n_rows, k):
+            raise ValueError(f"A must have shape ({self.n_rows}, {k}), got {A.shape}.")
+        A.sort_indices()
+        self._check(self._h.addCols(k, cost, _clip(lower), _clip(upper), A.nnz, A.indptr[:-1].astype(np.int32),
+                                    A.indices.astype(np.int32), A.data.astype(float)), "addCols")
+        return np.arange(n, n + k)
+
+    def add_rows(self, lower, upper, A) -> np.ndarray:
+        """Add rows ``lower <= A x <= upper`` (A: k × n_cols); returns their indices."""
+        A = sp.csr_matrix(A)
+        k, n = A.shape[0], self.n_rows
+        if A.shape[1] != self.n_cols:
+            raise ValueError(f"A must have {self.n_cols} columns, got {A.shape[1]}.")
+        A.sort_indices()
+        self._check(self._h.addRows(k, _clip(lower), _clip(upper), A.nnz, A.indptr[:-1].astype(np.int32),
+                                    A.indices.astype(np.int32), A.data.astype(float)), "addRows")
+        return np.arange(n, n + k)
+
+    def solve(self, time_limit: float | None = None) -> SolveResult:
+        """Solve from the current basis. ``x`` are the column values, ``dual`` the row duals
+        (HiGHS's convention, ≥ 0 at a row's lower bound), ``info["col_dual"]`` the reduced costs
+        and ``info["row_value"]`` the row activities."""
+        h = self._h
+        _set_option(h, self._hs, "time_limit", float("inf") if time_limit is None else float(time_limit))
+        h.run()
+        model_status = h.getModelStatus()
+        status = _status_map(self._hs).get(model_status, Status.ERROR)
+        solution = h.getSolution()
+        has_x = bool(solution.value_valid) and status in USABLE
+        info = h.getInfo()
+        return SolveResult(
+            status=status, objective=float(info.objective_function_value) if has_x else float("nan"),
+            x=np.array(solution.col_value) if has_x else None,
+            dual=np.array(solution.row_dual) if solution.dual_valid else None,
+            iterations=max(int(info.simplex_iteration_count), 0), solve_time=float(h.getRunTime()),
+            solver="highs", message=h.modelStatusToString(model_status),
+            info={"col_dual": np.array(solution.col_dual) if solution.dual_valid else None,
+                  "row_value": np.array(solution.row_value) if has_x else None})
+
+    def _check(self, status, what):
+        if status == self._hs.HighsStatus.kError:
+            raise RuntimeError(f"HiGHS {what} failed on a model of {self.n_rows} rows and {self.n_cols} columns.")
 
 
 def _new_highs(highspy):
