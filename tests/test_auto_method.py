@@ -50,9 +50,8 @@ def test_lp_auto_is_the_full_lp_below_the_threshold(cancer):
     _same_model(auto, LPRanker(gamma=1.0, method="full").fit(X, y), X)
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("survival", [False, True])
-def test_lp_auto_is_the_subgradient_above_the_threshold(cancer, monkeypatch, survival):
+def test_lp_auto_is_row_column_generation_above_the_threshold(cancer, monkeypatch, survival):
     if survival:
         X, y = _survival()
         make = SurvivalLPRanker
@@ -60,9 +59,20 @@ def test_lp_auto_is_the_subgradient_above_the_threshold(cancer, monkeypatch, sur
         X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
         make = LPRanker
     monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
-    auto = make(gamma=1.0, max_iter=200).fit(X, y)
-    assert auto.method_ == "subgradient" and auto.method_result_.iterations <= 200
-    _same_model(auto, make(gamma=1.0, method="subgradient", max_iter=200).fit(X, y), X)
+    auto = make(gamma=1.0).fit(X, y)
+    assert auto.method_ == "generation" and auto.method_result_.converged
+    _same_model(auto, make(gamma=1.0, method="generation").fit(X, y), X)
+    full = make(gamma=1.0, method="full").fit(X, y)  # the same optimum
+    assert auto.objective_ == pytest.approx(full.objective_, rel=1e-7)
+
+
+def test_lp_auto_without_highs_takes_chunking_above_the_threshold(cancer, monkeypatch):
+    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    method, reason = LPRanker(solver="cvxpy:clarabel").select_method(PairSet.bipartite(y))
+    assert method == "chunking" and "needs solver='highs'" in reason
+    with pytest.raises(ValueError, match="method='generation' grows one live HiGHS model; solver='osqp'"):
+        LPRanker(method="generation", solver="osqp").fit(X, y)
 
 
 def test_lp_auto_keeps_a_custom_formulation_on_the_full_lp(cancer, monkeypatch):
@@ -72,31 +82,30 @@ def test_lp_auto_keeps_a_custom_formulation_on_the_full_lp(cancer, monkeypatch):
     assert model.method_ == "full" and model.problem_size_["rows"] >= PairSet.bipartite(y).n_pairs
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_lp_auto_states_its_choice_under_verbose(cancer, capsys, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
     LPRanker(gamma=1.0).fit(X, y)
     assert "method='auto'" not in capsys.readouterr().out  # silent by default
     monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
-    LPRanker(gamma=1.0, verbose=1, max_iter=20).fit(X, y)
+    LPRanker(gamma=1.0, verbose=1).fit(X, y)
     n_pairs = PairSet.bipartite(y).n_pairs
     out = capsys.readouterr().out
-    assert f"[LPRanker] method='auto': the projected subgradient" in out and f"{n_pairs:,} pairs > 50" in out
+    assert f"[LPRanker] method='auto': row-and-column generation" in out and f"{n_pairs:,} pairs > 50" in out
 
 
 def test_lp_auto_sizes_its_own_route(monkeypatch):
-    """check_size judges the route auto would take: the subgradient's kernel, not the full LP."""
+    """check_size judges the route auto would take: generation's working set, not the full LP."""
     from aucopt.exceptions import ProblemTooLargeError
 
-    pairs = PairSet.bipartite([1] * 300 + [0] * 300)  # 90,000 pairs: auto takes the subgradient
-    budget = 10e6  # a 600 x 600 kernel (2.9 MB) fits, the full LP over 90,000 pairs does not
+    pairs = PairSet.bipartite([1] * 300 + [0] * 300)  # 90,000 pairs: auto takes row-and-column generation
+    budget = 200e6  # generation's kernel blocks and restricted LP fit, the full LP over 90,000 pairs does not
     LPRanker(max_bytes=budget).check_size(pairs)
     with pytest.raises(ProblemTooLargeError):
         LPRanker(method="full", max_bytes=budget).check_size(pairs)
 
 
 def test_method_options_need_an_explicit_method(cancer):
-    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'chunking'"):
+    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'generation', 'chunking'"):
         LPRanker(method_options={"n_chunks": 3}).fit(*cancer)
     with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear', 'dcd' or 'kmeans'"):
         AUCSVM(kernel="linear", method_options={"n_clusters": 3}).fit(*cancer)

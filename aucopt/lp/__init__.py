@@ -11,7 +11,8 @@ subgradient above.
 
 from ._classes import LP_AUTO_MAX_PAIRS, LPRanker, SurvivalLPRanker
 from ._clustering import LocalClusters, local_clustering
+from ._generation import GenerationResult, row_column_generation
 from ._scale import ChunkingResult, SubgradientResult, chunking, lp_objective, subgradient
 
 __all__ = ["LPRanker", "SurvivalLPRanker", "LP_AUTO_MAX_PAIRS", "chunking", "subgradient", "lp_objective", "local_clustering",
-           "LocalClusters", "ChunkingResult", "SubgradientResult"]
+           "LocalClusters", "ChunkingResult", "SubgradientResult", "row_column_generation", "GenerationResult"]

@@ -31,19 +31,21 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..exceptions import SolverWarning, warn
 from ..solvers import check_solver, lp_advice, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
+from ._generation import GENERATION_CONSTRAINTS, row_column_generation
 from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
 
-LP_METHODS = ("full", "chunking", "clustering", "subgradient")
+LP_METHODS = ("full", "generation", "chunking", "clustering", "subgradient")
 
-#: ``method="auto"``: the full LP (one row per pair) up to this many pairs, the projected
-#: subgradient (which never lists the pairs) above. Measured on 2 cores with HiGHS: 19,000
-#: comparable pairs of WHAS500 take about 4 s as a full LP, 27,000 take 13 s and all 75,000
-#: over 170 s; the subgradient takes 1-3 s at each of these sizes.
+#: ``method="auto"``: the full LP (one row per pair) up to this many pairs, row-and-column
+#: generation (the same optimum, certified, on a growing LP) above. Measured on 2 cores with
+#: HiGHS: 19,000 comparable pairs of WHAS500 take about 4 s as a full LP, 27,000 take 13 s and
+#: all 75,000 over 170 s.
 LP_AUTO_MAX_PAIRS = 20_000
 
 
 #: the function behind each scalable route and the constraints of its ``method_options``
 _ROUTES = {
+    "generation": (row_column_generation, GENERATION_CONSTRAINTS),
     "chunking": (chunking, CHUNKING_CONSTRAINTS),
     "subgradient": (subgradient, SUBGRADIENT_CONSTRAINTS),
     "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
@@ -118,10 +120,13 @@ class _LPRankerModel(KernelPairRanker):
         """Rules spanning several parameters: the route, its options, formulation and solver."""
         if self.method == "auto" and self.method_options:
             raise ValueError(f"method_options={self.method_options!r} are options of one route: set method to "
-                             "'full', 'chunking', 'clustering' or 'subgradient' with them (method='auto' "
-                             "chooses the route from the problem size).")
+                             "'full', 'generation', 'chunking', 'clustering' or 'subgradient' with them "
+                             "(method='auto' chooses the route from the problem size).")
         self._check_method_options()
-        if self.method in ("chunking", "subgradient") and self.formulation != "lp_ranker":
+        if self.method == "generation" and self.solver.strip().lower() != "highs":
+            raise ValueError(f"method='generation' grows one live HiGHS model; solver={self.solver!r} cannot. Use "
+                             "solver='highs', or method='chunking', which re-solves restricted LPs on any LP solver.")
+        if self.method in ("generation", "chunking", "subgradient") and self.formulation != "lp_ranker":
             raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
                              f"(got formulation={self.formulation!r}).")
         if self.method == "clustering" and self.kernel == "precomputed":
@@ -157,8 +162,9 @@ class _LPRankerModel(KernelPairRanker):
 
         ``method="auto"`` chooses the full LP for at most ``LP_AUTO_MAX_PAIRS`` (20,000)
         pairs, and for any number of pairs with a formulation other than ``"lp_ranker"``
-        (the scalable routes solve the LP Ranker itself); above, the projected subgradient,
-        which never lists the pairs. An explicit ``method`` is returned as it is.
+        (the scalable routes solve the LP Ranker itself); above, row-and-column generation,
+        which reaches the same optimum on an LP over a working set of pairs and ranking vectors
+        and certifies it. An explicit ``method`` is returned as it is.
 
         Parameters
         ----------
@@ -167,7 +173,7 @@ class _LPRankerModel(KernelPairRanker):
 
         Returns
         -------
-        method : {"full", "chunking", "clustering", "subgradient"}
+        method : {"full", "generation", "chunking", "clustering", "subgradient"}
             The route.
         reason : str
             One sentence saying why (printed by ``fit`` when ``verbose`` is set).
@@ -179,9 +185,9 @@ class _LPRankerModel(KernelPairRanker):
         'full'
         >>> method, reason = LPRanker().select_method(PairSet.bipartite([1] * 300 + [0] * 300))
         >>> method
-        'subgradient'
+        'generation'
         >>> print(reason)
-        method='auto': the projected subgradient, which never lists the pairs (90,000 pairs > 20,000; method='full' forces the exact LP).
+        method='auto': row-and-column generation, the full LP's optimum on a working set of pairs and ranking vectors (90,000 pairs > 20,000; method='full' forces the whole LP).
         """
         P = pairs.n_pairs
         if self.method != "auto":
@@ -191,16 +197,21 @@ class _LPRankerModel(KernelPairRanker):
         if self.formulation != "lp_ranker":
             return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; the "
                             "scalable routes solve 'lp_ranker' only).")
-        return "subgradient", (f"method='auto': the projected subgradient, which never lists the pairs ({P:,} "
-                               f"pairs > {LP_AUTO_MAX_PAIRS:,}; method='full' forces the exact LP).")
+        if self.solver.strip().lower() != "highs":
+            return "chunking", (f"method='auto': chunking, the full LP's optimum by constraint generation ({P:,} "
+                                f"pairs > {LP_AUTO_MAX_PAIRS:,}; row-and-column generation needs solver='highs').")
+        return "generation", (f"method='auto': row-and-column generation, the full LP's optimum on a working set of "
+                              f"pairs and ranking vectors ({P:,} pairs > {LP_AUTO_MAX_PAIRS:,}; method='full' forces "
+                              "the whole LP).")
 
     def check_size(self, pairs: PairSet) -> None:
         """Refuse, before any work, a problem whose route would exceed ``max_bytes``.
 
         Estimates the peak memory of the route chosen by ``method`` (see
         :meth:`select_method`) for these pairs (kernel
-        matrix, assembled LP and the solver's working memory for ``"full"``; the kernel, the
-        pair partition and a restricted LP for ``"chunking"``; the kernel for
+        matrix, assembled LP and the solver's working memory for ``"full"``; a byte per pair, a
+        kernel block and the restricted LP for ``"generation"`` (the kernel is read in blocks);
+        the kernel, the pair partition and a restricted LP for ``"chunking"``; the kernel for
         ``"subgradient"``; the distance matrix for ``"clustering"``) and raises when it is
         over the budget. ``fit`` calls it first; call it yourself to test a size up front.
 
@@ -222,10 +233,10 @@ class _LPRankerModel(KernelPairRanker):
         >>> from aucopt.exceptions import ProblemTooLargeError
         >>> pairs = PairSet.bipartite([1] * 10_000 + [0] * 10_000)
         >>> try:
-        ...     LPRanker().check_size(pairs)
+        ...     LPRanker(method="full").check_size(pairs)
         ... except ProblemTooLargeError as exc:
         ...     print(exc.suggestion.estimator, exc.suggestion.params)
-        RankRC {'basis': 'random', 'basis_size': 4139}
+        LPRanker {'method': 'generation'}
         """
         from .. import _memory
 
@@ -241,6 +252,10 @@ class _LPRankerModel(KernelPairRanker):
             get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
                                                          max_bytes=self.max_bytes, solver=self.solver,
                                                          routes=routes())
+        elif method == "generation":
+            _memory.refuse(_memory.generation_work_bytes(m, P), self.max_bytes,
+                           f"Row-and-column generation over {P:,} pairs of {m:,} points (a byte per pair, kernel "
+                           "blocks and the restricted LP)", routes("generation"))
         elif method == "clustering":
             _memory.refuse(_memory.clustering_bytes(m), self.max_bytes,
                            f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)", routes())
@@ -273,11 +288,13 @@ class _LPRankerModel(KernelPairRanker):
             warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}", SolverWarning)
         if method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
+        if self.max_iter is not None and method in ("generation", "chunking", "subgradient"):
+            options["max_iter"] = self.max_iter
+        if method == "generation":
+            return self._solve_generation(X, pairs, kernel, C, options)
         K = kernel(dense(X) if kernel.precomputed else X)
         check_lp_kernel_values(K, None if method == "subgradient" else self.solver)
         basis = None if kernel.precomputed else X
-        if self.max_iter is not None and method in ("chunking", "subgradient"):
-            options["max_iter"] = self.max_iter
         if method == "subgradient":
             run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose,
                                   time_limit=(self.solver_options or {}).get("time_limit"), **options)
@@ -296,6 +313,23 @@ class _LPRankerModel(KernelPairRanker):
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
         return Solution(basis, problem.output(result.x, "coef"), result, result.objective)
+
+    def _solve_generation(self, X, pairs, kernel, C, options):
+        """Row-and-column generation, reading the kernel in blocks (never the whole matrix)."""
+        if kernel.precomputed:
+            K, basis = dense(X), None
+            check_lp_kernel_values(K, self.solver)
+        else:
+            basis = X
+
+            def K(rows, cols):
+                block = kernel(X[rows], X[cols])
+                check_lp_kernel_values(block, self.solver)
+                return block
+        run = _warning_at_fit(row_column_generation, K, pairs, C, tol=self.tol, verbose=self.verbose,
+                              solver_options=self.solver_options, max_bytes=self.max_bytes, **options)
+        self.method_result_, self.n_iter_ = run, run.rounds
+        return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
 
     def _solve_clustered(self, X, pairs, kernel, options):
         """The reduced LP (Ataman 2007, eq. 4.1) on the local-clustering centers, pair weights w_s·w_t."""
@@ -343,21 +377,26 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"lp_ranker_free_sign"``, see :func:`aucopt.available_formulations`) or a function
         ``f(m, C)`` declaring one (see :mod:`aucopt.modeling`); it must declare the
         output ``"coef"`` (``m.scores(alpha)`` does, or ``m.output("coef", expr)``), checked
-        before the solve. The routes ``"chunking"`` and
+        before the solve. The routes ``"generation"``, ``"chunking"`` and
         ``"subgradient"`` solve ``"lp_ranker"`` itself.
-    method : {"auto", "full", "chunking", "clustering", "subgradient"}, default="auto"
+    method : {"auto", "full", "generation", "chunking", "clustering", "subgradient"}, default="auto"
         How the LP is solved (Ataman 2007, Ch. IV). ``"auto"``: ``"full"`` up to 20,000 pairs
-        (``aucopt.lp.LP_AUTO_MAX_PAIRS``; the full LP then takes seconds), ``"subgradient"``
+        (``aucopt.lp.LP_AUTO_MAX_PAIRS``; the full LP then takes seconds), ``"generation"``
         above; the choice and its reason are printed when ``verbose`` is set and kept in
         ``method_`` (see :meth:`select_method`). ``"full"``: the whole LP, one row per pair.
+        ``"generation"``: row-and-column generation on one live HiGHS model
+        (:func:`aucopt.lp.row_column_generation`), the same optimum, certified, from an LP over
+        a working set of pairs and ranking vectors; the kernel is read in blocks.
         ``"chunking"``: exact constraint generation (:func:`aucopt.lp.chunking`), the same
         optimum from LPs over a working set of pairs. ``"clustering"``: the reduced LP
         (eq. 4.1) on the centers of :func:`aucopt.lp.local_clustering` (binary labels and
         explicit features only). ``"subgradient"``: the projected subgradient method
         (:func:`aucopt.lp.subgradient`), which never lists the pairs.
     method_options : dict, default=None
-        Options of the route. ``"chunking"``: ``n_chunks``, ``scheme``, ``top_k``,
-        ``violation``, ``min_violation``, ``callback``. ``"clustering"``: ``variant``.
+        Options of the route. ``"generation"``: ``pairs_per_point``, ``max_pairs``,
+        ``columns_per_round``, ``min_violation``, ``warm_start``, ``callback``. ``"chunking"``:
+        ``n_chunks``, ``scheme``, ``top_k``, ``violation``, ``min_violation``, ``callback``.
+        ``"clustering"``: ``variant``.
         ``"subgradient"``: ``rule``, ``step0``, ``step_min``, ``patience``, ``shrink``,
         ``target_frac``, ``min_improvement``, ``step``, ``alpha0``, ``callback``. Options that are estimator
         parameters (``tol``, ``max_iter``, ``verbose``, ``random_state``, ``solver``,
@@ -365,7 +404,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     solver : str, default="highs"
         LP backend: ``"highs"``, ``"osqp"``, ``"cvxpy"`` (Clarabel), ``"cvxpy:<NAME>"`` or an
         installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
-        ``method="subgradient"``. HiGHS (dual simplex) is the LP solver. OSQP is a first-order
+        ``method="subgradient"``; ``method="generation"`` needs ``"highs"`` (with another
+        solver ``method="auto"`` takes ``"chunking"`` above the threshold). HiGHS (dual simplex) is the LP solver. OSQP is a first-order
         QP solver: on this degenerate LP it takes minutes at a few hundred points (HiGHS: about
         a second) and often stops at its iteration limit, so ``"osqp"`` (and
         ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
@@ -376,14 +416,15 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         has none and raises ``ValueError``); a solve stopped by it keeps its last point, sets
         ``solve_result_.status == "time_limit"`` and issues a
         :class:`~aucopt.exceptions.SolverWarning`. It caps the whole fit on every route:
-        chunking gives each restricted LP the time left, the subgradient stops at it (a
+        generation and chunking give each restricted LP the time left, the subgradient stops at it (a
         ``ConvergenceWarning``; its best iterate is kept).
     tol : float, default=None
         Stopping tolerance: the backend's tolerance for the LP routes (None: the backend's
         default); for ``method="subgradient"`` the relative move of α below which the run stops
         (None: no such test).
     max_iter : int, default=None
-        Iteration limit: subgradient iterations (default 5000), chunking passes (default 50),
+        Iteration limit: subgradient iterations (default 5000), generation rounds (default
+        500), chunking passes (default 50),
         or the backend's iteration limit for ``"full"`` and ``"clustering"`` (default: the
         backend's). A route stopped by it before its own rule holds issues a
         ``ConvergenceWarning`` (and chunking reports ``solve_result_.status ==
@@ -391,7 +432,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
         every LP solved (``"full"``, ``"clustering"`` and each LP of ``"chunking"``) and a
-        progress bar for ``"chunking"`` and ``"subgradient"``.
+        progress bar for ``"generation"``, ``"chunking"`` and ``"subgradient"`` (with ≥ 2, also
+        HiGHS's log for ``"generation"``).
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
@@ -430,17 +472,19 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         The route taken (``method``, or the one ``method="auto"`` chose).
     objective_ : float
         LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
-        ``"full"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's for ``"clustering"``.
+        ``"full"``, ``"generation"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's
+        for ``"clustering"``.
     solve_result_ : SolveResult or None
         The backend's result for the (last) LP; None for ``"subgradient"``. For
         ``"chunking"`` stopped by ``max_iter`` before its optimality certificate held, the
-        status is ``"iteration_limit"`` (and a ``ConvergenceWarning`` is issued).
-    method_result_ : ChunkingResult, SubgradientResult, LocalClusters or None
-        The route's record (passes and retained pairs, iteration history, or the clusters);
-        None for ``"full"``. For ``"subgradient"``, ``lower_bound`` and ``gap`` certify how far
+        status is ``"iteration_limit"`` (and a ``ConvergenceWarning`` is issued); likewise for
+        ``"generation"`` stopped before its certificate held.
+    method_result_ : GenerationResult, ChunkingResult, SubgradientResult, LocalClusters or None
+        The route's record (rounds, rows and columns with the optimality certificate; passes and
+        retained pairs; iteration history; or the clusters); None for ``"full"``. For ``"subgradient"``, ``lower_bound`` and ``gap`` certify how far
         the fitted objective can be above the LP optimum.
     n_iter_ : int
-        Iterations: subgradient iterations, chunking passes, or the backend's iteration count
+        Iterations: subgradient iterations, generation rounds, chunking passes, or the backend's iteration count
         for ``"full"`` and ``"clustering"``.
     n_pairs_ : int
         Number of training pairs.
@@ -448,7 +492,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"bipartite"``.
     problem_size_ : dict or None
         Variables, rows and nonzeros of the assembled LP (None for the scalable routes
-        ``"chunking"`` and ``"subgradient"``).
+        ``"generation"``, ``"chunking"`` and ``"subgradient"``).
     reduction_ : dict or None
         For ``"clustering"``: ``{"points": (m, k), "pairs": (n⁺n⁻, k⁺k⁻)}`` before and after.
     n_features_in_ : int
@@ -549,11 +593,12 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one.
-    method : {"auto", "full", "chunking", "subgradient"}, default="auto"
-        How the LP is solved: the whole LP, exact constraint generation
-        (:func:`aucopt.lp.chunking`) or the projected subgradient method
+    method : {"auto", "full", "generation", "chunking", "subgradient"}, default="auto"
+        How the LP is solved: the whole LP, row-and-column generation
+        (:func:`aucopt.lp.row_column_generation`, the same optimum, certified), exact
+        constraint generation (:func:`aucopt.lp.chunking`) or the projected subgradient method
         (:func:`aucopt.lp.subgradient`). ``"auto"``: ``"full"`` up to 20,000 comparable pairs
-        (a full LP over all of WHAS500's 75,000 pairs runs for minutes), ``"subgradient"``
+        (a full LP over all of WHAS500's 75,000 pairs runs for minutes), ``"generation"``
         above, stated when ``verbose`` is set and kept in ``method_``. ``"clustering"`` needs
         binary labels and is refused.
     method_options : dict, default=None
@@ -569,12 +614,14 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Stopping tolerance: the backend's for the LP routes (None: its default); for
         ``method="subgradient"`` the relative move of α below which the run stops.
     max_iter : int, default=None
-        Subgradient iterations (default 5000), chunking passes (default 50) or the backend's
+        Subgradient iterations (default 5000), generation rounds (default 500), chunking
+        passes (default 50) or the backend's
         iteration limit for ``"full"``. A route stopped by it before its own rule holds issues
         a ``ConvergenceWarning`` (chunking: ``solve_result_.status == "iteration_limit"``).
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
-        every LP solved and a progress bar for ``"chunking"`` and ``"subgradient"``.
+        every LP solved and a progress bar for ``"generation"``, ``"chunking"`` and
+        ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
