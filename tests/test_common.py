@@ -1080,7 +1080,7 @@ def test_non_finite_X_is_refused_naming_X(name, bad, binary_data, survival_data)
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n.endswith("LPRanker")])
-@pytest.mark.parametrize("method", ["full", "chunking"])
+@pytest.mark.parametrize("method", ["full", "generation", "chunking"])
 def test_lp_kernel_values_beyond_the_highs_limit_are_refused_naming_X(name, method, binary_data, survival_data):
     """A linear kernel of unscaled features (values >= 1e15) made HiGHS fail with "Empty"."""
     X, y = data_for(name, binary_data, survival_data)

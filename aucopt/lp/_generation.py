@@ -407,7 +407,7 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
         GENERATION_CONSTRAINTS,
         dict(C=C, pairs_per_point=pairs_per_point, max_pairs=max_pairs, columns_per_round=columns_per_round,
              min_violation=min_violation, max_iter=max_iter, tol=tol, solver_options=solver_options,
-             verbose=verbose, max_bytes=max_bytes, callback=callback),
+             verbose=verbose, max_bytes=max_bytes, callback=callback, warm_start=warm_start),
         caller_name="row_column_generation")
     P, m = pairs.check_nonempty().n_pairs, pairs.n_points
     _memory.refuse(_memory.generation_work_bytes(m, P), max_bytes,

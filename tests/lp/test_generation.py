@@ -36,9 +36,10 @@ def brute_pairs(pairs):
     return [tuple(map(int, p)) for p in zip(*pairs.to_arrays()[:2])]
 
 
-def full_lp(K, pairs, C, solver="highs"):
+def full_lp(K, pairs, C, solver="highs", alpha=False):
     problem = get_formulation("lp_ranker").build(pairs, K, C=C)
-    return solve(problem, solver).raise_for_status().objective
+    result = solve(problem, solver).raise_for_status()
+    return (result.objective, problem.block(result.x, "alpha")) if alpha else result.objective
 
 
 def _moons(n, seed=0):
@@ -160,7 +161,12 @@ def test_generation_reaches_the_full_lp_optimum_with_its_certificate(name):
     K, pairs, C = CASES[name]
     run = row_column_generation(K, pairs, C, columns_per_round=20, max_pairs=200)
     assert run.converged and run.solve_result.status == Status.OPTIMAL
-    assert run.objective == pytest.approx(full_lp(K, pairs, C), rel=RTOL)
+    objective, alpha = full_lp(K, pairs, C, alpha=True)
+    assert run.objective == pytest.approx(objective, rel=RTOL)
+    # the same ranking vectors (the optimum is unique on these problems) and coefficients
+    support = lambda a: set(np.flatnonzero(a > 1e-8 * a.max()).tolist())  # noqa: E731
+    assert support(run.alpha) == support(alpha)
+    np.testing.assert_allclose(run.alpha, alpha, atol=1e-7 * alpha.max())
     # the certificate, checked pair by pair: every pair outside the LP has margin >= 1
     i, j, w = pairs.to_arrays()
     f = K @ (pairs.signs * run.alpha)
