@@ -63,13 +63,13 @@ def one(path: str, n: int) -> dict:
     pairs = PairSet.bipartite(y)
     P = pairs.n_pairs
     if path == "lp_full":
-        estimator = LPRanker(gamma=0.1, max_bytes=None)
+        estimator = LPRanker(gamma=0.1, method="full", max_bytes=None)
         estimate = _memory.lp_bytes(n, P)
     elif path == "aucsvm_rbf":
-        estimator = AUCSVM(gamma=0.1, solver="osqp", max_iter=200, max_bytes=None)
+        estimator = AUCSVM(gamma=0.1, method="full", solver="osqp", max_iter=200, max_bytes=None)
         estimate = _memory.aucsvm_kernel_bytes(n, P, solver="osqp")
     elif path == "aucsvm_linear":
-        estimator = AUCSVM(kernel="linear", solver="osqp", max_iter=200, max_bytes=None)
+        estimator = AUCSVM(kernel="linear", method="full", solver="osqp", max_iter=200, max_bytes=None)
         estimate = _memory.dual_qp_bytes(n, P, X.shape[1], solver="osqp")
     elif path == "rankrc":
         estimator = RankRC(max_bytes=None)
