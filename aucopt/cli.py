@@ -878,11 +878,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", nargs="+", choices=SURVIVAL_MODELS, default=["lpr"],
                    help="one or more of: lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
                         "newton-kernel (RankRC over the events) (default: lpr)")
-    p.add_argument("--method", default="auto", choices=("auto", "full", "chunking", "subgradient"),
+    p.add_argument("--method", default="auto", choices=("auto", "full", "generation", "chunking", "subgradient"),
                    help=f"path of lpr and aucsvm (default auto). auto: lpr solves the full LP up to "
-                        f"{LPR_FULL_MAX_PAIRS:,} comparable pairs, else the subgradient; aucsvm solves its pairwise "
-                        f"QP up to {AUCSVM_QP_MAX_PAIRS:,} pairs, else the linear Newton ranking SVM. full forces the "
-                        "exact problem; chunking and subgradient are LP Ranker routes. The choice is printed")
+                        f"{LPR_FULL_MAX_PAIRS:,} comparable pairs, else the subgradient (seconds per fit across the "
+                        f"CV protocol); aucsvm solves its pairwise QP up to {AUCSVM_QP_MAX_PAIRS:,} pairs, else the "
+                        "linear Newton ranking SVM. full forces the exact problem; generation (the exact LP optimum "
+                        "by row-and-column generation, minutes per fit on all of whas500), chunking and subgradient "
+                        "are LP Ranker routes. The choice is printed")
     p.add_argument("--lprex", action="store_true",
                    help="add censored–censored pairs (LPRex, weight 0.5) (default: off)")
     p.add_argument("--C", type=float, default=1.0, help="C of the LP Ranker (default 1, Ataman 2007, Table 5.1)")

@@ -1,12 +1,13 @@
 """The LP Ranker family (Ataman 2007): kernel expansion, L1 penalty, pairwise hinge slacks.
 
 :class:`LPRanker` (binary labels) and :class:`SurvivalLPRanker` (censored survival data) solve
-the LP exactly (``method="full"``) or through the scalable routes of Ataman (2007), Ch. IV:
-constraint generation (``"chunking"``, :func:`chunking`), local clustering (``"clustering"``,
-:func:`local_clustering`) and the projected subgradient method on the sorted-pair core
-(``"subgradient"``, :func:`subgradient`), whose building blocks are public here too. The
-default ``method="auto"`` solves the full LP up to :data:`LP_AUTO_MAX_PAIRS` pairs and runs the
-subgradient above.
+the LP exactly (``method="full"``), exactly at scale by row-and-column generation on one live
+HiGHS model (``"generation"``, :func:`row_column_generation`), or through the scalable routes of
+Ataman (2007), Ch. IV: constraint generation (``"chunking"``, :func:`chunking`), local clustering
+(``"clustering"``, :func:`local_clustering`) and the projected subgradient method on the
+sorted-pair core (``"subgradient"``, :func:`subgradient`), whose building blocks are public here
+too. The default ``method="auto"`` solves the full LP up to :data:`LP_AUTO_MAX_PAIRS` pairs and
+runs row-and-column generation above.
 """
 
 from ._classes import LP_AUTO_MAX_PAIRS, LPRanker, SurvivalLPRanker
