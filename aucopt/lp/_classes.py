@@ -115,6 +115,11 @@ class _LPRankerModel(KernelPairRanker):
         """Fitted attributes indexing training rows (``support_`` indexes the centers for clustering)."""
         return () if getattr(self, "method_", self.method) == "clustering" else ("support_",)
 
+    @property
+    def _on_highs(self) -> bool:
+        """Whether ``solver`` is the HiGHS backend, the one that can hold a live model for ``"generation"``."""
+        return self.solver.strip().lower() == "highs"
+
     # ------------------------------------------------------------------ checks
     def _check_model_params(self):
         """Rules spanning several parameters: the route, its options, formulation and solver."""
@@ -123,7 +128,7 @@ class _LPRankerModel(KernelPairRanker):
                              "'full', 'generation', 'chunking', 'clustering' or 'subgradient' with them "
                              "(method='auto' chooses the route from the problem size).")
         self._check_method_options()
-        if self.method == "generation" and self.solver.strip().lower() != "highs":
+        if self.method == "generation" and not self._on_highs:
             raise ValueError(f"method='generation' grows one live HiGHS model; solver={self.solver!r} cannot. Use "
                              "solver='highs', or method='chunking', which re-solves restricted LPs on any LP solver.")
         if self.method in ("generation", "chunking", "subgradient") and self.formulation != "lp_ranker":
@@ -197,7 +202,7 @@ class _LPRankerModel(KernelPairRanker):
         if self.formulation != "lp_ranker":
             return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; the "
                             "scalable routes solve 'lp_ranker' only).")
-        if self.solver.strip().lower() != "highs":
+        if not self._on_highs:
             return "chunking", (f"method='auto': chunking, the full LP's optimum by constraint generation ({P:,} "
                                 f"pairs > {LP_AUTO_MAX_PAIRS:,}; row-and-column generation needs solver='highs').")
         return "generation", (f"method='auto': row-and-column generation, the full LP's optimum on a working set of "

@@ -169,51 +169,27 @@ class _KernelBlocks:
                                for a in range(0, self.m, step)])
 
 
-_ALPHA, _SCORE, _SLACK = 0, 1, 2  # column kinds: α_l, s_i, z_p
-_SCORE_ROW, _PAIR_ROW = 0, 1  # row kinds
-
-
 class _RestrictedLP:
     """The restricted LP Ranker on a live :class:`IncrementalLP`: α columns for the generated
     ranking vectors, score columns s_i and score rows s_i − Σ_l y_l K_il α_l = 0 for the points
     the pair rows touch, and per pair row a slack column z_p and the row s_i − s_j + z_p ≥ 1.
-    Each LP column and row records its kind and what it refers to (point or pair position), so
-    that deletions can be followed."""
+    Nothing is ever deleted, so the LP indices of the points and pairs are fixed once added."""
 
     def __init__(self, kernel: _KernelBlocks, pairs: PairSet, C: float, lp: IncrementalLP):
         m = pairs.n_points
         self.kernel, self.pairs, self.C, self.lp = kernel, pairs, C, lp
         self.y = pairs.signs
-        self.col_kind, self.col_ref = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int64)
-        self.row_kind, self.row_ref = np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int64)
         self.alpha_col = np.full(m, -1, dtype=np.int64)  # LP column of α_l
         self.score_col = np.full(m, -1, dtype=np.int64)  # LP column of s_i
         self.score_row = np.full(m, -1, dtype=np.int64)  # LP row defining s_i
+        self.alpha_points = np.zeros(0, dtype=np.int64)  # in the order of their columns
+        self.score_points = np.zeros(0, dtype=np.int64)  # in the order of their rows
+        self.pair_rows = np.zeros(0, dtype=np.int64)  # pair positions with a row
         self.in_rows = np.zeros(pairs.n_pairs, dtype=np.bool_)
 
     @property
-    def alpha_points(self) -> np.ndarray:
-        return self.col_ref[self.col_kind == _ALPHA]
-
-    @property
-    def score_points(self) -> np.ndarray:
-        return self.row_ref[self.row_kind == _SCORE_ROW]
-
-    @property
     def n_pair_rows(self) -> int:
-        return int(np.count_nonzero(self.row_kind == _PAIR_ROW))
-
-    def _columns(self, kind, refs, cost, lower, upper, A=None):
-        cols = self.lp.add_columns(cost, lower, upper, A)
-        self.col_kind = np.concatenate([self.col_kind, np.full(len(cols), kind, dtype=np.int8)])
-        self.col_ref = np.concatenate([self.col_ref, refs])
-        return cols
-
-    def _rows(self, kind, refs, lower, upper, A):
-        rows = self.lp.add_rows(lower, upper, A)
-        self.row_kind = np.concatenate([self.row_kind, np.full(len(rows), kind, dtype=np.int8)])
-        self.row_ref = np.concatenate([self.row_ref, refs])
-        return rows
+        return len(self.pair_rows)
 
     def add_columns(self, points) -> None:
         """α columns for ``points``, with their entries −y_l K_il in the existing score rows."""
@@ -226,19 +202,21 @@ class _RestrictedLP:
         if len(scored):
             block = sp.coo_matrix(-self.kernel.block(scored, points) * self.y[points])
             A = sp.csc_matrix((block.data, (self.score_row[scored][block.row], block.col)), shape=(self.lp.n_rows, k))
-        self.alpha_col[points] = self._columns(_ALPHA, points, np.ones(k), np.zeros(k), np.full(k, np.inf), A)
+        self.alpha_col[points] = self.lp.add_columns(np.ones(k), np.zeros(k), np.full(k, np.inf), A)
+        self.alpha_points = np.concatenate([self.alpha_points, points])
 
     def _add_scores(self, points) -> None:
         """Score columns s_i (free) and score rows s_i − Σ_l y_l K_il α_l = 0 for ``points``."""
         k = len(points)
-        cols = self._columns(_SCORE, points, np.zeros(k), np.full(k, -np.inf), np.full(k, np.inf))
+        cols = self.lp.add_columns(np.zeros(k), np.full(k, -np.inf), np.full(k, np.inf))
         self.score_col[points] = cols
         A = sp.csr_matrix((np.ones(k), (np.arange(k), cols)), shape=(k, self.lp.n_cols))
         basis = self.alpha_points
         if len(basis):
             block = sp.coo_matrix(-self.kernel.block(points, basis) * self.y[basis])
             A = A + sp.csr_matrix((block.data, (block.row, self.alpha_col[basis][block.col])), shape=A.shape)
-        self.score_row[points] = self._rows(_SCORE_ROW, points, np.zeros(k), np.zeros(k), A)
+        self.score_row[points] = self.lp.add_rows(np.zeros(k), np.zeros(k), A)
+        self.score_points = np.concatenate([self.score_points, points])
 
     def add_pairs(self, positions) -> None:
         """Pair rows s_i − s_j + z_p ≥ 1 with slack columns z_p of cost C w_p."""
@@ -251,12 +229,12 @@ class _RestrictedLP:
         new_points = touched[self.score_col[touched] < 0]
         if len(new_points):
             self._add_scores(new_points)
-        z = self._columns(_SLACK, positions, self.C * w, np.zeros(k), np.full(k, np.inf))
+        z = self.lp.add_columns(self.C * w, np.zeros(k), np.full(k, np.inf))
         r = np.repeat(np.arange(k), 3)
         c = np.column_stack([self.score_col[i], self.score_col[j], z]).ravel()
         v = np.tile([1.0, -1.0, 1.0], k)
-        self._rows(_PAIR_ROW, positions, np.ones(k), np.full(k, np.inf),
-                   sp.csr_matrix((v, (r, c)), shape=(k, self.lp.n_cols)))
+        self.lp.add_rows(np.ones(k), np.full(k, np.inf), sp.csr_matrix((v, (r, c)), shape=(k, self.lp.n_cols)))
+        self.pair_rows = np.concatenate([self.pair_rows, positions])
         self.in_rows[positions] = True
 
     def alpha(self, x) -> np.ndarray:
@@ -501,4 +479,4 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
                             n_columns=len(model.alpha_points), n_points=len(model.score_points),
                             violated_pairs=max(n_violated, 0), min_reduced_cost=min_rc, converged=converged,
                             history=history, solve_result=result, columns=model.alpha_points.copy(),
-                            rows=model.row_ref[model.row_kind == _PAIR_ROW].copy())
+                            rows=model.pair_rows.copy())

@@ -32,10 +32,6 @@ RTOL = 1e-7
 
 
 # ============================================================================ oracles
-def brute_pairs(pairs):
-    return [tuple(map(int, p)) for p in zip(*pairs.to_arrays()[:2])]
-
-
 def full_lp(K, pairs, C, solver="highs", alpha=False):
     problem = get_formulation("lp_ranker").build(pairs, K, C=C)
     result = solve(problem, solver).raise_for_status()
