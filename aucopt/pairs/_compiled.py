@@ -225,6 +225,18 @@ def _tree_prefix(tree, k, y):
     return s0, s1, s2, s3, s4, s5
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, pa, out):
+    """Anchor a (point ``pa``) with its piece sums ``S``: add its output to ``out[pa]``, store its
+    ``NA`` entry, and return its (loss, first, second) contributions to the accumulators."""
+    dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
+                                       NA[a] if has_na else 0.0)
+    out[pa] += do
+    if has_na:
+        NA[a] = na
+    return dl, d1, d2
+
+
 @njit(cache=True, nogil=True)
 def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NA, out, acc):
     m = rank.shape[0]
@@ -254,15 +266,10 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 hi = yA[phi[p], a]
                 for q in range(k):
                     S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
-            pa = apos[a]
-            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
-                                               NA[a] if has_na else 0.0)
+            dl, d1, d2 = _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, apos[a], out)
             a0 += dl
             a1 += d1
             a2 += d2
-            out[pa] += do
-            if has_na:
-                NA[a] = na
     else:
         tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
         t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
@@ -295,15 +302,10 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                     S[p, 3] = u[3] - d[3]
                     S[p, 4] = u[4] - d[4]
                     S[p, 5] = u[5] - d[5]
-                pa = apos[a]
-                dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
-                                                   NA[a] if has_na else 0.0)
+                dl, d1, d2 = _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, apos[a], out)
                 a0 += dl
                 a1 += d1
                 a2 += d2
-                out[pa] += do
-                if has_na:
-                    NA[a] = na
     acc[0] += a0
     acc[1] += a1
     acc[2] += a2
