@@ -27,7 +27,7 @@ KERNELS = ("linear", "rbf", "poly", "precomputed")
 #: the data-dependent rules for ``gamma`` (:func:`gamma_from_rule`)
 GAMMA_RULES = ("scale", "auto", "sigma2")
 
-__all__ = ["Kernel", "kernel_matrix", "kernel_factor", "gamma_from_rule", "check_lp_kernel_values", "KERNELS",
+__all__ = ["Kernel", "kernel_matrix", "kernel_factor", "checked_kernel_matrix", "gamma_from_rule", "check_lp_kernel_values", "KERNELS",
            "GAMMA_RULES"]
 
 #: HiGHS refuses an LP with a constraint coefficient of this magnitude or more (its option
@@ -323,6 +323,53 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
     >>> L.shape, np.allclose(L @ L.T, K)
     ((2, 2), True)
     """
+    _, eigval, eigvec = checked_kernel_matrix(K, psd_tol=psd_tol, vectors=True)
+    keep = eigval > rtol * max(float(eigval[-1]) if len(eigval) else 0.0, 0.0)
+    return eigvec[:, keep] * np.sqrt(eigval[keep])
+
+
+def checked_kernel_matrix(K, *, psd_tol: float = 1e-8, vectors: bool = False):
+    """K checked square, finite, symmetric and positive semidefinite, with its eigenvalues.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+        A kernel matrix.
+    psd_tol : float, default=1e-8
+        An eigenvalue below ``−psd_tol · max(1, λ_max)`` means K is not positive semidefinite.
+    vectors : bool, default=False
+        Also return the eigenvectors (``numpy.linalg.eigh``; otherwise only ``eigvalsh``).
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples, n_samples)
+        ½(K + Kᵀ), exactly symmetric.
+    eigval : ndarray of shape (n_samples,)
+        Its eigenvalues, ascending.
+    eigvec : ndarray of shape (n_samples, n_samples) or None
+        Its eigenvectors when ``vectors`` is True.
+
+    Raises
+    ------
+    ValueError
+        When K is not square, not finite, not symmetric or not positive semidefinite (a QP or
+        dual over it would not be convex).
+
+    See Also
+    --------
+    kernel_factor : The factor L with K = L Lᵀ, after these checks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.kernels import checked_kernel_matrix
+    >>> checked_kernel_matrix(np.array([[2.0, 1.0], [1.0, 2.0]]))[1].tolist()
+    [1.0, 3.0]
+    >>> checked_kernel_matrix(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: The kernel matrix is not positive semidefinite (smallest eigenvalue -1, largest 3); the QP would not be convex. Use a valid (Mercer) kernel.
+    """
     K = np.asarray(K, dtype=float)
     if K.ndim != 2 or K.shape[0] != K.shape[1]:
         raise ValueError(f"A kernel matrix must be square, got shape {K.shape}.")
@@ -330,8 +377,9 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
     scale = max(1.0, float(np.max(np.abs(K)))) if K.size else 1.0
     if not np.allclose(K, K.T, rtol=0, atol=1e-10 * scale):
         raise ValueError("The kernel matrix is not symmetric; a kernel must satisfy k(x, x') = k(x', x).")
+    K = 0.5 * (K + K.T)
     try:
-        eigval, eigvec = np.linalg.eigh(0.5 * (K + K.T))
+        eigval, eigvec = np.linalg.eigh(K) if vectors else (np.linalg.eigvalsh(K), None)
     except np.linalg.LinAlgError as exc:  # pragma: no cover - finite symmetric input converges
         raise ValueError(
             f"The eigendecomposition of the {K.shape[0]} x {K.shape[0]} kernel matrix did not converge "
@@ -343,8 +391,7 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
             f"The kernel matrix is not positive semidefinite (smallest eigenvalue {eigval[0]:.3g}, "
             f"largest {top:.3g}); the QP would not be convex. Use a valid (Mercer) kernel."
         )
-    keep = eigval > rtol * max(top, 0.0)
-    return eigvec[:, keep] * np.sqrt(eigval[keep])
+    return K, eigval, eigvec
 
 
 def check_lp_kernel_values(K, solver) -> None:

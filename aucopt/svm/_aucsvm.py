@@ -13,7 +13,7 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
                     KernelPairRanker, Solution, SurvivalRankerMixin, dense, non_negative,
                     positive, as_seed)
 from .._memory import check_aucsvm
-from ..kernels import kernel_factor
+from ..kernels import checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..solvers import SolveResult, Status, check_solver, solve
@@ -240,7 +240,7 @@ class _AUCSVMModel(KernelPairRanker):
             basis = None if kernel.precomputed else X
             data = dense(kernel(dense(X) if kernel.precomputed else X))
             if not _is_mercer(kernel):
-                data = _checked_kernel_matrix(data)
+                data = checked_kernel_matrix(data)[0]
             scale = _unit_scale(np.diag(data))
             if scale != 1.0:
                 data = data / scale
@@ -295,23 +295,6 @@ def _unit_scale(diagonal) -> float:
 def _is_mercer(kernel) -> bool:
     """Whether the kernel is positive semidefinite by construction (RBF; polynomial with coef0 ≥ 0)."""
     return kernel.name == "rbf" or (kernel.name == "poly" and kernel.coef0 >= 0.0)
-
-
-def _checked_kernel_matrix(K) -> np.ndarray:
-    """A precomputed, callable or other kernel matrix checked as :func:`~aucopt.kernels.kernel_factor`
-    checks it (square, symmetric, positive semidefinite), without factorizing it; symmetrized."""
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(f"A kernel matrix must be square, got shape {K.shape}.")
-    top = max(1.0, float(np.max(np.abs(K)))) if K.size else 1.0
-    if not np.allclose(K, K.T, rtol=0, atol=1e-10 * top):
-        raise ValueError("The kernel matrix is not symmetric; a kernel must satisfy k(x, x') = k(x', x).")
-    K = 0.5 * (K + K.T)
-    eigval = np.linalg.eigvalsh(K) if K.size else np.zeros(1)
-    if eigval[0] < -1e-8 * max(1.0, float(eigval[-1])):
-        raise ValueError(
-            f"The kernel matrix is not positive semidefinite (smallest eigenvalue {eigval[0]:.3g}, largest "
-            f"{eigval[-1]:.3g}); the dual would not be convex. Use a valid (Mercer) kernel.")
-    return K
 
 
 def _primal_objective(f, w_sq_norm, pairs, C, power, chunk=1 << 20) -> float:
