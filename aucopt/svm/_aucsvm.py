@@ -16,6 +16,7 @@ from .._memory import check_aucsvm
 from ..kernels import checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
+from ..pairs.core import pair_loss
 from ..solvers import SolveResult, Status, check_solver, solve
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
@@ -277,7 +278,7 @@ class _AUCSVMModel(KernelPairRanker):
         self._dcd_dual = alpha
         self.__dict__.pop("problem_size_", None)  # a QP's size from an earlier fit
         # ‖w‖² = coefᵀ K coef = cᵀ (K/s) c / s
-        return Solution(basis, coef, result, _primal_objective(f, float(c @ f) / scale, (i, j, w), C, power))
+        return Solution(basis, coef, result, _primal_objective(f, float(c @ f) / scale, pairs, C, power))
 
 
 def _kernel_scale(factor) -> float:
@@ -297,18 +298,11 @@ def _is_mercer(kernel) -> bool:
     return kernel.name == "rbf" or (kernel.name == "poly" and kernel.coef0 >= 0.0)
 
 
-def _primal_objective(f, w_sq_norm, pairs, C, power, chunk=1 << 20) -> float:
-    """½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j)), r = 1 or 2.
-
-    ``pairs`` is a :class:`PairSet` or its arrays ``(i, j, w)``; the sum runs over chunks of pairs.
-    """
-    i, j, w = pairs.to_arrays(None) if isinstance(pairs, PairSet) else pairs
-    total = 0.0
-    for s in range(0, len(i), chunk):
-        e = s + chunk
-        xi = np.maximum(0.0, 1.0 - (f[i[s:e]] - f[j[s:e]]))
-        total += float(w[s:e] @ xi**power)
-    return 0.5 * w_sq_norm + C / power * total
+def _primal_objective(f, w_sq_norm, pairs: PairSet, C, power) -> float:
+    """½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j)), r = 1 or 2, from the
+    sorted-pair core (the pairs are not listed)."""
+    loss, _ = pair_loss(pairs, f, "hinge" if power == 1 else "squared_hinge")
+    return 0.5 * w_sq_norm + C / power * loss
 
 
 class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
