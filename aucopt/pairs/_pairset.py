@@ -7,6 +7,9 @@ A :class:`PairSet` has a *target* — what the pairs mean — and a *storage* �
 * target ``"survival"``: Harrell's comparable pairs (Harrell et al. 1982), or a variant of them
   (Ataman 2007, Table 5.3): ``(i, j)`` with ``event_i`` and ``(t_i < t_j or (t_i == t_j and not
   event_j))``;
+* target ``"multipartite"``: ordinal levels, one pair for every point of a higher level over
+  every point of a lower level (Fürnkranz, Hüllermeier & Vanderlooy 2009); bipartite pairs are
+  the case of two levels;
 * target ``"custom"``: any user-listed pairs.
 
 * storage ``"sorted"``: an *ordered-suffix* structure. The points are sorted once (``order``);
@@ -15,7 +18,9 @@ A :class:`PairSet` has a *target* — what the pairs mean — and a *storage* �
   for survival pairs, sorting by time with events before censored subjects inside a tied time
   makes each event's partners a suffix starting at ``first(t_i) + events_at(t_i)``. Counting is
   O(m log m) without listing pairs, and the same structure feeds the sorted-pair core
-  (:mod:`aucopt.pairs.core`);
+  (:mod:`aucopt.pairs.core`). For multipartite pairs, sorting by level, highest first, makes
+  the partners of a point of level ℓ (every point of a lower level) the suffix starting after
+  the last point of level ℓ;
 * storage ``"explicit"``: index and weight arrays ``(i, j, w)``.
 
 ``to_arrays`` lists pairs explicitly (for the LP/QP builders), refusing with
@@ -59,18 +64,20 @@ class PairSet:
     """Pairs (i, j) with weights w_ij, each requiring f(x_i) > f(x_j).
 
     Build pair sets with the constructors :meth:`bipartite`, :meth:`survival`,
-    :meth:`from_target` and :meth:`from_arrays`; the fields below are what they fill in.
+    :meth:`multipartite`, :meth:`from_target` and :meth:`from_arrays`; the fields below are what
+    they fill in.
 
     Parameters
     ----------
     n_points : int
         Number of points m the indices refer to.
-    target : {"bipartite", "survival", "custom"}
+    target : {"bipartite", "survival", "multipartite", "custom"}
         What the pairs mean: positives over negatives, Harrell's comparable pairs (or a variant
-        of them), or user-listed pairs.
+        of them), higher ordinal levels over lower ones, or user-listed pairs.
     signs : ndarray of shape (n_points,)
-        Per-point label sign y_l ∈ {−1, +1} used by sign-constrained expansions (positives and
-        events +1, negatives and censored −1).
+        Per-point label sign y_l ∈ {−1, +1} used by sign-constrained expansions (positives,
+        events and points above the lowest ordinal level +1; negatives, censored subjects and
+        points of the lowest level −1).
     order : ndarray of shape (n_points,), default=None
         Sorted storage: the point order; ``None`` for explicit pairs.
     start : ndarray of shape (n_points,), default=None
@@ -102,7 +109,8 @@ class PairSet:
     the pairs on which Harrell's concordance index is defined [2]_; bipartite pairs are the
     case e = y, t = 1 − y, so that the fraction of correctly ordered pairs is the AUC [3]_. The
     variant ``"lprex"`` adds the censored–censored pairs (i, j) with t_i < t_j at a reduced
-    weight [1]_.
+    weight [1]_. With ordinal levels y, the multipartite pairs are {(i, j) : y_i > y_j}, the
+    pairs of the concordance index of multipartite ranking [4]_.
 
     References
     ----------
@@ -112,6 +120,9 @@ class PairSet:
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
     .. [3] Hanley, J. A., & McNeil, B. J. (1982). The meaning and use of the area under a receiver
        operating characteristic (ROC) curve. *Radiology*, 143(1), 29–36.
+    .. [4] Fürnkranz, J., Hüllermeier, E., & Vanderlooy, S. (2009). Binary decomposition methods
+       for multipartite ranking. *Machine Learning and Knowledge Discovery in Databases (ECML
+       PKDD 2009)*, LNCS 5781, 359–374.
 
     Examples
     --------
@@ -125,6 +136,8 @@ class PairSet:
     [(0, 1), (0, 3), (0, 4), (2, 1), (2, 3), (2, 4)]
     >>> PairSet.survival([True, False, True], [1.0, 2.0, 3.0]).n_pairs
     2
+    >>> PairSet.multipartite([2, 0, 1, 1]).n_pairs
+    5
     """
 
     n_points: int
@@ -248,6 +261,94 @@ class PairSet:
         )
         return cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0),
                                target="survival")
+
+    @classmethod
+    def multipartite(cls, y, *, levels=None, point_weights=None) -> "PairSet":
+        """Every point of a higher ordinal level over every point of a lower level.
+
+        The pairs of multipartite (ordinal) ranking [1]_: with ordered levels y, one pair
+        (i, j) for every ``y_i > y_j``; points on the same level form no pair. Stored sorted
+        (never listed): by level, highest first, the partners of a point are every point of
+        the lower levels, a suffix of that order. With two levels this is :meth:`bipartite`.
+
+        Parameters
+        ----------
+        y : array-like of shape (n_points,)
+            Ordinal labels: numbers, strings or any values of one sortable type, ordered as
+            sorted (or as listed in ``levels``).
+        levels : sequence, default=None
+            The levels from lowest to highest, e.g. ``["mild", "moderate", "severe"]``, when
+            the sorted order of the labels is not the intended one; every label of ``y`` must be
+            one of them. The sorted distinct labels when None.
+        point_weights : float or array-like of shape (n_points,), default=None
+            Non-negative per-point weights; the pair weight is w_i · w_j. A scalar weighs every
+            point alike.
+
+        Returns
+        -------
+        PairSet
+            ``target="multipartite"``, ``storage="sorted"``; signs −1 for the points of the
+            lowest level present and +1 for every other point.
+
+        Raises
+        ------
+        NoComparablePairsError
+            When ``y`` has fewer than two distinct levels (no pair); the message names the
+            levels found.
+        ValueError
+            For a survival target, a ``y`` that is not 1-dimensional, NaN or infinite labels,
+            labels of mixed types, duplicated ``levels`` or a label missing from ``levels``.
+
+        See Also
+        --------
+        bipartite : the case of two levels.
+        aucopt.metrics.multipartite_c_index : the concordance index over these pairs.
+
+        Notes
+        -----
+        The signs matter only for expansions with sign-constrained coefficients,
+        ``f = Σ_l y_l α_l k(·, x_l)`` with α ≥ 0: every point that ranks above some other
+        point (a point of a level above the lowest) gets +1, as for events in survival pair
+        sets and as :meth:`from_arrays` assigns them to listed pairs. Formulations with free
+        signs do not use them.
+
+        References
+        ----------
+        .. [1] Fürnkranz, J., Hüllermeier, E., & Vanderlooy, S. (2009). Binary decomposition
+           methods for multipartite ranking. *Machine Learning and Knowledge Discovery in
+           Databases (ECML PKDD 2009)*, LNCS 5781, 359–374.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> pairs = PairSet.multipartite([2, 0, 1, 1])
+        >>> pairs.target, pairs.storage, pairs.n_pairs
+        ('multipartite', 'sorted', 5)
+        >>> i, j, w = pairs.to_arrays()
+        >>> [(int(a), int(b)) for a, b in zip(i, j)]
+        [(0, 2), (0, 3), (0, 1), (2, 1), (3, 1)]
+        >>> grades = PairSet.multipartite(["mild", "severe", "moderate"],
+        ...                               levels=["mild", "moderate", "severe"])
+        >>> grades.n_pairs, grades.signs.tolist()
+        (3, [-1.0, 1.0, 1.0])
+        """
+        codes, found = _ordinal_codes(y, levels)
+        m = len(codes)
+        if len(found) < 2:
+            raise NoComparablePairsError(
+                f"y has {len(found)} distinct level(s) {found}; multipartite pairs need at least two "
+                "ordered levels (a pair is a point of a higher level over a point of a lower one). "
+                "Pass labels of at least two different levels."
+            )
+        order = np.argsort(-codes, kind="stable")  # highest level first, ties by point index
+        # a point of level l has as partners every point of a lower level: the suffix that starts
+        # after the n_ge[l] points of level >= l (the lowest level: start = m, no partner)
+        n_ge = np.cumsum(np.bincount(codes, minlength=len(found))[::-1])[::-1]
+        start = n_ge[codes].astype(np.int64)
+        point_weights = check_point_weights(point_weights, m, "point_weights")
+        signs = np.where(codes > 0, 1.0, -1.0)
+        return cls(n_points=m, target="multipartite", signs=signs, order=order, start=start,
+                   point_weights=point_weights)
 
     @classmethod
     def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
@@ -701,6 +802,52 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
 def _check_nonnegative(w, name):
     if np.any(w < 0):
         raise ValueError(f"{name} must be non-negative; found {int(np.sum(w < 0))} negative value(s).")
+
+
+def _ordinal_codes(y, levels=None) -> tuple[np.ndarray, list]:
+    """Dense level codes 0, 1, ... (int64, in level order) of ordinal labels ``y`` and the list
+    of the levels present, lowest first."""
+    if y is None:
+        raise ValueError("y is None; multipartite pairs need one ordinal label per point.")
+    if is_survival_target(y):
+        raise ValueError("y is a survival target; use PairSet.survival for (event, time) targets.")
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional ordinal labels, got shape {arr.shape}.")
+    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        raise ValueError(
+            f"y contains {int(np.sum(~np.isfinite(arr)))} NaN or infinite label(s); drop those points "
+            "or give them a level."
+        )
+    try:
+        labels, inverse = np.unique(arr, return_inverse=True)
+    except TypeError as exc:  # an object array mixing e.g. int and str labels
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
+        raise ValueError(
+            f"y mixes label types ({', '.join(kinds)}), which cannot be ordered; use labels of one "
+            "type, or give their order with levels=[lowest, ..., highest]."
+        ) from exc
+    inverse = inverse.ravel().astype(np.int64)
+    if levels is None:
+        return inverse, labels.tolist()
+    levels = list(np.asarray(levels, dtype=object).ravel())
+    position = {}
+    for k, level in enumerate(levels):
+        if level in position:
+            raise ValueError(f"levels lists {level!r} twice; give each level once, lowest first.")
+        position[level] = k
+    missing = [v for v in labels.tolist() if v not in position]
+    if missing:
+        raise ValueError(
+            f"y has label(s) {missing[:6]} that are not in levels={levels}; add them to levels "
+            "(lowest first) or drop those points."
+        )
+    rank = np.array([position[v] for v in labels.tolist()], dtype=np.int64)
+    present = np.unique(rank)  # levels that occur, lowest first
+    dense = np.searchsorted(present, rank)
+    return dense[inverse], [levels[k] for k in present]
 
 
 def _no_pairs_message(target: str) -> str:
