@@ -4,6 +4,8 @@
   ``AUC = 1/(n+ n-) * sum_{i pos, j neg} ([f_i > f_j] + c [f_i = f_j])`` with tie credit
   ``c = 1/2`` (``ties="half"``, equal to ``sklearn.metrics.roc_auc_score``) or ``c = 0``
   (``ties="strict"``).
+* :func:`xauc` — the cross-group AUCs xAUC(a, b) and xAUC(b, a) of Kallus & Zhou (2019): the AUC
+  of the positives of one group against the negatives of the other, and their gap.
 * :func:`concordance_counts` / :func:`harrell_c` — Harrell's C of risk scores ``r`` for
   right-censored data over the comparable pairs ``(i, j)``: ``event_i`` and
   (``t_i < t_j``, or ``t_i == t_j`` and not ``event_j``). A pair is concordant when
@@ -38,7 +40,7 @@ import numpy as np
 from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
                           survival_arrays)
 
-__all__ = ["ConcordanceCounts", "TIED_TOL", "concordance_counts", "harrell_c", "roc_auc"]
+__all__ = ["ConcordanceCounts", "CrossGroupAUC", "TIED_TOL", "concordance_counts", "harrell_c", "roc_auc", "xauc"]
 
 TIE_MODES = ("half", "strict")
 
@@ -191,23 +193,179 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
         is_pos, y_score, weights = is_pos[keep], y_score[keep], weights[keep]
     tol = _absolute_tol(tied_tol, y_score)
     if weights is None:
-        pos_sorted = np.sort(y_score[is_pos])
-        neg_sorted = np.sort(y_score[~is_pos])
-        wins, at_most = _compiled().auc_counts(pos_sorted, neg_sorted, tol)
-        return _tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
-    pos_scores, neg_scores = y_score[is_pos], y_score[~is_pos]
+        return _two_sample_auc(y_score[is_pos], y_score[~is_pos], None, None, tol, ties)
     pos_weight, neg_weight = weights[is_pos], weights[~is_pos]
-    total = float(pos_weight.sum()) * float(neg_weight.sum())
-    if total == 0:
+    if float(pos_weight.sum()) * float(neg_weight.sum()) == 0:
         raise ValueError(
             "sample_weight gives the positive or the negative class a total weight of zero: "
             "the AUC needs both classes with positive weight."
         )
+    return _two_sample_auc(y_score[is_pos], y_score[~is_pos], pos_weight, neg_weight, tol, ties)
+
+
+def _two_sample_auc(pos_scores, neg_scores, pos_weight, neg_weight, tol: float, ties: str) -> float:
+    """The tie-credited fraction of (positive, negative) pairs ranked correctly, by sorting and merging.
+
+    ``pos_weight`` / ``neg_weight`` None: unit weights, exact integer counts; otherwise pair (i, j)
+    weighs ``w_i · w_j`` (both totals must be positive). ``tol`` is the absolute tie tolerance.
+    """
+    if pos_weight is None:
+        pos_sorted, neg_sorted = np.sort(pos_scores), np.sort(neg_scores)
+        wins, at_most = _compiled().auc_counts(pos_sorted, neg_sorted, tol)
+        return _tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
+    total = float(pos_weight.sum()) * float(neg_weight.sum())
     kernels = _compiled()
     pos_order, pos_sorted = kernels.argsort(pos_scores)
     neg_order, neg_sorted = kernels.argsort(neg_scores)
     wins, tied = kernels.auc_weighted(pos_sorted, pos_weight[pos_order], neg_sorted, neg_weight[neg_order], tol)
     return _tie_credited_ratio(wins, max(tied, 0.0), total, ties)
+
+
+class CrossGroupAUC(NamedTuple):
+    """The two cross-group AUCs of two groups a and b, returned by :func:`xauc`.
+
+    Attributes
+    ----------
+    ab : float
+        xAUC(a, b): the fraction of pairs (positive in group a, negative in group b) ranked
+        correctly.
+    ba : float
+        xAUC(b, a): the same for positives in group b against negatives in group a.
+    group_a, group_b : object
+        The two group labels (equal when ``groups`` holds a single label).
+
+    See Also
+    --------
+    xauc : computes it.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import CrossGroupAUC
+    >>> result = CrossGroupAUC(0.75, 0.5, "f", "m")
+    >>> result.gap
+    0.25
+    """
+
+    ab: float
+    ba: float
+    group_a: object
+    group_b: object
+
+    @property
+    def gap(self) -> float:
+        """The xAUC disparity Δ = xAUC(a, b) − xAUC(b, a) (Kallus & Zhou 2019)."""
+        return self.ab - self.ba
+
+
+def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, tied_tol=TIED_TOL,
+         sample_weight=None) -> CrossGroupAUC:
+    """Cross-group AUCs xAUC(a, b) and xAUC(b, a) of a score over two groups (Kallus & Zhou 2019).
+
+    xAUC(a, b) = P(f(X) > f(X′) | X positive in group a, X′ negative in group b): how often a
+    positive of group a is ranked above a negative of group b. The disparity
+    Δ = xAUC(a, b) − xAUC(b, a) (``result.gap``) is zero for a score that ranks the positives
+    of either group above the negatives of the other equally well.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Two class labels: {0, 1}, {-1, 1}, bool, strings, ...
+    y_score : array-like of shape (n_samples,)
+        Real-valued scores; higher means "more positive".
+    groups : array-like of shape (n_samples,)
+        The group of each sample: one or two distinct labels (e.g. a protected attribute).
+        With a single label, a = b and both cross-group AUCs equal :func:`roc_auc`.
+    group_a : object, default=None
+        The label playing group a; None means the smaller of the two labels.
+    ties : {"half", "strict"}, default="half"
+        Credit of a pair with equal scores: ½ or 0, as in :func:`roc_auc`.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means the larger of the two labels.
+    tied_tol : float, default=1e-8
+        Scores differing by at most ``tied_tol · max|y_score|`` (over all samples, so the
+        tolerance is the one :func:`roc_auc` uses on the same data) count as tied.
+    sample_weight : float or array-like of shape (n_samples,), default=None
+        Non-negative case weights; a pair (i, j) counts with weight w_i · w_j, as in
+        :func:`roc_auc`. None: every sample weighs 1.
+
+    Returns
+    -------
+    result : CrossGroupAUC
+        ``result.ab`` = xAUC(a, b), ``result.ba`` = xAUC(b, a), the labels ``group_a`` and
+        ``group_b``, and ``result.gap`` = Δ.
+
+    Raises
+    ------
+    ValueError
+        For labels that are not two classes, non-finite scores, inconsistent lengths, ``groups``
+        with more than two labels, a ``group_a`` that is not one of them, or a group without a
+        positive or without a negative (of positive total weight), which leaves a cross-group
+        AUC undefined.
+
+    See Also
+    --------
+    roc_auc : the AUC over all (positive, negative) pairs.
+
+    Notes
+    -----
+    Each cross-group AUC is the AUC of two disjoint samples (positives of one group, negatives
+    of the other), computed as :func:`roc_auc` does: one sort per sample and a linear merge,
+    O(m log m) with no pair listed; ties within ``tied_tol`` get credit ½ (``ties="half"``).
+    With n_g± the positives and negatives of group g, the pooled AUC is the pair-count weighted
+    mean of the four within- and cross-group AUCs:
+    AUC · n₊n₋ = Σ_{g, h ∈ {a, b}} n_g₊ n_h₋ xAUC(g, h), with xAUC(g, g) the AUC within g.
+
+    References
+    ----------
+    .. [1] Kallus, N., & Zhou, A. (2019). The fairness of risk scores beyond classification:
+       bipartite ranking and the xAUC metric. *Advances in Neural Information Processing
+       Systems 32 (NeurIPS 2019)*.
+
+    Examples
+    --------
+    >>> from aucopt.metrics import xauc
+    >>> y = [1, 1, 0, 0, 1, 1, 0, 0]
+    >>> score = [0.9, 0.6, 0.5, 0.1, 0.7, 0.05, 0.8, 0.2]
+    >>> group = ["f", "f", "f", "f", "m", "m", "m", "m"]
+    >>> result = xauc(y, score, group)
+    >>> result.ab, result.ba, result.gap
+    (0.75, 0.5, 0.25)
+    >>> xauc(y, score, group, group_a="m").gap
+    -0.25
+    """
+    ties = _check_ties(ties)
+    tied_tol = _check_tied_tol(tied_tol)
+    y_score = check_finite_1d(y_score, "y_score")
+    y_arr, groups = np.asarray(y_true), np.asarray(groups)
+    if groups.ndim != 1:
+        raise ValueError(f"groups must be a 1-d array of group labels, got shape {groups.shape}.")
+    check_consistent_length(y_true=y_arr, y_score=y_score, groups=groups)
+    is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
+    weights, keep = _positive_weight_rows(sample_weight, len(y_score))
+    if weights is not None:
+        is_pos, y_score, groups, weights = is_pos[keep], y_score[keep], groups[keep], weights[keep]
+    labels = [getattr(label, "item", lambda: label)() for label in np.unique(groups)]  # plain Python labels
+    if len(labels) > 2:
+        raise ValueError(f"groups has {len(labels)} labels {labels[:6]}: xauc compares two groups; "
+                         "merge the labels into two groups first.")
+    if group_a is None:
+        group_a = labels[0]
+    elif group_a not in labels:
+        raise ValueError(f"group_a={group_a!r} is not a label of groups {labels}: pass one of them or None.")
+    group_b = next((g for g in labels if g != group_a), group_a)
+    tol = _absolute_tol(tied_tol, y_score)
+
+    def cross(g, h):
+        pos, neg = is_pos & (groups == g), ~is_pos & (groups == h)
+        pos_w, neg_w = (None, None) if weights is None else (weights[pos], weights[neg])
+        total = (pos.sum(), neg.sum()) if weights is None else (pos_w.sum(), neg_w.sum())
+        for count, kind, label in zip(total, ("positive", "negative"), (g, h)):
+            if count == 0:
+                raise ValueError(f"Group {label!r} has no {kind} sample (of positive weight): xAUC({g!r}, {h!r}) "
+                                 f"is undefined; each group needs positives and negatives.")
+        return _two_sample_auc(y_score[pos], y_score[neg], pos_w, neg_w, tol, ties)
+
+    return CrossGroupAUC(cross(group_a, group_b), cross(group_b, group_a), group_a, group_b)
 
 
 class ConcordanceCounts(NamedTuple):
