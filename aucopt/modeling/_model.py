@@ -4,11 +4,25 @@ A formulation is a function ``f(m, **params)`` registered with :func:`formulatio
 :class:`Model` ``m`` that knows the pair set and the kernel, and uses only:
 
 * ``m.variable(name, size, lower=None, upper=None)`` — a block of decision variables;
-* affine algebra on them (``+ - *``, ``matrix @ expr``, ``vector @ expr``, ``.sum()``) and the
-  operators ``m.scores(coef)`` (f = K·coef, or K·Y·coef when ``signed``) and
-  ``m.pair_difference(f)`` (the rows f_i − f_j, one per pair);
+* affine algebra on them (``+ - *``, ``matrix @ expr``, ``vector @ expr``, ``.sum()``, indexing
+  ``expr[idx]``; a size-1 expression broadcasts against a larger one) and the operators
+  ``m.scores(coef)`` (f = K·coef, or K·Y·coef when ``signed``) and ``m.pair_difference(f)`` (the
+  rows f_i − f_j, one per pair);
+* index sets ``m.positives``, ``m.negatives`` (from the label signs) and ``m.pair_index`` (the
+  pairs (i, j) in pair order);
+* grouped sums ``m.group_sum(expr, groups)`` and ``m.group_mean(expr, groups)``;
+* epigraph operators, each declaring new variables and rows, exact when the objective pushes the
+  new variables down (they appear with a non-negative coefficient in a minimized objective):
+  ``m.maximum(expr)`` and ``m.group_max(expr, groups)`` (t ≥ expr_k), ``m.positive_part(expr)``
+  (the hinge, u ≥ expr, u ≥ 0), ``m.abs(expr)`` (u ≥ ±expr) and ``m.sum_largest(expr, k,
+  groups=None)`` (the sum of the k largest entries by the LP of Ogryczak & Tamir (2003), the
+  CVaR form of Rockafellar & Uryasev (2000));
 * ``m.sum_squares(expr)`` for convex quadratic objectives;
 * ``m.minimize(objective)`` and ``m.subject_to(expr >= rhs, expr <= rhs, expr == rhs, ...)``.
+
+The pairs are listed (``PairSet.to_arrays``, under the ``max_bytes`` budget) on first use of
+``m.pair_weights``, ``m.pair_index``, ``m.pair_incidence`` or ``m.pair_difference``; a
+formulation that uses none of them, such as ``top_push``, never lists a pair.
 
 The builder owns sparsity and lifting: by default ``m.scores`` introduces auxiliary score
 variables s with the equality rows s − K Y α = 0, so each pair row ``s_i − s_j + z_ij ≥ 1``
@@ -88,6 +102,13 @@ class Affine:
     def __len__(self) -> int:
         return self.size
 
+    def __array__(self, dtype=None, copy=None):
+        # an opaque object to numpy and scipy (not a sequence despite ``__getitem__``), so that
+        # ``sparse @ expr`` and ``ndarray @ expr`` defer to :meth:`__rmatmul__`
+        box = np.empty((), dtype=object)
+        box[()] = self
+        return box
+
     # ----------------------------------------------------------------- algebra
     def _lift(self, other) -> "Affine":
         if isinstance(other, Affine):
@@ -97,10 +118,21 @@ class Affine:
             return Affine(self.model, {}, const.copy())
         return NotImplemented
 
+    def _broadcast(self, size: int) -> "Affine":
+        """This size-1 expression repeated ``size`` times."""
+        ones = sp.csr_matrix(np.ones((size, 1)))
+        return Affine(self.model, {k: sp.csr_matrix(ones @ T) for k, T in self.terms.items()},
+                      np.full(size, self.const[0]))
+
     def __add__(self, other):
         other = self._lift(other)
         if other is NotImplemented:
             return other
+        if other.size != self.size and 1 in (self.size, other.size):  # size-1 broadcasts
+            if other.size == 1:
+                other = other._broadcast(self.size)
+            else:
+                return self._broadcast(other.size) + other
         if other.size != self.size:
             raise ValueError(f"Cannot add expressions of sizes {self.size} and {other.size}.")
         terms = dict(self.terms)
@@ -144,6 +176,14 @@ class Affine:
     def sum(self) -> "Affine":
         """The size-1 expression Σ_k expr_k."""
         return np.ones(self.size) @ self
+
+    def __getitem__(self, key) -> "Affine":
+        """The entries ``expr[key]`` (an integer, a slice, an index array or a boolean mask), in that order."""
+        index = np.atleast_1d(np.arange(self.size)[key])
+        if index.ndim != 1:
+            raise IndexError(f"An expression has one axis; got the index {key!r}.")
+        return Affine(self.model, {k: sp.csr_matrix(T)[index] for k, T in self.terms.items()},
+                      self.const[index])
 
     # ----------------------------------------------------------------- constraints
     def __ge__(self, rhs):
@@ -329,18 +369,20 @@ class Model:
     n_points : int
         Number of points the pairs index.
     n_pairs : int
-        Number of pairs.
+        Number of pairs (counted by the pair set, without listing them).
     signs : ndarray of shape (n_points,)
         The pair set's label signs y_l ∈ {−1, +1} (positives / events +1).
     pair_weights : ndarray of shape (n_pairs,)
-        w_ij, in pair order.
+        w_ij, in pair order (lists the pairs on first use).
 
     Raises
     ------
     NoComparablePairsError
         When the pair set is empty.
     ProblemTooLargeError
-        When listing the pairs would exceed ``max_bytes``.
+        On first use of the pair operators (:attr:`pair_weights`, :attr:`pair_index`,
+        :attr:`pair_incidence`, :meth:`pair_difference`), when listing the pairs would exceed
+        ``max_bytes``. A formulation that never uses them never lists the pairs.
 
     See Also
     --------
@@ -382,7 +424,7 @@ class Model:
         self.n_points = pairs.n_points
         self.n_pairs = pairs.n_pairs
         self.signs = pairs.signs
-        self._i, self._j, self.pair_weights = pairs.to_arrays(max_bytes)
+        self._listed = None  # (i, j, w), listed on first use
         self._variables: dict[str, Variable] = {}
         self._constraints: list[Constraint] = []
         self._objective: Quadratic | None = None
@@ -476,16 +518,157 @@ class Model:
         """
         self._outputs[name] = expr
 
-    # ----------------------------------------------------------------- operators
+    # ----------------------------------------------------------------- pairs and index sets
+    def _pair_arrays(self):
+        """(i, j, w) of the pair set, listed on first call under the ``max_bytes`` budget."""
+        if self._listed is None:
+            self._listed = self.pairs.to_arrays(self.max_bytes)
+        return self._listed
+
+    @property
+    def pair_weights(self) -> np.ndarray:
+        """w_ij in pair order, shape (n_pairs,); lists the pairs on first use."""
+        return self._pair_arrays()[2]
+
+    @property
+    def pair_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs as ``(i, j)`` int arrays of shape (n_pairs,), in pair order.
+
+        The order is that of :attr:`pair_weights`, :meth:`pair_difference` and
+        ``PairSet.to_arrays``; the pairs are listed on first use.
+
+        Returns
+        -------
+        i, j : ndarray of int
+            Pair k requires f(x_i[k]) > f(x_j[k]).
+
+        Raises
+        ------
+        ProblemTooLargeError
+            When listing the pairs would exceed ``max_bytes``.
+
+        See Also
+        --------
+        pair_difference : the rows f_i − f_j in the same order.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> i, j = Model(PairSet.bipartite([1, 0, 1, 0])).pair_index
+        >>> i.tolist(), j.tolist()
+        ([0, 0, 2, 2], [1, 3, 1, 3])
+        """
+        i, j, _ = self._pair_arrays()
+        return i, j
+
+    @property
+    def positives(self) -> np.ndarray:
+        """Indices of the points with label sign +1 (positives, events), in increasing order.
+
+        Read from the pair set's ``signs``; no pair is listed.
+
+        Returns
+        -------
+        ndarray of int
+            The indices l with ``signs[l] = +1``.
+
+        See Also
+        --------
+        negatives : the points with sign −1.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> m = Model(PairSet.bipartite([1, 0, 1, 0, 0]))
+        >>> m.positives.tolist(), m.negatives.tolist()
+        ([0, 2], [1, 3, 4])
+        """
+        return np.flatnonzero(self.signs > 0)
+
+    @property
+    def negatives(self) -> np.ndarray:
+        """Indices of the points with label sign −1 (negatives, censored), in increasing order.
+
+        Read from the pair set's ``signs``; no pair is listed.
+
+        Returns
+        -------
+        ndarray of int
+            The indices l with ``signs[l] = −1``.
+
+        See Also
+        --------
+        positives : the points with sign +1.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> Model(PairSet.bipartite([1, 0, 1, 0, 0])).negatives.tolist()
+        [1, 3, 4]
+        """
+        return np.flatnonzero(self.signs < 0)
+
+    def check_bipartite(self, name: str) -> None:
+        """Refuse pair sets other than all unweighted positive × negative pairs.
+
+        For formulations written on :attr:`positives` and :attr:`negatives` rather than on the
+        listed pairs (a top-push or partial-AUC loss): they are defined for the bipartite
+        ranking pairs only, each of weight 1.
+
+        Parameters
+        ----------
+        name : str
+            The formulation's name, for the message.
+
+        Raises
+        ------
+        ValueError
+            For a survival or custom pair set, a bipartite set that is not every positive ×
+            negative pair, or pair weights other than 1.
+
+        See Also
+        --------
+        positives, negatives
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> Model(PairSet.bipartite([1, 0, 0])).check_bipartite("top_push")
+        >>> try:
+        ...     Model(PairSet.survival([True, True], [1.0, 2.0])).check_bipartite("top_push")
+        ... except ValueError as exc:
+        ...     print(str(exc)[:62])
+        top_push needs bipartite pairs (PairSet.bipartite(y)); got a s
+        """
+        pairs = self.pairs
+        n_pos, n_neg = len(self.positives), len(self.negatives)
+        if pairs.target != "bipartite":
+            raise ValueError(f"{name} needs bipartite pairs (PairSet.bipartite(y)); got a {pairs.target} pair "
+                             f"set. Use a pair-based formulation such as lp_ranker for {pairs.target} pairs.")
+        if self.n_pairs != n_pos * n_neg:
+            raise ValueError(f"{name} needs every positive x negative pair: n_pairs={self.n_pairs:,} but "
+                             f"{n_pos} positives x {n_neg} negatives = {n_pos * n_neg:,}. "
+                             "Build the pairs with PairSet.bipartite(y).")
+        if pairs.storage == "sorted":
+            w = pairs.point_weights
+            weighted = w is not None and not np.all(np.asarray(w) == 1.0)
+        else:
+            weighted = not np.all(self.pair_weights == 1.0)
+        if weighted:
+            raise ValueError(f"{name} takes unweighted pairs; this pair set has weights other than 1. "
+                             "Build it without point_weights, or use lp_ranker for weighted pairs.")
+
     @property
     def pair_incidence(self) -> sp.csr_matrix:
         """D (n_pairs × n_points): row (i, j) has +1 at i and −1 at j, so (D f)_ij = f_i − f_j."""
         P = self.n_pairs
+        i, j = self.pair_index
         rows = np.repeat(np.arange(P), 2)
-        cols = np.column_stack([self._i, self._j]).ravel()
+        cols = np.column_stack([i, j]).ravel()
         vals = np.tile([1.0, -1.0], P)
         return sp.csr_matrix((vals, (rows, cols)), shape=(P, self.n_points))
 
+    # ----------------------------------------------------------------- operators
     def pair_difference(self, f: Affine) -> Affine:
         """The pair rows f_i − f_j for every pair (i, j), in pair order.
 
@@ -551,7 +734,7 @@ class Model:
         Variable
             The new block, equal to ``expr`` at every feasible point.
         """
-        v = self.variable(name or f"_aux{len(self._variables)}", expr.size)
+        v = self.variable(self._fresh_name(name), expr.size)
         self.subject_to(v - expr == 0)
         return v
 
@@ -577,6 +760,394 @@ class Model:
             raise ValueError("sum_squares weights must be finite and non-negative (convexity).")
         zero = Affine(self, {}, np.zeros(1))
         return Quadratic({expr.name: sp.diags(2.0 * w, format="csc")}, zero)
+
+    # ----------------------------------------------------------------- grouped and epigraph operators
+    def _fresh_name(self, name: str | None) -> str:
+        """``name``, or an unused ``"_aux<k>"`` when None."""
+        if name is not None:
+            return name
+        k = len(self._variables)
+        while f"_aux{k}" in self._variables:
+            k += 1
+        return f"_aux{k}"
+
+    @staticmethod
+    def _check_groups(groups, size: int, what: str, *, nonempty: bool):
+        """(groups as int64, G, entries per group); -1 leaves an entry out."""
+        g = np.asarray(groups)
+        if g.shape != (size,):
+            raise ValueError(f"{what}: groups has shape {g.shape}, the expression has {size} entries; "
+                             f"pass one group number per entry, shape ({size},).")
+        if g.size and not np.issubdtype(g.dtype, np.integer):
+            if not (np.issubdtype(g.dtype, np.floating) and np.all(np.isfinite(g)) and np.all(g == np.round(g))):
+                raise ValueError(f"{what}: groups must be integers 0..G-1 (or -1 to leave an entry out); "
+                                 f"got dtype {g.dtype}.")
+        g = g.astype(np.int64)
+        if g.size and g.min() < -1:
+            raise ValueError(f"{what}: groups contains {int(g.min())}; group numbers are 0..G-1, and -1 "
+                             "leaves an entry out.")
+        if not np.any(g >= 0):
+            raise ValueError(f"{what}: every entry is left out (groups == -1); put at least one entry in group 0.")
+        G = int(g.max()) + 1
+        counts = np.bincount(g[g >= 0], minlength=G)
+        if nonempty and np.any(counts == 0):
+            empty = int(np.flatnonzero(counts == 0)[0])
+            raise ValueError(f"{what}: group {empty} has no entry (groups are numbered 0..{G - 1}); "
+                             "renumber the groups consecutively.")
+        return g, G, counts
+
+    @staticmethod
+    def _membership(g: np.ndarray, G: int):
+        """(members, E): the entries with a group, and E (members × G) with E[r, g_r] = 1."""
+        members = np.flatnonzero(g >= 0)
+        E = sp.csr_matrix((np.ones(len(members)), (np.arange(len(members)), g[members])),
+                          shape=(len(members), G))
+        return members, E
+
+    def group_sum(self, expr: Affine, groups) -> Affine:
+        """Per-group sums Σ_{k : groups_k = g} expr_k, for g = 0, …, G − 1.
+
+        Affine in ``expr``, so usable anywhere (objective, either side of a constraint).
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries to sum.
+        groups : array-like of int, shape (expr.size,)
+            The group g ∈ {0, …, G − 1} of each entry; −1 leaves the entry out. G is
+            ``max(groups) + 1``; a group without entries sums to 0.
+
+        Returns
+        -------
+        Affine of size G
+            The sums.
+
+        Raises
+        ------
+        ValueError
+            For groups of the wrong shape, non-integer or below −1, or all −1.
+
+        See Also
+        --------
+        group_mean : the per-group averages.
+        sum_largest : the per-group sums of the k largest entries (``formulations/partial_auc.py``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 4)
+        >>> m.subject_to(x == np.array([1.0, 2.0, 3.0, 4.0]))
+        >>> m.minimize(np.array([1.0, 10.0]) @ m.group_sum(x, [0, 1, 0, -1]))  # (1 + 3) + 10·2
+        >>> round(solve(m.build()).objective, 9)
+        24.0
+        """
+        g, G, _ = self._check_groups(groups, expr.size, "group_sum", nonempty=False)
+        members, E = self._membership(g, G)
+        S = sp.csr_matrix((np.ones(len(members)), (g[members], members)), shape=(G, expr.size))
+        return S @ expr
+
+    def group_mean(self, expr: Affine, groups) -> Affine:
+        """Per-group averages (1 / n_g) Σ_{k : groups_k = g} expr_k, for g = 0, …, G − 1.
+
+        Affine in ``expr``, so usable anywhere (objective, either side of a constraint).
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries to average.
+        groups : array-like of int, shape (expr.size,)
+            The group g ∈ {0, …, G − 1} of each entry; −1 leaves the entry out. Every group
+            must have an entry.
+
+        Returns
+        -------
+        Affine of size G
+            The averages.
+
+        Raises
+        ------
+        ValueError
+            For invalid groups (see :meth:`group_sum`) or a group without entries.
+
+        See Also
+        --------
+        group_sum : the per-group sums.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 3)
+        >>> m.subject_to(x == np.array([1.0, 3.0, 8.0]))
+        >>> m.minimize(m.group_mean(x, [0, 0, 1]).sum())  # (1 + 3) / 2 + 8
+        >>> round(solve(m.build()).objective, 9)
+        10.0
+        """
+        g, G, counts = self._check_groups(groups, expr.size, "group_mean", nonempty=True)
+        return sp.diags(1.0 / counts) @ self.group_sum(expr, g)
+
+    def group_max(self, expr: Affine, groups, name: str | None = None) -> Variable:
+        """Epigraph of a grouped maximum: a variable t with t_g ≥ expr_k for every k in group g.
+
+        Declares G free variables and one row t_{g_k} − expr_k ≥ 0 per grouped entry. At every
+        feasible point t_g ≥ max_{k ∈ g} expr_k; t_g equals the maximum at an optimum only
+        when the objective pushes t down: t enters a minimized objective with non-negative
+        coefficients, or a constraint ``t <= b`` (then t_g ≤ b is exactly max ≤ b). Maximizing
+        t, or a negative coefficient, leaves t unbounded above — the maximum is convex, and
+        only its epigraph is an LP.
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries.
+        groups : array-like of int, shape (expr.size,)
+            The group g ∈ {0, …, G − 1} of each entry; −1 leaves the entry out. Every group
+            must have an entry.
+        name : str, default=None
+            Block name of t; ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Variable of size G
+            t.
+
+        Raises
+        ------
+        ValueError
+            For invalid groups (see :meth:`group_sum`) or a group without entries.
+
+        See Also
+        --------
+        maximum : the single-group case, used by ``formulations/top_push.py``.
+        sum_largest : the sum of the k largest entries (k = 1 is the maximum).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 4)
+        >>> m.subject_to(x == np.array([1.0, 3.0, 2.0, 5.0]))
+        >>> t = m.group_max(x, [0, 0, 1, 1], name="t")
+        >>> m.minimize(t.sum())  # max(1, 3) + max(2, 5)
+        >>> problem = m.build()
+        >>> result = solve(problem)
+        >>> problem.block(result.x, "t").round(9).tolist()
+        [3.0, 5.0]
+        """
+        g, G, _ = self._check_groups(groups, expr.size, "group_max", nonempty=True)
+        members, E = self._membership(g, G)
+        t = self.variable(self._fresh_name(name), G)
+        self.subject_to(E @ t - expr[members] >= 0)
+        return t
+
+    def maximum(self, expr: Affine, name: str | None = None) -> Variable:
+        """Epigraph of max_k expr_k: a variable t (size 1) with t ≥ expr_k for every k.
+
+        The case of :meth:`group_max` with one group: one free variable and ``expr.size``
+        rows t − expr_k ≥ 0. t is the maximum at an optimum only when the objective pushes it
+        down (a non-negative coefficient in a minimized objective, or ``t <= b``).
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries.
+        name : str, default=None
+            Block name of t; ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Variable of size 1
+            t, which broadcasts against larger expressions (``f - t``).
+
+        See Also
+        --------
+        group_max : one maximum per group.
+
+        Notes
+        -----
+        ``formulations/top_push.py`` (Li, Jin & Zhou, NIPS 2014) bounds the negatives'
+        scores by t = max_j f_j: n rows instead of one row per pair.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 3)
+        >>> m.subject_to(x == np.array([-1.0, 4.0, 2.0]))
+        >>> m.minimize(m.maximum(x, name="t").sum())
+        >>> round(solve(m.build()).objective, 9)
+        4.0
+        """
+        return self.group_max(expr, np.zeros(expr.size, dtype=np.int64), name=name)
+
+    def positive_part(self, expr: Affine, name: str | None = None) -> Variable:
+        """Epigraph of the hinge (expr)_+ = max(expr, 0): a variable u ≥ 0 with u ≥ expr.
+
+        Declares expr.size variables with lower bound 0 and the rows u − expr ≥ 0. At every
+        feasible point u ≥ (expr)_+, with equality at an optimum only when the objective
+        pushes u down (non-negative coefficients in a minimized objective, or a non-decreasing
+        convex operator of u such as :meth:`sum_largest` there).
+
+        Parameters
+        ----------
+        expr : Affine
+            The hinge arguments, e.g. ``1 - m.pair_difference(f)``.
+        name : str, default=None
+            Block name of u; ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Variable of the size of expr
+            u.
+
+        See Also
+        --------
+        abs : the epigraph of |expr|.
+        sum_largest : combined with it in ``formulations/partial_auc.py``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 3)
+        >>> m.subject_to(x == np.array([-1.0, 0.5, 2.0]))
+        >>> m.minimize(m.positive_part(1.0 - x).sum())  # 2 + 0.5 + 0
+        >>> round(solve(m.build()).objective, 9)
+        2.5
+        """
+        u = self.variable(self._fresh_name(name), expr.size, lower=0)
+        self.subject_to(u - expr >= 0)
+        return u
+
+    def abs(self, expr: Affine, name: str | None = None) -> Variable:
+        """Epigraph of |expr|: a variable u with u ≥ expr and u ≥ −expr.
+
+        Declares expr.size free variables and 2·expr.size rows. u ≥ |expr| at every feasible
+        point, with equality at an optimum only when the objective pushes u down
+        (non-negative coefficients in a minimized objective, or ``u <= b``); |·| is convex,
+        so it cannot be maximized this way.
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries.
+        name : str, default=None
+            Block name of u; ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Variable of the size of expr
+            u.
+
+        See Also
+        --------
+        positive_part : the epigraph of max(expr, 0).
+
+        Notes
+        -----
+        With free expansion weights, Σ_l |α_l| is the L1 penalty of the sign-free LP Ranker
+        (``formulations/lp_ranker_free_sign.py`` writes the same norm through a split α = β⁺ − β⁻).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 3)
+        >>> m.subject_to(x == np.array([-1.5, 0.5, 2.0]))
+        >>> m.minimize(m.abs(x).sum())
+        >>> round(solve(m.build()).objective, 9)
+        4.0
+        """
+        u = self.variable(self._fresh_name(name), expr.size)
+        self.subject_to(u - expr >= 0, u + expr >= 0)
+        return u
+
+    def sum_largest(self, expr: Affine, k: int, groups=None, name: str | None = None) -> Affine:
+        """The sum of the k largest entries of expr (per group), as a linear program.
+
+        For entries v_1, …, v_n, the sum of the k largest is (Ogryczak & Tamir, 2003; the
+        CVaR representation of Rockafellar & Uryasev, 2000)
+
+            Σ_{top k} v = min_{τ, u}  k·τ + Σ_l u_l   s.t.  u_l ≥ v_l − τ,  u_l ≥ 0,
+
+        with the minimum at τ = the k-th largest v. Per group g this declares one free τ_g,
+        one u_l ≥ 0 per grouped entry and the rows u_l − expr_l + τ_{g_l} ≥ 0, and returns the
+        affine expression k·τ_g + Σ_{l ∈ g} u_l. It is ≥ the sum of the k largest at every
+        feasible point and equal at an optimum only when the objective pushes it down: a
+        non-negative coefficient in a minimized objective, or ``sum_largest(...) <= b``
+        (exactly "the k largest sum to at most b"). The function is convex; it cannot be
+        maximized this way.
+
+        Parameters
+        ----------
+        expr : Affine
+            The entries.
+        k : int
+            How many of the largest entries to sum: 1 ≤ k ≤ the size of every group (k = 1
+            is the maximum, k = group size the plain sum).
+        groups : array-like of int, shape (expr.size,), default=None
+            The group g ∈ {0, …, G − 1} of each entry, −1 to leave it out; None: one group of
+            all entries.
+        name : str, default=None
+            Stem of the new blocks ``<name>_tau`` (size G) and ``<name>_excess`` (one per
+            grouped entry); ``"_aux<k>"`` when None.
+
+        Returns
+        -------
+        Affine of size G (1 when groups is None)
+            The per-group sums of the k largest entries.
+
+        Raises
+        ------
+        ValueError
+            When k is not a positive integer no larger than every group, or for invalid
+            groups (see :meth:`group_sum`).
+
+        See Also
+        --------
+        group_max : the case k = 1 with fewer variables.
+        positive_part : ``sum_largest(positive_part(h), k, groups)`` sums the k largest hinge
+            losses per group, the partial-AUC loss of ``formulations/partial_auc.py``.
+
+        References
+        ----------
+        .. [1] Ogryczak, W., & Tamir, A. (2003). Minimizing the sum of the k largest functions
+           in linear time. *Information Processing Letters*, 85(3), 117–122.
+        .. [2] Rockafellar, R. T., & Uryasev, S. (2000). Optimization of conditional
+           value-at-risk. *Journal of Risk*, 2(3), 21–42.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 6)
+        >>> m.subject_to(x == np.array([5.0, 1.0, 3.0, 2.0, 7.0, 4.0]))
+        >>> top = m.sum_largest(x, 2, groups=[0, 0, 0, 1, 1, 1])  # 5 + 3 and 7 + 4
+        >>> m.minimize(np.array([1.0, 100.0]) @ top)
+        >>> round(solve(m.build()).objective, 6)
+        1108.0
+        """
+        g, G, counts = self._check_groups(
+            np.zeros(expr.size, dtype=np.int64) if groups is None else groups, expr.size, "sum_largest",
+            nonempty=True)
+        smallest = int(counts.min())
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= smallest:
+            raise ValueError(f"sum_largest: k={k!r} must be a positive integer no larger than the smallest "
+                             f"group ({smallest} entries); pass 1 <= k <= {smallest}.")
+        stem = self._fresh_name(name)
+        members, E = self._membership(g, G)
+        tau = self.variable(f"{stem}_tau", G)
+        u = self.variable(f"{stem}_excess", len(members), lower=0)
+        self.subject_to(u - expr[members] + E @ tau >= 0)
+        return float(k) * tau + E.T @ u
 
     # ----------------------------------------------------------------- assembly
     def _check_nnz_budget(self, M, expr: Affine, what: str) -> None:
