@@ -2,7 +2,8 @@
 
 A :class:`PairSet` says which (i, j) must satisfy f(x_i) > f(x_j) and with what weight. Its
 ``target`` says what the pairs mean (``"bipartite"``: positives over negatives; ``"survival"``:
-Harrell's comparable pairs; ``"custom"``: any list) and its ``storage`` how they are held
+Harrell's comparable pairs; ``"multipartite"``: higher ordinal levels over lower ones;
+``"custom"``: any list) and its ``storage`` how they are held
 (``"sorted"``: an ordered-suffix structure, never listed; ``"explicit"``: index arrays).
 :mod:`aucopt.pairs.core` evaluates pairwise losses, gradients, Hessian products and pair counts
 over any pair set in O(m log m) for sorted storage.

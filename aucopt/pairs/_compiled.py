@@ -18,7 +18,7 @@ sweeps read memory sequentially except for the Fenwick tree) cover every quantit
   vector.
 
 With one shared suffix (bipartite pairs) both are prefix sums over score ranks, ``O(m)``. With
-nested suffixes (Harrell's comparable set), the forward sweep walks the time order from the end,
+nested suffixes (Harrell's comparable set, multipartite pairs of three or more levels), the forward sweep walks the time order from the end,
 inserting each point into a Fenwick tree over score ranks and querying it at each anchor's suffix
 start; the adjoint sweep walks from the start, inserting each anchor's rank ranges (range update)
 and reading each point (point query): ``O(m log m)`` time, ``O(m)`` memory.

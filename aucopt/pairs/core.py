@@ -36,9 +36,11 @@ breakpoint are classified exactly as in the elementwise definition. Everything t
 and a piece ``[b_lo, b_hi)`` is ``C_lo - C_hi`` (``C_-inf`` = the whole suffix). With sums of
 ``w, w f, w f²`` the loss and ``c`` follow in closed form per anchor / partner.
 
-* **Sorted, one shared suffix** (bipartite pairs): ``C_b`` is a prefix sum over score ranks
+* **Sorted, one shared suffix** (bipartite pairs, and multipartite pairs of two levels):
+  ``C_b`` is a prefix sum over score ranks
   and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per product after one sort of ``f``.
-* **Sorted, nested suffixes** (Harrell's comparable set): the 2-D dominance sums "position in
+* **Sorted, nested suffixes** (Harrell's comparable set; multipartite pairs of three or more
+  levels, whose suffixes are the lower levels): the 2-D dominance sums "position in
   the suffix AND score rank below a threshold" are two sweeps over the time order with a
   Fenwick tree over score ranks: walking from the end, each point is inserted at its rank and
   each anchor reads the prefix sums at its thresholds when its suffix start is reached
