@@ -44,6 +44,8 @@ CASES = {
     "lp_ranker_free_sign": lambda: _build("lp_ranker_free_sign", _survival(), C=0.5),
     "aucsvm_l1_dual": lambda: _build("aucsvm_l1_dual", _bipartite(n=18, seed=2), C=1.0),
     "aucsvm_l2_dual": lambda: _build("aucsvm_l2_dual", _survival(n=16, seed=3), C=2.0),
+    "top_push": lambda: _build("top_push", _bipartite(n=30, seed=4), C=1.0),
+    "partial_auc": lambda: _build("partial_auc", _bipartite(n=21, seed=5), C=50.0, beta=0.3),
 }
 
 
