@@ -9,6 +9,10 @@ an LP and otherwise symmetric positive semidefinite (both triangles stored). ``b
 names the variable blocks (``{"alpha": slice(0, m), ...}``) and ``outputs`` holds affine
 maps ``x -> M x + b`` (e.g. the per-point model coefficients) so that a solution maps
 back to a model without the solver knowing anything about ranking.
+
+A Problem also leaves aucopt and comes back: :meth:`Problem.to_cvxpy` / :meth:`Problem.from_cvxpy`
+(cvxpy models), :meth:`Problem.write` / :meth:`Problem.read` (MPS and CPLEX LP files for any
+solver) and :meth:`Problem.read_solution` (a solver's solution file); see ``_interop``.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ class Problem:
     --------
     aucopt.solvers.solve : solves a Problem with any backend.
     aucopt.modeling.Formulation.build : builds a Problem from a formulation.
+    to_cvxpy, from_cvxpy : to and from cvxpy models.
+    write, read, read_solution : MPS / CPLEX LP model files and solvers' solution files.
 
     Examples
     --------
@@ -196,6 +202,208 @@ class Problem:
         Ax = self.A @ x
         parts = [self.row_lower - Ax, Ax - self.row_upper, self.col_lower - x, x - self.col_upper]
         return float(max(0.0, *(np.max(p, initial=0.0) for p in parts)))
+
+    # ------------------------------------------------------------------ interoperability
+    def to_cvxpy(self):
+        """The problem in cvxpy: ``(cvxpy_problem, x)``, ``x`` the variable vector.
+
+        Returns
+        -------
+        cvxpy_problem : cvxpy.Problem
+            Same optimum; solve it with any cvxpy solver.
+        x : cvxpy.Variable of size n_vars
+            After solving, ``x.value`` is a point for :meth:`output`, :meth:`block`, :meth:`objective`.
+
+        See Also
+        --------
+        from_cvxpy : a cvxpy model as a Problem.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> from aucopt import Problem
+        >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+        ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf))
+        >>> cvx, x = lp.to_cvxpy()
+        >>> round(float(cvx.solve(solver="CLARABEL")), 6), x.value.round(6)
+        (1.0, array([1., 0.]))
+        """
+        from ._interop import to_cvxpy
+
+        return to_cvxpy(self)
+
+    @classmethod
+    def from_cvxpy(cls, cvxpy_problem, blocks=None, outputs=None, name=None) -> "Problem":
+        """A cvxpy LP or convex QP in standard form; see :func:`aucopt.modeling._interop.from_cvxpy`.
+
+        Parameters
+        ----------
+        cvxpy_problem : cvxpy.Problem
+            Affine constraints, a linear or convex quadratic objective, no integer variables.
+        blocks : dict of str to cvxpy.Variable, default=None
+            Block names of variables (default: each variable's own name).
+        outputs : dict of str to cvxpy expression, default=None
+            Affine maps recorded as :attr:`outputs` (e.g. ``"coef"``).
+        name : str, default=None
+            The problem's name ("cvxpy" when None).
+
+        Returns
+        -------
+        Problem
+
+        Raises
+        ------
+        ValueError
+            For a model that is not an LP or convex QP, or a non-affine output.
+
+        See Also
+        --------
+        to_cvxpy : the way back.
+
+        Examples
+        --------
+        >>> import cvxpy as cp
+        >>> from aucopt import Problem, solve
+        >>> t = cp.Variable(name="t")
+        >>> problem = Problem.from_cvxpy(cp.Problem(cp.Minimize(t), [t >= 2]))
+        >>> round(solve(problem).objective, 9), problem.blocks
+        (2.0, {'t': slice(0, 1, None)})
+        """
+        from ._interop import from_cvxpy
+
+        return from_cvxpy(cvxpy_problem, blocks=blocks, outputs=outputs, name=name)
+
+    def write(self, path) -> str:
+        """Write a free MPS (``.mps``) or CPLEX LP (``.lp``) file through HiGHS, Hessian included.
+
+        Columns are named ``block(k)`` (e.g. ``alpha(3)``), rows ``r(i)``, so that Gurobi, CPLEX,
+        MOSEK, SCIP or HiGHS read the file and :meth:`read_solution` maps their solution back.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file; the suffix ``.mps`` or ``.lp`` chooses the format.
+
+        Returns
+        -------
+        str
+            ``path``.
+
+        Raises
+        ------
+        ValueError
+            For another suffix.
+        OSError
+            When the file cannot be written.
+
+        See Also
+        --------
+        read : the way back.
+        read_solution : a solver's solution for the file.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> from aucopt import Problem
+        >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+        ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf),
+        ...              blocks={"x": slice(0, 2)}, name="tiny")
+        >>> path = lp.write(os.path.join(tempfile.mkdtemp(), "tiny.lp"))
+        >>> print(open(path).read().split("st")[0].splitlines()[-1])
+         obj: +1 x(0) +2 x(1)
+        """
+        from ._interop import write_problem
+
+        return write_problem(self, path)
+
+    @classmethod
+    def read(cls, path, name=None) -> "Problem":
+        """Read an MPS or CPLEX LP file through HiGHS (blocks recovered from ``block(k)`` names).
+
+        Parameters
+        ----------
+        path : str or path-like
+            A ``.mps`` or ``.lp`` file.
+        name : str, default=None
+            The problem's name (default: the file's model name, else its base name).
+
+        Returns
+        -------
+        Problem
+            Without outputs (a file holds none); the file's names in ``metadata``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown suffix, an unreadable file or integer columns.
+
+        See Also
+        --------
+        write : the way there.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> from aucopt import Problem, solve
+        >>> qp = Problem(c=np.array([-1.0]), A=sp.csc_matrix((0, 1)), row_lower=np.zeros(0),
+        ...              row_upper=np.zeros(0), col_lower=np.zeros(1), col_upper=np.ones(1),
+        ...              P=sp.csc_matrix([[4.0]]), blocks={"w": slice(0, 1)})
+        >>> back = Problem.read(qp.write(os.path.join(tempfile.mkdtemp(), "qp.mps")))
+        >>> back.kind, back.blocks, round(solve(back).objective, 6)
+        ('QP', {'w': slice(0, 1, None)}, -0.125)
+        """
+        from ._interop import read_problem
+
+        return read_problem(path, name=name)
+
+    def read_solution(self, path) -> np.ndarray:
+        """Read a solver's solution file for this problem's model file: the point ``x``.
+
+        HiGHS ``writeSolution`` files and the plain ``name value`` lines of Gurobi's ``.sol``
+        (``#`` comments) are understood; names are matched to the columns (as :meth:`write`
+        names them), unlisted columns are 0.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The solution file.
+
+        Returns
+        -------
+        ndarray of shape (n_vars,)
+            The point, e.g. for ``output(x, "coef")``.
+
+        Raises
+        ------
+        ValueError
+            For a missing or malformed file or names that are not columns of the problem.
+
+        See Also
+        --------
+        write : writes the model file with these names.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> from aucopt import Problem
+        >>> lp = Problem(c=np.array([1.0, 2.0]), A=sp.csc_matrix([[1.0, 1.0]]), row_lower=np.array([1.0]),
+        ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf),
+        ...              blocks={"x": slice(0, 2)})
+        >>> path = os.path.join(tempfile.mkdtemp(), "tiny.sol")
+        >>> _ = open(path, "w").write("# Solution for model tiny\\nx(0) 1\\n")
+        >>> lp.read_solution(path), lp.objective(lp.read_solution(path))
+        (array([1., 0.]), 1.0)
+        """
+        from ._interop import read_solution
+
+        return read_solution(self, path)
 
 
 def missing_output_message(problem: Problem, name: str) -> str:
