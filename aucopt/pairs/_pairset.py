@@ -621,7 +621,7 @@ class PairSet:
 
 
 SURVIVAL_VARIANTS = ("harrell", "lprex")
-TARGETS = ("bipartite", "survival", "custom")
+TARGETS = ("bipartite", "survival", "multipartite", "custom")
 
 CAPPED_FLOOR = 0.01
 """Floor of the ``"capped"`` time weight, so that tied-time pairs (Δ = 0) keep a small weight."""
