@@ -46,6 +46,8 @@ CASES = {
     "aucsvm_l2_dual": lambda: _build("aucsvm_l2_dual", _survival(n=16, seed=3), C=2.0),
     "top_push": lambda: _build("top_push", _bipartite(n=30, seed=4), C=1.0),
     "partial_auc": lambda: _build("partial_auc", _bipartite(n=21, seed=5), C=50.0, beta=0.3),
+    "ranksvm_squared_hinge": lambda: _build("ranksvm_squared_hinge", _survival(n=18, seed=6), C=1.0),
+    "auc_least_squares": lambda: _build("auc_least_squares", _bipartite(n=20, seed=7), C=0.5),
 }
 
 
