@@ -130,6 +130,28 @@ def _blocks_from_names(names) -> dict[str, slice]:
     return blocks
 
 
+def _block_order(names):
+    """The column permutation that puts every block ``base(0), base(1), ...`` in index order.
+
+    Blocks keep the order of their first column. None when the permutation is the identity or
+    some name is not of the form ``base(k)`` with each base's indices exactly 0, 1, ..., size − 1.
+    """
+    groups: dict[str, list[tuple[int, int]]] = {}
+    for j, col in enumerate(names):
+        match = _INDEXED.match(col)
+        if not match:
+            return None
+        groups.setdefault(match.group(1), []).append((int(match.group(2)), j))
+    order = []
+    for members in groups.values():
+        members.sort()
+        if [k for k, _ in members] != list(range(len(members))):
+            return None
+        order += [j for _, j in members]
+    order = np.asarray(order, dtype=np.int64)
+    return None if np.array_equal(order, np.arange(len(names))) else order
+
+
 # ============================================================================ cvxpy
 def to_cvxpy(problem: Problem):
     """State the problem in cvxpy: ``(cvxpy_problem, x)`` with ``x`` a cvxpy Variable of size ``n_vars``.
@@ -603,7 +625,9 @@ def read_problem(path, name: str | None = None) -> Problem:
     -------
     Problem
         Minimization form (a maximization objective is negated, ``metadata["sense"]`` says so);
-        blocks recovered from names ``block(k)``; the file's names in
+        blocks recovered from names ``block(k)`` (an LP file lists columns by first appearance:
+        when every name is of that form, each block is put back in index order, blocks in the
+        order of their first column); the file's names in
         ``metadata["column_names"]`` and ``metadata["row_names"]``. A file holds no outputs.
 
     Raises
@@ -653,6 +677,14 @@ def read_problem(path, name: str | None = None) -> Problem:
         return np.where(v >= INF, np.inf, np.where(v <= -INF, -np.inf, v))
 
     cols, rows = list(lp.col_names_), list(lp.row_names_)
+    order = _block_order(cols) if len(cols) == n else None
+    if order is not None:  # an LP file lists columns by first appearance: put each block back in order
+        cols = [cols[j] for j in order]
+        c, A = c[order], A[:, order]
+        P = None if P is None else sp.csc_matrix(P[order][:, order])
+        col_lower, col_upper = np.asarray(lp.col_lower_, float)[order], np.asarray(lp.col_upper_, float)[order]
+    else:
+        col_lower, col_upper = lp.col_lower_, lp.col_upper_
     metadata = {"source": path, "sense": "maximize" if maximize else "minimize"}
     if len(cols) == n:
         metadata["column_names"] = cols
@@ -660,7 +692,7 @@ def read_problem(path, name: str | None = None) -> Problem:
         metadata["row_names"] = rows
     label = name or lp.model_name_ or os.path.splitext(os.path.basename(path))[0]
     return Problem(c=c, A=A, row_lower=bounds(lp.row_lower_), row_upper=bounds(lp.row_upper_),
-                   col_lower=bounds(lp.col_lower_), col_upper=bounds(lp.col_upper_), P=P, offset=offset,
+                   col_lower=bounds(col_lower), col_upper=bounds(col_upper), P=P, offset=offset,
                    blocks=_blocks_from_names(cols) if len(cols) == n else {}, name=label, metadata=metadata)
 
 
