@@ -1,0 +1,221 @@
+"""Compare solver backends on one problem in one call: status, objective, time and disagreement.
+
+:func:`compare_solvers` solves the same :class:`~aucopt.modeling.Problem` (or a formulation built
+on a pair set) with each backend and reports, per backend, how far its objective and its model
+coefficients (the output ``"coef"``) lie from a reference: the best (lowest) objective among the
+exact solvers — simplex and interior point (HiGHS, Clarabel, ECOS, ...), not the first-order
+methods OSQP and SCS, whose points are approximate by design — that finished with status
+``optimal``. A backend that is not installed, rejects the problem or fails is a row with its
+status and message, never an exception.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+import numpy as np
+
+from .problem import Problem
+
+__all__ = ["compare_solvers", "iter_compare_solvers", "FIRST_ORDER_SOLVERS", "COLUMNS"]
+
+FIRST_ORDER_SOLVERS = frozenset({"osqp", "scs", "cvxpy:osqp", "cvxpy:scs"})
+"""Backends whose points are approximate by design (ADMM / splitting): never the reference."""
+
+COLUMNS = ("solver", "status", "objective", "seconds", "iterations", "objective_gap", "coef_gap", "message")
+"""The columns of the table, in order."""
+
+
+def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
+    if isinstance(problem_or_formulation, Problem):
+        if pairs is not None or kernel is not None or params:
+            raise ValueError("pairs, kernel and params build a formulation; they must be None when a Problem is "
+                             "given (it is already built).")
+        return problem_or_formulation
+    from ._model import get_formulation
+
+    form = get_formulation(problem_or_formulation)
+    if pairs is None:
+        raise ValueError(f"Comparing solvers on the formulation {form.name!r} needs pairs= (a PairSet), and "
+                         "kernel= for a kernel formulation; or pass a built Problem.")
+    return form.build(pairs, kernel, **(params or {}))
+
+
+def _gaps(row: dict, reference: dict | None, problem: Problem, points: dict) -> None:
+    """Fill the row's objective and coef disagreement with ``reference`` (in place)."""
+    row["objective_gap"] = row["coef_gap"] = float("nan")
+    if reference is None or not np.isfinite(row["objective"]):
+        return
+    ref = reference["objective"]
+    row["objective_gap"] = abs(row["objective"] - ref) / max(1.0, abs(ref))
+    x, x_ref = points.get(row["solver"]), points.get(reference["solver"])
+    if x is not None and x_ref is not None and "coef" in problem.outputs:
+        row["coef_gap"] = float(np.max(np.abs(problem.output(x, "coef") - problem.output(x_ref, "coef")),
+                                       initial=0.0))
+
+
+def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
+                         kernel=None, params=None, tol=None, time_limit=None) -> Iterator[dict]:
+    """Solve with each backend in turn and yield one row (a dict of :data:`COLUMNS`) as each finishes.
+
+    The exact solvers run first (in the given order), then the first-order ones, so that every
+    row of a first-order solver is compared with the final reference; a row of an exact solver
+    is compared with the best exact objective found so far. :func:`compare_solvers` collects the
+    rows and recomputes every disagreement against the final reference.
+
+    Parameters
+    ----------
+    problem_or_formulation, solvers, pairs, kernel, params, tol, time_limit
+        As in :func:`compare_solvers`.
+
+    Yields
+    ------
+    dict
+        ``solver``, ``status`` (a :class:`~aucopt.solvers.Status` value, ``"unavailable"`` for
+        a backend that is not installed or does not take the problem, ``"error"`` for one that
+        raised), ``objective``, ``seconds`` (wall time), ``iterations``, ``objective_gap``,
+        ``coef_gap`` and ``message``; the primal point under the private key ``"_x"``.
+
+    See Also
+    --------
+    compare_solvers : the table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.modeling._compare import iter_compare_solvers
+    >>> rows = iter_compare_solvers("lp_ranker", ["highs", "no_such_solver"], pairs=PairSet.bipartite([1, 0, 0]),
+    ...                             kernel=np.eye(3))
+    >>> [(row["solver"], row["status"]) for row in rows]
+    [('highs', 'optimal'), ('no_such_solver', 'unavailable')]
+    """
+    from ..solvers import check_solver, solve
+
+    problem = _problem(problem_or_formulation, pairs, kernel, params)
+    solvers = [str(s) for s in solvers]
+    if not solvers:
+        raise ValueError("solvers is empty; name at least one backend, e.g. ('highs', 'clarabel').")
+    exact = [s for s in solvers if s.strip().lower() not in FIRST_ORDER_SOLVERS]
+    order = exact + [s for s in solvers if s not in exact]
+    points: dict[str, np.ndarray] = {}
+    reference = None
+    for name in order:
+        row = {"solver": name, "status": "", "objective": float("nan"), "seconds": float("nan"), "iterations": None,
+               "objective_gap": float("nan"), "coef_gap": float("nan"), "message": ""}
+        try:
+            check_solver(name)
+        except ValueError as exc:
+            row.update(status="unavailable", message=str(exc))
+            yield {**row, "_x": None}
+            continue
+        start = time.perf_counter()
+        try:
+            result = solve(problem, name, tol=tol, time_limit=time_limit)
+        except ValueError as exc:  # the backend does not take this problem or these options
+            row.update(status="unavailable", seconds=time.perf_counter() - start, message=str(exc))
+            yield {**row, "_x": None}
+            continue
+        except Exception as exc:  # noqa: BLE001 - a failing backend is a row, not a crash
+            row.update(status="error", seconds=time.perf_counter() - start,
+                       message=f"{type(exc).__name__}: {exc}")
+            yield {**row, "_x": None}
+            continue
+        row.update(status=str(result.status.value), objective=float(result.objective), seconds=result.wall_time,
+                   iterations=int(result.iterations or 0), message=str(result.message or ""))
+        if result.x is not None:
+            points[name] = result.x
+        if (name in exact and result.ok and result.x is not None
+                and (reference is None or result.objective < reference["objective"])):
+            reference = {"solver": name, "objective": float(result.objective)}
+        _gaps(row, reference, problem, points)
+        yield {**row, "_x": result.x}
+
+
+def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
+                    kernel=None, params=None, tol=None, time_limit=None, callback: Callable | None = None):
+    """Solve one problem with several backends; one table row per backend, with its disagreement.
+
+    Parameters
+    ----------
+    problem_or_formulation : Problem, str, Formulation or callable
+        A built problem, or a formulation (name, :class:`~aucopt.modeling.Formulation` or function)
+        to build on ``pairs`` and ``kernel`` with ``params``.
+    solvers : sequence of str, default=("highs", "osqp", "clarabel", "scs")
+        Backend names (see :func:`aucopt.available_solvers`).
+    pairs : PairSet, default=None
+        The pairs, for a formulation.
+    kernel : array-like, default=None
+        The kernel matrix, for a formulation.
+    params : dict, default=None
+        The formulation's parameters, e.g. ``{"C": 1.0}``.
+    tol : float, default=None
+        Stopping tolerance passed to every backend (None: each backend's default).
+    time_limit : float, default=None
+        Seconds per backend (a backend without a time limit, such as ECOS, gives an
+        ``"unavailable"`` row when one is set).
+    callback : callable, default=None
+        ``callback(row)`` with each row (a dict of :data:`COLUMNS`) as soon as its backend has
+        finished, e.g. to print it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per backend, in the order they ran (exact solvers first), columns
+        :data:`COLUMNS`: ``objective_gap`` is |objective − reference| / max(1, |reference|),
+        ``coef_gap`` the largest |coef − coef_reference| over the output ``"coef"`` (NaN when the
+        problem has none). ``attrs`` holds ``reference_solver``, ``reference_objective``,
+        ``max_objective_gap`` and ``max_coef_gap`` (over the rows with a point).
+
+    Raises
+    ------
+    ValueError
+        For an empty ``solvers``, or a formulation without ``pairs``.
+
+    See Also
+    --------
+    iter_compare_solvers : the same rows as a generator.
+    aucopt.solvers.solve : one backend.
+    aucopt.compare_methods : the survival evaluation protocol across estimators (not solvers).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_classification
+    >>> from aucopt import PairSet, kernel_matrix
+    >>> from aucopt.modeling._compare import compare_solvers
+    >>> X, y = make_classification(n_samples=30, n_features=4, random_state=0)
+    >>> table = compare_solvers("lp_ranker", ["highs", "clarabel"], pairs=PairSet.bipartite(y),
+    ...                         kernel=kernel_matrix(X, gamma=0.5), params={"C": 1.0})
+    >>> table[["solver", "status"]].values.tolist()
+    [['highs', 'optimal'], ['clarabel', 'optimal']]
+    >>> bool(table.attrs["max_objective_gap"] < 1e-6), bool(table.attrs["max_coef_gap"] < 1e-3)
+    (True, True)
+    """
+    import pandas as pd
+
+    problem = _problem(problem_or_formulation, pairs, kernel, params)
+    rows, points = [], {}
+    for row in iter_compare_solvers(problem, solvers, tol=tol, time_limit=time_limit):
+        points[row["solver"]] = row.pop("_x")
+        rows.append(row)
+        if callback is not None:
+            callback(dict(row))
+    reference = None
+    exact_ok = [r for r in rows if r["solver"].strip().lower() not in FIRST_ORDER_SOLVERS
+                and r["status"] == "optimal" and points.get(r["solver"]) is not None]
+    if exact_ok:
+        best = min(exact_ok, key=lambda r: r["objective"])
+        reference = {"solver": best["solver"], "objective": best["objective"]}
+    for row in rows:
+        _gaps(row, reference, problem, points)
+    table = pd.DataFrame(rows, columns=list(COLUMNS))
+    table.attrs.update(
+        reference_solver=None if reference is None else reference["solver"],
+        reference_objective=float("nan") if reference is None else reference["objective"],
+        max_objective_gap=float(np.nanmax(table["objective_gap"])) if table["objective_gap"].notna().any()
+        else float("nan"),
+        max_coef_gap=float(np.nanmax(table["coef_gap"])) if table["coef_gap"].notna().any() else float("nan"),
+    )
+    return table
