@@ -830,7 +830,8 @@ class Model:
         See Also
         --------
         group_mean : the per-group averages.
-        sum_largest : the per-group sums of the k largest entries (``formulations/partial_auc.py``).
+        sum_largest : the per-group sums of the k largest entries.
+        aucopt.formulations.partial_auc : groups the pairs by their positive (``sum_largest``).
 
         Examples
         --------
@@ -966,6 +967,7 @@ class Model:
         See Also
         --------
         group_max : one maximum per group.
+        aucopt.formulations.top_push : t = the top-scored negative's score, one row per negative.
 
         Notes
         -----
@@ -1008,7 +1010,8 @@ class Model:
         See Also
         --------
         abs : the epigraph of |expr|.
-        sum_largest : combined with it in ``formulations/partial_auc.py``.
+        aucopt.formulations.partial_auc : ``sum_largest(positive_part(1 - D f), k, groups)``, the
+            k largest pairwise hinge losses per positive.
 
         Examples
         --------
@@ -1113,8 +1116,9 @@ class Model:
         See Also
         --------
         group_max : the case k = 1 with fewer variables.
-        positive_part : ``sum_largest(positive_part(h), k, groups)`` sums the k largest hinge
-            losses per group, the partial-AUC loss of ``formulations/partial_auc.py``.
+        positive_part : the hinge, whose k largest values per group ``sum_largest`` then sums.
+        aucopt.formulations.partial_auc : the k = ⌈β n_neg⌉ largest pairwise hinge losses per
+            positive, the partial-AUC loss over FPR ∈ [0, β].
 
         References
         ----------
