@@ -380,7 +380,7 @@ def test_model_max_bytes_refuses_pair_listing():
     pairs = PairSet.bipartite(y)
     K = np.eye(50)
     with pytest.raises(ProblemTooLargeError, match=r"600 pairs.*9\.6 kB") as excinfo:
-        Model(pairs, K, max_bytes=1000)
+        Model(pairs, K, max_bytes=1000).pair_weights
     assert "limit max_bytes=1.0 kB" in str(excinfo.value)
     assert isinstance(excinfo.value, MemoryError) and excinfo.value.max_bytes == 1000
     with pytest.raises(ValueError, match=r"\d kB"):
