@@ -5,6 +5,7 @@
 * ``aucopt survival`` — the survival evaluation protocol of Ataman (2007), Sec. 5.3.5;
 * ``aucopt onepass`` — one-pass AUC (Gao et al. 2013) streamed over a LIBSVM file;
 * ``aucopt sparse`` — sparse greedy kernel AUC (Kakkar et al. 2017) and its basis-size path;
+* ``aucopt compare`` — one formulation solved by several solvers, with their disagreement;
 * ``aucopt solvers`` / ``aucopt formulations`` — the usable solver names / registered formulations.
 
 Options use the estimators' parameter names (``--C``, ``--alpha``, ``--gamma``, ``--eta0``,
@@ -731,6 +732,135 @@ def _survival(args) -> int:
     return 0
 
 
+# ============================================================================ compare
+#: default solvers and point budget of ``aucopt compare``
+COMPARE_SOLVERS = ("highs", "osqp", "clarabel", "scs")
+COMPARE_MAX_POINTS = 200
+
+#: names of scikit-learn's breast-cancer set for ``aucopt compare --data``
+WDBC_NAMES = ("wdbc", "breast_cancer")
+
+
+def _parse_params(items) -> dict:
+    """``--param C=1.0 k=3`` as ``{"C": 1.0, "k": 3}`` (numbers as numbers, else strings)."""
+    params = {}
+    for item in items or []:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--param {item!r} is not KEY=VALUE; write e.g. --param C=1.0")
+        try:
+            value = int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                value = text
+        params[key.strip()] = value
+    return params
+
+
+def _compare_data(args):
+    """``--data`` of ``aucopt compare``: (X, PairSet, description), at most ``--max-points`` points.
+
+    wdbc / breast_cancer (scikit-learn, malignant positive); a survival set or a CSV with
+    ``--time`` and ``--event`` (Harrell's comparable pairs); a CSV whose last column is a
+    two-valued label (the larger value positive). Features are min-max scaled.
+    """
+    from sklearn.preprocessing import MinMaxScaler
+
+    from .pairs import PairSet
+
+    survival = args.data not in WDBC_NAMES and (not args.data.lower().endswith(".csv") or args.time or args.event)
+    if args.data in WDBC_NAMES:
+        from sklearn.datasets import load_breast_cancer
+
+        X, target = load_breast_cancer(return_X_y=True)
+        y, what = (target == 0).astype(int), "WDBC (scikit-learn's breast cancer, malignant positive)"
+    elif survival:
+        X, y = _load_survival_data(args)
+        X, what = np.asarray(X, dtype=float), f"{args.data} (survival)"
+    else:
+        _check_input_file(args.data)
+        import pandas as pd
+
+        frame = pd.read_csv(args.data)
+        if frame.shape[1] < 2:
+            raise ValueError(f"{args.data} has {frame.shape[1]} column(s); expected features and a label in the "
+                             "last column.")
+        labels = frame.iloc[:, -1].to_numpy()
+        values = np.unique(labels)
+        if len(values) != 2:
+            raise ValueError(f"The last column of {args.data} ({frame.columns[-1]!r}) has {len(values)} distinct "
+                             "values; a bipartite label needs 2 (for survival data give --time and --event).")
+        X = frame.iloc[:, :-1].to_numpy(dtype=float)
+        y, what = (labels == values[1]).astype(int), f"{args.data} (label {frame.columns[-1]!r} = {values[1]!r})"
+    n = len(X)
+    if args.max_points < 2:
+        raise ValueError(f"--max-points must be at least 2; got {args.max_points}.")
+    if n > args.max_points:
+        from sklearn.model_selection import train_test_split
+
+        keep = np.arange(n)
+        strata = None if survival else y
+        keep, _ = train_test_split(keep, train_size=args.max_points, random_state=args.seed, stratify=strata)
+        keep = np.sort(keep)
+        X, y = X[keep], y[keep]
+    X = MinMaxScaler().fit_transform(X)
+    pairs = PairSet.survival(y) if survival else PairSet.bipartite(y)
+    return X, pairs, f"{what}: {len(X)} of {n} points"
+
+
+def _compare(args) -> int:
+    """``aucopt compare``: one formulation, several solvers; a row per solver as it finishes and
+    the largest disagreement with the best exact optimum."""
+    from . import get_formulation, kernel_matrix
+    from .modeling._compare import compare_solvers
+
+    form = get_formulation(args.formulation)  # an unknown name fails here, listing the known ones
+    params = _parse_params(args.param)
+    if not args.solvers:
+        raise ValueError("--solvers needs at least one name; see `aucopt solvers`.")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise ValueError(f"--time-limit must be positive; got {args.time_limit:g}.")
+    _check_data_dir_option(args)
+    X, pairs, what = _compare_data(args)
+    K = kernel_matrix(X, kernel=args.kernel, gamma=args.gamma)
+    form.check_size(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=K.shape[1])
+    problem = form.build(pairs, K, **params)
+    width = max(map(len, args.solvers))
+    columns = [_Column("solver", "solver", width), _Column("status", "status", 16),
+               _Column("objective", "objective", 14, ".8g"), _Column("seconds", "seconds", 7, ".3f"),
+               _Column("iterations", "iterations", 10, "d"), _Column("objective_gap", "objective gap", 13, ".2e"),
+               _Column("coef_gap", "coef gap", 9, ".2e")]
+    with _report(args, columns) as out:
+        out.note(f"{form.name} on {what}, {pairs.n_pairs:,} pairs; {args.kernel} kernel"
+                 + (f" gamma={args.gamma:g}" if args.kernel != "linear" else "")
+                 + (f"; {', '.join(f'{k}={v}' for k, v in params.items())}" if params else "")
+                 + f"; {problem.kind}: {problem.n_vars:,} variables, {problem.n_rows:,} rows")
+        out.summary.update(formulation=form.name, data=args.data, points=pairs.n_points, pairs=pairs.n_pairs,
+                           kernel=args.kernel, gamma=args.gamma, **{f"param_{k}": v for k, v in params.items()})
+        out.start()
+        notes = []
+
+        def report(row):
+            out.row(**row)
+            if row["status"] in ("unavailable", "error") and row["message"]:
+                notes.append(f"{row['solver']}: {_first_line(row['message'])}")
+
+        table = compare_solvers(problem, args.solvers, tol=args.tol, time_limit=args.time_limit, callback=report)
+        for note in notes:
+            out.note(note)
+        ref, gap, coef = (table.attrs["reference_solver"], table.attrs["max_objective_gap"],
+                          table.attrs["max_coef_gap"])
+        out.summary.update(reference_solver=ref, max_objective_gap=gap, max_coef_gap=coef)
+        if ref is None:
+            out.note("max disagreement: none measured (no exact solver reached 'optimal')")
+        else:
+            out.note(f"max disagreement with {ref}'s optimum: objective {gap:.2e} (relative), coef "
+                     + (f"{coef:.2e}" if np.isfinite(coef) else MISSING))
+    return 0
+
+
 # ============================================================================ listings
 def _list_solvers(args) -> int:
     """``aucopt solvers``: one usable solver name per line."""
@@ -787,6 +917,7 @@ COMMANDS = {
     "survival": "pooled-percentile C-index by repeated CV vs Cox regression; Kaplan-Meier risk groups",
     "onepass": "one-pass AUC over a LIBSVM file, streamed in chunks",
     "sparse": "greedy sparse kernel AUC, printing the basis-size path",
+    "compare": "solve one formulation with several solvers and show how far they disagree",
     "solvers": "list the usable solver names",
     "formulations": "list the registered formulations",
 }
@@ -962,6 +1093,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the train/test split, the validation split and the candidates (default 0)")
     p.set_defaults(func=_sparse)
+
+    p = command("compare", with_data)
+    p.add_argument("formulation", help="a registered formulation (see `aucopt formulations`), e.g. lp_ranker")
+    p.add_argument("--data", default="wdbc",
+                   help="wdbc (scikit-learn's breast cancer), a survival set (whas500, gbsg2, veterans, flchain; "
+                        "support, metabric, gbsg, whas in the data folder) or FILE.csv: last column a two-valued "
+                        "label, or survival with --time and --event (default wdbc)")
+    p.add_argument("--time", help="time column of a survival CSV file (default: none, the CSV is bipartite)")
+    p.add_argument("--event", help="event column of a survival CSV file, bool or 0/1 (default: none)")
+    p.add_argument("--solvers", nargs="+", default=list(COMPARE_SOLVERS),
+                   help=f"solver names, exact ones run first (default: {' '.join(COMPARE_SOLVERS)}; see "
+                        "`aucopt solvers`)")
+    p.add_argument("--param", nargs="+", action="extend", metavar="KEY=VALUE", default=[],
+                   help="parameters of the formulation, e.g. --param C=1.0 (default: the formulation's own)")
+    p.add_argument("--kernel", choices=("rbf", "linear", "poly"), default="rbf", help="kernel (default rbf)")
+    p.add_argument("--gamma", type=float, default=1.0, help="gamma of the rbf and poly kernels (default 1)")
+    p.add_argument("--max-points", type=int, default=COMPARE_MAX_POINTS,
+                   help=f"use at most this many points, a (stratified) random subset (default {COMPARE_MAX_POINTS})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the subset (default 0)")
+    p.add_argument("--tol", type=float, default=None, help="tolerance passed to every solver (default: each solver's)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds per solver (default: none)")
+    p.set_defaults(func=_compare)
 
     command("solvers", common).set_defaults(func=_list_solvers)
     command("formulations", common).set_defaults(func=_list_formulations)
