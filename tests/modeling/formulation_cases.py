@@ -48,6 +48,8 @@ CASES = {
     "partial_auc": lambda: _build("partial_auc", _bipartite(n=21, seed=5), C=50.0, beta=0.3),
     "ranksvm_squared_hinge": lambda: _build("ranksvm_squared_hinge", _survival(n=18, seed=6), C=1.0),
     "auc_least_squares": lambda: _build("auc_least_squares", _bipartite(n=20, seed=7), C=0.5),
+    "fair_ranker": lambda: _build("fair_ranker", _bipartite(n=24, seed=8), C=1.0, groups=np.arange(24) % 2,
+                                  epsilon=0.05),
 }
 
 
