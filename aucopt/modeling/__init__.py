@@ -7,6 +7,10 @@ problem it builds (``nnz=``), which :meth:`Formulation.check_size` uses before a
 ``Formulation.build`` emits a :class:`Problem` (sparse, lifted standard form) that any backend in
 :mod:`aucopt.solvers` solves.
 
+Problems leave and re-enter through cvxpy (:meth:`Problem.to_cvxpy`, :meth:`Problem.from_cvxpy`,
+:func:`cvxpy_formulation`) and MPS / LP files (:meth:`Problem.write`, :meth:`Problem.read`,
+:func:`read_solution`); :func:`compare_solvers` solves one problem with several backends.
+
 Adding a formulation = adding one file to ``formulations/`` with a ``@formulation(...)``-decorated
 function.
 """
@@ -25,6 +29,9 @@ from ._model import (
     lifted_lp_nnz,
 )
 from .problem import Problem
+from ._compare import compare_solvers, iter_compare_solvers
+from ._interop import CvxpyFormulation, cvxpy_formulation, read_solution
 
 __all__ = ["Model", "Formulation", "formulation", "get_formulation", "available_formulations", "Problem",
-           "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO", "lifted_lp_nnz"]
+           "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO", "lifted_lp_nnz",
+           "cvxpy_formulation", "CvxpyFormulation", "read_solution", "compare_solvers", "iter_compare_solvers"]

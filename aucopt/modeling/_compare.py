@@ -85,7 +85,7 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
     --------
     >>> import numpy as np
     >>> from aucopt import PairSet
-    >>> from aucopt.modeling._compare import iter_compare_solvers
+    >>> from aucopt.modeling import iter_compare_solvers
     >>> rows = iter_compare_solvers("lp_ranker", ["highs", "no_such_solver"], pairs=PairSet.bipartite([1, 0, 0]),
     ...                             kernel=np.eye(3))
     >>> [(row["solver"], row["status"]) for row in rows]
@@ -163,8 +163,8 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
     -------
     pandas.DataFrame
         One row per backend, in the order they ran (exact solvers first), columns
-        :data:`COLUMNS`: ``objective_gap`` is |objective − reference| / max(1, |reference|),
-        ``coef_gap`` the largest |coef − coef_reference| over the output ``"coef"`` (NaN when the
+        :data:`COLUMNS`: ``objective_gap`` is ``|objective − reference| / max(1, |reference|)``,
+        ``coef_gap`` the largest ``|coef − coef_reference|`` over the output ``"coef"`` (NaN when the
         problem has none). ``attrs`` holds ``reference_solver``, ``reference_objective``,
         ``max_objective_gap`` and ``max_coef_gap`` (over the rows with a point).
 
@@ -184,7 +184,7 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
     >>> import numpy as np
     >>> from sklearn.datasets import make_classification
     >>> from aucopt import PairSet, kernel_matrix
-    >>> from aucopt.modeling._compare import compare_solvers
+    >>> from aucopt.modeling import compare_solvers
     >>> X, y = make_classification(n_samples=30, n_features=4, random_state=0)
     >>> table = compare_solvers("lp_ranker", ["highs", "clarabel"], pairs=PairSet.bipartite(y),
     ...                         kernel=kernel_matrix(X, gamma=0.5), params={"C": 1.0})

@@ -433,7 +433,7 @@ def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None):
     >>> import cvxpy as cp
     >>> import numpy as np
     >>> from aucopt import PairSet, get_formulation, solve
-    >>> from aucopt.modeling._interop import cvxpy_formulation
+    >>> from aucopt.modeling import cvxpy_formulation
     >>> @cvxpy_formulation("lp_ranker_in_cvxpy", kind="lp")
     ... def lp_ranker_in_cvxpy(pairs, kernel, C=1.0):
     ...     i, j, w = pairs.to_arrays()
@@ -480,7 +480,7 @@ class CvxpyFormulation(Formulation):
     Examples
     --------
     >>> import cvxpy as cp
-    >>> from aucopt.modeling._interop import CvxpyFormulation
+    >>> from aucopt.modeling import CvxpyFormulation
     >>> form = CvxpyFormulation(lambda pairs, kernel: cp.Problem(cp.Minimize(0)), "nothing", "lp")
     >>> form
     CvxpyFormulation('nothing', lp)

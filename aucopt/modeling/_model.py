@@ -1009,7 +1009,7 @@ class Model:
 
         See Also
         --------
-        abs : the epigraph of |expr|.
+        abs : the epigraph of abs(expr).
         aucopt.formulations.partial_auc : ``sum_largest(positive_part(1 - D f), k, groups)``, the
             k largest pairwise hinge losses per positive.
 
@@ -1029,11 +1029,11 @@ class Model:
         return u
 
     def abs(self, expr: Affine, name: str | None = None) -> Variable:
-        """Epigraph of |expr|: a variable u with u ≥ expr and u ≥ −expr.
+        """Epigraph of abs(expr): a variable u with u ≥ expr and u ≥ −expr.
 
-        Declares expr.size free variables and 2·expr.size rows. u ≥ |expr| at every feasible
+        Declares expr.size free variables and 2·expr.size rows. u ≥ abs(expr) at every feasible
         point, with equality at an optimum only when the objective pushes u down
-        (non-negative coefficients in a minimized objective, or ``u <= b``); |·| is convex,
+        (non-negative coefficients in a minimized objective, or ``u <= b``); abs is convex,
         so it cannot be maximized this way.
 
         Parameters
@@ -1054,7 +1054,7 @@ class Model:
 
         Notes
         -----
-        With free expansion weights, Σ_l |α_l| is the L1 penalty of the sign-free LP Ranker
+        With free expansion weights, Σ_l abs(α_l) is the L1 penalty of the sign-free LP Ranker
         (``formulations/lp_ranker_free_sign.py`` writes the same norm through a split α = β⁺ − β⁻).
 
         Examples
