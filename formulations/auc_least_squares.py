@@ -24,7 +24,6 @@ References: Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimi
 906–914.
 """
 
-from aucopt.kernels import kernel_factor
 from aucopt.modeling import formulation
 
 
@@ -36,10 +35,6 @@ def auc_least_squares(m, C=1.0, basis=None):
     beta = m.variable("beta", m.n_basis)  # expansion weights
     r = m.variable("r", m.n_pairs)  # pair residuals 1 − (f_i − f_j)
     f = m.scores(beta, signed=False)  # f = K β (lifted to score variables)
-    K_RR = m.kernel if basis is None else m.kernel[basis]  # the kernel among the expansion points
-    if K_RR.shape[0] != K_RR.shape[1]:
-        raise ValueError(f"The kernel among the expansion points has shape {K_RR.shape}; it must be square: "
-                         f"pass basis= the indices of the kernel's {m.n_basis} columns among the {m.n_points} points.")
-    L = m.kernel_factor if basis is None else kernel_factor(K_RR)  # K_RR = L Lᵀ
+    L = m.basis_factor(basis)  # K_RR = L Lᵀ, the kernel among the expansion points
     m.minimize(0.5 * m.sum_squares(L.T @ beta) + 0.5 * C * m.sum_squares(r, weights=m.pair_weights))
     m.subject_to(m.pair_difference(f) + r == 1)

@@ -29,7 +29,6 @@ Large-scale nonlinear rare class ranking. *IEEE Transactions on Knowledge and Da
 27(12), 3347–3359.
 """
 
-from aucopt.kernels import kernel_factor
 from aucopt.modeling import formulation
 
 
@@ -41,10 +40,6 @@ def ranksvm_squared_hinge(m, C=1.0, basis=None):
     beta = m.variable("beta", m.n_basis)  # expansion weights
     z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (squared hinge)
     f = m.scores(beta, signed=False)  # f = K β (lifted to score variables)
-    K_RR = m.kernel if basis is None else m.kernel[basis]  # the kernel among the expansion points
-    if K_RR.shape[0] != K_RR.shape[1]:
-        raise ValueError(f"The kernel among the expansion points has shape {K_RR.shape}; it must be square: "
-                         f"pass basis= the indices of the kernel's {m.n_basis} columns among the {m.n_points} points.")
-    L = m.kernel_factor if basis is None else kernel_factor(K_RR)  # K_RR = L Lᵀ
+    L = m.basis_factor(basis)  # K_RR = L Lᵀ, the kernel among the expansion points
     m.minimize(0.5 * m.sum_squares(L.T @ beta) + 0.5 * C * m.sum_squares(z, weights=m.pair_weights))
     m.subject_to(m.pair_difference(f) + z >= 1)

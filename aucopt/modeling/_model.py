@@ -449,6 +449,54 @@ class Model:
             self._factor = kernel_factor(self.kernel)
         return self._factor
 
+    def basis_factor(self, basis=None):
+        """L with K_RR = L Lᵀ, K_RR the kernel among the expansion points: the RKHS penalty βᵀK_RRβ = ‖Lᵀβ‖².
+
+        Parameters
+        ----------
+        basis : array-like of int, default=None
+            The points whose kernel columns expand f (``kernel[:, j]`` is point ``basis[j]``), as for
+            RankRC's rare-class basis; None: every point, K square, and L is :attr:`kernel_factor`.
+
+        Returns
+        -------
+        ndarray or sparse matrix of shape (n_basis, r)
+            The factor (an exact eigen-factor of ``kernel[basis]`` when ``basis`` is given).
+
+        Raises
+        ------
+        ValueError
+            When K_RR is not square (a kernel with fewer columns than points needs ``basis``).
+
+        See Also
+        --------
+        kernel_factor : the factor of the whole (square) kernel.
+
+        Examples
+        --------
+        The squared-hinge ranking SVM over a basis (``formulations/ranksvm_squared_hinge.py``):
+
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, kernel_matrix
+        >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+        >>> m = Model(PairSet.bipartite([1, 0, 1, 0]), kernel=kernel_matrix(X, X[[0, 2]], gamma=1.0))
+        >>> L = m.basis_factor([0, 2])
+        >>> bool(np.allclose(L @ L.T, kernel_matrix(X[[0, 2]], gamma=1.0)))
+        True
+        """
+        if basis is None:
+            if self.kernel is not None and self.kernel.shape[0] != self.kernel.shape[1]:
+                raise ValueError(f"The kernel has shape {self.kernel.shape}, so its columns are not the {self.n_points} "
+                                 "points: pass basis= the indices of the points its columns belong to.")
+            return self.kernel_factor
+        from ..kernels import kernel_factor
+
+        K_RR = self.kernel[np.asarray(basis, dtype=np.int64)]
+        if K_RR.shape[0] != K_RR.shape[1]:
+            raise ValueError(f"basis has {K_RR.shape[0]} points but the kernel has {K_RR.shape[1]} columns: pass the "
+                             "indices of the points the kernel's columns belong to, one per column.")
+        return kernel_factor(K_RR)
+
     def variable(self, name: str, size: int, lower=None, upper=None) -> Variable:
         """Declare a block of ``size`` variables with bounds ``lower ≤ x ≤ upper``.
 
