@@ -16,9 +16,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, validate_params
 
-from ._validation import binary_labels
-from .base import positive
-from .online._onepass import ClassStats, OnePassAUC, batch_solution_from_stats
+from .._validation import binary_labels
+from ..base import positive
+from ..online._onepass import ClassStats, OnePassAUC, batch_solution_from_stats
 
 __all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit"]
 
