@@ -7,13 +7,54 @@ with the offending quantity and, where there is one, the fix.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
 SURVIVAL_DTYPE_HINT = (
     "a structured array with a boolean event field and a float time field "
-    "(e.g. sksurv.util.Surv.from_arrays or aucopt.survival_target), or a pair (event, time)"
+    "(e.g. sksurv.util.Surv.from_arrays or aucopt.survival_target), a pair (event, time), or a "
+    "DataFrame (pandas or dask) of two columns, a boolean event and a time"
 )
+
+
+def gathered(*values) -> tuple:
+    """The values, with the dask collections among them computed in one ``dask.compute`` call.
+
+    Other values pass through unchanged, and dask is not imported when no value is a dask
+    collection (a dask collection implies dask is imported). Computing them together reads a
+    graph they share (e.g. two columns of one DataFrame) once.
+    """
+    dask = sys.modules.get("dask")
+    if dask is None or not any(dask.is_dask_collection(v) for v in values):
+        return values
+    return tuple(dask.compute(*values))
+
+
+def _is_frame(y) -> bool:
+    """Whether ``y`` is a pandas or dask DataFrame (has columns and per-column dtypes)."""
+    return hasattr(y, "columns") and hasattr(y, "dtypes") and not isinstance(y, np.ndarray)
+
+
+def _frame_event_time(frame) -> tuple:
+    """The (event, time) columns of a two-column DataFrame: the boolean column is the event."""
+    import pandas as pd
+
+    names = list(frame.columns)
+    if len(names) != 2:
+        raise ValueError(
+            f"A survival DataFrame needs exactly two columns, a boolean event and a time; got "
+            f"{len(names)} columns {names[:6]}: select them, e.g. df[['event', 'time']]."
+        )
+    is_bool = [pd.api.types.is_bool_dtype(frame.dtypes[n]) for n in names]
+    if is_bool.count(True) != 1:
+        raise ValueError(
+            f"A survival DataFrame needs exactly one boolean column (the event); got columns {names} "
+            f"with dtypes {[str(frame.dtypes[n]) for n in names]}: convert the event column, e.g. "
+            "df.astype({'event': bool})."
+        )
+    e_name, t_name = names[is_bool.index(True)], names[is_bool.index(False)]
+    return gathered(frame[e_name], frame[t_name])
 
 
 def format_bytes(n: float) -> str:
@@ -507,7 +548,8 @@ def as_event_indicator(event, name: str = "event") -> np.ndarray:
 
 
 def is_survival_target(y) -> bool:
-    """Whether ``y`` is a survival target: a structured array with two fields, or a pair.
+    """Whether ``y`` is a survival target: a structured array with two fields, a pair, or a
+    DataFrame of two columns.
 
     Parameters
     ----------
@@ -527,6 +569,8 @@ def is_survival_target(y) -> bool:
     """
     if isinstance(y, tuple) and len(y) == 2:
         return True
+    if _is_frame(y):
+        return len(y.columns) == 2
     arr = np.asarray(y) if not isinstance(y, np.ndarray) else y
     return arr.dtype.names is not None and len(arr.dtype.names) == 2
 
@@ -536,9 +580,11 @@ def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
 
     Parameters
     ----------
-    y : structured array of shape (n_samples,), tuple (event, time), or array-like
+    y : structured array of shape (n_samples,), tuple (event, time), DataFrame, or array-like
         A structured array (its boolean field is the event, the other field the time, as in
-        scikit-survival), an ``(event, time)`` pair, or the events when ``time`` is given.
+        scikit-survival), an ``(event, time)`` pair, a pandas or dask DataFrame of two columns
+        (its boolean column is the event), or the events when ``time`` is given. Dask arrays,
+        Series or DataFrames are computed, together in one ``dask.compute`` call, to numpy.
     time : array-like of shape (n_samples,), default=None
         The times, when ``y`` holds only the events.
 
@@ -560,9 +606,11 @@ def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
     ([True, False], [2.5, 4.0])
     """
     if time is not None:
-        event = y
+        event, time = gathered(y, time)
     elif isinstance(y, tuple) and len(y) == 2:
-        event, time = y
+        event, time = gathered(*y)
+    elif _is_frame(y):
+        event, time = _frame_event_time(y)
     else:
         arr = np.asarray(y)
         names = arr.dtype.names
@@ -592,6 +640,7 @@ def survival_target(event, time, *, event_name="event", time_name="time") -> np.
     ----------
     event : array-like of shape (n_samples,)
         True (or 1) where the event was observed, False (or 0) where the time is censored.
+        A dask array or Series is computed (with ``time``, in one ``dask.compute`` call).
     time : array-like of shape (n_samples,)
         Non-negative event or censoring times.
     event_name : str, default="event"
