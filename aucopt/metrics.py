@@ -20,6 +20,11 @@ scores' magnitude), so round-off (e.g. dense vs sparse ``X``) does not change a 
 neither does rescaling the scores; ``tied_tol=0`` ties only exactly equal values. Counts are exact
 integers; no pair is ever materialized.
 
+Dask arrays, Series and (as a survival target) DataFrames are accepted wherever numpy arrays
+are: the n-vectors are computed to the driver in one ``dask.compute`` call
+(:func:`aucopt.distributed.gather_vectors`, about 80 bytes a row on the driver in all) and
+counted there, so the value equals the in-memory one exactly, whatever the chunking.
+
 The counting runs in compiled code (numba, compiled on the first call on a machine and cached):
 one numpy sort per class for the AUC, then a linear merge of the two sorted classes; two sorts
 (by time, by risk) for Harrell's C, then one Fenwick-tree (binary indexed tree) sweep over the
@@ -36,6 +41,7 @@ Harrell et al. (1982) for the concordance index.
 
 from __future__ import annotations
 
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -58,6 +64,23 @@ def _compiled():
     from . import _metrics_numba
 
     return _metrics_numba
+
+
+def _dask_input(*inputs) -> bool:
+    """Whether an input (or a member of an (event, time) pair) is a dask collection.
+
+    Such inputs are gathered to the driver (:func:`aucopt.distributed.gather_vectors`) and the
+    metric runs on the numpy arrays: the value does not depend on the chunking.
+    """
+    dask = sys.modules.get("dask")  # a dask collection implies dask is imported
+    return dask is not None and any(dask.is_dask_collection(member) for value in inputs
+                                    for member in (value if isinstance(value, tuple) else (value,)))
+
+
+def _gathered_call(metric, *args, **kwargs):
+    from .distributed._metrics import gathered_call
+
+    return gathered_call(metric, *args, **kwargs)
 
 
 def _check_ties(ties) -> str:
@@ -186,6 +209,9 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     >>> roc_auc([0, 0, 0, 1, 1], [0.1, 0.4, 0.4, 0.35, 0.8])
     0.6666666666666666
     """
+    if _dask_input(y_true, y_score, sample_weight):
+        return _gathered_call(roc_auc, y_true, y_score, ties=ties, pos_label=pos_label, tied_tol=tied_tol,
+                              sample_weight=sample_weight)
     ties = _check_ties(ties)
     tied_tol = _check_tied_tol(tied_tol)
     y_score = check_finite_1d(y_score, "y_score")
@@ -337,6 +363,9 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
     >>> xauc(y, score, group, group_a="m").gap
     -0.25
     """
+    if _dask_input(y_true, y_score, groups, sample_weight):
+        return _gathered_call(xauc, y_true, y_score, groups, group_a=group_a, ties=ties, pos_label=pos_label,
+                              tied_tol=tied_tol, sample_weight=sample_weight)
     ties = _check_ties(ties)
     tied_tol = _check_tied_tol(tied_tol)
     y_score = check_finite_1d(y_score, "y_score")
@@ -460,6 +489,8 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     >>> concordance_counts((event, time), [0.3, 0.1, 0.2, 0.2])
     ConcordanceCounts(concordant=3, discordant=0, tied_risk=1, comparable=4)
     """
+    if _dask_input(y, risk, sample_weight):
+        return _gathered_call(concordance_counts, y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
     tied_tol = _check_tied_tol(tied_tol)
     event, time = survival_arrays(y)
     risk = check_finite_1d(risk, "risk")
@@ -577,6 +608,8 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) ->
     ...           [0.3, 0.1, 0.2, 0.2, 0.2, 0.2])
     0.8125
     """
+    if _dask_input(y, risk, sample_weight):
+        return _gathered_call(harrell_c, y, risk, ties=ties, tied_tol=tied_tol, sample_weight=sample_weight)
     ties = _check_ties(ties)
     counts = concordance_counts(y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
     if counts.comparable == 0 and sample_weight is not None:
@@ -669,6 +702,9 @@ def multipartite_c_index(y, y_score, *, levels=None, ties="half", tied_tol=TIED_
     from .exceptions import NoComparablePairsError
     from .pairs._pairset import _ordinal_codes
 
+    if _dask_input(y, y_score, sample_weight):
+        return _gathered_call(multipartite_c_index, y, y_score, levels=levels, ties=ties, tied_tol=tied_tol,
+                              sample_weight=sample_weight)
     ties = _check_ties(ties)
     codes, found = _ordinal_codes(y, levels)
     score = check_finite_1d(y_score, "y_score")

@@ -7,8 +7,14 @@ vectors of length n (scores, per-row coefficients) or d (weights, gradients) tra
 * One-pass AUC statistics (:func:`dask_class_statistics`, :func:`dask_fit`): the class counts,
   means and scatter matrices are additive over partitions, merged exactly in a tree, and give the
   batch square-loss AUC solution of Gao et al. (2013).
+* Metrics and model selection (:func:`gather_vectors`): :func:`aucopt.metrics.roc_auc`,
+  :func:`~aucopt.metrics.harrell_c` and :func:`~aucopt.metrics.concordance_counts` take dask
+  arrays, Series and survival DataFrames, gather those n-vectors to the driver and equal the
+  in-memory values exactly; ``GridSearchCV`` and :func:`aucopt.pooled_cindex_cv` run their fits
+  on the workers under ``joblib.parallel_backend("dask")`` with the results of ``n_jobs=1``.
 """
 
+from ._metrics import gather_vectors
 from ._onepass import DistributedAUCResult, dask_class_statistics, dask_fit
 
-__all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit"]
+__all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit", "gather_vectors"]
