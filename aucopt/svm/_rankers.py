@@ -30,12 +30,19 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
 from .. import _memory
 from ..exceptions import warn
 from ..kernels import Kernel
+from ..metrics import harrell_c, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ._newton import NEWTON_LOSSES, newton_solve
 
 __all__ = ["RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC"]
 
 BASIS_CHOICES = ("rare", "random", "full")
+
+
+def _is_dask(*objs) -> bool:
+    """Whether any of ``objs`` is a dask collection (the dask.distributed route), without importing dask."""
+    return any(callable(getattr(type(o), "__dask_graph__", None)) or
+               (isinstance(o, tuple) and _is_dask(*o)) for o in objs)
 
 
 def _check_alpha_path(alpha_path):
@@ -66,7 +73,14 @@ class _NewtonRanker(BaseEstimator):
         self._validate_params()
         path = _check_alpha_path(alpha_path)
         X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
-        M = self._design(X, pairs)
+        return self._newton_path(self._design(X, pairs), pairs, path, alpha_path)
+
+    def _newton_path(self, M, pairs, path, alpha_path):
+        """Run Newton on f = Mθ along ``path`` then ``alpha``; set the fitted attributes.
+
+        ``M`` is anything with ``shape``, ``M @ θ`` and ``M.T @ c`` (a matrix, or the
+        :class:`~aucopt.distributed.DaskRowOperator` over blocks held by dask workers).
+        """
         theta, self.path_ = None, []
         for alpha in path + [float(self.alpha)]:  # warm starts along the path, ending at self.alpha
             result = newton_solve(M, pairs, alpha, loss=self.loss, epsilon=self.epsilon, theta0=theta,
@@ -117,8 +131,20 @@ class _LinearModel(_NewtonRanker):
 
     def _expansion(self, X):
         check_is_fitted(self, "coef_")
+        if _is_dask(X):  # lazy scores, one task per block of X
+            from ..distributed._newton import dask_linear_scores
+            return dask_linear_scores(self, X)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_).ravel()
+
+    def _fit_dask(self, X, y, sample_weight, alpha_path):
+        from ..distributed._newton import fit_dask_linear_ranker
+        return fit_dask_linear_ranker(self, X, y, sample_weight, alpha_path)
+
+    def _gathered(self, X, y, sample_weight):
+        """Scores of a dask X, y and the weights as numpy n-vectors on the driver (for ``score``)."""
+        from ..distributed._newton import gather_on_driver
+        return gather_on_driver((self._expansion(X), y, sample_weight))
 
 
 class RankSVM(BinaryRankerMixin, _LinearModel):
@@ -238,9 +264,11 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
-        y : array-like of shape (n_samples,)
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+            Training data. A dask collection is fitted on the running dask.distributed client:
+            its blocks stay on the workers, which compute Xw and Xᵀc; only n-vectors (scores,
+            per-row coefficients) reach the driver (see :mod:`aucopt.distributed`).
+        y : array-like, dask Array or dask Series of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
         sample_weight : float or array-like of shape (n_samples,), default=None
             Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
@@ -255,7 +283,48 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         self : object
             The fitted estimator.
         """
+        if _is_dask(X, y, sample_weight):
+            return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray or dask Array of shape (n_samples,)
+            A dask array (computed block by block) for dask input.
+        """
+        if _is_dask(X):
+            from ..distributed._newton import dask_labels
+            check_is_fitted(self, "classes_")
+            return dask_labels(self.decision_function(X), self.classes_)
+        return super().predict(X)
+
+    def score(self, X, y, sample_weight=None):
+        """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+        y : array-like, dask Array or dask Series of shape (n_samples,)
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Case weights: a (positive, negative) pair (i, j) counts with weight
+            ``sample_weight[i] * sample_weight[j]``.
+
+        Returns
+        -------
+        auc : float
+            For dask input the scores, y and the weights are gathered as n-vectors.
+        """
+        if _is_dask(X, y, sample_weight):
+            scores, y, sample_weight = self._gathered(X, y, sample_weight)
+            return roc_auc(y, scores, pos_label=self.pos_label_, sample_weight=sample_weight)
+        return super().score(X, y, sample_weight)
 
 
 class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
@@ -364,10 +433,14 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
-        y : structured array of shape (n_samples,)
-            Boolean event indicator and float time (see :func:`aucopt.survival_target`).
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+            Training data. A dask collection is fitted on the running dask.distributed client:
+            its blocks stay on the workers; only n-vectors reach the driver (see
+            :mod:`aucopt.distributed`).
+        y : structured array of shape (n_samples,), tuple (event, time) or dask DataFrame
+            Boolean event indicator and float time (see :func:`aucopt.survival_target`); with
+            dask X also a dask DataFrame of two columns (the boolean one is the event) or a
+            tuple of dask arrays.
         sample_weight : float or array-like of shape (n_samples,), default=None
             Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
             sample_weight[j]``. A zero weight is the same as removing the row.
@@ -380,7 +453,30 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         self : object
             The fitted estimator.
         """
+        if _is_dask(X, y, sample_weight):
+            return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
+
+    def score(self, X, y, sample_weight=None):
+        """Harrell's concordance index of the risk scores (tied risks count ½).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+        y : structured array of shape (n_samples,), tuple (event, time) or dask DataFrame
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Case weights: a comparable pair (i, j) counts with weight
+            ``sample_weight[i] * sample_weight[j]``.
+
+        Returns
+        -------
+        cindex : float
+            For dask input the risks, y and the weights are gathered as n-vectors.
+        """
+        if _is_dask(X, y, sample_weight):
+            risk, y, sample_weight = self._gathered(X, y, sample_weight)
+            return harrell_c(y, risk, sample_weight=sample_weight)
+        return super().score(X, y, sample_weight)
 
 
 # ============================================================================ kernel

@@ -1,0 +1,598 @@
+"""RankSVM and SurvivalRankSVM on a dask.distributed cluster: X stays where its blocks live.
+
+Truncated Newton (:func:`aucopt.svm.newton_solve`, Chapelle & Keerthi 2010) touches the data
+only through two products, f = Xw and g = Xᵀc. :class:`DaskRowOperator` provides them over a
+dask array X persisted on the workers in row blocks X_1, …, X_B (one column block each):
+
+* ``X @ w``: w (d floats) goes to every worker, each worker returns X_b w for its blocks, and
+  the driver concatenates the n scores (8 bytes a row);
+* ``X.T @ c``: c is cut into the pieces c_b of the blocks and scattered straight to the worker
+  holding X_b, which returns Σ_b X_bᵀ c_b over its blocks (d floats per task).
+
+Everything pairwise (the sort of the n scores, the loss, c = ∂L/∂f, the generalized-Hessian
+products in score space) runs on the driver on n-vectors, by the same sorted-pair core as in
+memory, so the objective, the iterates and the stopping rule are those of the in-memory fit.
+Per product the driver sends and receives O(n + d · tasks) bytes; X (n · d · 8 bytes) never
+leaves the workers. Needs the optional extra ``aucopt[dask]``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+import numpy as np
+from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
+
+from .._validation import (check_feature_scale, check_point_weights, check_weight_underflow,
+                           is_survival_target, survival_target)
+from ._onepass import _require_dask
+
+__all__ = ["DaskRowOperator", "is_dask_collection", "fit_dask_linear_ranker", "dask_linear_scores",
+           "gather_on_driver"]
+
+
+# ============================================================================ detection and set-up
+def is_dask_collection(obj) -> bool:
+    """Whether ``obj`` is a dask collection (array, DataFrame, Series), without importing dask.
+
+    Parameters
+    ----------
+    obj : object
+        Anything.
+
+    Returns
+    -------
+    answer : bool
+        True for objects implementing the dask collection protocol (``__dask_graph__``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.distributed._newton import is_dask_collection
+    >>> is_dask_collection(np.zeros(3))
+    False
+    >>> import dask.array as da
+    >>> is_dask_collection(da.zeros(3, chunks=2))
+    True
+    """
+    if isinstance(obj, tuple):
+        return any(is_dask_collection(part) for part in obj)
+    return callable(getattr(type(obj), "__dask_graph__", None))
+
+
+def _require_distributed():
+    """dask and dask.distributed, or an ImportError naming the extra ``aucopt[dask]``."""
+    _require_dask()
+    try:
+        import distributed
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "Fitting on a dask collection needs dask.distributed: install the extra with "
+            "pip install 'aucopt[dask]' (or pip install 'dask[array,dataframe]' distributed)."
+        ) from exc
+    return distributed
+
+
+def _current_client(distributed):
+    try:
+        return distributed.get_client()
+    except ValueError as exc:
+        raise ValueError(
+            "X is a dask collection but no dask.distributed Client is running: start one first, "
+            "e.g. client = dask.distributed.Client() (a LocalCluster) or Client('scheduler-address'); "
+            "or pass numpy arrays to fit in memory."
+        ) from exc
+
+
+def _as_dask_array(X, estimator=None, *, reset=False):
+    """X as a float64 dask array with one column block (a DataFrame's feature names checked)."""
+    import dask.array as da
+
+    if hasattr(X, "columns") and hasattr(X, "to_dask_array"):  # a dask DataFrame
+        kinds = {c: np.dtype(t).kind for c, t in X.dtypes.items()}
+        bad = [c for c, k in kinds.items() if k not in "biuf"]
+        if bad:
+            raise ValueError(f"X has non-numeric columns {bad[:5]}: encode them as numbers before fitting.")
+        if estimator is not None:
+            _check_feature_names(estimator, X._meta, reset=reset)
+        X = X.to_dask_array(lengths=True)
+    elif isinstance(X, da.Array):
+        if estimator is not None:
+            _check_feature_names(estimator, np.empty((0, X.shape[-1] if X.ndim else 0)), reset=reset)
+    else:
+        raise TypeError(f"X must be a dask Array or DataFrame here; got {type(X).__name__}.")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional; got a dask array of shape {X.shape}.")
+    if X.dtype.kind not in "biuf":
+        raise ValueError(f"X has dtype {X.dtype}; a numeric dtype is needed.")
+    if any(np.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()  # block lengths only (one integer per block)
+    if X.shape[1] == 0:
+        raise ValueError(f"X has shape {X.shape}: at least one feature is required.")
+    if X.shape[0] == 0:
+        raise ValueError(f"X has shape {X.shape}: at least one sample is required.")
+    return X.astype(np.float64).rechunk({1: -1})
+
+
+# ============================================================================ block kernels (run on workers)
+def _block_summary(*blocks):
+    out = []
+    for block in blocks:
+        data = block.data if hasattr(block, "tocsr") else np.asarray(block)
+        finite = bool(np.all(np.isfinite(data)))
+        magnitude = float(max(0.0, np.max(data), -np.min(data))) if (finite and data.size) else 0.0
+        out.append((block.shape[0], finite, magnitude))
+    return out
+
+
+def _worker_address():
+    try:
+        from distributed import get_worker
+        return get_worker().address
+    except (ImportError, ValueError):  # pragma: no cover - outside a worker
+        return "driver"
+
+
+def _blocks_matvec(blocks, w):
+    start = time.perf_counter()
+    parts = [np.asarray(block @ w, dtype=np.float64).ravel() for block in blocks]
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return out, time.perf_counter() - start, _worker_address()
+
+
+def _blocks_rmatvec(blocks, c):
+    start = time.perf_counter()
+    out, offset = None, 0
+    for block in blocks:
+        rows = block.shape[0]
+        part = np.asarray(block.T @ c[offset:offset + rows], dtype=np.float64).ravel()
+        out = part if out is None else out + part
+        offset += rows
+    return out, time.perf_counter() - start, _worker_address()
+
+
+def _block_scores(block, coef):
+    return np.asarray(block @ coef, dtype=np.float64).ravel()
+
+
+def _block_labels(scores, classes):
+    return classes[(scores > 0).astype(int)]
+
+
+# ============================================================================ the operator
+class DaskRowOperator:
+    """A dask array persisted on the workers, as the linear map w ↦ Xw (and c ↦ Xᵀc).
+
+    The blocks of X are persisted once (``client.persist``) and stay on the workers that hold
+    them; every product sends small vectors to the blocks and brings small vectors back, so
+    :func:`aucopt.svm.newton_solve` runs on it unchanged. The tasks of one product are grouped
+    per worker thread (one task per thread, over the blocks that worker holds) and pinned to that
+    worker, so no block is ever copied.
+
+    Parameters
+    ----------
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+        The data; converted to float64 with one column block, then persisted.
+    client : distributed.Client, default=None
+        The client; None means the current one (``distributed.get_client()``).
+    validate : bool, default=True
+        Check every block for NaN or infinite entries (on the workers) and the scale of X
+        (its largest magnitude, one float per block), before any product.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        ``(n_samples, n_features)``.
+    offsets : ndarray of shape (n_blocks + 1,)
+        First row of every block, and n.
+    placement : dict
+        Worker address → the indices of the blocks it holds.
+    stats : dict
+        Running totals: ``matvec_calls``, ``rmatvec_calls``, ``bytes_sent`` and
+        ``bytes_received`` (by the driver, vectors only), ``seconds`` (wall time of the
+        products), ``worker_seconds`` (per worker, time in the block products),
+        ``communication_seconds`` (wall time minus the busiest worker's compute time, per
+        product: transfers, serialization and scheduling), ``max_bytes_per_call`` (largest
+        data volume the driver sent plus received in one product).
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinite entries (naming the first offending block and its rows), a scale
+        that overflows float64, or no running client.
+
+    See Also
+    --------
+    aucopt.RankSVM, aucopt.SurvivalRankSVM : Fitted on dask input through this operator.
+    aucopt.svm.newton_solve : The solver that uses it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from distributed import Client, LocalCluster
+    >>> from aucopt.distributed import DaskRowOperator
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=None) as cluster, Client(cluster) as client:
+    ...     X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(2, 2))
+    ...     op = DaskRowOperator(X)
+    ...     (op @ np.array([1.0, 0.0])).tolist(), (op.T @ np.ones(6)).tolist()
+    ([0.0, 2.0, 4.0, 6.0, 8.0, 10.0], [30.0, 36.0])
+    """
+
+    def __init__(self, X, client=None, *, validate=True):
+        distributed = _require_distributed()
+        self.client = _current_client(distributed) if client is None else client
+        X = _as_dask_array(X)
+        self._X = self.client.persist(X)
+        distributed.wait(self._X)
+        self.shape = tuple(int(s) for s in self._X.shape)
+        self.dtype = np.dtype(np.float64)
+        keys = [k for k in _flatten(self._X.__dask_keys__())]
+        futures = {f.key: f for f in distributed.futures_of(self._X)}
+        self._futures = [futures[k] for k in keys]
+        self.offsets = np.concatenate([[0], np.cumsum(self._X.chunks[0])]).astype(np.int64)
+        who_has = self.client.who_has(self._futures)
+        placement = defaultdict(list)
+        for b, key in enumerate(keys):
+            holders = sorted(who_has[key])
+            placement[holders[0]].append(b)
+        self.placement = dict(placement)
+        nthreads = self.client.nthreads()
+        self._groups = []  # (worker, block indices): one task per worker thread and product
+        for worker, blocks in sorted(self.placement.items()):
+            k = max(1, min(int(nthreads.get(worker, 1)), len(blocks)))
+            for part in np.array_split(np.asarray(blocks), k):
+                if len(part):
+                    self._groups.append((worker, [int(b) for b in part]))
+        self.stats = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
+                      "seconds": 0.0, "communication_seconds": 0.0, "worker_seconds": defaultdict(float),
+                      "max_bytes_per_call": 0, "n_blocks": len(keys), "n_tasks_per_call": len(self._groups)}
+        if validate:
+            self._validate()
+
+    # ------------------------------------------------------------------ validation
+    def _validate(self):
+        futs = [self.client.submit(_block_summary, *[self._futures[b] for b in blocks], workers=[worker],
+                                   pure=False) for worker, blocks in self._groups]
+        summary = {}
+        for (worker, blocks), result in zip(self._groups, self.client.gather(futs)):
+            summary.update(zip(blocks, result))
+        for b in range(len(self._futures)):
+            _, finite, _ = summary[b]
+            if not finite:
+                raise ValueError(
+                    f"X contains NaN or infinite values (first in block {b}, rows {self.offsets[b]} to "
+                    f"{self.offsets[b + 1] - 1}): impute or drop them before fitting."
+                )
+        magnitude = max(m for _, _, m in summary.values())
+        check_feature_scale(_ScaleSummary(magnitude, self.shape), products=4)
+
+    # ------------------------------------------------------------------ products
+    def _run(self, func, payloads, n_out):
+        start = time.perf_counter()
+        futs = [self.client.submit(func, [self._futures[b] for b in blocks], payload, workers=[worker],
+                                   pure=False) for (worker, blocks), payload in zip(self._groups, payloads)]
+        results = self.client.gather(futs)
+        wall = time.perf_counter() - start
+        busy = defaultdict(float)
+        for _, seconds, worker in results:
+            busy[worker] += seconds
+            self.stats["worker_seconds"][worker] += seconds
+        self.stats["seconds"] += wall
+        self.stats["communication_seconds"] += max(0.0, wall - max(busy.values(), default=0.0))
+        received = sum(r[0].nbytes for r in results)
+        sent = sum(getattr(p, "nbytes", 0) if not hasattr(p, "key") else self._scattered_bytes.pop(p.key, 0)
+                   for p in payloads)
+        self.stats["bytes_received"] += received
+        self.stats["bytes_sent"] += sent
+        self.stats["max_bytes_per_call"] = max(self.stats["max_bytes_per_call"], sent + received)
+        return [r[0] for r in results]
+
+    def __matmul__(self, w):
+        """Xw as a numpy array of shape (n_samples,)."""
+        w = np.asarray(w, dtype=np.float64).ravel()
+        if w.shape != (self.shape[1],):
+            raise ValueError(f"w has shape {w.shape}; X has {self.shape[1]} columns.")
+        self.stats["matvec_calls"] += 1
+        parts = self._run(_blocks_matvec, [w] * len(self._groups), self.shape[0])
+        out = np.empty(self.shape[0])
+        for (_, blocks), part in zip(self._groups, parts):
+            offset = 0
+            for b in blocks:
+                rows = self.offsets[b + 1] - self.offsets[b]
+                out[self.offsets[b]:self.offsets[b + 1]] = part[offset:offset + rows]
+                offset += rows
+        return out
+
+    def rmatvec(self, c):
+        """Xᵀc as a numpy array of shape (n_features,).
+
+        Parameters
+        ----------
+        c : array-like of shape (n_samples,)
+            One coefficient per row.
+
+        Returns
+        -------
+        g : ndarray of shape (n_features,)
+        """
+        c = np.asarray(c, dtype=np.float64).ravel()
+        if c.shape != (self.shape[0],):
+            raise ValueError(f"c has shape {c.shape}; X has {self.shape[0]} rows.")
+        self.stats["rmatvec_calls"] += 1
+        start = time.perf_counter()
+        pieces, self._scattered_bytes = [], {}
+        for worker, blocks in self._groups:
+            piece = np.concatenate([c[self.offsets[b]:self.offsets[b + 1]] for b in blocks])
+            fut = self.client.scatter(piece, workers=[worker], direct=True, hash=False)
+            self._scattered_bytes[fut.key] = piece.nbytes
+            pieces.append(fut)
+        scatter_seconds = time.perf_counter() - start
+        self.stats["seconds"] += scatter_seconds
+        self.stats["communication_seconds"] += scatter_seconds
+        parts = self._run(_blocks_rmatvec, pieces, self.shape[1])
+        return np.sum(parts, axis=0)
+
+    @property
+    def T(self):
+        """The transposed map c ↦ Xᵀc (``op.T @ c``)."""
+        return _Transposed(self)
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError(
+            f"DaskRowOperator does not turn into a numpy array: that would gather X "
+            f"({self.shape[0]} x {self.shape[1]}) on the driver. Use op @ w and op.T @ c."
+        )
+
+    def close(self):
+        """Release the persisted blocks on the workers."""
+        self._futures = []
+        self._X = None
+
+    def communication_fraction(self) -> float:
+        """Share of the products' wall time not spent in block products on the busiest worker.
+
+        Returns
+        -------
+        fraction : float
+            ``communication_seconds / seconds`` (0 before any product).
+        """
+        return self.stats["communication_seconds"] / self.stats["seconds"] if self.stats["seconds"] else 0.0
+
+
+class _Transposed:
+    def __init__(self, op):
+        self._op = op
+        self.shape = op.shape[::-1]
+
+    def __matmul__(self, c):
+        return self._op.rmatvec(c)
+
+
+class _ScaleSummary:
+    """What :func:`check_feature_scale` reads of X (its shape and largest magnitude), without X."""
+
+    def __init__(self, magnitude, shape):
+        self.data = np.array([magnitude])
+        self.shape = shape
+
+    def tocsr(self):  # pragma: no cover - marks the sparse-like interface largest_magnitude reads
+        return self
+
+
+def _flatten(keys):
+    if isinstance(keys, list):
+        for k in keys:
+            yield from _flatten(k)
+    else:
+        yield keys
+
+
+# ============================================================================ targets on the driver
+def gather_on_driver(obj, client=None):
+    """A target, weight vector or score vector on the driver, computed when it is a dask collection.
+
+    Parameters
+    ----------
+    obj : object
+        A dask Array / Series (an n-vector), a dask DataFrame of two columns (a survival target:
+        its boolean column is the event, the other the time), a tuple of those, or an in-memory
+        value (returned as given).
+    client : distributed.Client, default=None
+        The client; None means the current one.
+
+    Returns
+    -------
+    value : ndarray, structured ndarray, tuple or object
+        Numpy arrays for dask input; a structured survival target for a two-column frame.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.distributed._newton import gather_on_driver
+    >>> gather_on_driver([0, 1, 1])
+    [0, 1, 1]
+    """
+    if isinstance(obj, tuple):
+        return tuple(gather_on_driver(part, client) for part in obj)
+    if not is_dask_collection(obj):
+        return obj
+    distributed = _require_distributed()
+    client = _current_client(distributed) if client is None else client
+    value = client.compute(obj).result()
+    if hasattr(value, "columns"):  # a pandas DataFrame
+        if value.shape[1] == 1:
+            return value.iloc[:, 0].to_numpy()
+        if value.shape[1] != 2:
+            raise ValueError(f"A target frame must have two columns (event, time); got {list(value.columns)}.")
+        kinds = [value[c].dtype.kind for c in value.columns]
+        event_col = value.columns[kinds.index("b")] if "b" in kinds else (
+            "event" if "event" in value.columns else value.columns[0])
+        time_col = [c for c in value.columns if c != event_col][0]
+        return survival_target(value[event_col].to_numpy(), value[time_col].to_numpy(dtype=float),
+                               event_name=str(event_col), time_name=str(time_col))
+    return value.to_numpy() if hasattr(value, "to_numpy") else np.asarray(value)
+
+
+# ============================================================================ the estimators' dask route
+def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None):
+    """Fit a linear Newton ranker (RankSVM, SurvivalRankSVM) on a dask collection.
+
+    The same validation, pair set, objective, iterations and stopping rule as the in-memory
+    fit; X stays on the workers (:class:`DaskRowOperator`), y, the weights and the scores are
+    n-vectors on the driver. Rows with zero ``sample_weight`` stay in X and enter no pair (the
+    in-memory fit drops them: the same objective and solution).
+
+    Parameters
+    ----------
+    estimator : RankSVM or SurvivalRankSVM
+        The estimator to fit (its parameters are validated).
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+        Training data.
+    y : array-like, dask Array / Series / DataFrame, structured array or tuple
+        Binary labels, or a survival target (see :func:`gather_on_driver`).
+    sample_weight : float, array-like or dask Array / Series of shape (n_samples,), default=None
+        Per-sample weights.
+    alpha_path : array-like of float, default=None
+        Penalties solved first with warm starts (as in ``fit``).
+
+    Returns
+    -------
+    estimator : object
+        The fitted estimator; ``distributed_stats_`` holds the operator's transfer and timing
+        totals (see :class:`DaskRowOperator`).
+
+    Raises
+    ------
+    ImportError
+        When dask.distributed is not installed (the extra ``aucopt[dask]``).
+    ValueError
+        For invalid X, y or weights, or an empty pair set, as in memory.
+
+    See Also
+    --------
+    DaskRowOperator : The products over the blocks of X.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from distributed import Client, LocalCluster
+    >>> from aucopt import RankSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X_np = rng.normal(size=(200, 3)); y = (X_np[:, 0] + 0.5 * rng.normal(size=200) > 0).astype(int)
+    >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+    ...                   dashboard_address=None) as cluster, Client(cluster) as client:
+    ...     model = RankSVM(alpha=0.01).fit(da.from_array(X_np, chunks=(50, 3)), y)
+    >>> bool(np.allclose(model.coef_, RankSVM(alpha=0.01).fit(X_np, y).coef_, atol=1e-8))
+    True
+    """
+    from ..svm._rankers import _check_alpha_path
+    from ..base import best_accuracy_threshold
+
+    start = time.perf_counter()
+    distributed = _require_distributed()
+    estimator._validate_params()
+    path = _check_alpha_path(alpha_path)
+    client = _current_client(distributed)
+    if not is_dask_collection(X):
+        raise TypeError(
+            f"X is a {type(X).__name__} but y or sample_weight is a dask collection: pass X as a dask "
+            "Array or DataFrame too, or compute y and sample_weight first."
+        )
+    X = _as_dask_array(X, estimator, reset=True)
+    estimator.n_features_in_ = int(X.shape[1])
+    y = gather_on_driver(y, client)
+    sample_weight = gather_on_driver(sample_weight, client)
+    survival = not hasattr(estimator, "pos_label")
+    if survival:
+        if isinstance(y, tuple) and len(y) == 2:
+            y = survival_target(*y)
+    elif y is not None and not is_survival_target(y):
+        y = column_or_1d(y, warn=True)
+    n = int(X.shape[0])
+    sample_weight = check_point_weights(sample_weight, n, "sample_weight")
+    if sample_weight is not None:
+        check_weight_underflow(sample_weight)
+    pairs = estimator._make_pairs(y, sample_weight)
+    if pairs.n_points != n:
+        raise ValueError(f"X has {n} samples but the target has {pairs.n_points}.")
+    pairs.check_nonempty()
+    total = pairs.total_weight()
+    if not np.isfinite(total):
+        raise ValueError(f"The total pair weight is {total} (float64 overflow): rescale sample_weight or the "
+                         "pair weights of pair_options, e.g. divide them by their maximum.")
+    if total == 0:
+        raise ValueError("All pair weights are zero: sample_weight leaves no pair with positive weight "
+                         "(e.g. only one class, or no event, has nonzero weight).")
+    op = DaskRowOperator(X, client)
+    try:
+        estimator._newton_path(op, pairs, path, alpha_path)
+        scores = op @ estimator.coef_ if not survival else None
+    finally:
+        estimator.distributed_stats_ = _public_stats(op)
+        op.close()
+    kept = np.ones(n, bool) if sample_weight is None else sample_weight > 0
+    if not survival:
+        y_fit = np.asarray(y)[kept]
+        estimator.classes_ = np.unique(y_fit)
+        estimator.pos_label_ = estimator.classes_[1] if estimator.pos_label is None else estimator.pos_label
+        estimator.threshold_ = best_accuracy_threshold(scores, np.asarray(y) == estimator.pos_label_, sample_weight)
+        sign = 1.0 if estimator.pos_label_ == estimator.classes_[1] else -1.0
+        estimator.intercept_ = -sign * estimator.threshold_
+    estimator.n_samples_fit_ = int(kept.sum())
+    estimator.fit_time_ = time.perf_counter() - start
+    return estimator
+
+
+def _public_stats(op):
+    stats = dict(op.stats)
+    stats["worker_seconds"] = dict(stats["worker_seconds"])
+    stats["communication_fraction"] = op.communication_fraction()
+    stats["placement"] = {w: list(b) for w, b in op.placement.items()}
+    return stats
+
+
+def dask_linear_scores(estimator, X):
+    """The lazy scores Xw of a fitted linear ranker on a dask collection (one task per block).
+
+    Parameters
+    ----------
+    estimator : fitted RankSVM or SurvivalRankSVM
+        Its ``coef_`` (and feature names) are used.
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+
+    Returns
+    -------
+    scores : dask.array.Array of shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        When X has another number of features than the fitted data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from aucopt import RankSVM
+    >>> from aucopt.distributed._newton import dask_linear_scores
+    >>> model = RankSVM(alpha=0.1).fit(np.array([[1.0], [0.0], [2.0], [-1.0]]), [1, 0, 1, 0])
+    >>> scores = dask_linear_scores(model, da.from_array(np.array([[1.0], [3.0]]), chunks=1))
+    >>> bool(np.allclose(scores.compute(), model.coef_[0] * np.array([1.0, 3.0])))
+    True
+    """
+    _require_dask()
+    check_is_fitted(estimator, "coef_")
+    X = _as_dask_array(X, estimator, reset=False)
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+                         f"{estimator.n_features_in_} features as input.")
+    return X.map_blocks(_block_scores, np.asarray(estimator.coef_), drop_axis=1, dtype=np.float64)
+
+
+def dask_labels(scores, classes):
+    """Class labels ``classes[score > 0]`` of a lazy score array, block by block."""
+    return scores.map_blocks(_block_labels, np.asarray(classes), dtype=np.asarray(classes).dtype)
