@@ -12,9 +12,14 @@ vectors of length n (scores, per-row coefficients) or d (weights, gradients) tra
   arrays, Series and survival DataFrames, gather those n-vectors to the driver and equal the
   in-memory values exactly; ``GridSearchCV`` and :func:`aucopt.pooled_cindex_cv` run their fits
   on the workers under ``joblib.parallel_backend("dask")`` with the results of ``n_jobs=1``.
+* Linear rankers on a cluster (:class:`DaskRowOperator`): :class:`~aucopt.RankSVM` and
+  :class:`~aucopt.SurvivalRankSVM` fitted on a dask Array or DataFrame run truncated Newton with
+  Xw and Xᵀc computed where the blocks of X live and the sorted-pair core on the driver's n-vector
+  of scores: the in-memory objective, iterations and solution, X never on the driver.
 """
 
 from ._metrics import gather_vectors
+from ._newton import DaskRowOperator
 from ._onepass import DistributedAUCResult, dask_class_statistics, dask_fit
 
-__all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit", "gather_vectors"]
+__all__ = ["DaskRowOperator", "DistributedAUCResult", "dask_class_statistics", "dask_fit", "gather_vectors"]
