@@ -22,7 +22,7 @@ integers; no pair is ever materialized.
 
 Dask arrays, Series and (as a survival target) DataFrames are accepted wherever numpy arrays
 are: the n-vectors are computed to the driver in one ``dask.compute`` call
-(:func:`aucopt.distributed.gather_vectors`, about 80 bytes a row on the driver in all) and
+(:func:`aucopt.distributed.gather_vectors`; 26 to 124 bytes a row on the driver in all) and
 counted there, so the value equals the in-memory one exactly, whatever the chunking.
 
 The counting runs in compiled code (numba, compiled on the first call on a machine and cached):
