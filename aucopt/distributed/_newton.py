@@ -184,6 +184,8 @@ class DaskRowOperator:
     ----------
     shape : tuple of int
         ``(n_samples, n_features)``.
+    keys : list
+        The dask keys of the blocks, in row order (for ``client.who_has``).
     offsets : ndarray of shape (n_blocks + 1,)
         First row of every block, and n.
     placement : dict
@@ -229,7 +231,7 @@ class DaskRowOperator:
         distributed.wait(self._X)
         self.shape = tuple(int(s) for s in self._X.shape)
         self.dtype = np.dtype(np.float64)
-        keys = [k for k in _flatten(self._X.__dask_keys__())]
+        self.keys = keys = [k for k in _flatten(self._X.__dask_keys__())]
         futures = {f.key: f for f in distributed.futures_of(self._X)}
         self._futures = [futures[k] for k in keys]
         self.offsets = np.concatenate([[0], np.cumsum(self._X.chunks[0])]).astype(np.int64)
@@ -535,6 +537,13 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
         estimator.distributed_stats_ = _public_stats(op)
         op.close()
     kept = np.ones(n, bool) if sample_weight is None else sample_weight > 0
+    if not kept.all():  # count the pairs as the in-memory fit does: among the rows of positive weight
+        rows = np.flatnonzero(kept)
+        estimator._fit_rows = (rows, y)
+        try:
+            estimator.n_pairs_ = estimator._make_pairs(y[rows], sample_weight[rows]).n_pairs
+        finally:
+            del estimator._fit_rows
     if not survival:
         y_fit = np.asarray(y)[kept]
         estimator.classes_ = np.unique(y_fit)
