@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from aucopt import PairSet, get_formulation, kernel_matrix, solve
-from aucopt.modeling import formulation
 
 FORM = get_formulation("top_push")
 
@@ -66,8 +65,7 @@ def test_matches_independent_cvxpy_model(seed, C):
 def test_equals_all_pairs_lp_with_one_slack_per_positive():
     """Top push = the pair LP f_i − f_j ≥ 1 − ξ_i over every pair, one slack per positive."""
 
-    @formulation("_pairs_with_positive_slack", kind="lp")
-    def pairs_with_positive_slack(m, C=1.0):
+    def pairs_with_positive_slack(m, C=1.0):  # a plain function: nothing is registered
         alpha = m.variable("alpha", m.n_basis, lower=0)
         xi = m.variable("xi", m.n_points, lower=0)  # only positives' slacks are used
         f = m.scores(alpha)
@@ -78,7 +76,7 @@ def test_equals_all_pairs_lp_with_one_slack_per_positive():
     y, K = noisy_data(3)
     pairs = PairSet.bipartite(y)
     ours = solved(FORM.build(pairs, K, C=2.0)).objective
-    reference = solved(pairs_with_positive_slack.build(pairs, K, C=2.0)).objective
+    reference = solved(get_formulation(pairs_with_positive_slack).build(pairs, K, C=2.0)).objective
     assert ours == pytest.approx(reference, rel=1e-8)
 
 
