@@ -43,26 +43,30 @@ def _absolute_tol(tied_tol: float, scores: np.ndarray) -> float:
 def _tie_bounds(values: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """Per value v the smallest and largest float x with ``|x - v| <= tol`` in float64.
 
-    Starts from ``v ∓ tol`` and steps by one ulp while the rounded difference disagrees, so
     ``L <= x <= U`` holds exactly when ``abs(x - v) <= tol`` does (the test of
-    scikit-survival's ``concordance_index_censored``): ``fl(x - v)`` is monotone in ``x``.
+    scikit-survival's ``concordance_index_censored``), because ``fl(x - v)`` is monotone in ``x``.
+    Each bound is found by bisection between a float inside the tie interval (v) and one outside
+    (v ∓ 2·tol), down to adjacent floats: stepping one ulp at a time from ``v ∓ tol`` would not
+    reach it when the bound is near 0, where the ulps are far smaller than the rounding of
+    ``v ∓ tol``.
     """
-    lower = values - tol
-    upper = values + tol
-    for _ in range(64):  # a few ulps at most; the bound only guards against a runaway loop
-        out_u = (upper - values) > tol
-        upper = np.where(out_u, np.nextafter(upper, -np.inf), upper)
-        nxt = np.nextafter(upper, np.inf)
-        in_u = ~out_u & ((nxt - values) <= tol)
-        upper = np.where(in_u, nxt, upper)
-        out_l = (values - lower) > tol
-        lower = np.where(out_l, np.nextafter(lower, np.inf), lower)
-        prv = np.nextafter(lower, -np.inf)
-        in_l = ~out_l & ((values - prv) <= tol)
-        lower = np.where(in_l, prv, lower)
-        if not (out_u.any() or in_u.any() or out_l.any() or in_l.any()):
-            break
-    return lower, upper
+    values = np.asarray(values, dtype=float)
+
+    def bound(inside, outside):
+        for _ in range(2200):  # bisection in value, then in ulps: ~1,100 halvings at worst
+            step = np.nextafter(inside, outside)
+            open_ = step != outside
+            if not open_.any():
+                break
+            mid = inside + (outside - inside) / 2
+            stuck = (mid == inside) | (mid == outside)
+            mid = np.where(stuck, step, mid)
+            tied = np.abs(mid - values) <= tol
+            inside = np.where(open_ & tied, mid, inside)
+            outside = np.where(open_ & ~tied, mid, outside)
+        return inside
+
+    return bound(values.copy(), values - 2 * tol), bound(values.copy(), values + 2 * tol)
 
 
 def _tie_credited_ratio(wins, tied, total, ties: str) -> float:
