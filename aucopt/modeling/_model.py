@@ -893,7 +893,7 @@ class Model:
         24.0
         """
         g, G, _ = self._check_groups(groups, expr.size, "group_sum", nonempty=False)
-        members, E = self._membership(g, G)
+        members = np.flatnonzero(g >= 0)
         S = sp.csr_matrix((np.ones(len(members)), (g[members], members)), shape=(G, expr.size))
         return S @ expr
 
