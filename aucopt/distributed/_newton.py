@@ -225,19 +225,34 @@ class DaskRowOperator:
 
     def __init__(self, X, client=None, *, validate=True):
         distributed = _require_distributed()
-        self.client = _current_client(distributed) if client is None else client
-        X = _as_dask_array(X)
-        self._X = self.client.persist(X)
-        distributed.wait(self._X)
-        self.shape = tuple(int(s) for s in self._X.shape)
+        client = _current_client(distributed) if client is None else client
+        X = client.persist(_as_dask_array(X))
+        distributed.wait(X)
+        self._X = X  # holds the persisted blocks while the operator lives
+        keys = list(_flatten(X.__dask_keys__()))
+        futures = {f.key: f for f in distributed.futures_of(X)}
+        self._setup(client, [futures[k] for k in keys], X.chunks[0], int(X.shape[1]), validate)
+
+    @classmethod
+    def _from_keys(cls, keys, row_chunks, n_features, client, *, validate=True):
+        """The operator over blocks already persisted (by another client), named by their keys."""
+        from distributed import Future
+
+        op = cls.__new__(cls)
+        op._X = None
+        op._setup(client, [Future(k, client=client) for k in keys], row_chunks, n_features, validate)
+        return op
+
+    def _setup(self, client, futures, row_chunks, n_features, validate):
+        self.client = client
+        self._futures = list(futures)
+        self.keys = [f.key for f in self._futures]
+        self.offsets = np.concatenate([[0], np.cumsum(row_chunks)]).astype(np.int64)
+        self.shape = (int(self.offsets[-1]), int(n_features))
         self.dtype = np.dtype(np.float64)
-        self.keys = keys = [k for k in _flatten(self._X.__dask_keys__())]
-        futures = {f.key: f for f in distributed.futures_of(self._X)}
-        self._futures = [futures[k] for k in keys]
-        self.offsets = np.concatenate([[0], np.cumsum(self._X.chunks[0])]).astype(np.int64)
         who_has = self.client.who_has(self._futures)
         placement = defaultdict(list)
-        for b, key in enumerate(keys):
+        for b, key in enumerate(self.keys):
             holders = sorted(who_has[key])
             placement[holders[0]].append(b)
         self.placement = dict(placement)
@@ -250,7 +265,8 @@ class DaskRowOperator:
                     self._groups.append((worker, [int(b) for b in part]))
         self.stats = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
                       "seconds": 0.0, "communication_seconds": 0.0, "worker_seconds": defaultdict(float),
-                      "max_bytes_per_call": 0, "n_blocks": len(keys), "n_tasks_per_call": len(self._groups)}
+                      "max_bytes_per_call": 0, "n_blocks": len(self.keys),
+                      "n_tasks_per_call": len(self._groups)}
         if validate:
             self._validate()
 
@@ -423,7 +439,13 @@ def gather_on_driver(obj, client=None):
         return obj
     distributed = _require_distributed()
     client = _current_client(distributed) if client is None else client
-    value = client.compute(obj).result()
+    return _target_value(client.compute(obj).result())
+
+
+def _target_value(value):
+    """A computed target or weight vector as numpy: a two-column frame becomes a survival target."""
+    if isinstance(value, tuple):
+        return tuple(_target_value(part) for part in value)
     if hasattr(value, "columns"):  # a pandas DataFrame
         if value.shape[1] == 1:
             return value.iloc[:, 0].to_numpy()
@@ -435,7 +457,9 @@ def gather_on_driver(obj, client=None):
         time_col = [c for c in value.columns if c != event_col][0]
         return survival_target(value[event_col].to_numpy(), value[time_col].to_numpy(dtype=float),
                                event_name=str(event_col), time_name=str(time_col))
-    return value.to_numpy() if hasattr(value, "to_numpy") else np.asarray(value)
+    if hasattr(value, "to_numpy") and hasattr(value, "index"):  # a pandas Series
+        return value.to_numpy()
+    return value
 
 
 # ============================================================================ the estimators' dask route
@@ -443,9 +467,15 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     """Fit a linear Newton ranker (RankSVM, SurvivalRankSVM) on a dask collection.
 
     The same validation, pair set, objective, iterations and stopping rule as the in-memory
-    fit; X stays on the workers (:class:`DaskRowOperator`), y, the weights and the scores are
-    n-vectors on the driver. Rows with zero ``sample_weight`` stay in X and enter no pair (the
-    in-memory fit drops them: the same objective and solution).
+    fit. X stays on the workers (:class:`DaskRowOperator`). The coordination — the pair set
+    from y, the Newton iterations with their sorted-pair evaluations on n-vectors, the alpha
+    path, the threshold — runs in one task on a worker, which drives the block products of all
+    workers through :func:`distributed.worker_client` (it leaves its thread slot while it
+    waits, so one thread per worker suffices). y and the weights reach that worker as futures:
+    the calling process sends the keys of X's blocks and receives the fitted attributes
+    (O(d) floats and the iteration history), never an n-vector. Rows with zero
+    ``sample_weight`` stay in X and enter no pair (the in-memory fit drops them: the same
+    objective and solution). Warnings raised by the fit on the worker are raised again here.
 
     Parameters
     ----------
@@ -454,7 +484,9 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
         Training data.
     y : array-like, dask Array / Series / DataFrame, structured array or tuple
-        Binary labels, or a survival target (see :func:`gather_on_driver`).
+        Binary labels, or a survival target: a structured array, an (event, time) tuple, or a
+        dask DataFrame of two columns whose boolean column is the event. In-memory values are
+        scattered to the workers once.
     sample_weight : float, array-like or dask Array / Series of shape (n_samples,), default=None
         Per-sample weights.
     alpha_path : array-like of float, default=None
@@ -464,18 +496,24 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     -------
     estimator : object
         The fitted estimator; ``distributed_stats_`` holds the operator's transfer and timing
-        totals (see :class:`DaskRowOperator`).
+        totals (see :class:`DaskRowOperator`; bytes are counted at the coordinating worker)
+        and ``coordinator``, the address of the worker that ran the coordination.
 
     Raises
     ------
     ImportError
         When dask.distributed is not installed (the extra ``aucopt[dask]``).
     ValueError
-        For invalid X, y or weights, or an empty pair set, as in memory.
+        For invalid X, y or weights, or an empty pair set, as in memory; or no running client.
 
     See Also
     --------
     DaskRowOperator : The products over the blocks of X.
+
+    References
+    ----------
+    Chapelle, O. and Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+    Information Retrieval, 13(3), 201-215.
 
     Examples
     --------
@@ -488,11 +526,16 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
     ...                   dashboard_address=None) as cluster, Client(cluster) as client:
     ...     model = RankSVM(alpha=0.01).fit(da.from_array(X_np, chunks=(50, 3)), y)
+    ...     ran_on_worker = model.distributed_stats_["coordinator"] in cluster.workers[0].address
+    >>> ran_on_worker
+    True
     >>> bool(np.allclose(model.coef_, RankSVM(alpha=0.01).fit(X_np, y).coef_, atol=1e-8))
     True
     """
+    from sklearn.base import clone
+
+    from ..exceptions import warn
     from ..svm._rankers import _check_alpha_path
-    from ..base import best_accuracy_threshold
 
     start = time.perf_counter()
     distributed = _require_distributed()
@@ -504,17 +547,66 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
             f"X is a {type(X).__name__} but y or sample_weight is a dask collection: pass X as a dask "
             "Array or DataFrame too, or compute y and sample_weight first."
         )
-    X = _as_dask_array(X, estimator, reset=True)
+    X = client.persist(_as_dask_array(X, estimator, reset=True))
     estimator.n_features_in_ = int(X.shape[1])
-    y = gather_on_driver(y, client)
-    sample_weight = gather_on_driver(sample_weight, client)
+    distributed.wait(X)
+    keys = list(_flatten(X.__dask_keys__()))
+    row_chunks = tuple(int(c) for c in X.chunks[0])
+    inputs = _to_workers((y, sample_weight), client)
+    future = client.submit(_coordinate, clone(estimator), keys, row_chunks, int(X.shape[1]), *inputs,
+                           path, alpha_path is not None, pure=False)
+    try:
+        result = future.result()
+    finally:
+        future.release()
+        del inputs, X  # the blocks of X and the targets leave the workers with the last reference
+    for category, message in result["warnings"]:
+        warn(message, category)
+    for name, value in result["fitted"].items():
+        setattr(estimator, name, value)
+    estimator.distributed_stats_ = result["stats"]
+    estimator.fit_time_ = time.perf_counter() - start
+    return estimator
+
+
+def _to_workers(obj, client):
+    """Targets and weights for the coordinating task: dask collections as futures of their values,
+    in-memory arrays scattered once, scalars and None as given."""
+    if isinstance(obj, tuple):
+        return tuple(_to_workers(part, client) for part in obj)
+    if is_dask_collection(obj):
+        return client.compute(obj)
+    if obj is None or np.isscalar(obj):
+        return obj
+    return client.scatter([obj], hash=False)[0]
+
+
+def _coordinate(estimator, keys, row_chunks, n_features, y, sample_weight, path, has_path):
+    """The fit, run in a task on a worker: pairs, Newton path and threshold; returns small results."""
+    import warnings
+
+    from distributed import worker_client
+
+    with warnings.catch_warnings(record=True) as caught, worker_client() as client:
+        warnings.simplefilter("always")
+        stats = _fit_on_worker(estimator, keys, row_chunks, n_features, _target_value(y),
+                               _target_value(sample_weight), path, has_path, client)
+    fitted = {k: v for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}
+    return {"fitted": fitted, "stats": stats,
+            "warnings": [(w.category, str(w.message)) for w in caught]}
+
+
+def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, path, has_path, client):
+    """Validate y and the weights, build the pairs, run Newton on the blocks; the operator's stats."""
+    from ..base import best_accuracy_threshold
+
     survival = not hasattr(estimator, "pos_label")
     if survival:
         if isinstance(y, tuple) and len(y) == 2:
             y = survival_target(*y)
     elif y is not None and not is_survival_target(y):
         y = column_or_1d(y, warn=True)
-    n = int(X.shape[0])
+    n = int(np.sum(row_chunks))
     sample_weight = check_point_weights(sample_weight, n, "sample_weight")
     if sample_weight is not None:
         check_weight_underflow(sample_weight)
@@ -529,12 +621,13 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     if total == 0:
         raise ValueError("All pair weights are zero: sample_weight leaves no pair with positive weight "
                          "(e.g. only one class, or no event, has nonzero weight).")
-    op = DaskRowOperator(X, client)
+    op = DaskRowOperator._from_keys(keys, row_chunks, n_features, client)
     try:
-        estimator._newton_path(op, pairs, path, alpha_path)
+        estimator._newton_path(op, pairs, path, path if has_path else None)
         scores = op @ estimator.coef_ if not survival else None
     finally:
-        estimator.distributed_stats_ = _public_stats(op)
+        stats = _public_stats(op)
+        stats["coordinator"] = _worker_address()
         op.close()
     kept = np.ones(n, bool) if sample_weight is None else sample_weight > 0
     if not kept.all():  # count the pairs as the in-memory fit does: among the rows of positive weight
@@ -552,8 +645,7 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
         sign = 1.0 if estimator.pos_label_ == estimator.classes_[1] else -1.0
         estimator.intercept_ = -sign * estimator.threshold_
     estimator.n_samples_fit_ = int(kept.sum())
-    estimator.fit_time_ = time.perf_counter() - start
-    return estimator
+    return stats
 
 
 def _public_stats(op):

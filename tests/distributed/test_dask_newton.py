@@ -4,6 +4,7 @@ Oracles: the in-memory estimator on the same numbers (same objective, iterations
 the numpy products X @ w and X.T @ c, and the cluster's own record of where every block lives.
 """
 
+import pickle
 import sys
 
 import numpy as np
@@ -13,6 +14,8 @@ da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
+
+from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 
 from aucopt import RankSVM, SurvivalRankSVM, survival_target  # noqa: E402
 from aucopt.distributed import DaskRowOperator  # noqa: E402
@@ -102,48 +105,73 @@ def test_operator_products_match_numpy_and_blocks_stay_put(client):
         np.asarray(op)
 
 
-def _bytes(obj):
-    if isinstance(obj, np.ndarray):
-        return obj.nbytes
-    if isinstance(obj, (list, tuple)):
-        return sum(_bytes(o) for o in obj)
-    if isinstance(obj, dict):
-        return sum(_bytes(o) for o in obj.values())
-    if hasattr(obj, "to_numpy"):
-        return int(obj.to_numpy().nbytes)
-    return 0
-
-
-def test_driver_receives_vectors_never_x(client, monkeypatch):
-    """Every gather to the driver carries at most an n-vector; a full-X compute would not pass."""
-    n, d = 4000, 10
-    X = da.random.RandomState(3).normal(size=(n, d), chunks=(500, d))  # generated on the workers
+def test_client_receives_o_of_d_bytes_and_the_coordination_runs_on_a_worker(client, monkeypatch):
+    """The calling process gets θ, the history and the stats back, nothing of size n; X, y and the
+    n-vectors of the Newton loop stay on the workers. A full-X compute trips the same spy."""
+    n, d = 20000, 10
+    X = da.random.RandomState(3).normal(size=(n, d), chunks=(2500, d))  # generated on the workers
     coef = np.linspace(1.0, -1.0, d)
-    y_lazy = (X @ coef + da.random.RandomState(4).normal(size=n, chunks=500)) > 0
-    y = y_lazy.compute()  # labels: an n-vector on the driver is allowed
-    gathered = []
-    original = distributed.Client._gather
+    y = (X @ coef + da.random.RandomState(4).normal(size=n, chunks=2500)) > 0  # lazy labels
+    w = da.random.RandomState(5).uniform(0.5, 2.0, size=n, chunks=2500)  # lazy weights
+    gathered, scattered = [], []
+    original_gather, original_scatter = distributed.Client._gather, distributed.Client._scatter
 
-    async def spy(self, futures, *args, **kwargs):
-        out = await original(self, futures, *args, **kwargs)
-        gathered.append(_bytes(out))
+    async def spy_gather(self, futures, *args, **kwargs):
+        out = await original_gather(self, futures, *args, **kwargs)
+        gathered.append(len(pickle.dumps(out)))
         return out
 
-    def refuse(*args, **kwargs):
-        raise AssertionError("a dask array was turned into a numpy array on the driver")
+    async def spy_scatter(self, data, *args, **kwargs):
+        scattered.append(len(pickle.dumps(data)))
+        return await original_scatter(self, data, *args, **kwargs)
 
-    monkeypatch.setattr(distributed.Client, "_gather", spy)
+    def refuse(*args, **kwargs):
+        raise AssertionError("a dask array was turned into a numpy array on the client")
+
+    monkeypatch.setattr(distributed.Client, "_gather", spy_gather)
+    monkeypatch.setattr(distributed.Client, "_scatter", spy_scatter)
     monkeypatch.setattr(da.Array, "__array__", refuse)
-    model = RankSVM(alpha=0.01).fit(X, y)
-    assert model.converged_ and len(gathered) > 10
-    assert max(gathered) <= 8 * n + 1024, max(gathered)
+    with distributed.get_task_stream(client) as stream:
+        model = RankSVM(alpha=0.01).fit(X, y, sample_weight=w)
+    assert model.converged_ and model.n_iter_ >= 2
+    # one small reply: the coefficients, the iteration history and the stats, far below one n-vector
+    assert scattered == []
+    assert len(gathered) == 1 and gathered[0] <= 8 * (d + 40 * model.n_iter_) + 4096 < 8 * n / 4, gathered
     stats = model.distributed_stats_
+    # the coordination ran in a task on a worker (the scheduler's record), and it drove the products
+    workers = set(client.scheduler_info()["workers"])
+    coordinating = [t["worker"] for t in stream.data if "_coordinate" in str(t["key"])]
+    assert coordinating == [stats["coordinator"]] and stats["coordinator"] in workers
+    assert stats["matvec_calls"] > model.n_iter_ and set(stats["worker_seconds"]) == workers
     assert stats["max_bytes_per_call"] <= 8 * (n + d * stats["n_tasks_per_call"])
     assert 0.0 <= stats["communication_fraction"] <= 1.0
-    # the spy sees a full-X transfer when there is one: the check can fail
-    gathered.clear()
-    client.compute(X).result()
+    # the same numbers in memory: the same solution; and the spy sees this full-X transfer (the
+    # size checks above can fail)
+    X_np, y_np, w_np = client.compute([X, y, w], sync=True)
     assert max(gathered) >= n * d * 8
+    memory = RankSVM(alpha=0.01).fit(X_np, y_np, sample_weight=w_np)
+    np.testing.assert_allclose(model.coef_, memory.coef_, rtol=0, atol=1e-8)
+
+
+def test_in_memory_targets_are_scattered_once_and_warnings_reach_the_caller(client, monkeypatch):
+    X, y, _ = _data("bipartite", False, seed=7)
+    scattered = []
+    original_scatter = distributed.Client._scatter
+
+    async def spy_scatter(self, data, *args, **kwargs):
+        scattered.append(data)
+        return await original_scatter(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "_scatter", spy_scatter)
+    Xd = da.from_array(X, chunks=(CHUNK, D))
+    with pytest.warns(ConvergenceWarning, match="Newton did not converge"):
+        model = RankSVM(alpha=1e-4, max_iter=1, tol=1e-14).fit(Xd, y)
+    assert len(scattered) == 1 and np.array_equal(scattered[0][0], y)
+    assert model.n_iter_ == 1 and not model.converged_
+    memory = RankSVM(alpha=1e-4, max_iter=1, tol=1e-14)
+    with pytest.warns(ConvergenceWarning):
+        memory.fit(X, y)
+    np.testing.assert_allclose(model.coef_, memory.coef_, rtol=0, atol=1e-8)
 
 
 def test_dask_dataframe_input(client):
