@@ -5,13 +5,15 @@ For each n (default 10⁶ and 10⁷, d = 20), two measurements, each in a fresh 
 * **memory**: X (n × 20 float64) generated in the process (the same numbers as the dask run:
   ``dask.array.random.RandomState(seed)`` with the same chunks, computed with the synchronous
   scheduler), then ``SurvivalRankSVM().fit(X, y)``;
-* **dask**: a LocalCluster of 2 worker processes (1 thread each); X and y generated on the
-  workers and persisted there before the clock starts; ``SurvivalRankSVM().fit(X_dask, y)`` with
-  y gathered (an n-vector).
+* **dask**: a LocalCluster of 2 worker processes (1 thread each); X, event and time generated
+  on the workers and persisted there before the clock starts; ``SurvivalRankSVM().fit(X_dask,
+  (event_dask, time_dask))``: the Newton coordination runs in one task on a worker, so y and
+  the n-vectors of the solver never reach the measuring process.
 
-Reported: fit time, the driver's peak RSS (``ru_maxrss`` of the measuring process; in the dask
-run the driver also hosts the scheduler), each worker's peak RSS (``client.run`` + ``resource``),
-the share of the products' wall time spent outside the block products (transfers,
+Reported: fit time, the driver's peak RSS (``ru_maxrss`` of the measuring process, the client;
+it also hosts the scheduler) and its growth above the imports, each worker's peak RSS
+(``client.run`` + ``resource``; the coordinating worker, which holds the solver's n-vectors,
+first), the share of the products' wall time spent outside the block products (transfers,
 serialization, scheduling: ``distributed_stats_["communication_fraction"]``), the per-product
 costs, and the ratios dask / memory. The coefficients of both fits are compared.
 
@@ -19,14 +21,17 @@ costs, and the ratios dask / memory. The coefficients of both fits are compared.
 
 About 4 minutes on 2 cores. Measured here (2 cores shared with other jobs):
 
-    n = 10⁶: memory 4.1 s, driver +391 MB | dask 5.3 s, driver +257 MB, workers 266 / 445 MB,
-             41 ms a product, communication 56 % of product time; time ratio 1.31x
-    n = 10⁷: memory 60.8 s, driver +3,134 MB | dask 73.4 s, driver +1,586 MB (104 % of X),
-             workers 1,152 / 1,152 MB, 301 ms a product (76 MB), communication 61 % of product
-             time, products 7 % of the fit; time ratio 1.21x; coef agree to 3e-16
+    n = 10⁶: memory 2.6 s, driver +392 MB | dask 4.7 s, driver +4 MB (3 % of X), coordinating
+             worker 634 MB (267 MB before the fit), other worker 267 MB, 17 ms a product,
+             communication 47 % of product time; time ratio 1.79x
+    n = 10⁷: memory 57.3 s, driver +3,134 MB | dask 63.9 s, driver +6 MB (0.4 % of X),
+             coordinating worker 2,690 MB (908 MB before the fit), other worker 1,114 MB,
+             157 ms a product (76 MB), communication 57 % of product time, products 4 % of the
+             fit; time ratio 1.11x; coef agree to 3e-16
 
-The driver's memory is n × 20 to 30 float64 vectors (the sorted-pair core's state), so at
-d = 20 it is about the size of X, not 10 % of it; see docs/distributed.md.
+The solver's state (n × 20 to 30 float64 vectors, the sorted-pair core's) lives on the
+coordinating worker, next to its share of X; the client only sends block keys and receives
+the coefficients, the iteration history and the statistics.
 """
 
 from __future__ import annotations
@@ -101,10 +106,7 @@ def run_memory(n, chunk_rows):
 
 
 def run_dask(n, chunk_rows):
-    import dask
     from distributed import Client, LocalCluster, wait
-
-    from aucopt import survival_target
 
     base = _imports()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -114,16 +116,18 @@ def run_dask(n, chunk_rows):
         wait([X, event, time_])
         base_workers = client.run(_peak_mb)
         start = time.perf_counter()
-        event_np, time_np = dask.compute(event, time_)  # two n-vectors on the driver
-        model = _estimator().fit(X, survival_target(event_np, time_np))
+        model = _estimator().fit(X, (event, time_))  # y stays on the workers too
         seconds = time.perf_counter() - start
         stats = model.distributed_stats_
         workers = client.run(_peak_mb)
+        coordinator = stats["coordinator"]
+        others = [m for w, m in sorted(workers.items()) if w != coordinator]
         calls = stats["matvec_calls"] + stats["rmatvec_calls"]
         return {"seconds": seconds, "driver_peak_mb": _peak_mb(), "driver_base_mb": base,
                 "coef": model.coef_.tolist(),
-                "n_iter": model.n_iter_, "worker_peak_mb": sorted(workers.values()),
-                "worker_peak_after_generation_mb": sorted(base_workers.values()),
+                "n_iter": model.n_iter_, "worker_peak_mb": [workers[coordinator]] + others,
+                "worker_peak_after_generation_mb": [base_workers[coordinator]] +
+                [m for w, m in sorted(base_workers.items()) if w != coordinator],
                 "communication_fraction": stats["communication_fraction"],
                 "product_seconds": stats["seconds"], "products": calls,
                 "seconds_per_product": stats["seconds"] / max(calls, 1),
@@ -174,7 +178,11 @@ def main(argv=None):
                     f"{r['driver_base_mb']:.0f} MB after imports ({growth / r['x_mb']:.0%} of X)")
             print(line)
             if name == "dask":
-                print(f"          workers' peak {', '.join(f'{m:.0f}' for m in r['worker_peak_mb'])} MB; "
+                peaks, gen = r["worker_peak_mb"], r["worker_peak_after_generation_mb"]
+                print(f"          workers' peak: coordinating {peaks[0]:.0f} MB (after generating its "
+                      f"blocks {gen[0]:.0f}), others {', '.join(f'{m:.0f}' for m in peaks[1:])} MB "
+                      f"(after generation {', '.join(f'{m:.0f}' for m in gen[1:])})")
+                print(f"          "
                       f"{r['products']} products, {r['seconds_per_product'] * 1e3:.0f} ms and "
                       f"{r['bytes_per_product'] / 2**20:.1f} MB each; block products "
                       f"{', '.join(f'{s:.1f}' for s in r['worker_seconds'])} s per worker; "

@@ -2,18 +2,26 @@
 
 Truncated Newton (:func:`aucopt.svm.newton_solve`, Chapelle & Keerthi 2010) touches the data
 only through two products, f = Xw and g = Xᵀc. :class:`DaskRowOperator` provides them over a
-dask array X persisted on the workers in row blocks X_1, …, X_B (one column block each):
+dask array X persisted on the workers in row blocks X_1, …, X_B (one column block each), to
+the process that drives it (the coordinator):
 
 * ``X @ w``: w (d floats) goes to every worker, each worker returns X_b w for its blocks, and
-  the driver concatenates the n scores (8 bytes a row);
+  the coordinator concatenates the n scores (8 bytes a row);
 * ``X.T @ c``: c is cut into the pieces c_b of the blocks and scattered straight to the worker
   holding X_b, which returns Σ_b X_bᵀ c_b over its blocks (d floats per task).
 
 Everything pairwise (the sort of the n scores, the loss, c = ∂L/∂f, the generalized-Hessian
-products in score space) runs on the driver on n-vectors, by the same sorted-pair core as in
-memory, so the objective, the iterates and the stopping rule are those of the in-memory fit.
-Per product the driver sends and receives O(n + d · tasks) bytes; X (n · d · 8 bytes) never
-leaves the workers. Needs the optional extra ``aucopt[dask]``.
+products in score space) runs in the coordinator on n-vectors, by the same sorted-pair core as
+in memory, so the objective, the iterates and the stopping rule are those of the in-memory fit.
+Per product the coordinator sends and receives O(n + d · tasks) bytes; X (n · d · 8 bytes)
+never leaves the workers.
+
+``fit`` on dask input (:func:`fit_dask_linear_ranker`) makes one worker the coordinator: a
+single task builds the pairs from y, runs the Newton iterations (and the alpha path) and
+drives the products of all workers through :func:`distributed.worker_client`. The client
+process sends the keys of X's blocks and the futures of y and the weights, and receives the
+fitted attributes: O(d) floats and the iteration history, whatever n. Needs the optional
+extra ``aucopt[dask]``.
 """
 
 from __future__ import annotations
@@ -192,11 +200,11 @@ class DaskRowOperator:
         Worker address → the indices of the blocks it holds.
     stats : dict
         Running totals: ``matvec_calls``, ``rmatvec_calls``, ``bytes_sent`` and
-        ``bytes_received`` (by the driver, vectors only), ``seconds`` (wall time of the
+        ``bytes_received`` (by the process driving the operator, vectors only), ``seconds`` (wall time of the
         products), ``worker_seconds`` (per worker, time in the block products),
         ``communication_seconds`` (wall time minus the busiest worker's compute time, per
         product: transfers, serialization and scheduling), ``max_bytes_per_call`` (largest
-        data volume the driver sent plus received in one product).
+        data volume the driving process sent plus received in one product).
 
     Raises
     ------
@@ -361,7 +369,7 @@ class DaskRowOperator:
     def __array__(self, *args, **kwargs):
         raise TypeError(
             f"DaskRowOperator does not turn into a numpy array: that would gather X "
-            f"({self.shape[0]} x {self.shape[1]}) on the driver. Use op @ w and op.T @ c."
+            f"({self.shape[0]} x {self.shape[1]}) in this process. Use op @ w and op.T @ c."
         )
 
     def close(self):

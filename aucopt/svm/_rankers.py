@@ -266,8 +266,9 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         ----------
         X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
             Training data. A dask collection is fitted on the running dask.distributed client:
-            its blocks stay on the workers, which compute Xw and Xᵀc; only n-vectors (scores,
-            per-row coefficients) reach the driver (see :mod:`aucopt.distributed`).
+            its blocks stay on the workers, which compute Xw and Xᵀc; the Newton iterations
+            run in one task on a worker, and the calling process receives only the fitted
+            attributes (see :mod:`aucopt.distributed`).
         y : array-like, dask Array or dask Series of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
         sample_weight : float or array-like of shape (n_samples,), default=None
@@ -435,7 +436,8 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         ----------
         X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
             Training data. A dask collection is fitted on the running dask.distributed client:
-            its blocks stay on the workers; only n-vectors reach the driver (see
+            its blocks stay on the workers, the Newton iterations run in one task on a worker,
+            and the calling process receives only the fitted attributes (see
             :mod:`aucopt.distributed`).
         y : structured array of shape (n_samples,), tuple (event, time) or dask DataFrame
             Boolean event indicator and float time (see :func:`aucopt.survival_target`); with
