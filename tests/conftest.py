@@ -74,3 +74,12 @@ def small_survival():
 
     X, event, time = make_small_survival()
     return X, survival_target(event, time)
+
+
+@pytest.fixture(scope="session")
+def client():
+    """A dask.distributed client on a real LocalCluster: 2 worker processes, 1 thread each (started once)."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  memory_limit="2GiB") as cluster, distributed.Client(cluster) as c:
+        yield c
