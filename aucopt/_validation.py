@@ -18,6 +18,15 @@ SURVIVAL_DTYPE_HINT = (
 )
 
 
+def is_dask_collection(*objs) -> bool:
+    """Whether any of ``objs`` (or a member of a tuple among them) is a dask collection.
+
+    Looks for the dask collection protocol (``__dask_graph__``) without importing dask.
+    """
+    return any(is_dask_collection(*o) if isinstance(o, tuple) else callable(getattr(type(o), "__dask_graph__", None))
+               for o in objs)
+
+
 def gathered(*values) -> tuple:
     """The values, with the dask collections among them computed in one ``dask.compute`` call.
 
@@ -25,9 +34,10 @@ def gathered(*values) -> tuple:
     collection (a dask collection implies dask is imported). Computing them together reads a
     graph they share (e.g. two columns of one DataFrame) once.
     """
-    dask = sys.modules.get("dask")
-    if dask is None or not any(dask.is_dask_collection(v) for v in values):
+    if not is_dask_collection(*values):
         return values
+    import dask
+
     return tuple(dask.compute(*values))
 
 

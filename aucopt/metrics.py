@@ -41,13 +41,12 @@ Harrell et al. (1982) for the concordance index.
 
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple
 
 import numpy as np
 
 from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
-                          survival_arrays)
+                          is_dask_collection, survival_arrays)
 
 __all__ = ["ConcordanceCounts", "CrossGroupAUC", "TIED_TOL", "concordance_counts", "harrell_c",
            "multipartite_c_index", "roc_auc", "xauc"]
@@ -72,9 +71,7 @@ def _dask_input(*inputs) -> bool:
     Such inputs are gathered to the driver (:func:`aucopt.distributed.gather_vectors`) and the
     metric runs on the numpy arrays: the value does not depend on the chunking.
     """
-    dask = sys.modules.get("dask")  # a dask collection implies dask is imported
-    return dask is not None and any(dask.is_dask_collection(member) for value in inputs
-                                    for member in (value if isinstance(value, tuple) else (value,)))
+    return is_dask_collection(*inputs)
 
 
 def _gathered_call(metric, *args, **kwargs):

@@ -22,14 +22,9 @@ tens of bytes a row, gathering is the exact route.
 
 from __future__ import annotations
 
-import sys
+from .._validation import is_dask_collection as _is_dask
 
 __all__ = ["gather_vectors"]
-
-
-def _is_dask(value) -> bool:
-    dask = sys.modules.get("dask")
-    return dask is not None and dask.is_dask_collection(value)
 
 
 def _check_vector(value, name: str) -> None:

@@ -33,42 +33,13 @@ import numpy as np
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
 from .._validation import (check_feature_scale, check_point_weights, check_weight_underflow,
-                           is_survival_target, survival_target)
+                           is_dask_collection, is_survival_target, survival_target)
 from ._onepass import _require_dask
 
-__all__ = ["DaskRowOperator", "is_dask_collection", "fit_dask_linear_ranker", "dask_linear_scores",
-           "gather_on_driver"]
+__all__ = ["DaskRowOperator", "is_dask_collection", "fit_dask_linear_ranker", "dask_linear_scores"]
 
 
 # ============================================================================ detection and set-up
-def is_dask_collection(obj) -> bool:
-    """Whether ``obj`` is a dask collection (array, DataFrame, Series), without importing dask.
-
-    Parameters
-    ----------
-    obj : object
-        Anything.
-
-    Returns
-    -------
-    answer : bool
-        True for objects implementing the dask collection protocol (``__dask_graph__``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.distributed._newton import is_dask_collection
-    >>> is_dask_collection(np.zeros(3))
-    False
-    >>> import dask.array as da
-    >>> is_dask_collection(da.zeros(3, chunks=2))
-    True
-    """
-    if isinstance(obj, tuple):
-        return any(is_dask_collection(part) for part in obj)
-    return callable(getattr(type(obj), "__dask_graph__", None))
-
-
 def _require_distributed():
     """dask and dask.distributed, or an ImportError naming the extra ``aucopt[dask]``."""
     _require_dask()
@@ -417,39 +388,6 @@ def _flatten(keys):
 
 
 # ============================================================================ targets on the driver
-def gather_on_driver(obj, client=None):
-    """A target, weight vector or score vector on the driver, computed when it is a dask collection.
-
-    Parameters
-    ----------
-    obj : object
-        A dask Array / Series (an n-vector), a dask DataFrame of two columns (a survival target:
-        its boolean column is the event, the other the time), a tuple of those, or an in-memory
-        value (returned as given).
-    client : distributed.Client, default=None
-        The client; None means the current one.
-
-    Returns
-    -------
-    value : ndarray, structured ndarray, tuple or object
-        Numpy arrays for dask input; a structured survival target for a two-column frame.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.distributed._newton import gather_on_driver
-    >>> gather_on_driver([0, 1, 1])
-    [0, 1, 1]
-    """
-    if isinstance(obj, tuple):
-        return tuple(gather_on_driver(part, client) for part in obj)
-    if not is_dask_collection(obj):
-        return obj
-    distributed = _require_distributed()
-    client = _current_client(distributed) if client is None else client
-    return _target_value(client.compute(obj).result())
-
-
 def _target_value(value):
     """A computed target or weight vector as numpy: a two-column frame becomes a survival target."""
     if isinstance(value, tuple):

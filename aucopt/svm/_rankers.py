@@ -28,6 +28,7 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     positive, validated_data_and_pairs)
 from .. import _memory
+from .._validation import is_dask_collection
 from ..exceptions import warn
 from ..kernels import Kernel
 from ..metrics import harrell_c, roc_auc
@@ -39,10 +40,7 @@ __all__ = ["RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC"]
 BASIS_CHOICES = ("rare", "random", "full")
 
 
-def _is_dask(*objs) -> bool:
-    """Whether any of ``objs`` is a dask collection (the dask.distributed route), without importing dask."""
-    return any(callable(getattr(type(o), "__dask_graph__", None)) or
-               (isinstance(o, tuple) and _is_dask(*o)) for o in objs)
+_is_dask = is_dask_collection  # the dask.distributed route
 
 
 def _check_alpha_path(alpha_path):
@@ -143,8 +141,8 @@ class _LinearModel(_NewtonRanker):
 
     def _gathered(self, X, y, sample_weight):
         """Scores of a dask X, y and the weights as numpy n-vectors on the driver (for ``score``)."""
-        from ..distributed._newton import gather_on_driver
-        return gather_on_driver((self._expansion(X), y, sample_weight))
+        from ..distributed import gather_vectors
+        return gather_vectors(self._expansion(X), y, sample_weight)
 
 
 class RankSVM(BinaryRankerMixin, _LinearModel):
