@@ -467,6 +467,12 @@ class PairSet:
             return np.bincount(self._explicit[0], minlength=self.n_points)
         return self.n_points - self.start
 
+    def _first_positions(self) -> np.ndarray:
+        """Sorted storage: the position of each point's first pair in :meth:`to_arrays` order
+        (anchors in point order, so an exclusive cumulative sum of :attr:`partner_counts`)."""
+        counts = self.partner_counts
+        return np.cumsum(counts) - counts
+
     @property
     def n_pairs(self) -> int:
         """Number of pairs, computed in O(m log m) without listing them."""
@@ -587,9 +593,8 @@ class PairSet:
         if self._explicit is not None:
             i, j, w = self._explicit
             return i[index], j[index], w[index]
-        counts = self.partner_counts
-        anchors = np.flatnonzero(counts)
-        first = np.concatenate([[0], np.cumsum(counts[anchors])])  # position of each anchor's first pair
+        anchors = np.flatnonzero(self.partner_counts)
+        first = self._first_positions()[anchors]  # position of each anchor's first pair
         k = np.searchsorted(first, index, side="right") - 1
         i = anchors[k]
         j = self.order[self.start[i] + (index - first[k])]

@@ -849,9 +849,7 @@ def violated_pairs(pairs: PairSet, f, threshold: float = 1.0, *, per_point: int 
                                              np.ascontiguousarray(w, dtype=float), f, skip, float(threshold),
                                              up_z, up_p, lo_z, lo_p)
     else:
-        counts = pairs.partner_counts
-        first = np.zeros(m, dtype=_INT)
-        first[1:] = np.cumsum(counts)[:-1]
+        first = pairs._first_positions().astype(_INT)
         w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
         total = _compiled.violators_sorted(np.ascontiguousarray(pairs.order, dtype=_INT),
                                            np.ascontiguousarray(pairs.start, dtype=_INT), first, f, w, skip,
