@@ -132,17 +132,9 @@ class HiGHS(SolverBackend):
             start.col_value = list(x0)
             start.value_valid = True
             h.setSolution(start)
-        h.run()
-        model_status = h.getModelStatus()
-        status = _status_map(highspy).get(model_status, Status.ERROR)
-        info = h.getInfo()
-        solution = h.getSolution()
-        has_x = bool(solution.value_valid) and status in USABLE
-        x = np.array(solution.col_value) if has_x else None
-        dual = np.array(solution.row_dual) if solution.dual_valid else None
+        status, message, x, dual, solution, info = _run(h, highspy)
         iterations = sum(max(int(getattr(info, f"{kind}_iteration_count")), 0)
                          for kind in ("simplex", "ipm", "qp", "pdlp"))
-        message = h.modelStatusToString(model_status)
         if status == Status.OPTIMAL and problem.P is not None and x is not None:
             status, message = _check_qp_optimum(problem, x, dual, tol, status, message)
             if status not in USABLE:
@@ -253,24 +245,29 @@ class IncrementalLP:
         and ``info["row_value"]`` the row activities."""
         h = self._h
         _set_option(h, self._hs, "time_limit", float("inf") if time_limit is None else float(time_limit))
-        h.run()
-        model_status = h.getModelStatus()
-        status = _status_map(self._hs).get(model_status, Status.ERROR)
-        solution = h.getSolution()
-        has_x = bool(solution.value_valid) and status in USABLE
-        info = h.getInfo()
+        status, message, x, dual, solution, info = _run(h, self._hs)
         return SolveResult(
-            status=status, objective=float(info.objective_function_value) if has_x else float("nan"),
-            x=np.array(solution.col_value) if has_x else None,
-            dual=np.array(solution.row_dual) if solution.dual_valid else None,
-            iterations=max(int(info.simplex_iteration_count), 0), solve_time=float(h.getRunTime()),
-            solver="highs", message=h.modelStatusToString(model_status),
+            status=status, objective=float(info.objective_function_value) if x is not None else float("nan"),
+            x=x, dual=dual, iterations=max(int(info.simplex_iteration_count), 0), solve_time=float(h.getRunTime()),
+            solver="highs", message=message,
             info={"col_dual": np.array(solution.col_dual) if solution.dual_valid else None,
-                  "row_value": np.array(solution.row_value) if has_x else None})
+                  "row_value": np.array(solution.row_value) if x is not None else None})
 
     def _check(self, status, what):
         if status == self._hs.HighsStatus.kError:
             raise RuntimeError(f"HiGHS {what} failed on a model of {self.n_rows} rows and {self.n_cols} columns.")
+
+
+def _run(h, highspy):
+    """Run HiGHS on its model: (status, message, x or None, row duals or None, solution, info),
+    x only for a usable status with a valid primal solution."""
+    h.run()
+    model_status = h.getModelStatus()
+    status = _status_map(highspy).get(model_status, Status.ERROR)
+    solution = h.getSolution()
+    x = np.array(solution.col_value) if solution.value_valid and status in USABLE else None
+    dual = np.array(solution.row_dual) if solution.dual_valid else None
+    return status, h.modelStatusToString(model_status), x, dual, solution, h.getInfo()
 
 
 def _new_highs(highspy):
