@@ -120,9 +120,7 @@ class Affine:
 
     def _broadcast(self, size: int) -> "Affine":
         """This size-1 expression repeated ``size`` times."""
-        ones = sp.csr_matrix(np.ones((size, 1)))
-        return Affine(self.model, {k: sp.csr_matrix(ones @ T) for k, T in self.terms.items()},
-                      np.full(size, self.const[0]))
+        return np.ones((size, 1)) @ self
 
     def __add__(self, other):
         other = self._lift(other)
