@@ -50,6 +50,14 @@ def _sanitize(name: str) -> str:
     return "_" + text if text[0].isdigit() or text[0] == "." else text
 
 
+def _fresh(base: str, used: set) -> str:
+    """``base`` with ``_`` appended until it is not in ``used``; added to ``used``."""
+    while base in used:
+        base += "_"
+    used.add(base)
+    return base
+
+
 def column_names(problem: Problem) -> list[str]:
     """The column names used in files: ``block(k)`` per block entry, ``_x(j)`` outside the blocks.
 
@@ -79,15 +87,10 @@ def column_names(problem: Problem) -> list[str]:
     names: list[str | None] = [None] * problem.n_vars
     used: set[str] = set()
     for block, sl in sorted(problem.blocks.items(), key=lambda item: item[1].start):
-        base = _sanitize(block)
-        while base in used:  # two block names that sanitize alike
-            base += "_"
-        used.add(base)
+        base = _fresh(_sanitize(block), used)  # two block names may sanitize alike
         for k, j in enumerate(range(*sl.indices(problem.n_vars))):
             names[j] = f"{base}({k})"
-    free = "_x"
-    while free in used:
-        free += "_"
+    free = _fresh("_x", used)
     return [name if name is not None else f"{free}({j})" for j, name in enumerate(names)]
 
 
@@ -388,11 +391,7 @@ def from_cvxpy(cvxpy_problem, blocks=None, outputs=None, name: str | None = None
         if sl is None:
             continue
         variable_columns[var.id] = sl
-        base = _sanitize(named.get(id(var), var.name()))
-        while base in used:
-            base += "_"
-        used.add(base)
-        block_slices[base] = sl
+        block_slices[_fresh(_sanitize(named.get(id(var), var.name())), used)] = sl
     out = {key: _affine_map(expr, variable_columns, n, cp, target) for key, expr in (outputs or {}).items()}
     maximize = isinstance(cvxpy_problem.objective, cp.Maximize)
     return Problem(c=c, A=A, row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper, P=P, offset=offset, blocks=block_slices,
