@@ -81,8 +81,9 @@ def test_backends_agree(solver):
 
 def test_large_epsilon_is_the_lp_ranker_and_small_epsilon_closes_the_gap():
     pairs, K, y, groups = small_case(4)
-    ranker = solve(get_formulation("lp_ranker").build(pairs, K, C=0.5), "highs")
-    f_ranker = K @ get_formulation("lp_ranker").build(pairs, K, C=0.5).output(ranker.x, "coef")
+    lp_ranker = get_formulation("lp_ranker").build(pairs, K, C=0.5)
+    ranker = solve(lp_ranker, "highs")
+    f_ranker = K @ lp_ranker.output(ranker.x, "coef")
     loose, _ = fit(pairs, K, C=0.5, groups=groups, epsilon=1e3)
     assert loose.objective == pytest.approx(ranker.objective, rel=1e-9, abs=1e-9)
     assert abs(hinge_gap(f_ranker, pairs, groups)) > 0.1  # the data make the unconstrained ranker unequal
