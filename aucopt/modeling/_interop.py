@@ -541,8 +541,9 @@ def _highs():
 
 def _to_highs(problem: Problem):
     """A silent HiGHS instance holding ``problem`` with its column and row names."""
+    from ..solvers.highs import _clip as clip
+
     h, highspy = _highs()
-    clip = lambda v: np.clip(np.asarray(v, float), -INF, INF)  # noqa: E731
     A = problem.A.tocsc()
     A.sort_indices()
     h.passModel(problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
