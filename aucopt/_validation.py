@@ -302,10 +302,43 @@ def check_feature_scale(X, *, name: str = "X", products: int = 2) -> None:
     ...
     ValueError: X has entries of magnitude 1e+200 whose squares overflow float64 (squared distances, variances and inner products of the rows need x**2, finite only below magnitude about 4.74e+153 for 2 features): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
     """
-    magnitude = largest_magnitude(X)
+    check_magnitude_scale(largest_magnitude(X), X.shape, name=name, products=products)
+
+
+def check_magnitude_scale(magnitude: float, shape: tuple, *, name: str = "X", products: int = 2) -> None:
+    """:func:`check_feature_scale` from the largest magnitude of the features and their shape.
+
+    For features held elsewhere (e.g. in blocks on dask workers) whose largest ``|X_ij|`` is
+    known without ``X``.
+
+    Parameters
+    ----------
+    magnitude : float
+        The largest absolute entry of the finite features (0 for none).
+    shape : tuple of int
+        ``(n_samples, n_features)``.
+    name : str, default="X"
+        Their name, for the error message.
+    products : {2, 4}, default=2
+        How many features the fit multiplies together (see :func:`check_feature_scale`).
+
+    Raises
+    ------
+    ValueError
+        Naming the magnitude, the limit for the shape and the fix (rescale ``X``).
+
+    Examples
+    --------
+    >>> from aucopt._validation import check_magnitude_scale
+    >>> check_magnitude_scale(2e100, (2, 2))
+    >>> check_magnitude_scale(1e-200, (2, 2))
+    Traceback (most recent call last):
+    ...
+    ValueError: X has no entry of magnitude above 1e-200, so its squares underflow float64 to zero (every kernel value and variance would be zero, as for constant data): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    """
     if magnitude == 0.0:
         return
-    n, d = X.shape
+    n, d = shape
     if magnitude * magnitude < FLOAT_TINY:
         raise ValueError(
             f"{name} has no entry of magnitude above {magnitude:.3g}, so its squares underflow "

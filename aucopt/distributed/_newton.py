@@ -32,7 +32,7 @@ from collections import defaultdict
 import numpy as np
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
-from .._validation import (check_feature_scale, check_point_weights, check_weight_underflow,
+from .._validation import (check_magnitude_scale, check_point_weights, check_weight_underflow,
                            is_dask_collection, is_survival_target, survival_target)
 from ._onepass import _require_dask
 
@@ -264,7 +264,7 @@ class DaskRowOperator:
                     f"{self.offsets[b + 1] - 1}): impute or drop them before fitting."
                 )
         magnitude = max(m for _, _, m in summary.values())
-        check_feature_scale(_ScaleSummary(magnitude, self.shape), products=4)
+        check_magnitude_scale(magnitude, self.shape, products=4)
 
     # ------------------------------------------------------------------ products
     def _run(self, func, payloads, n_out):
@@ -366,17 +366,6 @@ class _Transposed:
 
     def __matmul__(self, c):
         return self._op.rmatvec(c)
-
-
-class _ScaleSummary:
-    """What :func:`check_feature_scale` reads of X (its shape and largest magnitude), without X."""
-
-    def __init__(self, magnitude, shape):
-        self.data = np.array([magnitude])
-        self.shape = shape
-
-    def tocsr(self):  # pragma: no cover - marks the sparse-like interface largest_magnitude reads
-        return self
 
 
 def _flatten(keys):
