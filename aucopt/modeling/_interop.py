@@ -666,7 +666,8 @@ def read_problem(path, name: str | None = None) -> Problem:
                            np.asarray(hessian.start_, np.int64)), shape=(d, d))
         if hessian.format_ == highspy.HessianFormat.kTriangular:
             Q = Q + sp.tril(Q, -1).T
-        P = sp.csc_matrix((Q.tocoo().data, (Q.tocoo().row, Q.tocoo().col)), shape=(n, n))
+        Q = Q.tocoo()
+        P = sp.csc_matrix((Q.data, (Q.row, Q.col)), shape=(n, n))
     c, offset = np.asarray(lp.col_cost_, float), float(lp.offset_)
     maximize = lp.sense_ == highspy.ObjSense.kMaximize
     if maximize:
@@ -676,15 +677,13 @@ def read_problem(path, name: str | None = None) -> Problem:
         v = np.asarray(v, float)
         return np.where(v >= INF, np.inf, np.where(v <= -INF, -np.inf, v))
 
+    col_lower, col_upper = bounds(lp.col_lower_), bounds(lp.col_upper_)
     cols, rows = list(lp.col_names_), list(lp.row_names_)
     order = _block_order(cols) if len(cols) == n else None
     if order is not None:  # an LP file lists columns by first appearance: put each block back in order
         cols = [cols[j] for j in order]
-        c, A = c[order], A[:, order]
+        c, A, col_lower, col_upper = c[order], A[:, order], col_lower[order], col_upper[order]
         P = None if P is None else sp.csc_matrix(P[order][:, order])
-        col_lower, col_upper = np.asarray(lp.col_lower_, float)[order], np.asarray(lp.col_upper_, float)[order]
-    else:
-        col_lower, col_upper = lp.col_lower_, lp.col_upper_
     metadata = {"source": path, "sense": "maximize" if maximize else "minimize"}
     if len(cols) == n:
         metadata["column_names"] = cols
@@ -692,7 +691,7 @@ def read_problem(path, name: str | None = None) -> Problem:
         metadata["row_names"] = rows
     label = name or lp.model_name_ or os.path.splitext(os.path.basename(path))[0]
     return Problem(c=c, A=A, row_lower=bounds(lp.row_lower_), row_upper=bounds(lp.row_upper_),
-                   col_lower=bounds(col_lower), col_upper=bounds(col_upper), P=P, offset=offset,
+                   col_lower=col_lower, col_upper=col_upper, P=P, offset=offset,
                    blocks=_blocks_from_names(cols) if len(cols) == n else {}, name=label, metadata=metadata)
 
 
