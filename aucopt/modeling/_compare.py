@@ -27,6 +27,11 @@ COLUMNS = ("solver", "status", "objective", "seconds", "iterations", "objective_
 """The columns of the table, in order."""
 
 
+def _is_exact(solver: str) -> bool:
+    """True for a backend that may be the reference: not one of :data:`FIRST_ORDER_SOLVERS`."""
+    return solver.strip().lower() not in FIRST_ORDER_SOLVERS
+
+
 def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
     if isinstance(problem_or_formulation, Problem):
         if pairs is not None or kernel is not None or params:
@@ -97,7 +102,7 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
     solvers = [str(s) for s in solvers]
     if not solvers:
         raise ValueError("solvers is empty; name at least one backend, e.g. ('highs', 'clarabel').")
-    exact = [s for s in solvers if s.strip().lower() not in FIRST_ORDER_SOLVERS]
+    exact = [s for s in solvers if _is_exact(s)]
     order = exact + [s for s in solvers if s not in exact]
     points: dict[str, np.ndarray] = {}
     reference = None
@@ -203,8 +208,8 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
         if callback is not None:
             callback(dict(row))
     reference = None
-    exact_ok = [r for r in rows if r["solver"].strip().lower() not in FIRST_ORDER_SOLVERS
-                and r["status"] == "optimal" and points.get(r["solver"]) is not None]
+    exact_ok = [r for r in rows if _is_exact(r["solver"]) and r["status"] == "optimal"
+                and points.get(r["solver"]) is not None]
     if exact_ok:
         best = min(exact_ok, key=lambda r: r["objective"])
         reference = {"solver": best["solver"], "objective": best["objective"]}
