@@ -818,8 +818,6 @@ def _compare(args) -> int:
 
     form = get_formulation(args.formulation)  # an unknown name fails here, listing the known ones
     params = _parse_params(args.param)
-    if not args.solvers:
-        raise ValueError("--solvers needs at least one name; see `aucopt solvers`.")
     if args.time_limit is not None and not args.time_limit > 0:
         raise ValueError(f"--time-limit must be positive; got {args.time_limit:g}.")
     _check_data_dir_option(args)
