@@ -33,7 +33,7 @@ import numpy as np
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
 from .._validation import (check_magnitude_scale, check_point_weights, check_weight_underflow,
-                           is_dask_collection, is_survival_target, survival_target)
+                           is_dask_collection, is_survival_target, largest_magnitude, survival_target)
 from ._onepass import _require_dask
 
 __all__ = ["DaskRowOperator", "is_dask_collection", "fit_dask_linear_ranker", "dask_linear_scores"]
@@ -100,7 +100,7 @@ def _block_summary(*blocks):
     for block in blocks:
         data = block.data if hasattr(block, "tocsr") else np.asarray(block)
         finite = bool(np.all(np.isfinite(data)))
-        magnitude = float(max(0.0, np.max(data), -np.min(data))) if (finite and data.size) else 0.0
+        magnitude = largest_magnitude(block) if finite else 0.0
         out.append((block.shape[0], finite, magnitude))
     return out
 
