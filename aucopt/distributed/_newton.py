@@ -267,7 +267,7 @@ class DaskRowOperator:
         check_magnitude_scale(magnitude, self.shape, products=4)
 
     # ------------------------------------------------------------------ products
-    def _run(self, func, payloads, n_out):
+    def _run(self, func, payloads):
         start = time.perf_counter()
         futs = [self.client.submit(func, [self._futures[b] for b in blocks], payload, workers=[worker],
                                    pure=False) for (worker, blocks), payload in zip(self._groups, payloads)]
@@ -293,7 +293,7 @@ class DaskRowOperator:
         if w.shape != (self.shape[1],):
             raise ValueError(f"w has shape {w.shape}; X has {self.shape[1]} columns.")
         self.stats["matvec_calls"] += 1
-        parts = self._run(_blocks_matvec, [w] * len(self._groups), self.shape[0])
+        parts = self._run(_blocks_matvec, [w] * len(self._groups))
         out = np.empty(self.shape[0])
         for (_, blocks), part in zip(self._groups, parts):
             offset = 0
@@ -329,7 +329,7 @@ class DaskRowOperator:
         scatter_seconds = time.perf_counter() - start
         self.stats["seconds"] += scatter_seconds
         self.stats["communication_seconds"] += scatter_seconds
-        parts = self._run(_blocks_rmatvec, pieces, self.shape[1])
+        parts = self._run(_blocks_rmatvec, pieces)
         return np.sum(parts, axis=0)
 
     @property
