@@ -541,21 +541,10 @@ def _highs():
 
 def _to_highs(problem: Problem):
     """A silent HiGHS instance holding ``problem`` with its column and row names."""
-    from ..solvers.highs import _clip as clip
+    from ..solvers.highs import pass_problem
 
     h, highspy = _highs()
-    A = problem.A.tocsc()
-    A.sort_indices()
-    h.passModel(problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
-                int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c, clip(problem.col_lower),
-                clip(problem.col_upper), clip(problem.row_lower), clip(problem.row_upper),
-                A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
-                np.zeros(problem.n_vars, dtype=np.int32))
-    if problem.P is not None:
-        Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
-        Q.sort_indices()
-        h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular), Q.indptr.astype(np.int32),
-                      Q.indices.astype(np.int32), Q.data)
+    pass_problem(h, highspy, problem)
     for j, col in enumerate(column_names(problem)):
         h.passColName(j, col)
     for i, row in enumerate(row_names(problem)):

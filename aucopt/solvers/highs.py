@@ -109,21 +109,7 @@ class HiGHS(SolverBackend):
         for key, value in options.items():
             _set_option(h, highspy, key, value)
 
-        A = problem.A.tocsc()
-        A.sort_indices()
-        h.passModel(
-            problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
-            int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
-            _clip(problem.col_lower), _clip(problem.col_upper),
-            _clip(problem.row_lower), _clip(problem.row_upper),
-            A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
-            np.zeros(problem.n_vars, dtype=np.int32),
-        )
-        if problem.P is not None:
-            Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
-            Q.sort_indices()
-            h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
-                          Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
+        pass_problem(h, highspy, problem)
         if warm_start is not None and warm_start.get("x") is not None:
             x0 = np.asarray(warm_start["x"], dtype=float)
             if x0.shape != (problem.n_vars,):
@@ -256,6 +242,25 @@ class IncrementalLP:
     def _check(self, status, what):
         if status == self._hs.HighsStatus.kError:
             raise RuntimeError(f"HiGHS {what} failed on a model of {self.n_rows} rows and {self.n_cols} columns.")
+
+
+def pass_problem(h, highspy, problem: Problem) -> None:
+    """Load ``problem`` (an LP, or a QP with its Hessian) into the HiGHS instance ``h``."""
+    A = problem.A.tocsc()
+    A.sort_indices()
+    h.passModel(
+        problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
+        int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
+        _clip(problem.col_lower), _clip(problem.col_upper),
+        _clip(problem.row_lower), _clip(problem.row_upper),
+        A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
+        np.zeros(problem.n_vars, dtype=np.int32),
+    )
+    if problem.P is not None:
+        Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
+        Q.sort_indices()
+        h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
+                      Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
 
 
 def _run(h, highspy):
