@@ -65,16 +65,11 @@ def _compiled():
     return _metrics_numba
 
 
-def _dask_input(*inputs) -> bool:
-    """Whether an input (or a member of an (event, time) pair) is a dask collection.
-
-    Such inputs are gathered to the driver (:func:`aucopt.distributed.gather_vectors`) and the
-    metric runs on the numpy arrays: the value does not depend on the chunking.
-    """
-    return is_dask_collection(*inputs)
-
-
 def _gathered_call(metric, *args, **kwargs):
+    """``metric`` on dask inputs gathered to the driver (:func:`aucopt.distributed.gather_vectors`).
+
+    The metric then runs on the numpy arrays: the value does not depend on the chunking.
+    """
     from .distributed._metrics import gathered_call
 
     return gathered_call(metric, *args, **kwargs)
@@ -206,7 +201,7 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     >>> roc_auc([0, 0, 0, 1, 1], [0.1, 0.4, 0.4, 0.35, 0.8])
     0.6666666666666666
     """
-    if _dask_input(y_true, y_score, sample_weight):
+    if is_dask_collection(y_true, y_score, sample_weight):
         return _gathered_call(roc_auc, y_true, y_score, ties=ties, pos_label=pos_label, tied_tol=tied_tol,
                               sample_weight=sample_weight)
     ties = _check_ties(ties)
@@ -360,7 +355,7 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
     >>> xauc(y, score, group, group_a="m").gap
     -0.25
     """
-    if _dask_input(y_true, y_score, groups, sample_weight):
+    if is_dask_collection(y_true, y_score, groups, sample_weight):
         return _gathered_call(xauc, y_true, y_score, groups, group_a=group_a, ties=ties, pos_label=pos_label,
                               tied_tol=tied_tol, sample_weight=sample_weight)
     ties = _check_ties(ties)
@@ -486,7 +481,7 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     >>> concordance_counts((event, time), [0.3, 0.1, 0.2, 0.2])
     ConcordanceCounts(concordant=3, discordant=0, tied_risk=1, comparable=4)
     """
-    if _dask_input(y, risk, sample_weight):
+    if is_dask_collection(y, risk, sample_weight):
         return _gathered_call(concordance_counts, y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
     tied_tol = _check_tied_tol(tied_tol)
     event, time = survival_arrays(y)
@@ -605,7 +600,7 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) ->
     ...           [0.3, 0.1, 0.2, 0.2, 0.2, 0.2])
     0.8125
     """
-    if _dask_input(y, risk, sample_weight):
+    if is_dask_collection(y, risk, sample_weight):
         return _gathered_call(harrell_c, y, risk, ties=ties, tied_tol=tied_tol, sample_weight=sample_weight)
     ties = _check_ties(ties)
     counts = concordance_counts(y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
@@ -699,7 +694,7 @@ def multipartite_c_index(y, y_score, *, levels=None, ties="half", tied_tol=TIED_
     from .exceptions import NoComparablePairsError
     from .pairs._pairset import _ordinal_codes
 
-    if _dask_input(y, y_score, sample_weight):
+    if is_dask_collection(y, y_score, sample_weight):
         return _gathered_call(multipartite_c_index, y, y_score, levels=levels, ties=ties, tied_tol=tied_tol,
                               sample_weight=sample_weight)
     ties = _check_ties(ties)

@@ -36,7 +36,7 @@ from .._validation import (check_magnitude_scale, check_point_weights, check_wei
                            is_dask_collection, is_survival_target, largest_magnitude, survival_target)
 from ._onepass import _require_dask
 
-__all__ = ["DaskRowOperator", "is_dask_collection", "fit_dask_linear_ranker", "dask_linear_scores"]
+__all__ = ["DaskRowOperator", "fit_dask_linear_ranker", "dask_linear_scores"]
 
 
 # ============================================================================ detection and set-up

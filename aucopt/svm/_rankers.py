@@ -40,9 +40,6 @@ __all__ = ["RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC"]
 BASIS_CHOICES = ("rare", "random", "full")
 
 
-_is_dask = is_dask_collection  # the dask.distributed route
-
-
 def _check_alpha_path(alpha_path):
     """The penalty path as a list of floats; every value must be positive and finite."""
     if alpha_path is None:
@@ -129,7 +126,7 @@ class _LinearModel(_NewtonRanker):
 
     def _expansion(self, X):
         check_is_fitted(self, "coef_")
-        if _is_dask(X):  # lazy scores, one task per block of X
+        if is_dask_collection(X):  # lazy scores, one task per block of X
             from ..distributed._newton import dask_linear_scores
             return dask_linear_scores(self, X)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
@@ -282,7 +279,7 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         self : object
             The fitted estimator.
         """
-        if _is_dask(X, y, sample_weight):
+        if is_dask_collection(X, y, sample_weight):
             return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
@@ -298,7 +295,7 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         labels : ndarray or dask Array of shape (n_samples,)
             A dask array (computed block by block) for dask input.
         """
-        if _is_dask(X):
+        if is_dask_collection(X):
             from ..distributed._newton import dask_labels
             check_is_fitted(self, "classes_")
             return dask_labels(self.decision_function(X), self.classes_)
@@ -320,7 +317,7 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         auc : float
             For dask input the scores, y and the weights are gathered as n-vectors.
         """
-        if _is_dask(X, y, sample_weight):
+        if is_dask_collection(X, y, sample_weight):
             scores, y, sample_weight = self._gathered(X, y, sample_weight)
             return roc_auc(y, scores, pos_label=self.pos_label_, sample_weight=sample_weight)
         return super().score(X, y, sample_weight)
@@ -453,7 +450,7 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         self : object
             The fitted estimator.
         """
-        if _is_dask(X, y, sample_weight):
+        if is_dask_collection(X, y, sample_weight):
             return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
@@ -473,7 +470,7 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         cindex : float
             For dask input the risks, y and the weights are gathered as n-vectors.
         """
-        if _is_dask(X, y, sample_weight):
+        if is_dask_collection(X, y, sample_weight):
             risk, y, sample_weight = self._gathered(X, y, sample_weight)
             return harrell_c(y, risk, sample_weight=sample_weight)
         return super().score(X, y, sample_weight)
