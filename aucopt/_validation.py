@@ -28,17 +28,32 @@ def is_dask_collection(*objs) -> bool:
 
 
 def gathered(*values) -> tuple:
-    """The values, with the dask collections among them computed in one ``dask.compute`` call.
+    """The values, with the dask collections among them (also inside a tuple) computed to memory.
 
     Other values pass through unchanged, and dask is not imported when no value is a dask
-    collection (a dask collection implies dask is imported). Computing them together reads a
-    graph they share (e.g. two columns of one DataFrame) once.
+    collection (a dask collection implies dask is imported). The DataFrames and Series are
+    computed together in one ``dask.compute`` call and the arrays in another (one call for both
+    would first materialize the expressions), so a graph they share (e.g. two columns of one
+    DataFrame) is read once.
     """
-    if not is_dask_collection(*values):
+    lazy = [member for value in values for member in (value if isinstance(value, tuple) else (value,))
+            if is_dask_collection(member)]
+    if not lazy:
         return values
     import dask
 
-    return tuple(dask.compute(*values))
+    frames = [k for k, member in enumerate(lazy) if hasattr(member, "expr")]
+    arrays = [k for k in range(len(lazy)) if k not in set(frames)]
+    results = {}
+    for group in (frames, arrays):
+        if group:
+            results.update(zip(group, dask.compute(*(lazy[k] for k in group))))
+    computed = iter(results[k] for k in range(len(lazy)))
+
+    def swap(member):
+        return next(computed) if is_dask_collection(member) else member
+
+    return tuple(tuple(swap(m) for m in value) if isinstance(value, tuple) else swap(value) for value in values)
 
 
 def _is_frame(y) -> bool:
@@ -627,7 +642,7 @@ def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
         A structured array (its boolean field is the event, the other field the time, as in
         scikit-survival), an ``(event, time)`` pair, a pandas or dask DataFrame of two columns
         (its boolean column is the event), or the events when ``time`` is given. Dask arrays,
-        Series or DataFrames are computed, together in one ``dask.compute`` call, to numpy.
+        Series or DataFrames are computed to numpy together (a graph they share runs once).
     time : array-like of shape (n_samples,), default=None
         The times, when ``y`` holds only the events.
 
@@ -683,7 +698,7 @@ def survival_target(event, time, *, event_name="event", time_name="time") -> np.
     ----------
     event : array-like of shape (n_samples,)
         True (or 1) where the event was observed, False (or 0) where the time is censored.
-        A dask array or Series is computed (with ``time``, in one ``dask.compute`` call).
+        A dask array or Series is computed (together with ``time``).
     time : array-like of shape (n_samples,)
         Non-negative event or censoring times.
     event_name : str, default="event"

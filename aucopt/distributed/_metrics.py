@@ -22,7 +22,7 @@ tens of bytes a row, gathering is the exact route.
 
 from __future__ import annotations
 
-from .._validation import is_dask_collection as _is_dask
+from .._validation import gathered, is_dask_collection as _is_dask
 
 __all__ = ["gather_vectors"]
 
@@ -94,30 +94,11 @@ def gather_vectors(*values) -> tuple:
     >>> event[0].tolist(), risk.tolist(), tag
     ([True, True, True, True], [0.1, 0.4, 0.35, 0.8], 'kept')
     """
-    lazy = []
     for k, value in enumerate(values):
         for member in value if isinstance(value, tuple) else (value,):
             if _is_dask(member):
                 _check_vector(member, f"Argument {k}")
-                lazy.append(member)
-    if not lazy:
-        return tuple(values)
-    import dask
-
-    # dask DataFrames (expression graphs) and arrays (layered graphs) are computed in one call each:
-    # one call for both would first materialize the expressions
-    frames = [k for k, member in enumerate(lazy) if hasattr(member, "expr")]
-    arrays = [k for k in range(len(lazy)) if k not in set(frames)]
-    results = {}
-    for group in (frames, arrays):
-        if group:
-            results.update(zip(group, dask.compute(*(lazy[k] for k in group))))
-    computed = iter(results[k] for k in range(len(lazy)))
-
-    def swap(member):
-        return next(computed) if _is_dask(member) else member
-
-    return tuple(tuple(swap(m) for m in value) if isinstance(value, tuple) else swap(value) for value in values)
+    return gathered(*values)
 
 
 def gathered_call(metric, *args, **kwargs):
