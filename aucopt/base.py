@@ -173,9 +173,22 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
     X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
     check_fit_scale(estimator, X, sample_weight)
     sample_weight = check_point_weights(sample_weight, X.shape[0], "sample_weight")
+    return X, _checked_pairs(estimator, y, sample_weight, X.shape[0])
+
+
+def _checked_pairs(estimator, y, sample_weight, n_samples: int):
+    """The estimator's pair set for ``y``, checked: ``n_samples`` points, nonempty, finite positive weight.
+
+    Raises
+    ------
+    ValueError
+        When the target's length is not ``n_samples``, or the total pair weight overflows or is 0.
+    NoComparablePairsError
+        When there is no pair.
+    """
     pairs = estimator._make_pairs(y, sample_weight)
-    if pairs.n_points != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} samples but the target has {pairs.n_points}.")
+    if pairs.n_points != n_samples:
+        raise ValueError(f"X has {n_samples} samples but the target has {pairs.n_points}.")
     pairs.check_nonempty()
     total = pairs.total_weight()
     if not np.isfinite(total):
@@ -188,7 +201,7 @@ def validated_data_and_pairs(estimator, X, y, sample_weight):
             "All pair weights are zero: sample_weight leaves no pair with positive weight "
             "(e.g. only one class, or no event, has nonzero weight)."
         )
-    return X, pairs
+    return pairs
 
 
 def _sample_weight_for(X, sample_weight):

@@ -533,7 +533,7 @@ def _coordinate(estimator, keys, row_chunks, n_features, y, sample_weight, path,
 
 def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, path, has_path, client):
     """Validate y and the weights, build the pairs, run Newton on the blocks; the operator's stats."""
-    from ..base import best_accuracy_threshold
+    from ..base import _checked_pairs, best_accuracy_threshold
 
     survival = not hasattr(estimator, "pos_label")
     if survival:
@@ -545,17 +545,7 @@ def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, pa
     sample_weight = check_point_weights(sample_weight, n, "sample_weight")
     if sample_weight is not None:
         check_weight_underflow(sample_weight)
-    pairs = estimator._make_pairs(y, sample_weight)
-    if pairs.n_points != n:
-        raise ValueError(f"X has {n} samples but the target has {pairs.n_points}.")
-    pairs.check_nonempty()
-    total = pairs.total_weight()
-    if not np.isfinite(total):
-        raise ValueError(f"The total pair weight is {total} (float64 overflow): rescale sample_weight or the "
-                         "pair weights of pair_options, e.g. divide them by their maximum.")
-    if total == 0:
-        raise ValueError("All pair weights are zero: sample_weight leaves no pair with positive weight "
-                         "(e.g. only one class, or no event, has nonzero weight).")
+    pairs = _checked_pairs(estimator, y, sample_weight, n)
     op = DaskRowOperator._from_keys(keys, row_chunks, n_features, client)
     try:
         estimator._newton_path(op, pairs, path, path if has_path else None)
