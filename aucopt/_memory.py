@@ -293,6 +293,22 @@ def generation_work_bytes(n_points: int, n_pairs: int, *, n_columns: int | None 
     return float(n_pairs) + FLOAT * min(float(GENERATION_BLOCK_ENTRIES), m * m) + 64.0 * m + lp
 
 
+def smoothing_work_bytes(n_points: int, max_columns: int) -> float:
+    """Peak bytes of the smoothing route beside the kernel matrix (which it may evaluate in blocks).
+
+    Per Newton step: the working set's kernel rows and their Hessian products (two w x m
+    arrays, plus the previous step's rows kept for reuse), four w x w arrays (the Hessian
+    block, its regularized copy, the active-set solver's factor and submatrix) and O(m) arrays.
+
+    Examples
+    --------
+    >>> smoothing_work_bytes(10_000, 1_000) < 2 ** 30
+    True
+    """
+    m, w = float(n_points), float(max_columns)
+    return FLOAT * (3.0 * m * w + 4.0 * w * w + 40.0 * m)
+
+
 def chunking_work_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs") -> float:
     """Peak bytes chunking adds to the kernel matrix: the pair partition and a restricted LP.
 
@@ -377,9 +393,12 @@ def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes=Non
 
 def lp_routes(n_points: int, n_pairs: int, *, survival: bool = False, solver: str = "highs",
               max_bytes=None, exclude=()):
-    """Alternatives to a refused LP Ranker route: generation, chunking, subgradient, then the kernel rankers."""
+    """Alternatives to a refused LP Ranker route: smoothing (kernel in blocks), generation, chunking,
+    subgradient, then the kernel rankers."""
     prefix = "Survival" if survival else ""
-    routes = [Route(f"{prefix}LPRanker", {"method": "generation"}, generation_work_bytes(n_points, n_pairs)),
+    routes = [Route(f"{prefix}LPRanker", {"method": "smoothing"}, smoothing_work_bytes(n_points, min(n_points, 50)),
+                    "certified gap; the kernel in blocks when it does not fit"),
+              Route(f"{prefix}LPRanker", {"method": "generation"}, generation_work_bytes(n_points, n_pairs)),
               Route(f"{prefix}LPRanker", {"method": "chunking"}, chunking_bytes(n_points, n_pairs, solver=solver)),
               Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points))]
     routes = [r for r in routes if r.params.get("method") not in exclude]

@@ -43,8 +43,9 @@ class FitSummary:
     fit : dict
         The fit, in this order and only where the estimator has it: ``n_samples`` (rows the
         model was fitted on), ``n_features``, ``n_pairs`` and ``pair_target`` (the ranked
-        pairs), ``method``, ``solver``, ``status`` (the solver's, or whether the iterations
-        converged), ``objective``, ``n_iter``, ``n_support`` (ranking vectors of a kernel
+        pairs), ``method`` (the route taken), ``solver``, ``status`` (the solver's, or whether
+        the iterations converged), ``objective``, ``optimality_gap`` (the certified relative
+        gap of an LP Ranker fit), ``n_iter``, ``n_support`` (ranking vectors of a kernel
         expansion), ``fit_time`` (seconds), and a few estimator-specific counts.
     coefficients : pandas.DataFrame or None
         For a linear model: its ``coef_`` in the column ``"coef"``, indexed by feature name
@@ -214,12 +215,14 @@ def summary(self) -> FitSummary:
     put("n_pairs", getattr(self, "n_pairs_", None))
     put("pair_target", getattr(self, "pair_target_", None))
     name = type(self).__name__
-    put("method", getattr(self, "method", None) or FIT_METHODS.get(name))
+    put("method", getattr(self, "method_", None) or getattr(self, "method", None) or FIT_METHODS.get(name))
     result = getattr(self, "solve_result_", None)
     put("solver", (result.solver or getattr(self, "solver", None)) if result is not None else None)
     put("status", _status(self))
     objective = getattr(self, "objective_", None)
     put("objective", None if objective is None else float(objective))
+    gap = getattr(self, "optimality_gap_", None)
+    put("optimality_gap", None if gap is None else float(gap))
     n_iter = getattr(self, "n_iter_", None)
     put("n_iter", None if n_iter is None else int(n_iter))
     support = getattr(self, "support_", None)

@@ -31,7 +31,6 @@ from typing import NamedTuple
 import numpy as np
 
 from . import __version__
-from .lp import LP_AUTO_MAX_PAIRS
 
 #: LP backends the demo runs by default (OSQP is a first-order QP solver: on this degenerate
 #: LP it needs >100 s to reach 1e-6, so it is only run when asked for by name).
@@ -549,9 +548,6 @@ def _sparse(args) -> int:
 
 SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
 
-#: ``--method auto``: the LP Ranker's full LP (one row per pair) up to this many comparable
-#: pairs, the projected subgradient (which never lists the pairs) above
-LPR_FULL_MAX_PAIRS = LP_AUTO_MAX_PAIRS  # the estimators' own method="auto" threshold
 #: ``--method auto``: the AUC-SVM's pairwise dual QP (one variable per pair) up to this many
 #: comparable pairs, the linear Newton ranking SVM above (one QP fit on whas500, 75k pairs,
 #: takes about 9 s; on flchain, 10M pairs, the QP route ran over 200 s without output, while
@@ -559,22 +555,29 @@ LPR_FULL_MAX_PAIRS = LP_AUTO_MAX_PAIRS  # the estimators' own method="auto" thre
 AUCSVM_QP_MAX_PAIRS = 200_000
 
 
-def _survival_route(name: str, args, n_pairs: int) -> tuple[str, str]:
-    """The path ``--model name`` takes on ``n_pairs`` comparable pairs, and one line saying
+def _survival_route(name: str, args, pairs) -> tuple[str, str]:
+    """The path ``--model name`` takes on the comparable pairs ``pairs``, and one line saying
     which and why ("" when there is nothing to say: a model without routes, or a small problem
-    on an explicitly chosen path)."""
-    method, fits = args.method, f"{args.splits * args.repeats} fits ({args.splits}-fold CV × {args.repeats})"
+    on an explicitly chosen path). lpr takes the estimator's own choice
+    (:meth:`aucopt.SurvivalLPRanker.select_method`, by predicted time)."""
+    from . import _runtime
+    from . import SurvivalLPRanker
+
+    method, n_fits = args.method, args.splits * args.repeats
+    fits = f"{n_fits} fits ({args.splits}-fold CV × {args.repeats})"
+    n_pairs = pairs.n_pairs
     if name == "lpr":
-        if method != "auto":
-            note = ""
-            if method == "full" and n_pairs > LPR_FULL_MAX_PAIRS:
-                note = (f"lpr --method full: an LP with one row per comparable pair ({n_pairs:,} rows), {fits}; "
-                        f"this can take long (--method auto uses the subgradient above {LPR_FULL_MAX_PAIRS:,} pairs)")
-            return method, note
-        if n_pairs <= LPR_FULL_MAX_PAIRS:
-            return "full", f"lpr: the full LP ({n_pairs:,} comparable pairs <= {LPR_FULL_MAX_PAIRS:,})"
-        return "subgradient", (f"lpr: the projected subgradient, which never lists the pairs ({n_pairs:,} "
-                               f"comparable pairs > {LPR_FULL_MAX_PAIRS:,}; --method full forces the LP)")
+        ranker = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=method)
+        route, reason = ranker.select_method(pairs)
+        seconds = ranker._predicted_seconds(route, pairs)
+        slow = seconds > _runtime.SLOW_FIT_SECONDS
+        if method != "auto" and not slow:
+            return route, ""
+        note = f"lpr: {reason}"
+        if slow:
+            note += (f" {fits}: about {_runtime.describe(n_fits * seconds)} in all (each fit predicted "
+                     f"{_runtime.describe(seconds)}); --method auto chooses by predicted time")
+        return route, note
     if name == "aucsvm":
         if method == "full":
             note = ""
@@ -594,7 +597,7 @@ def _survival_route(name: str, args, n_pairs: int) -> tuple[str, str]:
     return "", ""
 
 
-def _survival_model(name: str, args, n_pairs: int):
+def _survival_model(name: str, args, pairs):
     """The estimator behind ``--model`` (min-max scaling fitted inside each training fold), on the
     path of :func:`_survival_route`."""
     from sklearn.pipeline import make_pipeline
@@ -606,9 +609,9 @@ def _survival_model(name: str, args, n_pairs: int):
     from . import SurvivalRankSVM
 
     pair_options = {"variant": "lprex"} if args.lprex else None
-    route, _ = _survival_route(name, args, n_pairs)
-    if name == "lpr":
-        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=route, pair_options=pair_options,
+    route, _ = _survival_route(name, args, pairs)
+    if name == "lpr":  # method="auto" lets each training fold choose its own route
+        model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, pair_options=pair_options,
                                  support_threshold=1e-3 if route == "subgradient" else 1e-8)
     elif name == "aucsvm" and route == "full":
         model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method="full", pair_options=pair_options)
@@ -686,8 +689,8 @@ def _survival(args) -> int:
         methods["cox"] = make_pipeline(MinMaxScaler(), cox)
     # a model that left its own family is labelled with the one it uses (aucsvm:newton)
     for m in args.model:
-        label = f"{m}:newton" if (m, _survival_route(m, args, n_pairs)[0]) == ("aucsvm", "newton") else m
-        methods[label] = _survival_model(m, args, n_pairs)
+        label = f"{m}:newton" if (m, _survival_route(m, args, pairs)[0]) == ("aucsvm", "newton") else m
+        methods[label] = _survival_model(m, args, pairs)
     for model in methods.values():  # refuse a route over the memory budget up front
         estimator = model[-1]
         if hasattr(estimator, "check_size"):
@@ -707,7 +710,7 @@ def _survival(args) -> int:
         out.summary.update(data=args.data, subjects=len(y), events=int(y["event"].sum()), covariates=X.shape[1],
                            comparable_pairs=n_pairs, splits=args.splits, repeats=args.repeats)
         for name in args.model:  # which path each model takes, and why, before the long part
-            note = _survival_route(name, args, n_pairs)[1]
+            note = _survival_route(name, args, pairs)[1]
             if note:
                 out.note(note)
         if args.repeats < 2 and baseline:
@@ -1007,13 +1010,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", nargs="+", choices=SURVIVAL_MODELS, default=["lpr"],
                    help="one or more of: lpr (LP Ranker), aucsvm (hinge survival SVM), newton (linear RankSVM), "
                         "newton-kernel (RankRC over the events) (default: lpr)")
-    p.add_argument("--method", default="auto", choices=("auto", "full", "generation", "chunking", "subgradient"),
-                   help=f"path of lpr and aucsvm (default auto). auto: lpr solves the full LP up to "
-                        f"{LPR_FULL_MAX_PAIRS:,} comparable pairs, else the subgradient (seconds per fit across the "
-                        f"CV protocol); aucsvm solves its pairwise QP up to {AUCSVM_QP_MAX_PAIRS:,} pairs, else the "
-                        "linear Newton ranking SVM. full forces the exact problem; generation (the exact LP optimum "
-                        "by row-and-column generation, minutes per fit on all of whas500), chunking and subgradient "
-                        "are LP Ranker routes. The choice is printed")
+    p.add_argument("--method", default="auto",
+                   choices=("auto", "full", "generation", "smoothing", "chunking", "subgradient"),
+                   help="path of lpr and aucsvm (default auto). auto: lpr takes the LP Ranker's own choice by "
+                        "predicted time (the full LP when it is predicted to take a few seconds, else smoothing to "
+                        f"a certified 0.1%% optimality gap); aucsvm solves its pairwise QP up to "
+                        f"{AUCSVM_QP_MAX_PAIRS:,} pairs, else the linear Newton ranking SVM. full forces the exact "
+                        "problem; generation (the exact LP optimum by row-and-column generation), smoothing, "
+                        "chunking and subgradient are LP Ranker routes. The choice is printed")
     p.add_argument("--lprex", action="store_true",
                    help="add censored–censored pairs (LPRex, weight 0.5) (default: off)")
     p.add_argument("--C", type=float, default=1.0, help="C of the LP Ranker (default 1, Ataman 2007, Table 5.1)")

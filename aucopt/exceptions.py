@@ -20,7 +20,7 @@ import warnings
 
 from ._validation import format_bytes
 
-__all__ = ["ProblemTooLargeError", "NoComparablePairsError", "SolverError", "SolverWarning",
+__all__ = ["ProblemTooLargeError", "NoComparablePairsError", "SolverError", "SolverWarning", "SlowFitWarning",
            "check_memory", "warn"]
 
 _PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
@@ -207,6 +207,30 @@ class SolverWarning(UserWarning):
     ...     _ = result.raise_for_status()
     >>> caught[0].category is SolverWarning
     True
+    """
+
+
+class SlowFitWarning(UserWarning):
+    """``method="auto"`` chose a route that its runtime model predicts will take over a minute.
+
+    Issued before any work, with the route, the reason and the predicted time, so that a long fit
+    is never started silently: set ``verbose=1`` to follow its progress, loosen ``tol``, or use
+    less data.
+
+    See Also
+    --------
+    aucopt.LPRanker.select_method : The route and its predicted time.
+
+    Examples
+    --------
+    Silence it for a fit you know is long:
+
+    >>> import warnings
+    >>> from aucopt.exceptions import SlowFitWarning
+    >>> warnings.filterwarnings("ignore", category=SlowFitWarning)
+    >>> issubclass(SlowFitWarning, UserWarning)
+    True
+    >>> warnings.resetwarnings()
     """
 
 

@@ -16,7 +16,8 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import MinMaxScaler
 
-import aucopt.lp._classes
+import aucopt._runtime
+import aucopt.lp
 import aucopt.svm._aucsvm
 from aucopt import AUCSVM, LPRanker, PairSet, SurvivalAUCSVM, SurvivalLPRanker, survival_target
 from aucopt.exceptions import SolverWarning
@@ -42,42 +43,44 @@ def _same_model(a, b, X):
 
 
 # ============================================================================ LP Ranker
-def test_lp_auto_is_the_full_lp_below_the_threshold(cancer):
+def test_lp_auto_is_the_full_lp_when_it_is_predicted_fast(cancer):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
-    assert PairSet.bipartite(y).n_pairs <= aucopt.lp.LP_AUTO_MAX_PAIRS
+    pairs = PairSet.bipartite(y)
+    assert aucopt._runtime.full_lp_seconds(60, pairs.n_pairs) <= aucopt._runtime.AUTO_FULL_SECONDS
     auto = LPRanker(gamma=1.0).fit(X, y)
-    assert auto.method == "auto" and auto.method_ == "full"
+    assert auto.method == "auto" and auto.method_ == "full" and auto.optimality_gap_ == 0.0
     _same_model(auto, LPRanker(gamma=1.0, method="full").fit(X, y), X)
 
 
 @pytest.mark.parametrize("survival", [False, True])
-def test_lp_auto_is_row_column_generation_above_the_threshold(cancer, monkeypatch, survival):
+def test_lp_auto_is_smoothing_when_the_full_lp_is_predicted_slow(cancer, monkeypatch, survival):
     if survival:
         X, y = _survival()
         make = SurvivalLPRanker
     else:
         X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
         make = LPRanker
-    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
     auto = make(gamma=1.0).fit(X, y)
-    assert auto.method_ == "generation" and auto.method_result_.converged
-    _same_model(auto, make(gamma=1.0, method="generation").fit(X, y), X)
-    full = make(gamma=1.0, method="full").fit(X, y)  # the same optimum
-    assert auto.objective_ == pytest.approx(full.objective_, rel=1e-7)
+    assert auto.method_ == "smoothing" and auto.method_result_.converged
+    _same_model(auto, make(gamma=1.0, method="smoothing").fit(X, y), X)
+    full = make(gamma=1.0, method="full").fit(X, y)  # within the certified gap of the optimum
+    assert full.objective_ * (1 - 1e-9) <= auto.objective_ <= full.objective_ * (1 + auto.optimality_gap_ + 1e-9)
+    assert auto.optimality_gap_ <= aucopt.lp.SMOOTHING_TOL
 
 
-def test_lp_auto_without_highs_takes_chunking_above_the_threshold(cancer, monkeypatch):
+def test_lp_auto_does_not_depend_on_the_solver(cancer, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
-    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
     method, reason = LPRanker(solver="cvxpy:clarabel").select_method(PairSet.bipartite(y))
-    assert method == "chunking" and "needs solver='highs'" in reason
+    assert method == "smoothing"  # it solves no LP
     with pytest.raises(ValueError, match="method='generation' grows one live HiGHS model; solver='osqp'"):
         LPRanker(method="generation", solver="osqp").fit(X, y)
 
 
 def test_lp_auto_keeps_a_custom_formulation_on_the_full_lp(cancer, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
-    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
     model = LPRanker(gamma=1.0, formulation="lp_ranker_free_sign").fit(X, y)
     assert model.method_ == "full" and model.problem_size_["rows"] >= PairSet.bipartite(y).n_pairs
 
@@ -86,26 +89,28 @@ def test_lp_auto_states_its_choice_under_verbose(cancer, capsys, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
     LPRanker(gamma=1.0).fit(X, y)
     assert "method='auto'" not in capsys.readouterr().out  # silent by default
-    monkeypatch.setattr(aucopt.lp._classes, "LP_AUTO_MAX_PAIRS", 50)
+    monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
     LPRanker(gamma=1.0, verbose=1).fit(X, y)
     n_pairs = PairSet.bipartite(y).n_pairs
     out = capsys.readouterr().out
-    assert f"[LPRanker] method='auto': row-and-column generation" in out and f"{n_pairs:,} pairs > 50" in out
+    assert "[LPRanker] method='auto': smoothing to a certified relative gap of 0.001, predicted" in out
+    assert f"({n_pairs:,} pairs; the full LP, exact, is predicted to take" in out
 
 
 def test_lp_auto_sizes_its_own_route(monkeypatch):
-    """check_size judges the route auto would take: generation's working set, not the full LP."""
+    """check_size judges the route auto would take: smoothing's working arrays, not the full LP."""
     from aucopt.exceptions import ProblemTooLargeError
 
-    pairs = PairSet.bipartite([1] * 300 + [0] * 300)  # 90,000 pairs: auto takes row-and-column generation
-    budget = 200e6  # generation's kernel blocks and restricted LP fit, the full LP over 90,000 pairs does not
+    pairs = PairSet.bipartite([1] * 300 + [0] * 300)  # 90,000 pairs: auto takes the smoothing route
+    budget = 200e6  # smoothing's kernel and working set fit, the full LP over 90,000 pairs does not
+    assert LPRanker(max_bytes=budget).select_method(pairs)[0] == "smoothing"
     LPRanker(max_bytes=budget).check_size(pairs)
     with pytest.raises(ProblemTooLargeError):
         LPRanker(method="full", max_bytes=budget).check_size(pairs)
 
 
 def test_method_options_need_an_explicit_method(cancer):
-    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'generation', 'chunking'"):
+    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'generation', 'smoothing'"):
         LPRanker(method_options={"n_chunks": 3}).fit(*cancer)
     with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear', 'dcd' or 'kmeans'"):
         AUCSVM(kernel="linear", method_options={"n_clusters": 3}).fit(*cancer)

@@ -17,7 +17,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 import aucopt
-from aucopt import LPRanker, OnePassAUC, SparseAUC, cli
+from aucopt import LPRanker, OnePassAUC, PairSet, SparseAUC, cli
 from aucopt.cli import SPARSE_BASIS_SIZE, _demo_data, build_parser, main
 from aucopt.exceptions import NoComparablePairsError, ProblemTooLargeError, SolverError
 
@@ -513,7 +513,7 @@ def test_survival_csv_and_json_match_the_protocol(tmp_path, capsys, monkeypatch)
     assert rows["cox"]["p_vs_cox"] == ""  # missing: an empty field
     X, y = load_survival(_survival_csv(tmp_path), time="T", event="E")
     args = build_parser().parse_args(_survival_argv(tmp_path))
-    newton = pooled_cindex_cv(cli._survival_model("newton", args, 1), X, y, n_splits=2, n_repeats=2)
+    newton = pooled_cindex_cv(cli._survival_model("newton", args, PairSet.survival(y)), X, y, n_splits=2, n_repeats=2)
     cox = pooled_cindex_cv(make_pipeline(MinMaxScaler(), CoxPH(alpha=0.01)), X, y, n_splits=2, n_repeats=2)
     assert float(rows["newton"]["pooled_c_mean"]) == pytest.approx(newton.mean, abs=1e-12)
     assert float(rows["newton"]["p_vs_cox"]) == pytest.approx(compare_methods(newton, cox).pvalue, abs=1e-12)

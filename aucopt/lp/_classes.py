@@ -6,6 +6,8 @@ import inspect
 import warnings
 from numbers import Integral
 
+import numpy as np
+
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from ..base import (
@@ -24,28 +26,29 @@ from ..base import (
     non_negative,
     positive,
 )
+from .. import _memory, _runtime
 from ..kernels import check_lp_kernel_values
 from ..modeling import get_formulation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..exceptions import SolverWarning, warn
-from ..solvers import check_solver, lp_advice, solve
+from ..exceptions import SlowFitWarning, SolverWarning, warn
+from ..solvers import Status, check_solver, lp_advice, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
 from ._generation import GENERATION_CONSTRAINTS, row_column_generation
+from ._kernel import KernelOperator
 from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
+from ._smoothing import SMOOTHING_CONSTRAINTS, smoothing
 
-LP_METHODS = ("full", "generation", "chunking", "clustering", "subgradient")
+LP_METHODS = ("full", "generation", "smoothing", "chunking", "clustering", "subgradient")
 
-#: ``method="auto"``: the full LP (one row per pair) up to this many pairs, row-and-column
-#: generation (the same optimum, certified, on a growing LP) above. Measured on 2 cores with
-#: HiGHS: 19,000 comparable pairs of WHAS500 take about 4 s as a full LP, 27,000 take 13 s and
-#: all 75,000 over 170 s, which generation solves in 112 s.
-LP_AUTO_MAX_PAIRS = 20_000
+#: ``method="smoothing"``'s certified relative gap when ``tol`` is None
+SMOOTHING_TOL = 1e-3
 
 
 #: the function behind each scalable route and the constraints of its ``method_options``
 _ROUTES = {
     "generation": (row_column_generation, GENERATION_CONSTRAINTS),
+    "smoothing": (smoothing, SMOOTHING_CONSTRAINTS),
     "chunking": (chunking, CHUNKING_CONSTRAINTS),
     "subgradient": (subgradient, SUBGRADIENT_CONSTRAINTS),
     "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
@@ -125,13 +128,13 @@ class _LPRankerModel(KernelPairRanker):
         """Rules spanning several parameters: the route, its options, formulation and solver."""
         if self.method == "auto" and self.method_options:
             raise ValueError(f"method_options={self.method_options!r} are options of one route: set method to "
-                             "'full', 'generation', 'chunking', 'clustering' or 'subgradient' with them "
-                             "(method='auto' chooses the route from the problem size).")
+                             "'full', 'generation', 'smoothing', 'chunking', 'clustering' or 'subgradient' with "
+                             "them (method='auto' chooses the route from the problem size).")
         self._check_method_options()
         if self.method == "generation" and not self._on_highs:
             raise ValueError(f"method='generation' grows one live HiGHS model; solver={self.solver!r} cannot. Use "
                              "solver='highs', or method='chunking', which re-solves restricted LPs on any LP solver.")
-        if self.method in ("generation", "chunking", "subgradient") and self.formulation != "lp_ranker":
+        if self.method in ("generation", "smoothing", "chunking", "subgradient") and self.formulation != "lp_ranker":
             raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
                              f"(got formulation={self.formulation!r}).")
         if self.method == "clustering" and self.kernel == "precomputed":
@@ -165,49 +168,73 @@ class _LPRankerModel(KernelPairRanker):
     def select_method(self, pairs: PairSet) -> tuple[str, str]:
         """The route ``fit`` takes on these pairs, and why.
 
-        ``method="auto"`` chooses the full LP for at most ``LP_AUTO_MAX_PAIRS`` (20,000)
-        pairs, and for any number of pairs with a formulation other than ``"lp_ranker"``
-        (the scalable routes solve the LP Ranker itself); above, row-and-column generation,
-        which reaches the same optimum on an LP over a working set of pairs and ranking vectors
-        and certifies it. An explicit ``method`` is returned as it is.
+        ``method="auto"`` predicts the time of each route from measured constants (as the
+        memory model predicts bytes): the full LP, exact, when it is predicted to finish within
+        5 s (``aucopt._runtime.AUTO_FULL_SECONDS``), and for any number of pairs with a
+        formulation other than ``"lp_ranker"`` (the scalable routes solve the LP Ranker
+        itself); above, the smoothing route, which stops at a certified relative optimality gap
+        of ``tol`` (default 1e-3). A choice predicted to take over a minute is announced with a
+        warning at fit time. An explicit ``method`` is returned as it is.
 
         Parameters
         ----------
         pairs : PairSet
-            The training pairs (only their number is used).
+            The training pairs (only their number, points and target are used).
 
         Returns
         -------
-        method : {"full", "generation", "chunking", "clustering", "subgradient"}
+        method : {"full", "generation", "smoothing", "chunking", "clustering", "subgradient"}
             The route.
         reason : str
-            One sentence saying why (printed by ``fit`` when ``verbose`` is set).
+            One sentence saying why, with the predicted times (printed by ``fit`` when
+            ``verbose`` is set).
 
         Examples
         --------
         >>> from aucopt import LPRanker, PairSet
         >>> LPRanker().select_method(PairSet.bipartite([1] * 100 + [0] * 100))[0]
         'full'
-        >>> method, reason = LPRanker().select_method(PairSet.bipartite([1] * 300 + [0] * 300))
+        >>> method, reason = LPRanker().select_method(PairSet.bipartite([1] * 1000 + [0] * 1000))
         >>> method
-        'generation'
-        >>> print(reason)
-        method='auto': row-and-column generation, the full LP's optimum on a working set of pairs and ranking vectors (90,000 pairs > 20,000; method='full' forces the whole LP).
+        'smoothing'
+        >>> print(reason)  # doctest: +ELLIPSIS
+        method='auto': smoothing to a certified relative gap of 0.001, predicted ... (1,000,000 pairs; the full LP, exact, is predicted to take ...; method='full' forces it).
         """
-        P = pairs.n_pairs
+        m, P = pairs.n_points, pairs.n_pairs
         if self.method != "auto":
             return self.method, f"method={self.method!r} ({P:,} pairs)."
-        if P <= LP_AUTO_MAX_PAIRS:
-            return "full", f"method='auto': the full LP, one row per pair ({P:,} pairs <= {LP_AUTO_MAX_PAIRS:,})."
         if self.formulation != "lp_ranker":
             return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; the "
                             "scalable routes solve 'lp_ranker' only).")
-        if not self._on_highs:
-            return "chunking", (f"method='auto': chunking, the full LP's optimum by constraint generation ({P:,} "
-                                f"pairs > {LP_AUTO_MAX_PAIRS:,}; row-and-column generation needs solver='highs').")
-        return "generation", (f"method='auto': row-and-column generation, the full LP's optimum on a working set of "
-                              f"pairs and ranking vectors ({P:,} pairs > {LP_AUTO_MAX_PAIRS:,}; method='full' forces "
-                              "the whole LP).")
+        full = _runtime.full_lp_seconds(m, P, pairs.target)
+        if full <= _runtime.AUTO_FULL_SECONDS:
+            return "full", (f"method='auto': the full LP, one row per pair, exact ({P:,} pairs; predicted "
+                            f"{_runtime.describe(full)}).")
+        tol = SMOOTHING_TOL if self.tol is None else float(self.tol)
+        blocks = "" if self._stores_kernel(m) else (
+            f"; the {m:,} x {m:,} kernel exceeds max_bytes, so it is evaluated in blocks at every step")
+        return "smoothing", (f"method='auto': smoothing to a certified relative gap of {tol:g}, predicted "
+                             f"{_runtime.describe(self._predicted_seconds('smoothing', pairs))} ({P:,} pairs; the full "
+                             f"LP, exact, is predicted to take {_runtime.describe(full)}; method='full' forces "
+                             f"it{blocks}).")
+
+    def _predicted_seconds(self, method: str, pairs: PairSet) -> float:
+        """The runtime model's seconds for ``method`` on these pairs (NaN for routes it does not model)."""
+        m, P = pairs.n_points, pairs.n_pairs
+        if method == "full":
+            return _runtime.full_lp_seconds(m, P, pairs.target)
+        if method == "smoothing":
+            seconds = _runtime.smoothing_seconds(m, SMOOTHING_TOL if self.tol is None else float(self.tol))
+            return seconds if self._stores_kernel(m) else 4.0 * seconds  # kernel blocks at every step
+        return float("nan")
+
+    def _stores_kernel(self, m: int) -> bool:
+        """Whether the smoothing route keeps the kernel matrix (it fits ``max_bytes`` beside the
+        working arrays, or it is given precomputed); otherwise it evaluates kernel blocks."""
+        if self.kernel in ("precomputed", "linear"):
+            return True  # given, or a product of X with itself in O(m d)
+        return self.max_bytes is None or (_memory.kernel_bytes(m) + _memory.smoothing_work_bytes(m, min(m, 1000))
+                                          <= self.max_bytes)
 
     def check_size(self, pairs: PairSet) -> None:
         """Refuse, before any work, a problem whose route would exceed ``max_bytes``.
@@ -216,6 +243,8 @@ class _LPRankerModel(KernelPairRanker):
         :meth:`select_method`) for these pairs (kernel
         matrix, assembled LP and the solver's working memory for ``"full"``; a byte per pair, a
         kernel block and the restricted LP for ``"generation"`` (the kernel is read in blocks);
+        the working set's kernel rows and Hessian block for ``"smoothing"`` (with the kernel
+        when it fits, else the kernel is evaluated in blocks);
         the kernel, the pair partition and a restricted LP for ``"chunking"``; the kernel for
         ``"subgradient"``; the distance matrix for ``"clustering"``) and raises when it is
         over the budget. ``fit`` calls it first; call it yourself to test a size up front.
@@ -241,10 +270,8 @@ class _LPRankerModel(KernelPairRanker):
         ...     LPRanker(method="full").check_size(pairs)
         ... except ProblemTooLargeError as exc:
         ...     print(exc.suggestion.estimator, exc.suggestion.params)
-        LPRanker {'method': 'generation'}
+        LPRanker {'method': 'smoothing'}
         """
-        from .. import _memory
-
         m, P = pairs.n_points, pairs.n_pairs
         survival = pairs.target == "survival"
         method = self.select_method(pairs)[0]
@@ -261,6 +288,11 @@ class _LPRankerModel(KernelPairRanker):
             _memory.refuse(_memory.generation_work_bytes(m, P), self.max_bytes,
                            f"Row-and-column generation over {P:,} pairs of {m:,} points (a byte per pair, kernel "
                            "blocks and the restricted LP)", routes("generation"))
+        elif method == "smoothing":
+            kernel = _memory.kernel_bytes(m) if self._stores_kernel(m) and self.kernel != "linear" else 0.0
+            _memory.refuse(kernel + _memory.smoothing_work_bytes(m, min(m, 50)), self.max_bytes,
+                           f"The smoothing route over {m:,} points (kernel rows of its working set)",
+                           routes("smoothing"))
         elif method == "clustering":
             _memory.refuse(_memory.clustering_bytes(m), self.max_bytes,
                            f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)", routes())
@@ -284,40 +316,79 @@ class _LPRankerModel(KernelPairRanker):
         options = dict(self.method_options or {})
         C = float(self.C)
         self.method_result_ = self.reduction_ = self.problem_size_ = None
+        self.optimality_gap_ = float("nan")
         method = self._take_route(pairs)
         if method == "clustering" and pairs.target != "bipartite":
             raise ValueError("method='clustering' needs binary labels and explicit features; "
-                             f"got a {pairs.target} pair set (use method='chunking' or 'subgradient').")
+                             f"got a {pairs.target} pair set (use method='smoothing' or 'subgradient').")
         self.check_size(pairs)
-        if method != "subgradient" and lp_advice(self.solver):
+        self._announce_slow_route(method, pairs)
+        if method not in ("subgradient", "smoothing") and lp_advice(self.solver):
             warn(f"{type(self).__name__}(solver={self.solver!r}): {lp_advice(self.solver)}", SolverWarning)
         if method == "clustering":
             return self._solve_clustered(X, pairs, kernel, options)
-        if self.max_iter is not None and method in ("generation", "chunking", "subgradient"):
+        if self.max_iter is not None and method in ("generation", "smoothing", "chunking", "subgradient"):
             options["max_iter"] = self.max_iter
         if method == "generation":
             return self._solve_generation(X, pairs, kernel, C, options)
+        if method == "smoothing":
+            return self._solve_smoothing(X, pairs, kernel, C, options)
         K = kernel(dense(X) if kernel.precomputed else X)
         check_lp_kernel_values(K, None if method == "subgradient" else self.solver)
         basis = None if kernel.precomputed else X
         if method == "subgradient":
             run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose,
                                   time_limit=(self.solver_options or {}).get("time_limit"), **options)
-            self.method_result_, self.n_iter_ = run, run.iterations
+            self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.iterations, run.gap
             return Solution(basis, pairs.signs * run.alpha, None, run.objective)
         if method == "chunking":
             run = _warning_at_fit(chunking, K, pairs, C, solver=self.solver, solver_options=self.solver_options,
                                   tol=self.tol, verbose=max(2, int(self.verbose)) if self.verbose else 0,
                                   random_state=self.random_state,
                                   max_bytes=self.max_bytes, **options)
-            self.method_result_, self.n_iter_ = run, run.passes
+            self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.passes, run.gap
             return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
         problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
                                                           C=C)
         result = self._solve_lp(problem)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
+        self.optimality_gap_ = 0.0 if result.status == Status.OPTIMAL else float("nan")
         return Solution(basis, problem.output(result.x, "coef"), result, result.objective)
+
+    def _announce_slow_route(self, method, pairs):
+        """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
+        if self.method != "auto":
+            return
+        seconds = self._predicted_seconds(method, pairs)
+        if seconds > _runtime.SLOW_FIT_SECONDS:
+            warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
+                 f"{_runtime.describe(seconds)}: set verbose=1 to follow its certified gap, raise tol for a looser "
+                 "gap, or subsample the data.", SlowFitWarning)
+
+    def _kernel_operator(self, X, kernel, m):
+        """The kernel as the smoothing route reads it: the given matrix, the features' products for the
+        linear kernel, the stored matrix when it fits ``max_bytes``, else blocks evaluated on demand."""
+        if kernel.precomputed:
+            K = dense(X)
+            if not np.isfinite(K).all():
+                raise ValueError("The precomputed kernel matrix contains NaN or infinite values.")
+            return KernelOperator(K, m)
+        if self.kernel == "linear":
+            return KernelOperator(None, m, factor=X)
+        if self._stores_kernel(m):
+            return KernelOperator(kernel(X), m, symmetric=True)
+        return KernelOperator(lambda rows, cols: kernel(X[rows], X[cols]), m)
+
+    def _solve_smoothing(self, X, pairs, kernel, C, options):
+        """The smoothing route to a certified relative gap of ``tol`` (default 1e-3)."""
+        operator = self._kernel_operator(X, kernel, pairs.n_points)
+        tol = SMOOTHING_TOL if self.tol is None else float(self.tol)
+        run = _warning_at_fit(smoothing, operator, pairs, C, tol=tol, verbose=self.verbose,
+                              time_limit=(self.solver_options or {}).get("time_limit"), max_bytes=self.max_bytes,
+                              **options)
+        self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.iterations, run.gap
+        return Solution(None if kernel.precomputed else X, pairs.signs * run.alpha, None, run.objective)
 
     def _solve_generation(self, X, pairs, kernel, C, options):
         """Row-and-column generation, reading the kernel in blocks (never the whole matrix)."""
@@ -333,7 +404,7 @@ class _LPRankerModel(KernelPairRanker):
                 return block
         run = _warning_at_fit(row_column_generation, K, pairs, C, tol=self.tol, verbose=self.verbose,
                               solver_options=self.solver_options, max_bytes=self.max_bytes, **options)
-        self.method_result_, self.n_iter_ = run, run.rounds
+        self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.rounds, run.gap
         return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
 
     def _solve_clustered(self, X, pairs, kernel, options):
@@ -384,22 +455,29 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         output ``"coef"`` (``m.scores(alpha)`` does, or ``m.output("coef", expr)``), checked
         before the solve. The routes ``"generation"``, ``"chunking"`` and
         ``"subgradient"`` solve ``"lp_ranker"`` itself.
-    method : {"auto", "full", "generation", "chunking", "clustering", "subgradient"}, default="auto"
-        How the LP is solved (Ataman 2007, Ch. IV). ``"auto"``: ``"full"`` up to 20,000 pairs
-        (``aucopt.lp.LP_AUTO_MAX_PAIRS``; the full LP then takes seconds), ``"generation"``
-        above; the choice and its reason are printed when ``verbose`` is set and kept in
-        ``method_`` (see :meth:`select_method`). ``"full"``: the whole LP, one row per pair.
+    method : {"auto", "full", "generation", "smoothing", "chunking", "clustering", "subgradient"}, default="auto"
+        How the LP is solved. ``"auto"``: ``"full"`` when the runtime model predicts the whole
+        LP to take at most 5 s, ``"smoothing"`` above; the choice, its reason and the predicted
+        times are printed when ``verbose`` is set and kept in ``method_`` (see
+        :meth:`select_method`), and a choice predicted to take over a minute issues a
+        :class:`~aucopt.exceptions.SlowFitWarning`. ``"full"``: the whole LP, one row per pair.
         ``"generation"``: row-and-column generation on one live HiGHS model
         (:func:`aucopt.lp.row_column_generation`), the same optimum, certified, from an LP over
         a working set of pairs and ranking vectors; the kernel is read in blocks.
-        ``"chunking"``: exact constraint generation (:func:`aucopt.lp.chunking`), the same
-        optimum from LPs over a working set of pairs. ``"clustering"``: the reduced LP
-        (eq. 4.1) on the centers of :func:`aucopt.lp.local_clustering` (binary labels and
-        explicit features only). ``"subgradient"``: the projected subgradient method
-        (:func:`aucopt.lp.subgradient`), which never lists the pairs.
+        ``"smoothing"``: the smoothed objective, narrowed by continuation and minimized by
+        Newton steps on the sorted-pair core (:func:`aucopt.lp.smoothing`), until the certified
+        relative optimality gap is at most ``tol``; pairs are never listed, and a kernel that
+        does not fit ``max_bytes`` is evaluated in blocks.
+        The routes of Ataman (2007), Ch. IV: ``"chunking"``, exact constraint generation
+        (:func:`aucopt.lp.chunking`); ``"clustering"``, the reduced LP (eq. 4.1) on the centers
+        of :func:`aucopt.lp.local_clustering` (binary labels and explicit features only);
+        ``"subgradient"``, the projected subgradient method (:func:`aucopt.lp.subgradient`).
+        Every route reports its certified gap in ``optimality_gap_``.
     method_options : dict, default=None
         Options of the route. ``"generation"``: ``pairs_per_point``, ``max_pairs``,
-        ``columns_per_round``, ``min_violation``, ``warm_start``, ``callback``. ``"chunking"``:
+        ``columns_per_round``, ``min_violation``, ``warm_start``, ``callback``.
+        ``"smoothing"``: ``mu0``, ``max_columns``, ``warm_start`` (a previous fit's
+        ``method_result_``, e.g. along a C path), ``callback``. ``"chunking"``:
         ``n_chunks``, ``scheme``, ``top_k``, ``violation``, ``min_violation``, ``callback``.
         ``"clustering"``: ``variant``.
         ``"subgradient"``: ``rule``, ``step0``, ``step_min``, ``patience``, ``shrink``,
@@ -409,8 +487,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     solver : str, default="highs"
         LP backend: ``"highs"``, ``"osqp"``, ``"cvxpy"`` (Clarabel), ``"cvxpy:<NAME>"`` or an
         installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
-        ``method="subgradient"``; ``method="generation"`` needs ``"highs"`` (with another
-        solver ``method="auto"`` takes ``"chunking"`` above the threshold). HiGHS (dual simplex) is the LP solver. OSQP is a first-order
+        ``method="smoothing"`` and ``"subgradient"``; ``method="generation"`` needs
+        ``"highs"``. HiGHS (dual simplex) is the LP solver. OSQP is a first-order
         QP solver: on this degenerate LP it takes minutes at a few hundred points (HiGHS: about
         a second) and often stops at its iteration limit, so ``"osqp"`` (and
         ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
@@ -421,15 +499,17 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         has none and raises ``ValueError``); a solve stopped by it keeps its last point, sets
         ``solve_result_.status == "time_limit"`` and issues a
         :class:`~aucopt.exceptions.SolverWarning`. It caps the whole fit on every route:
-        generation and chunking give each restricted LP the time left, the subgradient stops at it (a
-        ``ConvergenceWarning``; its best iterate is kept).
+        generation and chunking give each restricted LP the time left, smoothing and the
+        subgradient stop at it (a ``ConvergenceWarning``; the best iterate is kept and
+        ``optimality_gap_`` says how far from the optimum it can be).
     tol : float, default=None
-        Stopping tolerance: the backend's tolerance for the LP routes (None: the backend's
-        default); for ``method="subgradient"`` the relative move of α below which the run stops
-        (None: no such test).
+        Stopping tolerance: for ``method="smoothing"``, the certified relative optimality gap at
+        which it stops (None: 1e-3, ``aucopt.lp.SMOOTHING_TOL``); the backend's tolerance for
+        the LP routes (None: the backend's default); for ``method="subgradient"`` the relative
+        move of α below which the run stops (None: no such test).
     max_iter : int, default=None
-        Iteration limit: subgradient iterations (default 5000), generation rounds (default
-        500), chunking passes (default 50),
+        Iteration limit: Newton steps of smoothing (default 1000), subgradient iterations
+        (default 5000), generation rounds (default 500), chunking passes (default 50),
         or the backend's iteration limit for ``"full"`` and ``"clustering"`` (default: the
         backend's). A route stopped by it before its own rule holds issues a
         ``ConvergenceWarning`` (and chunking reports ``solve_result_.status ==
@@ -437,8 +517,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
         every LP solved (``"full"``, ``"clustering"`` and each LP of ``"chunking"``) and a
-        progress bar for ``"generation"``, ``"chunking"`` and ``"subgradient"`` (with ≥ 2, also
-        HiGHS's log for ``"generation"``).
+        progress bar for ``"generation"``, ``"smoothing"`` (with the certified gap),
+        ``"chunking"`` and ``"subgradient"`` (with ≥ 2, also HiGHS's log for ``"generation"``).
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
@@ -477,27 +557,34 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         The route taken (``method``, or the one ``method="auto"`` chose).
     objective_ : float
         LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
-        ``"full"``, ``"generation"``, ``"chunking"`` and ``"subgradient"``, the reduced LP's
-        for ``"clustering"``.
+        every route but ``"clustering"``, whose objective is the reduced LP's.
+    optimality_gap_ : float
+        The certified relative optimality gap of the returned expansion, (``objective_`` − a
+        lower bound of the LP optimum) / ``objective_``: 0.0 when an exact route proved
+        optimality (``"full"``, and ``"generation"`` and ``"chunking"`` when their certificate
+        held); the dual bound reached by ``"smoothing"``, ``"subgradient"`` and by an exact
+        route stopped early; NaN where no bound exists (``"clustering"`` solves another LP, a
+        full LP without an optimal status).
     solve_result_ : SolveResult or None
         The backend's result for the (last) LP; None for ``"subgradient"``. For
         ``"chunking"`` stopped by ``max_iter`` before its optimality certificate held, the
         status is ``"iteration_limit"`` (and a ``ConvergenceWarning`` is issued); likewise for
         ``"generation"`` stopped before its certificate held.
-    method_result_ : GenerationResult, ChunkingResult, SubgradientResult, LocalClusters or None
-        The route's record (rounds, rows and columns with the optimality certificate; passes and
-        retained pairs; iteration history; or the clusters); None for ``"full"``. For ``"subgradient"``, ``lower_bound`` and ``gap`` certify how far
-        the fitted objective can be above the LP optimum.
+    method_result_ : GenerationResult, SmoothingResult, ChunkingResult, SubgradientResult, LocalClusters or None
+        The route's record (rounds, rows and columns with the optimality certificate; Newton
+        steps, smoothing widths and the certified bounds; passes and retained pairs; iteration
+        history; or the clusters); None for ``"full"``. Its ``lower_bound`` and ``gap`` certify
+        how far the fitted objective can be above the LP optimum.
     n_iter_ : int
-        Iterations: subgradient iterations, generation rounds, chunking passes, or the backend's iteration count
-        for ``"full"`` and ``"clustering"``.
+        Iterations: Newton steps of smoothing, subgradient iterations, generation rounds, chunking passes, or
+        the backend's iteration count for ``"full"`` and ``"clustering"``.
     n_pairs_ : int
         Number of training pairs.
     pair_target_ : str
         ``"bipartite"``.
     problem_size_ : dict or None
         Variables, rows and nonzeros of the assembled LP (None for the scalable routes
-        ``"generation"``, ``"chunking"`` and ``"subgradient"``).
+        ``"generation"``, ``"smoothing"``, ``"chunking"`` and ``"subgradient"``).
     reduction_ : dict or None
         For ``"clustering"``: ``{"points": (m, k), "pairs": (n⁺n⁻, k⁺k⁻)}`` before and after.
     n_features_in_ : int
@@ -598,14 +685,16 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one.
-    method : {"auto", "full", "generation", "chunking", "subgradient"}, default="auto"
+    method : {"auto", "full", "generation", "smoothing", "chunking", "subgradient"}, default="auto"
         How the LP is solved: the whole LP, row-and-column generation
-        (:func:`aucopt.lp.row_column_generation`, the same optimum, certified), exact
+        (:func:`aucopt.lp.row_column_generation`, the same optimum, certified), smoothing to a
+        certified relative optimality gap of ``tol`` (:func:`aucopt.lp.smoothing`), exact
         constraint generation (:func:`aucopt.lp.chunking`) or the projected subgradient method
-        (:func:`aucopt.lp.subgradient`). ``"auto"``: ``"full"`` up to 20,000 comparable pairs
-        (a full LP over all of WHAS500's 75,000 pairs runs for minutes), ``"generation"``
-        above, stated when ``verbose`` is set and kept in ``method_``. ``"clustering"`` needs
-        binary labels and is refused.
+        (:func:`aucopt.lp.subgradient`). ``"auto"``: ``"full"`` when the runtime model predicts
+        the whole LP to take at most 5 s (a full LP over all of WHAS500's 75,000 pairs runs for
+        minutes), ``"smoothing"`` above (WHAS500: seconds), stated with the predicted times when
+        ``verbose`` is set and kept in ``method_`` (see :class:`LPRanker`). ``"clustering"``
+        needs binary labels and is refused.
     method_options : dict, default=None
         Options of the route (see :class:`LPRanker`).
     solver : str, default="highs"
@@ -616,17 +705,18 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Raw options passed unchanged to the backend; ``{"time_limit": seconds}`` caps the
         whole fit on every route and backend that has a time limit (see :class:`LPRanker`).
     tol : float, default=None
-        Stopping tolerance: the backend's for the LP routes (None: its default); for
+        Stopping tolerance: for ``method="smoothing"`` the certified relative optimality gap
+        (None: 1e-3); the backend's for the LP routes (None: its default); for
         ``method="subgradient"`` the relative move of α below which the run stops.
     max_iter : int, default=None
-        Subgradient iterations (default 5000), generation rounds (default 500), chunking
-        passes (default 50) or the backend's
+        Newton steps of smoothing (default 1000), subgradient iterations (default 5000),
+        generation rounds (default 500), chunking passes (default 50) or the backend's
         iteration limit for ``"full"``. A route stopped by it before its own rule holds issues
         a ``ConvergenceWarning`` (chunking: ``solve_result_.status == "iteration_limit"``).
     verbose : int, default=0
         Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
-        every LP solved and a progress bar for ``"generation"``, ``"chunking"`` and
-        ``"subgradient"``.
+        every LP solved and a progress bar for ``"generation"``, ``"smoothing"``,
+        ``"chunking"`` and ``"subgradient"``.
     random_state : int, RandomState instance, numpy.random.Generator or None, default=0
         Seed of the random partition of the pairs into chunks (``method="chunking"``).
     support_threshold : float, default=1e-8
@@ -657,12 +747,17 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         The route taken (``method``, or the one ``method="auto"`` chose).
     objective_ : float
         LP objective at the solution (the full LP's, over all comparable pairs).
+    optimality_gap_ : float
+        The certified relative optimality gap of the returned expansion (see
+        :class:`LPRanker`): 0.0 for a proven optimum, the dual bound reached by
+        ``"smoothing"``, ``"subgradient"`` or an exact route stopped early.
     solve_result_ : SolveResult or None
-        The backend's result for the (last) LP; None for ``"subgradient"``.
-    method_result_ : ChunkingResult, SubgradientResult or None
-        The route's record; None for ``"full"``.
+        The backend's result for the (last) LP; None for ``"smoothing"`` and ``"subgradient"``.
+    method_result_ : GenerationResult, SmoothingResult, ChunkingResult, SubgradientResult or None
+        The route's record, with its certified ``lower_bound`` and ``gap``; None for ``"full"``.
     n_iter_ : int
-        Subgradient iterations, chunking passes or the backend's iteration count.
+        Newton steps of smoothing, generation rounds, subgradient iterations, chunking passes or
+        the backend's iteration count.
     n_pairs_ : int
         Number of comparable (training) pairs.
     pair_target_ : str

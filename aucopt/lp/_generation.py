@@ -40,12 +40,10 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss, violated_pairs
 from ..solvers import Status
 from ..solvers.highs import IncrementalLP
+from ._kernel import KernelOperator
 from ._scale import _Count
 
 __all__ = ["row_column_generation", "GenerationResult", "GENERATION_CONSTRAINTS"]
-
-_BLOCK_ENTRIES = _memory.GENERATION_BLOCK_ENTRIES  # kernel entries computed at a time (128 MB)
-
 
 @dataclass
 class GenerationResult:
@@ -73,9 +71,17 @@ class GenerationResult:
         certifies dual feasibility).
     converged : bool
         Whether the certificate holds: ``violated_pairs == 0`` and no column prices out.
+    lower_bound : float
+        The best lower bound of the LP optimum over the rounds: a restricted LP's objective Σπ
+        divided by max(1, 1 − the smallest reduced cost), the value of its pair duals scaled
+        to dual feasibility for every column (exact to HiGHS's tolerances).
+    gap : float
+        ``(objective − lower_bound) / objective``: 0 when the certificate holds, else how far
+        above the optimum α can be.
     history : list of dict
         Per round: ``round``, ``rows``, ``columns``, ``points``, ``lp_objective``,
         ``objective`` (the full LP's, at that round's α), ``violated`` (pairs), ``min_reduced_cost``,
+        ``lower_bound`` (the best so far),
         ``added_rows``, ``added_columns``, ``simplex_iterations``, ``lp_seconds`` (the
         restricted LP's solve) and ``seconds`` (since the start).
     columns : ndarray of int64
@@ -112,6 +118,8 @@ class GenerationResult:
     min_reduced_cost: float
     converged: bool
     history: list = field(default_factory=list)
+    lower_bound: float = 0.0
+    gap: float = 1.0
     solve_result: object = None
     columns: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -134,48 +142,13 @@ GENERATION_CONSTRAINTS = {
 }
 
 
-class _KernelBlocks:
-    """Blocks K[rows][:, cols] of a kernel given as an (m, m) array or a callable (rows, cols) -> block."""
-
-    def __init__(self, K, m):
-        if callable(K):
-            self._block, self.matrix = K, None
-        else:
-            K = np.asarray(K, dtype=float)
-            if K.shape != (m, m):
-                raise ValueError(f"K must have shape ({m}, {m}) for the {m} points of the pair set, got {K.shape}.")
-            self.matrix = K
-        self.m = m
-
-    def block(self, rows, cols) -> np.ndarray:
-        rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
-        if self.matrix is not None:
-            return self.matrix[np.ix_(rows, cols)]
-        out = np.asarray(self._block(rows, cols), dtype=float)
-        if out.shape != (len(rows), len(cols)):
-            raise ValueError(f"The kernel callable returned a block of shape {out.shape} for {len(rows)} rows and "
-                             f"{len(cols)} columns.")
-        return out
-
-    def product(self, cols, v) -> np.ndarray:
-        """K[:, cols] @ v over all m rows, in row blocks."""
-        cols = np.asarray(cols, dtype=np.int64)
-        if len(cols) == 0:
-            return np.zeros(self.m)
-        if self.matrix is not None:
-            return self.matrix[:, cols] @ v
-        step = max(1, _BLOCK_ENTRIES // len(cols))
-        return np.concatenate([self.block(np.arange(a, min(a + step, self.m)), cols) @ v
-                               for a in range(0, self.m, step)])
-
-
 class _RestrictedLP:
     """The restricted LP Ranker on a live :class:`IncrementalLP`: α columns for the generated
     ranking vectors, score columns s_i and score rows s_i − Σ_l y_l K_il α_l = 0 for the points
     the pair rows touch, and per pair row a slack column z_p and the row s_i − s_j + z_p ≥ 1.
     Nothing is ever deleted, so the LP indices of the points and pairs are fixed once added."""
 
-    def __init__(self, kernel: _KernelBlocks, pairs: PairSet, C: float, lp: IncrementalLP):
+    def __init__(self, kernel: KernelOperator, pairs: PairSet, C: float, lp: IncrementalLP):
         m = pairs.n_points
         self.kernel, self.pairs, self.C, self.lp = kernel, pairs, C, lp
         self.y = pairs.signs
@@ -393,7 +366,7 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
                    lambda: _memory.lp_routes(m, P, survival=pairs.target == "survival", solver="highs",
                                              max_bytes=max_bytes, exclude=("generation",)))
     C = float(C)
-    kernel = _KernelBlocks(K, m)
+    kernel = K if isinstance(K, KernelOperator) else KernelOperator(K, m)
     time_limit = (solver_options or {}).get("time_limit")
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
     lp = IncrementalLP(tol=tol, verbose=verbose >= 2, solver_options=solver_options)
@@ -421,15 +394,17 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     bar = progress_bar(bool(verbose), desc="row/column generation", unit="LP")
     history, result, rounds, timed_out = [], None, 0, False
     alpha = np.zeros(m)
-    n_violated, min_rc, objective = -1, -np.inf, np.inf
+    n_violated, min_rc, objective, lower = -1, -np.inf, np.inf, 0.0
     start = time.perf_counter()
     for rounds in range(1, max_iter + 1):
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         lp_start = time.perf_counter()
         result = lp.solve(time_limit=left)
         lp_seconds = time.perf_counter() - lp_start
-        if result.status == Status.TIME_LIMIT and result.x is None and rounds > 1:
+        if result.status == Status.TIME_LIMIT and result.x is None:  # α keeps the last round's (or 0)
             timed_out = True
+            if rounds == 1:
+                objective = C * pair_loss(pairs, np.zeros(m), "hinge")[0]
             break
         result.raise_for_status()
         alpha = model.alpha(result.x)
@@ -442,11 +417,13 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
         allowed = model.alpha_col < 0
         min_rc = float(rc[allowed].min()) if allowed.any() else 0.0
         n_violated = found.total
+        if result.status == Status.OPTIMAL:  # the restricted duals, scaled to feasibility for every column
+            lower = max(lower, result.objective / max(1.0, 1.0 - min(min_rc, 0.0)))
         new_cols = _most_negative(rc, allowed, columns_per_round, -min_violation)
         new_rows = found.positions[:max_pairs]
         record = {"round": rounds, "rows": model.n_pair_rows, "columns": len(model.alpha_points),
                   "points": len(model.score_points), "lp_objective": result.objective, "objective": objective,
-                  "violated": n_violated, "min_reduced_cost": min_rc, "added_rows": len(new_rows),
+                  "violated": n_violated, "min_reduced_cost": min_rc, "lower_bound": lower, "added_rows": len(new_rows),
                   "added_columns": len(new_cols), "simplex_iterations": result.iterations,
                   "lp_seconds": lp_seconds, "seconds": time.perf_counter() - start}
         history.append(record)
@@ -468,15 +445,19 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     if bar is not None:
         bar.close()
     converged = result.status == Status.OPTIMAL and n_violated == 0 and min_rc >= -min_violation
+    gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
     if not converged:
         why = (f"time_limit={time_limit:g} s (solver_options)" if timed_out else f"max_iter={max_iter} rounds")
         status = Status.TIME_LIMIT if timed_out else Status.ITERATION_LIMIT
         result = replace(result, status=status, message=f"row/column generation stopped at {why}")
         warn(f"Row-and-column generation stopped at {why} before its certificate held ({max(n_violated, 0):,} "
-             f"violated pairs, smallest reduced cost {min_rc:.3g}); its objective F = {objective:.6g} is an upper "
-             f"bound of the LP optimum. Raise {'time_limit' if timed_out else 'max_iter'}.", ConvergenceWarning)
+             f"violated pairs, smallest reduced cost {min_rc:.3g}); its objective F = {objective:.6g} is at most "
+             f"a fraction {gap:.3g} above the LP optimum (certified relative gap). Raise "
+             f"{'time_limit' if timed_out else 'max_iter'}, or use method='smoothing' for a near-optimal solution "
+             "with a certified gap.", ConvergenceWarning)
     return GenerationResult(alpha=alpha, objective=objective, rounds=rounds, n_rows=model.n_pair_rows,
                             n_columns=len(model.alpha_points), n_points=len(model.score_points),
                             violated_pairs=max(n_violated, 0), min_reduced_cost=min_rc, converged=converged,
+                            lower_bound=objective if converged else lower, gap=gap,
                             history=history, solve_result=result, columns=model.alpha_points.copy(),
                             rows=model.pair_rows.copy())

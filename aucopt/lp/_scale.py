@@ -487,6 +487,11 @@ class ChunkingResult:
     cold_restarts : int
         Restricted LPs that the backend failed to solve from the warm start and that were
         solved again from scratch.
+    lower_bound : float
+        The largest optimal objective of a restricted LP: each keeps every ranking vector and
+        drops pairs, so it bounds the full LP's optimum from below (to the backend's tolerance).
+    gap : float
+        ``(objective − lower_bound) / objective``: 0 when the optimality rule held.
 
     See Also
     --------
@@ -511,6 +516,8 @@ class ChunkingResult:
     solve_result: object = None
     converged: bool = True
     cold_restarts: int = 0
+    lower_bound: float = 0.0
+    gap: float = 0.0
 
 
 def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1, top_k: int = 1000,
@@ -642,7 +649,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     warm_starts = solver.strip().lower() == "highs"
     in_S = np.zeros(P, dtype=bool)
     history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
-    cold_restarts, violated = 0, True
+    cold_restarts, violated, lower = 0, True, 0.0
     bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
     time_limit = (solver_options or {}).get("time_limit")  # for the whole run: each LP gets what is left
     deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
@@ -672,6 +679,8 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
                 timed_out = True
             result.raise_for_status()
             n_solves += 1
+            if result.status == Status.OPTIMAL:  # a relaxation of the full LP: a lower bound
+                lower = max(lower, float(result.objective))
             alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
             f = K @ (pairs.signs * alpha)
             in_R = np.zeros(P, dtype=bool)
@@ -708,21 +717,23 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     if bar is not None:
         bar.close()
     objective, _ = lp_objective(K, pairs, C, alpha)
+    gap = 0.0 if not violated else _relative_gap(objective, lower)
     if timed_out and violated:
         result = replace(result, status=Status.TIME_LIMIT,
                          message=f"chunking stopped at time_limit={time_limit:g} s with violated pairs left")
         warn(f"Chunking stopped at time_limit={time_limit:g} s (solver_options) before its optimality rule "
-             f"held; its objective F = {objective:.6g} is an upper bound of the full LP's optimum. Raise "
-             "time_limit.", ConvergenceWarning)
+             f"held; its objective F = {objective:.6g} is at most a fraction {gap:.3g} above the full LP's optimum "
+             "(certified relative gap). Raise time_limit.", ConvergenceWarning)
     elif violated:
         result = replace(result, status=Status.ITERATION_LIMIT,
                          message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
         warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
-             f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is an "
-             "upper bound of the full LP's optimum. Raise max_iter.", ConvergenceWarning)
+             f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is at most a "
+             f"fraction {gap:.3g} above the full LP's optimum (certified relative gap). Raise max_iter.",
+             ConvergenceWarning)
     return ChunkingResult(alpha=alpha, objective=objective, passes=passes, n_constraints=int(in_S.sum()),
                           n_solves=n_solves, history=history, solve_result=result, converged=not violated,
-                          cold_restarts=cold_restarts)
+                          cold_restarts=cold_restarts, lower_bound=objective if not violated else lower, gap=gap)
 
 
 def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:

@@ -437,3 +437,139 @@ def violators_explicit(pi, pj, pw, f, skip, threshold, up_z, up_p, lo_z, lo_p):
             _keep_smallest(up_z, up_p, i, z, p)
             _keep_smallest(lo_z, lo_p, j, z, p)
     return total
+
+
+# ============================================================================ batched Hessian products
+@njit(cache=True, nogil=True)
+def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, NA, NP, V, out):
+    """``out += Q(V)`` column by column for an (m, k) matrix ``V`` (point order), in one pair of
+    sweeps whose per-rank sums are k-vectors: the MATVEC mode of :func:`sweep` for k directions
+    at once (``plo``/``phi``/``coef``: the quadratic pieces only; ``w`` in time order, ``NA``
+    per anchor and ``NP`` per position from the loss sweep)."""
+    m = order.shape[0]
+    k = V.shape[1]
+    npc = plo.shape[0]
+    Vp = np.empty((m, k))
+    for pos in range(m):
+        Vp[pos, :] = V[order[pos], :]
+    Op = np.zeros((m, k))
+    acc = np.zeros(k)
+    row = np.zeros(k)
+    if s0 >= 0:  # one shared suffix: prefix sums over ranks (forward), a difference array (adjoint)
+        P = np.zeros((n_uniq + 1, k))
+        for pos in range(s0, m):
+            r = rank[pos] + 1
+            wj = w[pos]
+            for q in range(k):
+                P[r, q] += wj * Vp[pos, q]
+        for r in range(n_uniq):
+            for q in range(k):
+                P[r + 1, q] += P[r, q]
+        D = np.zeros((n_uniq + 1, k))
+        for a in range(apos.shape[0]):
+            pa = apos[a]
+            wa = w[pa]
+            acc[:] = 0.0
+            for p in range(npc):
+                cl = plo[p]
+                lo = n_uniq if cl < 0 else yA[cl, a]
+                hi = yA[phi[p], a]
+                if lo <= hi:
+                    continue
+                c2 = 2.0 * coef[p, 2]
+                for q in range(k):
+                    acc[q] += c2 * (P[lo, q] - P[hi, q])
+                    x = c2 * wa * Vp[pa, q]
+                    D[hi, q] += x
+                    D[lo, q] -= x
+            na = NA[a]
+            for q in range(k):
+                Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
+        for r in range(n_uniq):
+            for q in range(k):
+                D[r + 1, q] += D[r, q]
+        for pos in range(s0, m):
+            r = rank[pos]
+            wj = w[pos]
+            npj = NP[pos]
+            for q in range(k):
+                Op[pos, q] += wj * (Vp[pos, q] * npj - D[r, q])
+    else:  # nested suffixes: Fenwick trees over ranks with k-vector nodes
+        tree = np.zeros((n_uniq + 1, k))
+        tot = np.zeros(k)
+        for pos in range(m - 1, -1, -1):
+            wj = w[pos]
+            for q in range(k):
+                tot[q] += wj * Vp[pos, q]
+            r = rank[pos] + 1
+            while r <= n_uniq:
+                for q in range(k):
+                    tree[r, q] += wj * Vp[pos, q]
+                r += r & (-r)
+            for a in range(aptr[pos], aptr[pos + 1]):
+                pa = apos[a]
+                acc[:] = 0.0
+                for p in range(npc):
+                    cl = plo[p]
+                    lo = n_uniq if cl < 0 else yA[cl, a]
+                    hi = yA[phi[p], a]
+                    if lo <= hi:
+                        continue
+                    c2 = 2.0 * coef[p, 2]
+                    if lo == n_uniq:
+                        for q in range(k):
+                            acc[q] += c2 * tot[q]
+                    else:
+                        r = lo
+                        while r > 0:
+                            for q in range(k):
+                                acc[q] += c2 * tree[r, q]
+                            r -= r & (-r)
+                    r = hi
+                    while r > 0:
+                        for q in range(k):
+                            acc[q] -= c2 * tree[r, q]
+                        r -= r & (-r)
+                wa = w[pa]
+                na = NA[a]
+                for q in range(k):
+                    Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
+        tree[:, :] = 0.0
+        for pos in range(m):
+            for a in range(aptr[pos], aptr[pos + 1]):
+                pa = apos[a]
+                wa = w[pa]
+                for p in range(npc):
+                    cl = plo[p]
+                    lo = n_uniq if cl < 0 else yA[cl, a]
+                    hi = yA[phi[p], a]
+                    if lo <= hi:
+                        continue
+                    c2 = 2.0 * coef[p, 2] * wa
+                    for q in range(k):
+                        row[q] = c2 * Vp[pa, q]
+                    r = hi + 1
+                    while r <= n_uniq:
+                        for q in range(k):
+                            tree[r, q] += row[q]
+                        r += r & (-r)
+                    if lo < n_uniq:
+                        r = lo + 1
+                        while r <= n_uniq:
+                            for q in range(k):
+                                tree[r, q] -= row[q]
+                            r += r & (-r)
+            r = rank[pos] + 1
+            acc[:] = 0.0
+            while r > 0:
+                for q in range(k):
+                    acc[q] += tree[r, q]
+                r -= r & (-r)
+            wj = w[pos]
+            npj = NP[pos]
+            for q in range(k):
+                Op[pos, q] += wj * (Vp[pos, q] * npj - acc[q])
+    for pos in range(m):
+        i = order[pos]
+        for q in range(k):
+            out[i, q] += Op[pos, q]

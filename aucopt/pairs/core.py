@@ -80,13 +80,14 @@ from .._validation import check_finite_1d
 from . import PairSet
 from . import _compiled
 
-__all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian",
+__all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian", "pair_slope_total",
            "pair_line_derivatives", "pair_counts", "ViolatedPairs", "violated_pairs"]
 
 LOSSES = ("hinge", "squared_hinge", "smoothed_hinge")
 """Names accepted by :class:`PairLoss`."""
 
 _INT = np.int64
+_MATMAT_COLUMNS = 32  # columns per compiled batched Hessian product
 
 
 # ===================================================================================== losses
@@ -449,6 +450,50 @@ def _loss_and_coef(core: "_Core", loss: PairLoss, hessian: bool = False):
     return float(acc[0]), c, sums
 
 
+def pair_slope_total(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> float:
+    """The total slope ``-Σ w_ij ℓ'(f_i - f_j)`` over the pairs, in one forward sweep.
+
+    For the hinge this is the weight of the pairs with margin below 1; for the smoothed hinge
+    of half-width ε it is ``Σ w_ij min(1, max(0, t_ij / 2ε))`` with ``t = 1 - z``: the total of
+    the pair duals ``π_ij / C`` that the smoothed LP Ranker objective's gradient carries (the
+    dual objective of its certificate, see :func:`aucopt.lp.smoothing`).
+
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores.
+    loss : str or PairLoss, default="squared_hinge"
+        The pairwise loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+
+    Returns
+    -------
+    float
+        ``-Σ w_ij ℓ'(z_ij)`` (ℓ' as in :meth:`PairLoss.derivative`: 0 at a kink's right side).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_slope_total
+    >>> pairs = PairSet.bipartite([1, 0, 0])
+    >>> f = np.array([1.0, 0.75, -1.0])      # margins 0.25 and 2
+    >>> pair_slope_total(pairs, f, "hinge"), pair_slope_total(pairs, f, "smoothed_hinge", eps=0.5)
+    (1.0, 0.75)
+    """
+    loss = PairLoss.make(loss, eps)
+    pieces = tuple(_Piece(p.lower, p.upper, p.d1, 2.0 * p.d2, 0.0) for p in loss.pieces)
+    core = _Core(pairs, f, _cuts(pieces))
+    if core.explicit:
+        return float(np.dot(core.wij, -loss.derivative(core.z)))
+    if core.n_anchors == 0:
+        return 0.0
+    return float(core.sweep(pieces, _compiled.LOSS, 3, 0)[0])
+
+
 def pair_line_derivatives(pairs: PairSet, f, v, loss="squared_hinge", eps: float = 0.5) -> tuple[float, float, float]:
     """``L`` and its first two derivatives along a direction, ``φ(t) = L(f + t v)`` at ``t = 0``.
 
@@ -645,6 +690,70 @@ class PairHessian:
         return out
 
     __call__ = matvec
+
+    def matmat(self, V) -> np.ndarray:
+        """The products ``Q(V[:, k])`` for every column of a matrix, in one pair of sweeps.
+
+        Equal to ``np.column_stack([self.matvec(v) for v in V.T])`` at the cost of about one
+        :meth:`matvec` per column without its per-call overhead (the sweeps carry k-vectors):
+        what forming ``Vᵀ Q V`` for a few hundred directions needs.
+
+        Parameters
+        ----------
+        V : array-like of shape (n_points, k)
+            Finite directions, one per column.
+
+        Returns
+        -------
+        ndarray of shape (n_points, k)
+            ``Q(V)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt import PairSet
+        >>> from aucopt.pairs.core import PairHessian
+        >>> H = PairHessian(PairSet.bipartite([1, 0, 0]), np.zeros(3))
+        >>> H.matmat(np.eye(3)).tolist()
+        [[4.0, -2.0, -2.0], [-2.0, 2.0, 0.0], [-2.0, 0.0, 2.0]]
+        """
+        core = self._core
+        V = np.asarray(V, dtype=float)
+        if V.ndim != 2 or V.shape[0] != core.m:
+            raise ValueError(f"V must have shape ({core.m}, k); got {V.shape}.")
+        out = np.zeros(V.shape)
+        if core.explicit:
+            if not np.isfinite(V).all():
+                raise ValueError("V contains NaN or infinite values.")
+            D = self._h2[:, None] * (V[core.i] - V[core.j])
+            np.add.at(out, core.i, D)
+            np.subtract.at(out, core.j, D)
+            return out
+        if self._NA is None or V.shape[1] == 0:
+            return out
+        plo, phi, coef = _piece_arrays(core.cuts, self._quad)
+        part = np.empty((core.m, min(_MATMAT_COLUMNS, V.shape[1])))
+        for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
+            block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
+            if not np.isfinite(block).all():
+                raise ValueError("V contains NaN or infinite values.")
+            chunk = part[:, :block.shape[1]] if block.shape[1] < part.shape[1] else part
+            chunk = np.ascontiguousarray(chunk)
+            chunk[:] = 0.0
+            _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
+                             coef, core.w_pos, self._NA, self._NP, block, chunk)
+            out[:, a:a + _MATMAT_COLUMNS] = chunk
+        return out
+        if self._NA is None or V.shape[1] == 0:
+            return out
+        plo, phi, coef = _piece_arrays(core.cuts, self._quad)
+        for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
+            block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
+            part = np.zeros(block.shape)
+            _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
+                             coef, core.w_pos, self._NA, self._NP, block, part)
+            out[:, a:a + _MATMAT_COLUMNS] = part
+        return out
 
 
 # ============================================================================ counts

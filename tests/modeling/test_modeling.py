@@ -473,7 +473,7 @@ def test_check_size_uses_the_declared_size():
                                                    r"1,000,000 pairs would need about") as excinfo:
         qp.check_size(n_points=n, n_pairs=P, n_basis=r, max_bytes=need_qp - 1, fix="use method='liblinear'")
     assert "use method='liblinear', or raise max_bytes" in str(excinfo.value)
-    with pytest.raises(ProblemTooLargeError, match=r"dense LP 'lp_ranker'.*use LPRanker\(method='generation'\)"):
+    with pytest.raises(ProblemTooLargeError, match=r"dense LP 'lp_ranker'.*use LPRanker\(method='smoothing'\)"):
         lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=2**30)
     lp.check_size(n_points=n, n_pairs=P, n_basis=n, lifted=False, max_bytes=None)
 

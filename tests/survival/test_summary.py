@@ -64,7 +64,10 @@ def test_summary_reports_the_fitted_attributes(name):
         assert fit["solver"] == model.solve_result_.solver
     elif hasattr(model, "converged_"):
         assert fit["status"] == ("converged" if model.converged_ else "not converged")
-    assert fit["method"] == (model.method if "method" in model.get_params() else FIT_METHODS[name])
+    assert fit["method"] == (getattr(model, "method_", model.method) if "method" in model.get_params()
+                             else FIT_METHODS[name])  # the route taken (method="auto" says which)
+    if hasattr(model, "optimality_gap_"):
+        assert fit["optimality_gap"] == model.optimality_gap_ and f"optimality_gap = " in str(result)
     if hasattr(model, "coef_"):
         assert list(result.coefficients.index) == [f"x{k}" for k in range(X.shape[1])]
         np.testing.assert_array_equal(result.coefficients["coef"].to_numpy(), model.coef_)

@@ -34,8 +34,7 @@ def test_cli_matches_pooled_cindex_cv(tmp_path, capsys):
     assert set(table) == {"lpr", "newton", "cox"}
     args = build_parser().parse_args(argv)
     X, y = load_survival("veterans")
-    n_pairs = PairSet.survival(y).n_pairs
-    estimators = {m: _survival_model(m, args, n_pairs) for m in ("lpr", "newton")}
+    estimators = {m: _survival_model(m, args, PairSet.survival(y)) for m in ("lpr", "newton")}
     estimators["cox"] = make_pipeline(MinMaxScaler(), CoxPH(alpha=args.cox_alpha))
     for name, est in estimators.items():
         res = pooled_cindex_cv(est, X, y, n_splits=3, n_repeats=2, random_state=0)
@@ -147,7 +146,7 @@ def test_cli_full_lp_over_the_budget_is_refused_up_front(tmp_path, capsys, monke
     assert "would need about" in err and "max_bytes=" in err and re.search(r": use \w+\(", err), err
     # the default route stays within the budget of these 60 subjects
     args = build_parser().parse_args(["survival", "--max-bytes", "1e4"])
-    assert _survival_model("lpr", args, 100)[-1].max_bytes == 1e4
+    assert _survival_model("lpr", args, PairSet.survival([True, False], [1.0, 2.0]))[-1].max_bytes == 1e4
 
 
 def test_cli_max_bytes_must_be_positive(tmp_path, capsys):
@@ -204,36 +203,51 @@ def test_cli_aucsvm_auto_on_few_pairs_solves_the_qp_and_says_so(tmp_path, capsys
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
     before = cv_spy["printed_before_cv"]
     assert f"aucsvm: the pairwise dual QP ({_n_pairs(path):,} comparable pairs <= 200,000)" in before
-    assert f"lpr: the full LP ({_n_pairs(path):,} comparable pairs <= 20,000)" in before
+    assert f"lpr: method='auto': the full LP, one row per pair, exact ({_n_pairs(path):,} pairs; predicted" in before
     assert isinstance(cv_spy["methods"]["aucsvm"][-1], SurvivalAUCSVM)
-    assert cv_spy["methods"]["lpr"][-1].method == "full"
+    assert cv_spy["methods"]["lpr"][-1].method == "auto"  # each fold chooses, by the same rule
 
 
-@pytest.mark.parametrize("model, limit, words", [
-    ("aucsvm", "AUCSVM_QP_MAX_PAIRS", "the pairwise dual QP with one variable per comparable pair"),
-    ("lpr", "LPR_FULL_MAX_PAIRS", "an LP with one row per comparable pair"),
-])
-def test_cli_explicit_full_path_on_many_pairs_prints_the_size_before_the_cv(tmp_path, capsys, monkeypatch, cv_spy,
-                                                                             model, limit, words):
+def test_cli_explicit_full_path_on_many_pairs_prints_the_size_before_the_cv(tmp_path, capsys, monkeypatch, cv_spy):
     from aucopt import cli
 
     path = _csv(tmp_path)
     n_pairs = _n_pairs(path)
-    monkeypatch.setattr(cli, limit, 10)
-    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", model, "--method", "full",
+    monkeypatch.setattr(cli, "AUCSVM_QP_MAX_PAIRS", 10)
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm", "--method", "full",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
-    notes = [line for line in cv_spy["printed_before_cv"].splitlines() if line.startswith(f"{model} --method full")]
-    assert len(notes) == 1 and words in notes[0] and f"({n_pairs:,} " in notes[0] and "2 fits" in notes[0]
-    assert cv_spy["methods"][model][-1].method == "full"
+    notes = [line for line in cv_spy["printed_before_cv"].splitlines() if line.startswith("aucsvm --method full")]
+    assert len(notes) == 1 and "the pairwise dual QP with one variable per comparable pair" in notes[0]
+    assert f"({n_pairs:,} " in notes[0] and "2 fits" in notes[0]
+    assert cv_spy["methods"]["aucsvm"][-1].method == "full"
 
 
-def test_cli_lpr_auto_on_many_pairs_takes_the_subgradient_and_says_why(tmp_path, capsys, monkeypatch, cv_spy):
-    from aucopt import cli
+def test_cli_explicit_lp_route_predicted_slow_says_so_before_the_cv(tmp_path, capsys, monkeypatch, cv_spy):
+    import aucopt._runtime
 
     path = _csv(tmp_path)
-    monkeypatch.setattr(cli, "LPR_FULL_MAX_PAIRS", 10)
+    monkeypatch.setattr(aucopt._runtime, "SLOW_FIT_SECONDS", 0.0)
+    assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "lpr", "--method", "full",
+                 "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
+    notes = [line for line in cv_spy["printed_before_cv"].splitlines() if line.startswith("lpr:")]
+    assert len(notes) == 1 and f"method='full' ({_n_pairs(path):,} pairs)" in notes[0] and "2 fits" in notes[0]
+    assert "in all (each fit predicted" in notes[0]
+    assert cv_spy["methods"]["lpr"][-1].method == "full"
+
+
+def test_cli_lpr_auto_takes_the_estimators_choice_and_says_why(tmp_path, capsys, monkeypatch, cv_spy):
+    import aucopt._runtime
+
+    path = _csv(tmp_path)
+    monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)  # these 60 subjects count as a slow LP
     assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "lpr",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
-    assert f"lpr: the projected subgradient, which never lists the pairs ({_n_pairs(path):,} comparable pairs > 10" \
-        in cv_spy["printed_before_cv"]
-    assert cv_spy["methods"]["lpr"][-1].method == "subgradient"
+    assert (f"lpr: method='auto': smoothing to a certified relative gap of 0.001, predicted"
+            in cv_spy["printed_before_cv"])
+    model = cv_spy["methods"]["lpr"][-1]
+    assert model.method == "auto" and model.select_method(PairSet.survival(*_event_time(path)))[0] == "smoothing"
+
+
+def _event_time(path):
+    _, y = load_survival(path, time="T", event="E")
+    return y["event"], y["time"]

@@ -1,0 +1,87 @@
+"""The runtime model: how long the LP Ranker's routes are predicted to take, for ``method="auto"``.
+
+As the memory model (:mod:`aucopt._memory`) predicts bytes before any allocation, this module
+predicts seconds before any work, from constants measured with
+``python benchmarks/lp_ranker_certified.py --calibrate`` (HiGHS 1.x dual simplex, numpy with
+OpenBLAS, 2 cores; each fit in a fresh process). The predictions are deliberately on the slow
+side of the measurements (the slowest data set of each kind sets the constant): they decide
+whether the exact LP is cheap enough to be the default, and whether a fit deserves a warning
+that it will take minutes.
+
+* The full LP (HiGHS's dual simplex on the lifted LP, one row per pair) grows faster than
+  linearly in the number of pairs P: ``a · (P / 10⁴)^b`` seconds, with its own (a, b) for
+  bipartite pairs and for survival pairs (Harrell's comparable pairs are harder: their optimum
+  is more degenerate).
+* The smoothing route to a relative gap of 1e-3 grows with the number of points m (Newton steps
+  on a working set of kernel columns, a kernel product per step): ``c · (m / 10³)^e`` seconds.
+"""
+
+from __future__ import annotations
+
+import math
+
+#: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target. Measured (--calibrate): see
+#: docs/benchmarks.md, "The runtime model".
+FULL_LP_SECONDS = {"bipartite": (0.25, 2.1), "survival": (1.2, 2.6)}
+
+#: the smoothing route to a 1e-3 gap: (c, e) of c·(m/1e3)^e seconds
+SMOOTHING_SECONDS = (4.0, 1.6)
+
+#: method="auto" takes the full LP (exact) when it is predicted to finish within this many seconds
+AUTO_FULL_SECONDS = 5.0
+
+#: a route predicted to take longer than this is announced by a warning when method="auto" takes it
+SLOW_FIT_SECONDS = 60.0
+
+
+def full_lp_seconds(n_points: int, n_pairs: int, target: str = "bipartite") -> float:
+    """Predicted seconds of the full LP Ranker LP on HiGHS (``method="full"``).
+
+    Parameters
+    ----------
+    n_points : int
+        Training points (unused by the current model; kept for the signature's stability).
+    n_pairs : int
+        Training pairs P.
+    target : str, default="bipartite"
+        The pair set's target; ``"survival"`` has its own constants, every other target uses
+        the bipartite ones.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> full_lp_seconds(500, 62_500) > full_lp_seconds(250, 15_625)
+    True
+    """
+    a, b = FULL_LP_SECONDS["survival" if target == "survival" else "bipartite"]
+    return a * (max(float(n_pairs), 1.0) / 1e4) ** b
+
+
+def smoothing_seconds(n_points: int, tol: float = 1e-3) -> float:
+    """Predicted seconds of the smoothing route (``method="smoothing"``) to a relative gap ``tol``.
+
+    The model is measured at ``tol=1e-3``; a tighter gap costs a few more continuation stages,
+    counted as 15 % more time per factor 10.
+
+    Examples
+    --------
+    >>> smoothing_seconds(2000) > smoothing_seconds(1000)
+    True
+    """
+    c, e = SMOOTHING_SECONDS
+    stages = max(0.0, math.log10(1e-3 / max(float(tol), 1e-12)))
+    return c * (max(float(n_points), 1.0) / 1e3) ** e * (1.0 + 0.15 * stages)
+
+
+def describe(seconds: float) -> str:
+    """A duration for a message: '0.4 s', '25 s', '3 min', '2.5 h'."""
+    if seconds < 10:
+        return f"{seconds:.1g} s" if seconds < 1 else f"{seconds:.0f} s"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
