@@ -463,8 +463,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         :class:`~aucopt.exceptions.SlowFitWarning`. ``"full"``: the whole LP, one row per pair.
         ``"generation"``: row-and-column generation on one live HiGHS model
         (:func:`aucopt.lp.row_column_generation`), the same optimum, certified, from an LP over
-        a working set of pairs and ranking vectors; the kernel is read in blocks.
-        ``"smoothing"``: the smoothed objective, narrowed by continuation and minimized by
+        a working set of pairs and ranking vectors, started from the smoothing route's
+        solution; the kernel is read in blocks. ``"smoothing"``: the smoothed objective, narrowed by continuation and minimized by
         Newton steps on the sorted-pair core (:func:`aucopt.lp.smoothing`), until the certified
         relative optimality gap is at most ``tol``; pairs are never listed, and a kernel that
         does not fit ``max_bytes`` is evaluated in blocks.
@@ -475,7 +475,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         Every route reports its certified gap in ``optimality_gap_``.
     method_options : dict, default=None
         Options of the route. ``"generation"``: ``pairs_per_point``, ``max_pairs``,
-        ``columns_per_round``, ``min_violation``, ``warm_start``, ``callback``.
+        ``columns_per_round``, ``min_violation``, ``warm_start``, ``start``, ``callback``.
         ``"smoothing"``: ``mu0``, ``max_columns``, ``warm_start`` (a previous fit's
         ``method_result_``, e.g. along a C path), ``callback``. ``"chunking"``:
         ``n_chunks``, ``scheme``, ``top_k``, ``violation``, ``min_violation``, ``callback``.

@@ -24,26 +24,34 @@ equal objectives.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, validate_parameter_constraints
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from .. import _memory
 from .._progress import progress_bar
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..pairs.core import pair_loss, violated_pairs
+from ..pairs.core import pair_counts, pair_loss, violated_pairs
 from ..solvers import Status
 from ..solvers.highs import IncrementalLP
 from ._kernel import KernelOperator
 from ._scale import _Count
+from ._smoothing import SmoothingResult, smoothing
 
 __all__ = ["row_column_generation", "GenerationResult", "GENERATION_CONSTRAINTS"]
+
+#: the smoothing start: its certified gap, and the pairs it hands over (per point and side, those of
+#: margin below 1 + START_MARGIN, the smallest first)
+START_TOL, START_MARGIN, START_PAIRS = 1e-3, 0.01, 64
+#: the most entries of the per-point buffers of that selection (16 bytes each)
+START_ENTRIES = 1 << 22
 
 @dataclass
 class GenerationResult:
@@ -138,7 +146,8 @@ GENERATION_CONSTRAINTS = {
     "verbose": ["verbose"],
     "max_bytes": [positive(), None],
     "callback": [callable, None],
-    "warm_start": [GenerationResult, None],
+    "warm_start": [GenerationResult, SmoothingResult, None],
+    "start": [StrOptions({"smoothing", "zero"})],
 }
 
 
@@ -158,6 +167,7 @@ class _RestrictedLP:
         self.alpha_points = np.zeros(0, dtype=np.int64)  # in the order of their columns
         self.score_points = np.zeros(0, dtype=np.int64)  # in the order of their rows
         self.pair_rows = np.zeros(0, dtype=np.int64)  # pair positions with a row
+        self.z_cols = np.zeros(0, dtype=np.int64)  # their slack columns
         self.in_rows = np.zeros(pairs.n_pairs, dtype=np.bool_)
 
     @property
@@ -208,7 +218,22 @@ class _RestrictedLP:
         v = np.tile([1.0, -1.0, 1.0], k)
         self.lp.add_rows(np.ones(k), np.full(k, np.inf), sp.csr_matrix((v, (r, c)), shape=(k, self.lp.n_cols)))
         self.pair_rows = np.concatenate([self.pair_rows, positions])
+        self.z_cols = np.concatenate([self.z_cols, z])
         self.in_rows[positions] = True
+
+    def point(self, alpha) -> np.ndarray:
+        """The LP's columns at α: the α columns, the scores s = K Y α of the scored points and
+        the slacks z_p = max(0, 1 − (s_i − s_j)) (a primal start for HiGHS)."""
+        x = np.zeros(self.lp.n_cols)
+        basis = self.alpha_points
+        x[self.alpha_col[basis]] = alpha[basis]
+        support = np.flatnonzero(alpha)
+        s = self.kernel.product(support, (self.y * alpha)[support])
+        scored = self.score_points
+        x[self.score_col[scored]] = s[scored]
+        i, j, _ = self.pairs.pairs_at(self.pair_rows)
+        x[self.z_cols] = np.maximum(0.0, 1.0 - (s[i] - s[j]))
+        return x
 
     def alpha(self, x) -> np.ndarray:
         alpha = np.zeros(self.pairs.n_points)
@@ -235,11 +260,13 @@ def _most_negative(rc, allowed, count, threshold):
 def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int = 5, max_pairs: int | None = None,
                           columns_per_round: int = 100, min_violation: float = 1e-7, max_iter: int = 500,
                           tol: float | None = None, solver_options: dict | None = None, verbose: int = 0,
-                          max_bytes: float | None = DEFAULT_MAX_BYTES, callback=None, warm_start=None) -> GenerationResult:
+                          max_bytes: float | None = DEFAULT_MAX_BYTES, callback=None, warm_start=None,
+                          start: str = "smoothing") -> GenerationResult:
     """The LP Ranker's exact optimum by row-and-column generation on one live HiGHS model.
 
-    Starts from a small LP (the ranking vectors and pairs that the all-violated start ranks
-    worst) and alternates: solve the restricted LP from the last simplex basis; add the pairs
+    Starts from the working set of a near-optimal solution (the smoothing route to a certified
+    gap of 1e-3: its ranking vectors and the pairs at or below their margin, with the solution
+    itself as HiGHS's starting point) and alternates: solve the restricted LP from the last simplex basis; add the pairs
     whose margin is violated at the current scores (for every point, its ``pairs_per_point``
     most violated pairs as the upper and as the lower point, at most ``max_pairs`` per round);
     add the ranking vectors whose reduced cost is negative (the ``columns_per_round`` most
@@ -284,9 +311,15 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
         None: no limit.
     callback : callable, default=None
         Called with each round's history record (a dict).
-    warm_start : GenerationResult, default=None
+    warm_start : GenerationResult or SmoothingResult, default=None
         A run on the same pairs and kernel (e.g. at another ``C``, along a regularization
-        path): its final columns and rows start the LP instead of the all-violated start.
+        path): its final columns and rows start the LP; a :func:`smoothing` run hands over its
+        ranking vectors, the pairs below margin 1.01 at its scores, and its α as the start.
+    start : {"smoothing", "zero"}, default="smoothing"
+        The first working set without ``warm_start``: from :func:`smoothing` to a gap of 1e-3
+        (on noisy half-moons of 1,000 and 2,000 points the exact optimum then takes 14 s and
+        104 s against 61 s and 1,005 s), or, ``"zero"``, the ranking vectors and pairs that
+        the all-violated start α = 0 ranks worst.
 
     Returns
     -------
@@ -373,7 +406,26 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     model = _RestrictedLP(kernel, pairs, C, lp)
     max_pairs = m if max_pairs is None else int(max_pairs)
 
-    if warm_start is not None:
+    if warm_start is None and start == "smoothing":
+        left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        with warnings.catch_warnings():  # a start stopped early is still a start
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            warm_start = smoothing(kernel, pairs, C, tol=START_TOL, time_limit=left, max_bytes=max_bytes)
+    start_point = None
+    if isinstance(warm_start, SmoothingResult):
+        if len(warm_start.alpha) != m:
+            raise ValueError(f"warm_start comes from a problem with {len(warm_start.alpha)} points; this one has {m}: "
+                             "pass the result of a run on the same pairs.")
+        start_point = np.maximum(np.asarray(warm_start.alpha, dtype=float), 0.0)
+        columns = np.flatnonzero(start_point)
+        f = kernel.product(columns, (pairs.signs * start_point)[columns])
+        model.add_columns(columns)
+        counts = pair_counts(pairs, f, 1.0 + START_MARGIN)  # all of them, as far as the buffers allow
+        most = int(max(counts.first.max(initial=0), counts.second.max(initial=0)))
+        per_point = max(1, min(most, max(START_PAIRS, START_ENTRIES // m)))
+        model.add_pairs(np.unique(violated_pairs(pairs, f, 1.0 + START_MARGIN, per_point=per_point).positions))
+        lp.set_start(model.point(start_point))
+    elif warm_start is not None:
         columns, rows = np.unique(warm_start.columns), np.unique(warm_start.rows)
         if (len(columns) and columns[-1] >= m) or (len(rows) and rows[-1] >= P):
             raise ValueError(f"warm_start comes from another problem (columns up to {columns.max(initial=-1)}, rows "

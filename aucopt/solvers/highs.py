@@ -225,6 +225,14 @@ class IncrementalLP:
                                     A.indices.astype(np.int32), A.data.astype(float)), "addRows")
         return np.arange(n, n + k)
 
+    def set_start(self, x) -> None:
+        """A primal point (one value per column) from which the next solve builds its starting basis
+        (``Highs.setSolution``), e.g. an approximate solution found by another method."""
+        start = self._hs.HighsSolution()
+        start.col_value = list(np.asarray(x, dtype=float))
+        start.value_valid = True
+        self._h.setSolution(start)
+
     def solve(self, time_limit: float | None = None) -> SolveResult:
         """Solve from the current basis. ``x`` are the column values, ``dual`` the row duals
         (HiGHS's convention, ≥ 0 at a row's lower bound), ``info["col_dual"]`` the reduced costs

@@ -200,7 +200,7 @@ def test_warm_start_along_a_C_path_reaches_each_optimum_in_fewer_rounds():
     K, pairs, _ = CASES["moons"]
     previous = None
     for C in (1.0, 2.0, 4.0):
-        cold = row_column_generation(K, pairs, C)
+        cold = row_column_generation(K, pairs, C, start="zero")
         warm = row_column_generation(K, pairs, C, warm_start=previous) if previous is not None else cold
         assert warm.converged and warm.objective == pytest.approx(full_lp(K, pairs, C), rel=RTOL)
         if previous is not None:
@@ -214,12 +214,26 @@ def test_max_iter_and_time_limit_stop_with_a_warning_and_an_upper_bound():
     K, pairs, C = CASES["moons"]
     optimum = full_lp(K, pairs, C)
     with pytest.warns(ConvergenceWarning, match="stopped at max_iter=2 rounds before its certificate held"):
-        run = row_column_generation(K, pairs, C, max_iter=2, max_pairs=20)
+        run = row_column_generation(K, pairs, C, max_iter=2, max_pairs=20, start="zero")
     assert run.rounds == 2 and not run.converged and run.solve_result.status == Status.ITERATION_LIMIT
     assert run.objective >= optimum * (1 - 1e-9)  # any α ≥ 0 is feasible: its F bounds the optimum
     with pytest.warns(ConvergenceWarning, match=r"stopped at time_limit=1e-09 s"):
         run = row_column_generation(K, pairs, C, solver_options={"time_limit": 1e-9}, max_pairs=20)
     assert run.solve_result.status == Status.TIME_LIMIT and run.objective >= optimum * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("kind", ["moons", "survival"])
+def test_the_smoothing_start_hands_over_a_working_set_that_reaches_the_same_optimum(kind):
+    from aucopt.lp import smoothing
+
+    K, pairs, C = CASES[kind]
+    optimum = full_lp(K, pairs, C)
+    zero = row_column_generation(K, pairs, C, start="zero")
+    started = row_column_generation(K, pairs, C)  # start="smoothing"
+    handed = row_column_generation(K, pairs, C, warm_start=smoothing(K, pairs, C, tol=1e-2))
+    for run in (zero, started, handed):
+        assert run.converged and run.gap == 0.0 and run.objective == pytest.approx(optimum, rel=RTOL)
+    assert started.rounds <= zero.rounds
 
 
 def test_progress_history_and_callback(capsys):
