@@ -2,7 +2,7 @@
 
 As the memory model (:mod:`aucopt._memory`) predicts bytes before any allocation, this module
 predicts seconds before any work, from constants measured with
-``python benchmarks/lp_ranker_certified.py --calibrate`` (HiGHS 1.x dual simplex, numpy with
+``python benchmarks/lp_ranker_certified.py --parts calibrate`` (HiGHS 1.x dual simplex, numpy with
 OpenBLAS, 2 cores; each fit in a fresh process). The predictions are deliberately on the slow
 side of the measurements (the slowest data set of each kind sets the constant): they decide
 whether the exact LP is cheap enough to be the default, and whether a fit deserves a warning
@@ -13,19 +13,37 @@ that it will take minutes.
   bipartite pairs and for survival pairs (Harrell's comparable pairs are harder: their optimum
   is more degenerate).
 * The smoothing route to a relative gap of 1e-3 grows with the number of points m (Newton steps
-  on a working set of kernel columns, a kernel product per step): ``c · (m / 10³)^e`` seconds.
+  on a working set of kernel columns, a kernel product per step), after a fixed start-up:
+  ``d + c · (m / 10³)^e`` seconds.
+
+Measured (2 cores, noisy half-moons with RBF γ = 1, C = 10 for bipartite pairs; WHAS500's first m
+subjects with C = 1, γ = 0.05 for survival pairs):
+
+==========  =========  ======  =========  ========
+route       target     points  pairs      seconds
+==========  =========  ======  =========  ========
+full        bipartite  250     15,625     0.8
+full        bipartite  500     62,500     18.7
+full        bipartite  700     122,500    66.6
+full        survival   200     13,607     5.9
+full        survival   400     49,259     73.4
+full        survival   500     75,149     196
+smoothing   bipartite  1,000   250,000    6.4
+smoothing   bipartite  2,000   1,000,000  10.4
+smoothing   bipartite  5,000   6,250,000  61.2
+smoothing   survival   500     75,149     3.5
+==========  =========  ======  =========  ========
 """
 
 from __future__ import annotations
 
 import math
 
-#: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target. Measured (--calibrate): see
-#: docs/benchmarks.md, "The runtime model".
-FULL_LP_SECONDS = {"bipartite": (0.25, 2.1), "survival": (1.2, 2.6)}
+#: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target (above every measurement)
+FULL_LP_SECONDS = {"bipartite": (0.55, 2.1), "survival": (2.9, 2.3)}
 
-#: the smoothing route to a 1e-3 gap: (c, e) of c·(m/1e3)^e seconds
-SMOOTHING_SECONDS = (4.0, 1.6)
+#: the smoothing route to a 1e-3 gap: (d, c, e) of d + c·(m/1e3)^e seconds
+SMOOTHING_SECONDS = (3.0, 3.5, 2.0)
 
 #: method="auto" takes the full LP (exact) when it is predicted to finish within this many seconds
 AUTO_FULL_SECONDS = 5.0
@@ -64,16 +82,16 @@ def smoothing_seconds(n_points: int, tol: float = 1e-3) -> float:
     """Predicted seconds of the smoothing route (``method="smoothing"``) to a relative gap ``tol``.
 
     The model is measured at ``tol=1e-3``; a tighter gap costs a few more continuation stages,
-    counted as 15 % more time per factor 10.
+    counted as 50 % more time per factor 10.
 
     Examples
     --------
     >>> smoothing_seconds(2000) > smoothing_seconds(1000)
     True
     """
-    c, e = SMOOTHING_SECONDS
+    d, c, e = SMOOTHING_SECONDS
     stages = max(0.0, math.log10(1e-3 / max(float(tol), 1e-12)))
-    return c * (max(float(n_points), 1.0) / 1e3) ** e * (1.0 + 0.15 * stages)
+    return (d + c * (max(float(n_points), 1.0) / 1e3) ** e) * (1.0 + 0.5 * stages)
 
 
 def describe(seconds: float) -> str:

@@ -51,6 +51,9 @@ MU_MAX = 2.0
 MU_MIN = 1e-12
 #: Newton steps at one smoothing width before it is narrowed regardless
 STAGE_STEPS = 300
+#: a stage (not the last) ends when five Newton steps lowered F_μ by less than this times the smoothing's
+#: share of the gap, relative
+STALL = 1e-4
 #: how far one continuation stage narrows μ: by 0.5·tol / (the smoothing's share of the gap), kept in this range
 NARROWING = (0.03, 0.3)
 #: columns entering the working set per Newton step: the most negative gradients, at most
@@ -389,7 +392,7 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
         stage_smoothed.append(smoothed)
         final = smoothing_gap <= 0.5 * tol
         stalled = (not final and len(stage_smoothed) > 5
-                   and stage_smoothed[-6] - smoothed <= 1e-4 * smoothing_gap * abs(smoothed))
+                   and stage_smoothed[-6] - smoothed <= STALL * smoothing_gap * abs(smoothed))
         settled = _relative_gap(F, lower) <= 1.5 * smoothing_gap  # this iterate's dual is nearly feasible
         if (not final and settled) or stalled or len(stage_smoothed) > STAGE_STEPS:
             if mu <= MU_MIN:

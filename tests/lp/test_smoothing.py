@@ -292,7 +292,7 @@ def test_generation_stopped_early_reports_a_certified_gap():
     K, pairs, C = CASES["bipartite"]
     optimum = full_lp(K, pairs, C)
     with pytest.warns(ConvergenceWarning, match="certified relative gap"):
-        run = row_column_generation(K, pairs, C, max_iter=2, max_pairs=10, columns_per_round=5)
+        run = row_column_generation(K, pairs, C, max_iter=2, max_pairs=10, columns_per_round=5, start="zero")
     assert not run.converged and 0 < run.gap < 1
     assert run.lower_bound <= optimum * (1 + SLACK) and (run.objective - optimum) / run.objective <= run.gap + SLACK
     assert isinstance(smoothing(K, pairs, C), SmoothingResult)
