@@ -6,7 +6,8 @@ agree, and every route's objective lies above the best exact optimum and its cer
 below it.
 
     python benchmarks/lp_ranker_certified.py [--parts defaults routes curves coil calibrate]
-        [--sizes 1000 2000 10000] [--time-limit 600] [--data-dir DIR] [--figure PNG]
+        [--sizes 1000 2000 10000] [--data wdbc digits8 whas500 | none] [--time-limit 600]
+        [--data-dir DIR] [--figure PNG]
 
 Parts (all by default, in this order):
 
@@ -396,6 +397,8 @@ def main():
                         choices=["defaults", "routes", "curves", "coil", "calibrate"])
     parser.add_argument("--sizes", nargs="+", type=int, default=[1000, 2000, 10000])
     parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--data", nargs="+", default=["wdbc", "digits8", "whas500"],
+                        help="the real data sets of the routes part (the half-moons come from --sizes)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--figure", default=None, help="PNG file for the gap-against-time curves")
     args = parser.parse_args()
@@ -403,7 +406,7 @@ def main():
         part_defaults(args.time_limit)
     done = None
     if "routes" in args.parts:
-        done = part_routes(["wdbc", "digits8", "whas500"] + [f"moons{n}" for n in args.sizes], args.time_limit)
+        done = part_routes([d for d in args.data if d != "none"] + [f"moons{n}" for n in args.sizes], args.time_limit)
     if "curves" in args.parts:
         part_curves(args.sizes, args.time_limit, args.figure, done)
     if "coil" in args.parts:

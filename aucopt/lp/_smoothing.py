@@ -86,8 +86,9 @@ class SmoothingResult:
         ``"tol"``, ``"max_iter"``, ``"time_limit"`` or ``"stalled"`` (the gap stopped
         shrinking at the narrowest smoothing, near the floating-point limit of the certificate).
     history : list of dict
-        Per evaluation of the objective and certificate: ``iteration`` (Newton steps before it), ``mu``, ``objective`` (F at that iterate), ``best``,
-        ``lower_bound`` (at that iterate), ``best_lower_bound``, ``gap``, ``smoothed`` (F_μ),
+        Per evaluation of the objective and certificate: ``iteration`` (Newton steps before
+        it), ``mu``, ``objective`` (F at that iterate), ``best``, ``lower_bound`` (at that
+        iterate), ``best_lower_bound``, ``gap``, ``smoothed`` (F_μ),
         ``support``, ``working_set``, ``step`` (the line search's t) and ``seconds``.
 
     See Also
