@@ -736,9 +736,23 @@ def _survival(args) -> int:
 
 
 # ============================================================================ compare
-#: default solvers and point budget of ``aucopt compare``
+#: default solvers, point budget and seconds per solver of ``aucopt compare``
 COMPARE_SOLVERS = ("highs", "osqp", "clarabel", "scs")
 COMPARE_MAX_POINTS = 200
+COMPARE_TIME_LIMIT = 60.0  # aucopt.modeling._compare.DEFAULT_TIME_LIMIT
+
+
+def _time_limit(text: str):
+    """``--time-limit``: positive seconds, or ``none`` for no limit."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none'; got {text!r}")
+    return value
 
 #: names of scikit-learn's breast-cancer set for ``aucopt compare --data``
 WDBC_NAMES = ("wdbc", "breast_cancer")
@@ -821,8 +835,6 @@ def _compare(args) -> int:
 
     form = get_formulation(args.formulation)  # an unknown name fails here, listing the known ones
     params = _parse_params(args.param)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise ValueError(f"--time-limit must be positive; got {args.time_limit:g}.")
     _check_data_dir_option(args)
     X, pairs, what = _compare_data(args)
     K = kernel_matrix(X, kernel=args.kernel, gamma=args.gamma)
@@ -837,9 +849,11 @@ def _compare(args) -> int:
         out.note(f"{form.name} on {what}, {pairs.n_pairs:,} pairs; {args.kernel} kernel"
                  + (f" gamma={args.gamma:g}" if args.kernel != "linear" else "")
                  + (f"; {', '.join(f'{k}={v}' for k, v in params.items())}" if params else "")
-                 + f"; {problem.kind}: {problem.n_vars:,} variables, {problem.n_rows:,} rows")
+                 + f"; {problem.kind}: {problem.n_vars:,} variables, {problem.n_rows:,} rows"
+                 + ("; no time limit" if args.time_limit is None else f"; time limit {args.time_limit:g} s per solver"))
         out.summary.update(formulation=form.name, data=args.data, points=pairs.n_points, pairs=pairs.n_pairs,
-                           kernel=args.kernel, gamma=args.gamma, **{f"param_{k}": v for k, v in params.items()})
+                           kernel=args.kernel, gamma=args.gamma, time_limit=args.time_limit,
+                           **{f"param_{k}": v for k, v in params.items()})
         out.start()
         notes = []
 
@@ -847,13 +861,19 @@ def _compare(args) -> int:
             out.row(**row)
             if row["status"] in ("unavailable", "error") and row["message"]:
                 notes.append(f"{row['solver']}: {_first_line(row['message'])}")
+            elif row["status"] == "time_limit":
+                notes.append(f"{row['solver']}: stopped at the {args.time_limit:g} s time limit, an approximate point "
+                             "(raise --time-limit to let it finish)")
+            elif "has no time limit: ran without" in row["message"]:
+                notes.append(f"{row['solver']}: {row['message'].split(';')[0]}")
 
         table = compare_solvers(problem, args.solvers, tol=args.tol, time_limit=args.time_limit, callback=report)
         for note in notes:
             out.note(note)
         ref, gap, coef = (table.attrs["reference_solver"], table.attrs["max_objective_gap"],
                           table.attrs["max_coef_gap"])
-        out.summary.update(reference_solver=ref, max_objective_gap=gap, max_coef_gap=coef)
+        out.summary.update(reference_solver=ref, max_objective_gap=gap, max_coef_gap=coef,
+                           time_limited=table.attrs["time_limited"])
         if ref is None:
             out.note("max disagreement: none measured (no exact solver reached 'optimal')")
         else:
@@ -1115,7 +1135,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"use at most this many points, a (stratified) random subset (default {COMPARE_MAX_POINTS})")
     p.add_argument("--seed", type=int, default=0, help="seed of the subset (default 0)")
     p.add_argument("--tol", type=float, default=None, help="tolerance passed to every solver (default: each solver's)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds per solver (default: none)")
+    p.add_argument("--time-limit", type=_time_limit, default=COMPARE_TIME_LIMIT, metavar="SECONDS",
+                   help=f"seconds per solver, passed to each solver's own time limit; a solver that hits it shows "
+                        f"status time_limit and its last point ('none': no limit; default {COMPARE_TIME_LIMIT:g})")
     p.set_defaults(func=_compare)
 
     command("solvers", common).set_defaults(func=_list_solvers)

@@ -1,6 +1,7 @@
 """``aucopt compare``: one formulation, several solvers, a row each and the largest disagreement.
 
-Oracle: the same problem built and solved here with aucopt.solve (HiGHS) on the same subset.
+Oracle: the same problem built and solved here with aucopt.solve (HiGHS) on the same subset;
+a 1 ms time limit that no solver can meet on 150 points.
 """
 
 from __future__ import annotations
@@ -76,3 +77,53 @@ def test_compare_survival_csv_and_errors(capsys, tmp_path):
             main(argv)
         assert exc.value.code == 2
         assert message in capsys.readouterr().err
+
+
+def test_compare_time_limit_reports_who_hit_it(capsys):
+    """A 1 ms limit per solver stops HiGHS and OSQP on the LP Ranker of 150 WDBC points: each row
+    says time_limit, a note names the solver, the JSON summary lists them."""
+    assert main(["compare", "lp_ranker", "--max-points", "150", "--solvers", "highs", "osqp",
+                 "--time-limit", "0.001"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("; time limit 0.001 s per solver")
+    header = next(i for i, line in enumerate(lines) if line.startswith("solver"))
+    assert [line.split()[:2] for line in lines[header + 1:header + 3]] == [["highs", "time_limit"],
+                                                                          ["osqp", "time_limit"]]
+    for name in ("highs", "osqp"):
+        assert f"{name}: stopped at the 0.001 s time limit, an approximate point (raise --time-limit to let it " \
+               "finish)" in lines
+    assert lines[-1] == "max disagreement: none measured (no exact solver reached 'optimal')"
+    assert main(["compare", "lp_ranker", "--max-points", "150", "--solvers", "highs", "osqp",
+                 "--time-limit", "0.001", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [row["status"] for row in document["rows"]] == ["time_limit", "time_limit"]
+    assert document["summary"]["time_limit"] == 0.001 and document["summary"]["time_limited"] == ["highs", "osqp"]
+
+
+def test_compare_default_time_limit_and_none(capsys, monkeypatch):
+    import aucopt.modeling._compare as compare_module
+    from aucopt.cli import COMPARE_TIME_LIMIT
+
+    seen = []
+    real = compare_module.compare_solvers
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compare_module, "compare_solvers", spy)
+    argv = ["compare", "aucsvm_l1_dual", "--max-points", "30", "--solvers", "highs", "ecos", "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)
+    assert COMPARE_TIME_LIMIT == compare_module.DEFAULT_TIME_LIMIT == 60.0 and seen == [60.0]
+    assert document["summary"]["time_limit"] == 60.0 and document["summary"]["time_limited"] == []
+    assert [row["status"] for row in document["rows"]] == ["optimal", "optimal"]
+    assert "ecos: cvxpy:ecos has no time limit: ran without the 60 s limit" in captured.err
+    assert main(argv + ["--time-limit", "none"]) == 0
+    assert seen[-1] is None and json.loads(capsys.readouterr().out)["summary"]["time_limit"] is None
+    for bad in ("0", "-1", "soon", "inf"):
+        with pytest.raises(SystemExit) as exc:
+            main(["compare", "lp_ranker", "--time-limit", bad])
+        assert exc.value.code == 2
+        assert "--time-limit: expected a positive number of seconds or 'none'" in capsys.readouterr().err

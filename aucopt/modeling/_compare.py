@@ -6,25 +6,32 @@ coefficients (the output ``"coef"``) lie from a reference: the best (lowest) obj
 exact solvers — simplex and interior point (HiGHS, Clarabel, ECOS, ...), not the first-order
 methods OSQP and SCS, whose points are approximate by design — that finished with status
 ``optimal``. A backend that is not installed, rejects the problem or fails is a row with its
-status and message, never an exception.
+status and message, never an exception. Each backend runs under a time limit
+(:data:`DEFAULT_TIME_LIMIT` seconds unless told otherwise), and one that hits it is a row with
+status ``time_limit`` and its last point, not a wait.
 """
 
 from __future__ import annotations
 
 import time
+from numbers import Real
 from typing import Callable, Iterator
 
 import numpy as np
 
 from .problem import Problem
 
-__all__ = ["compare_solvers", "iter_compare_solvers", "FIRST_ORDER_SOLVERS", "COLUMNS"]
+__all__ = ["compare_solvers", "iter_compare_solvers", "FIRST_ORDER_SOLVERS", "COLUMNS", "DEFAULT_TIME_LIMIT"]
 
 FIRST_ORDER_SOLVERS = frozenset({"osqp", "scs", "cvxpy:osqp", "cvxpy:scs"})
 """Backends whose points are approximate by design (ADMM / splitting): never the reference."""
 
 COLUMNS = ("solver", "status", "objective", "seconds", "iterations", "objective_gap", "coef_gap", "message")
 """The columns of the table, in order."""
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds per backend by default: OSQP on the LP Ranker LP of 200 WDBC points (the README's
+``aucopt compare`` example) otherwise runs for more than 5 minutes, to its iteration limit."""
 
 
 def _is_exact(solver: str) -> bool:
@@ -47,6 +54,14 @@ def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
     return form.build(pairs, kernel, **(params or {}))
 
 
+def _check_time_limit(time_limit) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not 0 < time_limit < float("inf"):
+        raise ValueError(f"time_limit must be a positive number of seconds, or None for no limit; got {time_limit!r}.")
+    return float(time_limit)
+
+
 def _gaps(row: dict, reference: dict | None, problem: Problem, points: dict) -> None:
     """Fill the row's objective and coef disagreement with ``reference`` (in place)."""
     row["objective_gap"] = row["coef_gap"] = float("nan")
@@ -61,7 +76,7 @@ def _gaps(row: dict, reference: dict | None, problem: Problem, points: dict) -> 
 
 
 def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
-                         kernel=None, params=None, tol=None, time_limit=None) -> Iterator[dict]:
+                         kernel=None, params=None, tol=None, time_limit=DEFAULT_TIME_LIMIT) -> Iterator[dict]:
     """Solve with each backend in turn and yield one row (a dict of :data:`COLUMNS`) as each finishes.
 
     The exact solvers run first (in the given order), then the first-order ones, so that every
@@ -77,10 +92,11 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
     Yields
     ------
     dict
-        ``solver``, ``status`` (a :class:`~aucopt.solvers.Status` value, ``"unavailable"`` for
-        a backend that is not installed or does not take the problem, ``"error"`` for one that
-        raised), ``objective``, ``seconds`` (wall time), ``iterations``, ``objective_gap``,
-        ``coef_gap`` and ``message``; the primal point under the private key ``"_x"``.
+        ``solver``, ``status`` (a :class:`~aucopt.solvers.Status` value, ``"time_limit"`` for
+        a backend stopped by ``time_limit``, ``"unavailable"`` for a backend that is not
+        installed or does not take the problem, ``"error"`` for one that raised),
+        ``objective``, ``seconds`` (wall time), ``iterations``, ``objective_gap``, ``coef_gap``
+        and ``message``; the primal point under the private key ``"_x"``.
 
     See Also
     --------
@@ -96,8 +112,9 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
     >>> [(row["solver"], row["status"]) for row in rows]
     [('highs', 'optimal'), ('no_such_solver', 'unavailable')]
     """
-    from ..solvers import check_solver, solve
+    from ..solvers import _resolve, solve
 
+    time_limit = _check_time_limit(time_limit)
     problem = _problem(problem_or_formulation, pairs, kernel, params)
     solvers = [str(s) for s in solvers]
     if not solvers:
@@ -110,14 +127,18 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
         row = {"solver": name, "status": "", "objective": float("nan"), "seconds": float("nan"), "iterations": None,
                "objective_gap": float("nan"), "coef_gap": float("nan"), "message": ""}
         try:
-            check_solver(name)
+            backend = _resolve(name)
         except ValueError as exc:
             row.update(status="unavailable", message=str(exc))
             yield {**row, "_x": None}
             continue
+        # a backend without a time limit (e.g. ECOS) runs without one, and its row says so
+        limit = time_limit if backend.has_time_limit else None
+        note = ("" if limit == time_limit
+                else f"{backend.label} has no time limit: ran without the {time_limit:g} s limit; ")
         start = time.perf_counter()
         try:
-            result = solve(problem, name, tol=tol, time_limit=time_limit)
+            result = solve(problem, name, tol=tol, time_limit=limit)
         except ValueError as exc:  # the backend does not take this problem or these options
             row.update(status="unavailable", seconds=time.perf_counter() - start, message=str(exc))
             yield {**row, "_x": None}
@@ -127,8 +148,10 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
                        message=f"{type(exc).__name__}: {exc}")
             yield {**row, "_x": None}
             continue
+        if result.status == "time_limit" and limit is not None:
+            note += f"stopped at the {limit:g} s time limit (an approximate point); "
         row.update(status=str(result.status.value), objective=float(result.objective), seconds=result.wall_time,
-                   iterations=int(result.iterations or 0), message=str(result.message or ""))
+                   iterations=int(result.iterations or 0), message=note + str(result.message or ""))
         if result.x is not None:
             points[name] = result.x
         if (name in exact and result.ok and result.x is not None
@@ -139,7 +162,8 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
 
 
 def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
-                    kernel=None, params=None, tol=None, time_limit=None, callback: Callable | None = None):
+                    kernel=None, params=None, tol=None, time_limit=DEFAULT_TIME_LIMIT,
+                    callback: Callable | None = None):
     """Solve one problem with several backends; one table row per backend, with its disagreement.
 
     Parameters
@@ -157,9 +181,12 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
         The formulation's parameters, e.g. ``{"C": 1.0}``.
     tol : float, default=None
         Stopping tolerance passed to every backend (None: each backend's default).
-    time_limit : float, default=None
-        Seconds per backend (a backend without a time limit, such as ECOS, gives an
-        ``"unavailable"`` row when one is set).
+    time_limit : float or None, default=60.0
+        Seconds per backend (:data:`DEFAULT_TIME_LIMIT`), passed to each backend's own time
+        limit (HiGHS and OSQP ``time_limit``, Clarabel ``time_limit``, SCS
+        ``time_limit_secs``); a backend stopped by it is a row with status ``"time_limit"``,
+        its last point and a message saying so. None: no limit. A backend without a time limit
+        (ECOS) runs without one, its row's message says so.
     callback : callable, default=None
         ``callback(row)`` with each row (a dict of :data:`COLUMNS`) as soon as its backend has
         finished, e.g. to print it.
@@ -171,12 +198,14 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
         :data:`COLUMNS`: ``objective_gap`` is ``|objective − reference| / max(1, |reference|)``,
         ``coef_gap`` the largest ``|coef − coef_reference|`` over the output ``"coef"`` (NaN when the
         problem has none). ``attrs`` holds ``reference_solver``, ``reference_objective``,
-        ``max_objective_gap`` and ``max_coef_gap`` (over the rows with a point).
+        ``max_objective_gap`` and ``max_coef_gap`` (over the rows with a point), ``time_limit``
+        and ``time_limited``, the solvers stopped by it.
 
     Raises
     ------
     ValueError
-        For an empty ``solvers``, or a formulation without ``pairs``.
+        For an empty ``solvers``, a formulation without ``pairs``, or a ``time_limit`` that is
+        not a positive number or None.
 
     See Also
     --------
@@ -197,9 +226,17 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
     [['highs', 'optimal'], ['clarabel', 'optimal']]
     >>> bool(table.attrs["max_objective_gap"] < 1e-6), bool(table.attrs["max_coef_gap"] < 1e-3)
     (True, True)
+
+    A time limit too short to finish is reported, not waited for:
+
+    >>> quick = compare_solvers("lp_ranker", ["highs", "osqp"], pairs=PairSet.bipartite(y),
+    ...                         kernel=kernel_matrix(X, gamma=0.5), time_limit=1e-6)
+    >>> quick["status"].tolist(), quick.attrs["time_limited"]
+    (['time_limit', 'time_limit'], ['highs', 'osqp'])
     """
     import pandas as pd
 
+    time_limit = _check_time_limit(time_limit)
     problem = _problem(problem_or_formulation, pairs, kernel, params)
     rows, points = [], {}
     for row in iter_compare_solvers(problem, solvers, tol=tol, time_limit=time_limit):
@@ -222,5 +259,7 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
         max_objective_gap=float(np.nanmax(table["objective_gap"])) if table["objective_gap"].notna().any()
         else float("nan"),
         max_coef_gap=float(np.nanmax(table["coef_gap"])) if table["coef_gap"].notna().any() else float("nan"),
+        time_limit=time_limit,
+        time_limited=[r["solver"] for r in rows if r["status"] == "time_limit"],
     )
     return table

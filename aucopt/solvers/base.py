@@ -7,6 +7,8 @@ A backend is one class (one instance of it sits in the registry of :mod:`aucopt.
 * ``problem_kinds`` — the problem kinds it accepts, a subset of ``{"LP", "QP"}``;
 * ``lp_advice`` — why it is a poor choice for LPs ("" by default), issued by estimators as a
   warning when they send it an LP;
+* ``has_time_limit`` — whether it honours ``time_limit`` (True by default; a backend without
+  one raises ``ValueError`` when asked for one);
 * ``solve(problem, *, tol, max_iter, time_limit, verbose, warm_start, solver_options)`` returning a
   :class:`SolveResult` whose ``status`` is one of the :class:`Status` codes, never raising on a
   solver failure (only on invalid arguments, e.g. an option the solver rejects).
@@ -271,6 +273,12 @@ class SolverBackend:
         :class:`~aucopt.exceptions.SolverWarning` at fit time.
         """
         return ""
+
+    @property
+    def has_time_limit(self) -> bool:
+        """Whether :meth:`solve` honours ``time_limit`` (True); a backend without a time limit
+        returns False and raises ``ValueError`` when one is asked for."""
+        return True
 
     def variants(self) -> list[str]:
         """Names of the solvers this backend fronts (lower case); empty for a single solver."""

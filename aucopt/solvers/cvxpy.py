@@ -131,6 +131,11 @@ class CVXPY(SolverBackend):
 
         return LP_ADVICE if self.solver == "OSQP" else ""
 
+    @property
+    def has_time_limit(self) -> bool:
+        """Whether the cvxpy solver has a time limit (:data:`TIME_LIMIT_KEYS`)."""
+        return self.solver in TIME_LIMIT_KEYS
+
     def variants(self) -> list[str]:
         """The installed cvxpy solvers, lower case."""
         try:

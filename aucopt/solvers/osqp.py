@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
 from ..modeling.problem import Problem
 from .base import SolveResult, SolverBackend, Status
 
-__all__ = ["OSQP"]
+__all__ = ["OSQP", "clear_cache"]
 
 #: aucopt's defaults where they differ from OSQP's (eps 1e-3, max_iter 4000)
 DEFAULT_TOL = 1e-6
@@ -24,6 +28,111 @@ HiGHS's dual simplex takes under a second)."""
 
 #: names OSQP's ``setup`` accepts besides the fields of its settings structure
 _EXTRA_SETTINGS = ("rho", "solver_type", "cg_preconditioner", "polish", "warm_start")
+
+CACHE_SIZE = 1
+"""How many set-up OSQP solvers the backend keeps for warm-started re-solves (0: none).
+
+Each kept solver holds its problem's factorization; one is enough for a path of parameters
+(a C path re-solves one sparsity pattern), and a solve never waits for another: a solver in
+use by one thread is out of the cache until it returns."""
+
+
+@dataclass
+class _Cached:
+    """A set-up ``osqp.OSQP`` and the data it holds, to update it for a problem of the same pattern."""
+
+    solver: object
+    P: sp.csc_matrix
+    A: sp.csc_matrix
+    q: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    settings: dict
+
+
+_CACHE: OrderedDict = OrderedDict()
+_MISSING = object()
+_CACHE_LOCK = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Drop the OSQP solvers kept for warm-started re-solves (and their factorizations).
+
+    Examples
+    --------
+    >>> from aucopt.solvers.osqp import clear_cache
+    >>> clear_cache()
+    """
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+#: OSQP settings that ``update_settings`` changes on a set-up solver (the others, such as
+#: ``scaling``, ``sigma``, ``adaptive_rho`` or ``linsys_solver``, are fixed at setup)
+_UPDATABLE_SETTINGS = frozenset({"verbose", "warm_starting", "polishing", "alpha", "max_iter", "eps_abs", "eps_rel",
+                                 "eps_prim_inf", "eps_dual_inf", "scaled_termination", "check_termination",
+                                 "check_dualgap", "time_limit", "delta", "polish_refine_iter"})
+
+
+def _cache_key(P, A, settings: dict) -> tuple:
+    """Shapes, nonzero counts and the settings fixed at setup: what two problems must share for one
+    solver to serve both (the sparsity patterns are compared on a hit)."""
+    fixed = tuple(sorted((k, repr(v)) for k, v in settings.items() if k not in _UPDATABLE_SETTINGS | {"rho"}))
+    return (P.shape, A.shape, P.nnz, A.nnz, fixed)
+
+
+def _same_pattern(a: sp.csc_matrix, b: sp.csc_matrix) -> bool:
+    return np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
+
+
+def _take_cached(key, P, A) -> _Cached | None:
+    """The cached solver for ``key`` whose P and A have the sparsity pattern of ``P`` and ``A``, removed
+    from the cache while in use; None when there is none (or the cache is off)."""
+    if CACHE_SIZE <= 0:
+        return None
+    with _CACHE_LOCK:
+        entry = _CACHE.get(key)
+        if entry is None or not (_same_pattern(entry.P, P) and _same_pattern(entry.A, A)):
+            return None
+        del _CACHE[key]
+    return entry
+
+
+def _put_cached(key, entry: _Cached) -> None:
+    if CACHE_SIZE <= 0:
+        return
+    with _CACHE_LOCK:
+        _CACHE[key] = entry
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+def _update(entry: _Cached, P, q, A, lower, upper, settings: dict) -> None:
+    """Load a problem of the cached pattern into the cached solver: ``update_settings`` with the
+    settings that changed, ``update`` with the vectors and only the matrices whose values changed
+    (a changed matrix costs a numeric refactorization, an unchanged one nothing).
+
+    The solver keeps the step size ρ that ADMM adapted on the previous solve, unless ``rho`` is
+    set, which restarts ADMM from it (and from the iterates of a fresh setup on the same data)."""
+    new_settings = {k: v for k, v in settings.items() if k == "rho" or entry.settings.get(k, _MISSING) != v}
+    defaults = None
+    for k in entry.settings.keys() - settings.keys():  # e.g. a time limit the new solve does not set
+        if defaults is None:
+            defaults = entry.solver.ext.OSQPSettings()
+            entry.solver.ext.osqp_set_default_settings(defaults)
+        new_settings[k] = getattr(defaults, k)
+    if new_settings:
+        entry.solver.update_settings(**new_settings)
+    changed = {}
+    for key, new, old in (("q", q, entry.q), ("l", lower, entry.lower), ("u", upper, entry.upper)):
+        if not np.array_equal(new, old):
+            changed[key] = new
+    for key, new, old in (("Px", P, entry.P), ("Ax", A, entry.A)):
+        if not np.array_equal(new.data, old.data):
+            changed[key] = new.data.astype(float)
+    if changed:
+        entry.solver.update(**changed)
 
 
 class OSQP(SolverBackend):
@@ -46,13 +155,32 @@ class OSQP(SolverBackend):
                         ``solver_options={"time_limit": seconds}``; a solve stopped by it
                         reports ``Status.TIME_LIMIT`` with the last ADMM iterate
     ``verbose``         ``verbose``
-    ``warm_start``      ``{"x": x0, "y": y0}``, ``y0`` in aucopt's dual sign convention
+    ``warm_start``      ``{"x": x0, "y": y0}``, ``y0`` in aucopt's dual sign convention;
+                        a warm-started solve also reuses the set-up solver of the last
+                        problem with the same sparsity pattern (below)
     ``solver_options``  any OSQP setting by name, e.g. ``{"polishing": False, "rho": 0.1,
                         "scaling": 20}``; applied last, so it overrides the settings above
     ==================  ===================================================================
 
     An unknown setting, a value of the wrong type or one OSQP's validation rejects raises
     ``ValueError`` naming the setting and the value.
+
+    Re-solves: the backend keeps the last set-up ``osqp.OSQP`` (:data:`CACHE_SIZE` of them),
+    keyed by the shapes, the sparsity patterns of P and [A; I] and the settings fixed at setup
+    (``scaling``, ``sigma``, ``adaptive_rho``, ...), as cvxpy's OSQP interface does. A solve
+    with ``warm_start`` on a problem of the same pattern (a path of C: only the bounds, or the
+    values, change) calls ``update(q=, l=, u=)``, ``update(Px=, Ax=)`` for a matrix whose
+    values changed and ``update_settings`` for changed tolerances or limits, then
+    ``warm_start(x=, y=)``, instead of ``setup``: no new scaling or symbolic factorization, and
+    ADMM starts from the step size ρ it adapted on the previous solve (``info["reused_setup"]``
+    says which). Measured on C paths of the AUC-SVM dual (10 values of C from 1e-3 to 1e-1, each
+    solve warm-started from the previous one): 150 standardized WDBC rows, linear kernel, 3.7 s
+    instead of 6.2 s (27,150 ADMM iterations instead of 46,075); 200 WDBC points, RBF kernel,
+    3.6 s instead of 4.9 s. The kept ρ is a different start from a fresh setup's, so on an
+    ill-conditioned QP the iteration count can also grow; ``solver_options={"rho": 0.1}``
+    restarts from a given ρ (the iterates of a fresh setup on the same P and A). A solve without
+    ``warm_start`` always sets up afresh, so that a cold solve does not depend on the previous
+    one; :func:`clear_cache` drops the kept solvers (and their factorizations).
 
     Attributes
     ----------
@@ -107,6 +235,10 @@ class OSQP(SolverBackend):
         lower = np.concatenate([problem.row_lower, problem.col_lower[bounded]])
         upper = np.concatenate([problem.row_upper, problem.col_upper[bounded]])
         P = sp.csc_matrix((n, n)) if problem.P is None else sp.triu(problem.P, format="csc")
+        for M in (P, A):  # canonical CSC: the data order OSQP's update(Px=, Ax=) expects
+            M.sum_duplicates()
+            M.sort_indices()
+        q = np.asarray(problem.c, dtype=float)
         tol = DEFAULT_TOL if tol is None else float(tol)
         settings = dict(eps_abs=tol, eps_rel=tol, polishing=True, verbose=bool(verbose),
                         max_iter=DEFAULT_MAX_ITER if max_iter is None else int(max_iter))
@@ -115,29 +247,44 @@ class OSQP(SolverBackend):
         raw = dict(solver_options or {})
         _check_settings(osqp, raw)
         settings.update(raw)
-        solver = osqp.OSQP()
-        try:
-            solver.setup(P, problem.c, A, lower, upper, **settings)
-        except osqp.OSQPException as exc:
-            if _error_code(exc) == 2:  # OSQP_SETTINGS_VALIDATION_ERROR
-                checked = raw or {k: v for k, v in settings.items() if k != "verbose"}  # e.g. time_limit=0
-                raise ValueError(_rejected_message(osqp, checked)) from exc
-            return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
-                               solver=self.label, message=f"OSQP setup failed (error code {_error_code(exc)})")
-        if warm_start is not None:
-            solver.warm_start(**_warm_start(problem, warm_start, bounded))
-        res = solver.solve(raise_error=False)
+        start = None if warm_start is None else _warm_start(problem, warm_start, bounded)
+        key = _cache_key(P, A, settings)
+        entry = _take_cached(key, P, A) if start is not None else None
+        if entry is not None:
+            try:
+                _update(entry, P, q, A, lower, upper, settings)
+            except (osqp.OSQPException, ValueError, RuntimeError):
+                entry = None  # set up afresh below
+        reused = entry is not None
+        if entry is None:
+            solver = osqp.OSQP()
+            try:
+                solver.setup(P, q, A, lower, upper, **settings)
+            except osqp.OSQPException as exc:
+                if _error_code(exc) == 2:  # OSQP_SETTINGS_VALIDATION_ERROR
+                    checked = raw or {k: v for k, v in settings.items() if k != "verbose"}  # e.g. time_limit=0
+                    raise ValueError(_rejected_message(osqp, checked)) from exc
+                return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
+                                   solver=self.label, message=f"OSQP setup failed (error code {_error_code(exc)})")
+            entry = _Cached(solver, P, A, q, lower, upper, settings)
+        else:
+            entry = _Cached(entry.solver, P, A, q, lower, upper, settings)
+        if start is not None:
+            entry.solver.warm_start(**start)
+        res = entry.solver.solve(raise_error=False)
         status = _status(osqp, res.info.status_val)
         has_x = res.x is not None and np.all(np.isfinite(res.x)) and status in (
             Status.OPTIMAL, Status.OPTIMAL_INACCURATE, Status.ITERATION_LIMIT, Status.TIME_LIMIT)
-        x = np.asarray(res.x, dtype=float) if has_x else None
-        dual = -np.asarray(res.y[:k], dtype=float) if has_x else None  # OSQP: Px + q + Aᵀy = 0
-        return SolveResult(
+        x = np.array(res.x, dtype=float) if has_x else None  # a copy: the solver's memory is reused
+        dual = -np.array(res.y[:k], dtype=float) if has_x else None  # OSQP: Px + q + Aᵀy = 0
+        result = SolveResult(
             status=status, objective=problem.objective(x) if x is not None else float("nan"),
             x=x, dual=dual, iterations=int(res.info.iter), solve_time=float(res.info.run_time),
             solver=self.label, message=str(res.info.status),
-            info={"polished": int(getattr(res.info, "status_polish", 0)) == 1},
+            info={"polished": int(getattr(res.info, "status_polish", 0)) == 1, "reused_setup": reused},
         )
+        _put_cached(key, entry)
+        return result
 
 
 def _warm_start(problem: Problem, warm_start: dict, bounded: np.ndarray) -> dict:

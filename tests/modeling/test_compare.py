@@ -1,4 +1,5 @@
-"""compare_solvers: a row per backend, agreement of exact solvers, failures as rows.
+"""compare_solvers: a row per backend, agreement of exact solvers, failures as rows, a time limit
+per backend that is reported rather than waited for.
 
 Oracles: each backend solved directly with aucopt.solve; the objective recomputed from the point.
 """
@@ -8,8 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aucopt import PairSet, get_formulation, kernel_matrix, solve
-from aucopt.modeling._compare import COLUMNS, compare_solvers, iter_compare_solvers
+import aucopt.solvers
+from aucopt import PairSet, Status, get_formulation, kernel_matrix, solve
+from aucopt.modeling._compare import COLUMNS, DEFAULT_TIME_LIMIT, compare_solvers, iter_compare_solvers
+from aucopt.solvers import REGISTRY, SolverBackend
 
 
 @pytest.fixture(scope="module")
@@ -53,16 +56,38 @@ def test_first_order_solvers_run_after_the_exact_ones(ranker):
     assert scs["coef_gap"] == pytest.approx(expected, rel=1e-6, abs=1e-9)
 
 
-def test_missing_or_failing_solver_is_a_row(ranker):
+class _Broken(SolverBackend):
+    """A backend that raises: ValueError (options it rejects) or another exception (a crash)."""
+
+    name = "broken"
+    required_modules = ("numpy",)
+
+    def __init__(self, exc):
+        self.exc = exc
+
+    def solve(self, problem, **kwargs):
+        raise self.exc
+
+
+def test_missing_or_failing_solver_is_a_row(ranker, monkeypatch):
     pairs, K = ranker
     problem = get_formulation("aucsvm_l1_dual").build(pairs, K)  # a QP
-    table = compare_solvers(problem, ("gurobi_not_installed", "clarabel", "ecos"), time_limit=30.0)
+    monkeypatch.setitem(REGISTRY, "broken", _Broken(RuntimeError("segfault avoided")))
+    monkeypatch.setitem(REGISTRY, "picky", _Broken(ValueError("no such option")))
+    table = compare_solvers(problem, ("gurobi_not_installed", "clarabel", "ecos", "broken", "picky"),
+                            time_limit=30.0)
     by = table.set_index("solver")
     assert by.loc["gurobi_not_installed", "status"] == "unavailable"
     assert "Unknown solver" in by.loc["gurobi_not_installed", "message"]
-    assert by.loc["ecos", "status"] == "unavailable" and "time limit" in by.loc["ecos", "message"]
-    assert by.loc["clarabel", "status"] == "optimal" and table.attrs["reference_solver"] == "clarabel"
-    assert np.isnan(by.loc["ecos", "objective"])
+    assert by.loc["broken", "status"] == "error" and by.loc["broken", "message"] == "RuntimeError: segfault avoided"
+    assert by.loc["picky", "status"] == "unavailable" and by.loc["picky", "message"] == "no such option"
+    for name in ("gurobi_not_installed", "broken", "picky"):
+        assert np.isnan(by.loc[name, "objective"])
+    assert by.loc["clarabel", "status"] == "optimal" and table.attrs["reference_solver"] in ("clarabel", "ecos")
+    # ECOS has no time limit: it runs without one, and its row says so
+    assert by.loc["ecos", "status"] == "optimal"
+    assert by.loc["ecos", "message"].startswith("cvxpy:ecos has no time limit: ran without the 30 s limit")
+    assert by.loc["ecos", "objective_gap"] < 1e-6
 
 
 def test_no_exact_solver_ok_means_no_reference_and_bad_arguments(ranker):
@@ -75,3 +100,65 @@ def test_no_exact_solver_ok_means_no_reference_and_bad_arguments(ranker):
         compare_solvers("lp_ranker", (), pairs=pairs, kernel=K)
     with pytest.raises(ValueError, match="already built"):
         compare_solvers(get_formulation("lp_ranker").build(pairs, K), ("highs",), pairs=pairs)
+
+
+# ----------------------------------------------------------------------------- time limits
+@pytest.fixture(scope="module")
+def medium():
+    """The LP Ranker LP and the AUC-SVM dual QP on 150 points (5,600 pairs): no backend finishes
+    either in a millisecond (tests/solvers/test_solvers.py::medium_problems)."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=150, n_features=5, random_state=0)
+    pairs = PairSet.bipartite(y)
+    return {"LP": get_formulation("lp_ranker").build(pairs, kernel_matrix(X, gamma=0.5), C=1.0),
+            "QP": get_formulation("aucsvm_l1_dual").build(pairs, factor=X, C=1.0)}
+
+
+@pytest.mark.parametrize("kind", ["LP", "QP"])
+def test_a_tiny_time_limit_stops_osqp_and_highs_and_the_rows_say_so(medium, kind):
+    problem = medium[kind]
+    seen = []
+    table = compare_solvers(problem, ("highs", "osqp"), time_limit=1e-3, callback=seen.append)
+    by = table.set_index("solver")
+    assert (by["status"] == "time_limit").all(), table[["solver", "status", "message"]]
+    assert [row["status"] for row in seen] == ["time_limit", "time_limit"]
+    assert table.attrs["time_limited"] == ["highs", "osqp"] and table.attrs["time_limit"] == 1e-3
+    assert table.attrs["reference_solver"] is None  # a stopped solve is never the reference
+    for name in ("highs", "osqp"):
+        assert by.loc[name, "message"].startswith("stopped at the 0.001 s time limit")
+        assert np.isfinite(by.loc[name, "objective"])  # the last point, evaluated
+    # the limit, not the problem, stopped them: each backend alone, without the limit, finishes
+    assert solve(problem, "highs").status == Status.OPTIMAL
+
+
+def test_the_default_time_limit_reaches_every_backend_and_keeps_the_results(ranker, monkeypatch):
+    pairs, K = ranker
+    problem = get_formulation("aucsvm_l1_dual").build(pairs, K, C=0.5)
+    solvers = ("highs", "osqp", "clarabel", "ecos")
+    unlimited = compare_solvers(problem, solvers, time_limit=None)
+    calls = []
+    real = aucopt.solvers.solve
+
+    def spy(problem, solver, **kwargs):
+        calls.append((solver, kwargs["time_limit"]))
+        return real(problem, solver, **kwargs)
+
+    monkeypatch.setattr(aucopt.solvers, "solve", spy)
+    default = compare_solvers(problem, solvers)
+    assert DEFAULT_TIME_LIMIT == 60.0 and default.attrs["time_limit"] == 60.0 and default.attrs["time_limited"] == []
+    # the exact solvers first; ECOS, without a time limit, runs without one
+    assert calls == [("highs", 60.0), ("clarabel", 60.0), ("ecos", None), ("osqp", 60.0)]
+    assert default["solver"].tolist() == unlimited["solver"].tolist()
+    assert (default["status"] == "optimal").all() and (unlimited["status"] == "optimal").all()
+    np.testing.assert_allclose(default["objective"], unlimited["objective"], rtol=1e-9)
+    assert default.attrs["reference_solver"] == unlimited.attrs["reference_solver"]
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("inf"), "soon", True])
+def test_time_limit_must_be_positive_seconds_or_none(ranker, bad):
+    pairs, K = ranker
+    with pytest.raises(ValueError, match="time_limit must be a positive number of seconds, or None"):
+        compare_solvers("lp_ranker", ("highs",), pairs=pairs, kernel=K, time_limit=bad)
+    with pytest.raises(ValueError, match="time_limit must be a positive number"):
+        next(iter_compare_solvers("lp_ranker", ("highs",), pairs=pairs, kernel=K, time_limit=bad))
