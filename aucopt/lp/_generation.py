@@ -497,6 +497,10 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     if bar is not None:
         bar.close()
     converged = result.status == Status.OPTIMAL and n_violated == 0 and min_rc >= -min_violation
+    if not converged and isinstance(warm_start, SmoothingResult):  # the start's point and bound still hold
+        lower = max(lower, warm_start.lower_bound)
+        if warm_start.objective < objective:
+            alpha, objective = start_point, warm_start.objective
     gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
     if not converged:
         why = (f"time_limit={time_limit:g} s (solver_options)" if timed_out else f"max_iter={max_iter} rounds")

@@ -296,3 +296,17 @@ def test_generation_stopped_early_reports_a_certified_gap():
     assert not run.converged and 0 < run.gap < 1
     assert run.lower_bound <= optimum * (1 + SLACK) and (run.objective - optimum) / run.objective <= run.gap + SLACK
     assert isinstance(smoothing(K, pairs, C), SmoothingResult)
+
+
+def test_generation_stopped_early_keeps_its_smoothing_start():
+    """Stopped before its certificate, generation returns a point at least as good as its smoothing
+    start and a bound at least as tight (e.g. when the start used the whole time limit)."""
+    K, pairs, C = CASES["harrell"]
+    warm = smoothing(K, pairs, 10 * C, tol=0.3)
+    with pytest.warns(ConvergenceWarning, match="certified relative gap"):
+        run = row_column_generation(K, pairs, 10 * C, warm_start=warm, solver_options={"time_limit": 1e-9})
+    assert not run.converged
+    assert run.objective <= warm.objective and run.lower_bound >= warm.lower_bound
+    assert run.gap <= warm.gap + 1e-12
+    optimum = full_lp(K, pairs, 10 * C)
+    assert run.lower_bound <= optimum * (1 + SLACK) <= run.objective * (1 + 2 * SLACK)
