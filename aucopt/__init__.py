@@ -22,7 +22,14 @@ from ._version import __version__
 from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
 from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
-from .exceptions import NoComparablePairsError, ProblemTooLargeError, SlowFitWarning, SolverError, SolverWarning
+from .exceptions import (
+    ConvexityError,
+    NoComparablePairsError,
+    ProblemTooLargeError,
+    SlowFitWarning,
+    SolverError,
+    SolverWarning,
+)
 from .kernels import Kernel, kernel_matrix
 from .lp import LPRanker, SurvivalLPRanker
 from .metrics import concordance_counts, harrell_c, roc_auc
@@ -54,6 +61,6 @@ __all__ = [
     "pooled_cindex_cv", "compare_methods", "kaplan_meier", "logrank", "PairSet", "Problem", "Model",
     "formulation", "get_formulation", "available_formulations", "solve", "available_solvers",
     "SolveResult", "Status", "SolverError", "SolverWarning", "SlowFitWarning", "ProblemTooLargeError",
-    "NoComparablePairsError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
+    "NoComparablePairsError", "ConvexityError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
     "survival_target", "BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker",
 ]

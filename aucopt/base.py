@@ -23,7 +23,9 @@ from __future__ import annotations
 import logging
 import time as _time
 from dataclasses import dataclass
+from functools import update_wrapper
 from numbers import Integral, Real
+from types import MethodType
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -35,14 +37,14 @@ from sklearn.utils.validation import (_check_feature_names, _num_features, _num_
 from ._validation import (check_finite_1d, check_fit_scale, check_point_weights, is_survival_target,
                           survival_arrays, survival_target)
 from .kernels import GAMMA_RULES, KERNELS, Kernel
-from .metrics import harrell_c, roc_auc
+from .metrics import harrell_c, multipartite_c_index, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
-from .pairs._pairset import survival_pair_arrays
+from .pairs._pairset import check_groups, survival_pair_arrays
 from ._summary import print_summary as _print_summary, summary as _summary
 from .solvers import SolveResult
 
 __all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solution",
-           "validated_data_and_pairs", "SURVIVAL_PAIR_OPTIONS", "DEFAULT_MAX_BYTES"]
+           "validated_data_and_pairs", "SURVIVAL_PAIR_OPTIONS", "BINARY_PAIR_OPTIONS", "DEFAULT_MAX_BYTES"]
 
 # ============================================================================ parameter vocabulary
 #: constraints of parameters that mean the same thing in every estimator that has them
@@ -256,6 +258,27 @@ def _take_rows(X, rows, precomputed: bool):
     return _safe_indexing(X, rows, axis=1) if precomputed else X
 
 
+#: fit parameters with one entry per row of ``X``: checked against its length and, when rows of
+#: zero weight are dropped, taken on the remaining rows with them
+ROW_FIT_PARAMS = ("groups",)
+
+
+def _row_fit_params(fit_params, X, rows):
+    """``fit_params`` with the per-row ones (:data:`ROW_FIT_PARAMS`) checked and taken on ``rows``."""
+    params = dict(fit_params)
+    for name in ROW_FIT_PARAMS:
+        if params.get(name) is None:
+            continue
+        try:
+            n_samples = _num_samples(X)
+        except TypeError:
+            continue  # X itself is refused by the validation
+        params[name] = check_groups(params[name], n_samples, name)
+        if rows is not None:
+            params[name] = params[name][rows]
+    return params
+
+
 def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
     """``estimator._fit`` with the zero-weight rows removed, as if they were not in ``X``.
 
@@ -266,6 +289,8 @@ def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
     precomputed kernel keeps its full width for ``predict``. During the fit,
     ``estimator._fit_rows`` holds ``(rows, y)``: the original indices of the fitting rows (None
     for all) and the full target, so that pair options given per original row or pair apply.
+    Per-row fit parameters (``groups``) are checked against the rows of ``X`` and taken on the
+    fitting rows.
     """
     rows = _positive_weight_rows(X, y, sample_weight, rankable)
     precomputed = getattr(estimator, "kernel", None) == "precomputed"
@@ -277,6 +302,7 @@ def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
             rows = None
         else:
             y_fit, w_fit = y[rows], sample_weight[rows]
+    fit_params = _row_fit_params(fit_params, X, rows)
     estimator._fit_rows = (rows, y)
     if _LOG.isEnabledFor(logging.INFO):
         params = estimator.get_params(deep=False)
@@ -459,6 +485,90 @@ class KernelPairRanker(BaseEstimator):
         return tags
 
 
+# ============================================================================ pair options
+#: keys of a binary ranker's ``pair_options``: the pair target and, for ``"multipartite"``, the
+#: order of the label values
+BINARY_PAIR_OPTIONS = ("target", "levels")
+
+
+def checked_pair_options(estimator, valid, targets, reason: str = "") -> tuple[str, dict]:
+    """The pair target and the other options of ``estimator.pair_options``, checked.
+
+    One vocabulary for every ranker: ``pair_options["target"]`` names the
+    :class:`~aucopt.PairSet` target (default: the first of ``targets``), the other keys are the
+    options of that target's constructor.
+
+    Parameters
+    ----------
+    estimator : estimator with a ``pair_options`` parameter (dict or None)
+    valid : sequence of str
+        The keys the estimator accepts besides ``"target"``.
+    targets : sequence of str
+        The targets the estimator ranks, its default first.
+    reason : str, default=""
+        Why other targets are refused, appended to the message.
+
+    Returns
+    -------
+    target : str
+    options : dict
+        A copy of the other options.
+
+    Raises
+    ------
+    ValueError
+        For an unknown key or a target the estimator does not rank.
+    """
+    options = dict(getattr(estimator, "pair_options", None) or {})
+    name = type(estimator).__name__
+    keys = ["target", *valid]
+    unknown = set(options) - set(keys)
+    if unknown:
+        raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {keys}.")
+    target = options.pop("target", targets[0])
+    if target not in targets:
+        if target == "survival":
+            hint = f" Use Survival{name} for (event, time) targets."
+        elif targets == ("survival",) and target in ("bipartite", "multipartite"):
+            hint = (f" Use {name.removeprefix('Survival')}(pair_options={{'target': {target!r}}}) for "
+                    f"{'ordinal' if target == 'multipartite' else 'binary'} labels.")
+        else:
+            hint = ""
+        raise ValueError(f"pair_options['target']={target!r}: {name} ranks {' or '.join(map(repr, targets))} "
+                         f"pairs.{(' ' + reason) if reason else ''}{hint}")
+    return target, options
+
+
+class _LabelPredict:
+    """``predict`` of a binary ranker: absent (``hasattr`` is False) from a ranker of ordinal levels.
+
+    A ranker fitted on multipartite pairs orders the samples; it learns no cut points between
+    the levels, so it has no labels to predict. Accessing ``predict`` on it raises an
+    ``AttributeError`` that says so.
+    """
+
+    def __init__(self, fn):
+        self.fn = fn
+        update_wrapper(self, fn)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if obj._ranks_levels():
+            raise AttributeError(
+                f"{type(obj).__name__} with pair_options target 'multipartite' ranks ordinal levels and has no "
+                "predict: a ranker orders the samples but learns no cut points between the levels. Use "
+                "decision_function for the ranking scores (higher means a higher level) and score for the "
+                "multipartite C-index."
+            )
+        return MethodType(self.fn, obj)
+
+
+def label_predict(fn):
+    """Decorator for a binary ranker's ``predict``: unavailable for rankers of ordinal levels."""
+    return _LabelPredict(fn)
+
+
 # ============================================================================ targets
 class BinaryRankerMixin(ClassifierMixin):
     """Mixin for rankers of binary labels: bipartite pairs, AUC, a classifier with a threshold.
@@ -467,6 +577,14 @@ class BinaryRankerMixin(ClassifierMixin):
     ``pos_label_``, ``threshold_`` (the score cut with the best training accuracy) and
     ``intercept_`` (``decision_function`` = f(x) + ``intercept_`` for ``pos_label_ == classes_[1]``).
     ``score`` is the AUC (scores within 1e-8 tie and count ½), as :func:`aucopt.metrics.roc_auc`.
+
+    **Ordinal labels.** With ``pair_options={"target": "multipartite"}`` (and optionally
+    ``"levels": [lowest, ..., highest]``, default the sorted distinct labels) the ranker is fitted
+    on the pairs of :meth:`aucopt.PairSet.multipartite`, one per ``y_i > y_j``: ``classes_`` are
+    the levels in order, ``decision_function`` the ranking scores (higher = higher level),
+    ``score`` the (weighted) multipartite C-index (:func:`aucopt.metrics.multipartite_c_index`),
+    and there is no ``predict``: a ranker learns no cut points between the levels (``hasattr``
+    is False; ``pos_label_``, ``threshold_`` and ``intercept_`` are not set).
 
     **Probabilities.** A ranker's scores order the samples; they are not probabilities, and
     there is no ``predict_proba``: the AUC depends only on the order of the scores, so their
@@ -525,14 +643,80 @@ class BinaryRankerMixin(ClassifierMixin):
     ((80, 2), True)
     """
 
+    #: the pair targets of ``pair_options["target"]``, the default first
+    _pair_targets = ("bipartite", "multipartite")
+    #: why other targets are refused (estimators that rank fewer targets say why)
+    _pair_target_reason = ""
+
+    def _pair_target_options(self) -> tuple[str, dict]:
+        """``(target, options)`` of ``pair_options``, checked (:func:`checked_pair_options`)."""
+        target, options = checked_pair_options(self, BINARY_PAIR_OPTIONS[1:], self._pair_targets,
+                                               self._pair_target_reason)
+        if target == "multipartite" and getattr(self, "pos_label", None) is not None:
+            raise ValueError(
+                f"pos_label={self.pos_label!r} names the positive class of binary labels; with pair_options "
+                "target 'multipartite' every label is a level: give their order with pair_options['levels']."
+            )
+        if target == "bipartite" and "levels" in options:
+            raise ValueError(
+                "pair_options['levels'] orders the levels of ordinal labels: set pair_options={'target': "
+                "'multipartite', 'levels': [...]}; binary labels take pos_label."
+            )
+        return target, options
+
+    def _ranks_levels(self) -> bool:
+        """Whether this ranker ranks ordinal levels: its fitted pair target, else its ``pair_options``."""
+        fitted = getattr(self, "pair_target_", None)
+        if fitted is not None:
+            return fitted == "multipartite"
+        try:
+            return self._pair_target_options()[0] == "multipartite"
+        except Exception:  # noqa: BLE001 - invalid options are reported by fit
+            return False
+
     def _make_pairs(self, y, sample_weight, rows=None):
-        """Bipartite pairs of ``y``; ``rows`` (positions of ``y`` among the fitting rows) is unused."""
+        """The pairs of ``y`` for ``pair_options``: bipartite (default) or multipartite.
+
+        ``rows`` (positions of ``y`` among the fitting rows) is unused.
+        """
         if is_survival_target(y):
             raise ValueError(
                 f"{type(self).__name__} takes binary labels; use Survival{type(self).__name__} "
                 "for (event, time) targets."
             )
+        target, options = self._pair_target_options()
+        if target == "multipartite":
+            if y is None:
+                raise ValueError("This estimator requires y to be passed, but the target y is None.")
+            return PairSet.multipartite(y, levels=options.get("levels"), point_weights=sample_weight)
         return PairSet.bipartite(y, pos_label=self.pos_label, point_weights=sample_weight)
+
+    def _set_target_attributes(self, scores, y, y_fit, sample_weight):
+        """``classes_`` and, for binary labels, ``pos_label_``, ``threshold_`` and ``intercept_``.
+
+        ``scores`` are the training scores of all rows ``y``; ``y_fit`` the labels of the rows
+        of positive weight.
+        """
+        target, options = self._pair_target_options()
+        if target == "multipartite":
+            levels = options.get("levels")
+            self.classes_ = np.unique(y_fit) if levels is None else np.asarray(levels).ravel()
+            self._score_levels = levels
+            for name in ("pos_label_", "threshold_", "intercept_"):
+                self.__dict__.pop(name, None)  # binary attributes of an earlier fit
+            return
+        self.classes_ = np.unique(y_fit)
+        self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
+        self.threshold_ = best_accuracy_threshold(scores, np.asarray(y) == self.pos_label_, sample_weight)
+        sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
+        self.intercept_ = -sign * self.threshold_
+
+    def _score_of(self, y, scores, sample_weight=None) -> float:
+        """The fitted target's metric: the AUC, or the multipartite C-index for ordinal levels."""
+        if self._ranks_levels():
+            return multipartite_c_index(y, scores, levels=getattr(self, "_score_levels", None),
+                                        sample_weight=sample_weight)
+        return roc_auc(y, scores, pos_label=self.pos_label_, sample_weight=sample_weight)
 
     summary = _summary
     print_summary = _print_summary
@@ -545,7 +729,8 @@ class BinaryRankerMixin(ClassifierMixin):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training data (the kernel matrix for ``kernel="precomputed"``).
         y : array-like of shape (n_samples,)
-            Two class labels; ``pos_label`` (default the larger) is the positive class.
+            Two class labels; ``pos_label`` (default the larger) is the positive class. With
+            ``pair_options={"target": "multipartite"}``: ordinal labels of two or more levels.
         sample_weight : float or array-like of shape (n_samples,), default=None
             Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
             sample_weight[j]``. A scalar weighs every sample alike. A zero weight is the same
@@ -565,18 +750,17 @@ class BinaryRankerMixin(ClassifierMixin):
         if y is not None and not is_survival_target(y):
             y = column_or_1d(y, warn=True)
         sample_weight = _sample_weight_for(X, sample_weight)
-        y_fit = _fit_on_rows(self, X, y, sample_weight, lambda rows: len(np.unique(y[rows])) == 2, fit_params)
-        self.classes_ = np.unique(y_fit)
-        self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
-        self.threshold_ = best_accuracy_threshold(self._expansion(X), y == self.pos_label_, sample_weight)
-        sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
-        self.intercept_ = -sign * self.threshold_
+        y_fit = _fit_on_rows(self, X, y, sample_weight, lambda rows: len(np.unique(y[rows])) >= 2, fit_params)
+        self._set_target_attributes(self._expansion(X), y, y_fit, sample_weight)
         self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
         self.fit_time_ = _time.perf_counter() - start
         return self
 
     def decision_function(self, X) -> np.ndarray:
         """Signed ranking score: positive values favour ``classes_[1]``.
+
+        For a ranker of ordinal levels (``pair_options`` target ``"multipartite"``): the
+        ranking scores f(x), higher meaning a higher level.
 
         Parameters
         ----------
@@ -585,13 +769,20 @@ class BinaryRankerMixin(ClassifierMixin):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
-            ``f(x) − threshold_`` when ``pos_label_`` is ``classes_[1]``, its negative otherwise.
+            ``f(x) − threshold_`` when ``pos_label_`` is ``classes_[1]``, its negative otherwise
+            (ordinal levels: f(x)).
         """
+        if self._ranks_levels():
+            return self._expansion(X)
         shifted = self._expansion(X) - self.threshold_
         return shifted if self.pos_label_ == self.classes_[1] else -shifted
 
+    @label_predict
     def predict(self, X) -> np.ndarray:
         """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
+
+        Not available for a ranker of ordinal levels (``pair_options`` target
+        ``"multipartite"``), which learns no cut points between the levels.
 
         Parameters
         ----------
@@ -609,7 +800,10 @@ class BinaryRankerMixin(ClassifierMixin):
 
         Scores within 1e-8 · max|score| (``aucopt.metrics.TIED_TOL``, relative) of each other
         tie, so round-off (a model fitted on dense or sparse ``X``) does not change the score;
-        otherwise equal to :func:`sklearn.metrics.roc_auc_score`.
+        otherwise equal to :func:`sklearn.metrics.roc_auc_score`. For a ranker of ordinal
+        levels (``pair_options`` target ``"multipartite"``): the multipartite C-index over the
+        pairs ``y_i > y_j`` (:func:`aucopt.metrics.multipartite_c_index`, in the order of
+        ``pair_options["levels"]`` when given).
 
         Parameters
         ----------
@@ -623,12 +817,13 @@ class BinaryRankerMixin(ClassifierMixin):
         Returns
         -------
         auc : float
+            The AUC (ordinal levels: the multipartite C-index).
         """
-        return roc_auc(y, self._expansion(X), pos_label=self.pos_label_, sample_weight=sample_weight)
+        return self._score_of(y, self._expansion(X), sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = self._ranks_levels()
         return tags
 
 
@@ -676,7 +871,9 @@ class SurvivalRankerMixin:
     ``y`` is a structured array with a boolean event field and a float time field
     (:func:`aucopt.survival_target` or ``sksurv.util.Surv.from_arrays``). The pairs are Harrell's
     comparable pairs, or the variant chosen by the estimator's ``pair_options`` (keys of
-    :data:`SURVIVAL_PAIR_OPTIONS`, passed to :meth:`aucopt.PairSet.survival`). ``y`` may also be
+    :data:`SURVIVAL_PAIR_OPTIONS`, passed to :meth:`aucopt.PairSet.survival`; the key
+    ``"target"`` of the binary rankers' vocabulary is accepted with its one value here,
+    ``"survival"``). ``y`` may also be
     an ``(event, time)`` pair of arrays. User pair weights (``pair_options["weights"]``) refer to
     the rows of the ``X`` given to ``fit``: an array aligned with the pairs of all rows, or a
     callable ``weights(i, j, t_i, t_j, e_i, e_j)`` of their row indices; when the model is fitted
@@ -734,10 +931,7 @@ class SurvivalRankerMixin:
                 f"{type(self).__name__} needs a survival target: a structured array with a boolean "
                 "event and a float time field (aucopt.survival_target(event, time))."
             )
-        options = dict(self.pair_options or {})
-        unknown = set(options) - set(SURVIVAL_PAIR_OPTIONS)
-        if unknown:
-            raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {list(SURVIVAL_PAIR_OPTIONS)}.")
+        _, options = checked_pair_options(self, SURVIVAL_PAIR_OPTIONS, ("survival",))
         dropped, y_all = getattr(self, "_fit_rows", (None, None))
         if options.get("weights") is not None and y_all is not None:
             origin = rows if dropped is None else (dropped if rows is None else dropped[np.asarray(rows)])

@@ -4,6 +4,9 @@
   fit in the memory budget ``max_bytes``; raised before any work starts, naming the scalable path.
 * :class:`NoComparablePairsError` — the target defines no pair to rank (one class only, no event).
 * :class:`SolverError` — a backend returned no usable solution (infeasible, unbounded, failure).
+* :class:`ConvexityError` — a model or problem is not convex (a convex function bounded from
+  below, a product of expressions, an indefinite quadratic term); raised when it is declared,
+  before any solver runs.
 * :class:`SolverWarning` — a backend stopped early or reports low accuracy.
 
 Every warning aucopt issues (:class:`SolverWarning`, scikit-learn's ``ConvergenceWarning`` when an
@@ -20,8 +23,8 @@ import warnings
 
 from ._validation import format_bytes
 
-__all__ = ["ProblemTooLargeError", "NoComparablePairsError", "SolverError", "SolverWarning", "SlowFitWarning",
-           "check_memory", "warn"]
+__all__ = ["ProblemTooLargeError", "NoComparablePairsError", "ConvexityError", "SolverError", "SolverWarning",
+           "SlowFitWarning", "check_memory", "warn"]
 
 _PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
                        os.path.dirname(os.path.realpath(__file__)) + os.sep})
@@ -182,6 +185,44 @@ class NoComparablePairsError(ValueError):
     ... except NoComparablePairsError:
     ...     print("no comparable pairs")
     no comparable pairs
+    """
+
+
+class ConvexityError(ValueError):
+    """A model or problem is not convex, so no LP / QP solver can be trusted with it.
+
+    Raised when a statement is declared, before any row is assembled or any solver runs:
+
+    * by :class:`~aucopt.modeling.Model` (disciplined convex programming): a convex operator
+      (``abs``, ``positive_part``, ``maximum``, ``group_max``, ``sum_largest``) bounded from
+      below (``abs(expr) >= 1``) or in an equality, a concave objective (``-m.abs(x)`` or
+      ``-m.sum_squares(x)`` in ``m.minimize``), an operator argument of the wrong curvature
+      (``m.maximum(-m.abs(x))``), a product of two expressions (``x * y``, ``x @ y``) or a
+      quadratic in a constraint;
+    * by :class:`~aucopt.modeling.Problem`: a quadratic term ``P`` that is not positive
+      semidefinite (the message names its smallest eigenvalue, or the variable where a
+      factorization met a negative pivot).
+
+    The message names the statement (its source line when known), the operator and its
+    curvature, the side of the bound, and the fix. Subclasses :class:`ValueError`.
+
+    See Also
+    --------
+    aucopt.modeling.Model.subject_to : checks each constraint as it is declared.
+    aucopt.modeling.Model.minimize : checks the objective.
+    aucopt.modeling.Problem : checks that ``P`` is positive semidefinite.
+
+    Examples
+    --------
+    >>> from aucopt import Model, PairSet
+    >>> from aucopt.exceptions import ConvexityError
+    >>> m = Model(PairSet.bipartite([1, 0]))
+    >>> x = m.variable("x", 2)
+    >>> try:
+    ...     m.subject_to(m.abs(x) >= 1)  # |x_k| >= 1: two disjoint pieces, not a convex set
+    ... except ConvexityError as exc:
+    ...     print("refused:", "abs" in str(exc) and "concave" in str(exc))
+    refused: True
     """
 
 

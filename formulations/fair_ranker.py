@@ -21,7 +21,8 @@ other direction, so small ε also limits how far the cross-group pairs are separ
 leaves the LP Ranker. Means are unweighted, over the pairs (every pair counts once, as in xAUC).
 
 Parameters: ``C`` as the LP Ranker; ``groups``, one label per point, exactly two distinct labels
-(a = the smaller); ``epsilon`` ≥ 0. Size: the LP Ranker's, plus two rows with at most
+(a = the smaller; None: ``m.groups``, the groups given at fit, so that
+``LPRanker(formulation="fair_ranker").fit(X, y, groups=g)`` fits it); ``epsilon`` ≥ 0. Size: the LP Ranker's, plus two rows with at most
 n_pairs + 2·n_points nonzeros (2·n_basis dense).
 
 References: Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
@@ -58,7 +59,7 @@ def cross_group_pairs(m, groups):
 def fair_ranker(m, C=1.0, groups=None, epsilon=0.05):
     if not epsilon >= 0:
         raise ValueError(f"epsilon={epsilon!r} must be a non-negative number (the largest cross-group hinge gap).")
-    cross = cross_group_pairs(m, groups)  # 0: P_ab, 1: P_ba, −1: within a group
+    cross = cross_group_pairs(m, m.groups if groups is None else groups)  # 0: P_ab, 1: P_ba, −1: within a group
     alpha = m.variable("alpha", m.n_basis, lower=0)  # ranking-vector weights
     z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (hinge)
     f = m.scores(alpha, signed=True)  # f = K Y α (lifted to score variables)

@@ -5,7 +5,9 @@ public aucopt module exposes), so a new estimator is covered as soon as it has a
 :data:`ESTIMATORS`, and the completeness test fails until it has one. What is checked:
 
 * binary rankers: scikit-learn's estimator checks (``parametrize_with_checks``), each expected
-  failure with its reason;
+  failure with its reason, also configured for ordinal labels (``pair_options={"target":
+  "multipartite"}``), with the multipartite contract (levels as ``classes_``, ``score`` is the
+  multipartite C-index, no ``predict``, weights, zero weights, pickling, ``GridSearchCV``);
 * survival rankers: the survival-target contract (structured ``(event, time)`` target, risk
   scores, ``score`` is Harrell's C, binary labels refused, no comparable pair refused, feature
   names, sparse input as the tags say), and every ``pair_options`` variant on dense and sparse X;
@@ -197,12 +199,12 @@ def test_target_kind_matches_the_estimator(name):
 
 @pytest.mark.parametrize("name", [n for n in BINARY if "Survival" + n in ESTIMATORS])
 def test_survival_twins_take_the_same_parameters(name):
-    """A survival twin takes its binary estimator's parameters, pair_options in place of pos_label."""
+    """A survival twin takes its binary estimator's parameters but pos_label; both take pair_options."""
     twin = "Survival" + name
     binary = set(constructor_parameters(estimator_class(name)))
     survival = set(constructor_parameters(estimator_class(twin)))
-    assert binary - {"pos_label"} == survival - {"pair_options"}
-    assert "pos_label" in binary and "pair_options" in survival
+    assert binary - {"pos_label"} == survival
+    assert "pos_label" in binary and "pair_options" in binary and "pair_options" in survival
 
 
 # ============================================================================ scikit-learn's checks
@@ -263,13 +265,58 @@ EXPECTED_FAILED_CHECKS = {
 }
 
 
+#: the pair options of a ranker of ordinal labels
+MULTIPARTITE_OPTIONS = {"target": "multipartite"}
+
+#: the binary rankers that also rank ordinal labels (pair_options target "multipartite"); OnePassAUC
+#: keeps two class statistics and refuses them (test_binary_pair_options_are_checked)
+MULTIPARTITE = [n for n in BINARY if "multipartite" in getattr(estimator_class(n), "_pair_targets", ())]
+
+#: the multipartite-configured rankers that run scikit-learn's checks (the others share their code paths)
+MULTIPARTITE_CHECKED = ["LPRanker", "RankSVM"]
+
+#: checks whose assumptions do not hold for a ranker of ordinal levels; strict, as above
+MULTIPARTITE_EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_train": (
+        "the check predicts labels; a ranker fitted on multipartite pairs orders the samples and learns "
+        "no cut points between the levels, so it has no predict (test_multipartite_contract checks the "
+        "ranking: decision_function, the multipartite C-index)"
+    ),
+    "check_classifiers_classes": (
+        "the check compares predicted labels with classes_; a ranker of ordinal levels has no predict "
+        "(its classes_ are the levels, checked by test_multipartite_string_levels_in_their_order)"
+    ),
+    "check_classifier_data_not_an_array": (
+        "the check compares predict on arrays and lists; a ranker of ordinal levels has no predict "
+        "(decision_function is compared on both by test_multipartite_contract)"
+    ),
+    "check_supervised_y_2d": (
+        "the check compares predict for a 1-d and a column y; a ranker of ordinal levels has no predict"
+    ),
+    "check_classifiers_regression_target": (
+        "the check expects a continuous target to be refused; ordinal levels are any sortable labels, so "
+        "a float target is the order of its distinct values and is ranked (its multipartite C-index is "
+        "Harrell's C without censoring), as PairSet.multipartite and multipartite_c_index accept it"
+    ),
+}
+
+
+def make_multipartite(name: str, **overrides) -> BaseEstimator:
+    """The small instance of ``name`` configured for ordinal labels."""
+    return make_estimator(name, pair_options=dict(MULTIPARTITE_OPTIONS), **overrides)
+
+
 def _binary_check_instances():
-    """The small instances for scikit-learn's checks (a constructor failure is reported by
-    test_small_instance_constructs, not as an error collecting the whole module)."""
+    """The small instances for scikit-learn's checks, binary and multipartite (a constructor
+    failure is reported by test_small_instance_constructs, not as an error collecting the whole
+    module)."""
     instances = []
-    for name in BINARY:
+    for name in BINARY + [f"{n}-multipartite" for n in MULTIPARTITE_CHECKED]:
         try:
-            instances.append(make_estimator(name))
+            if name.endswith("-multipartite"):
+                instances.append(make_multipartite(name.removesuffix("-multipartite")))
+            else:
+                instances.append(make_estimator(name))
         except Exception:  # noqa: BLE001 - reported by test_small_instance_constructs
             pass
     return instances
@@ -282,8 +329,15 @@ def test_small_instance_constructs(name):
                                           **ESTIMATORS[name][1]}
 
 
+def _ranks_levels(estimator) -> bool:
+    return (estimator.get_params().get("pair_options") or {}).get("target") == "multipartite"
+
+
 def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
+    expected = dict(EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {}))
+    if _ranks_levels(estimator):
+        expected.update(MULTIPARTITE_EXPECTED_FAILED_CHECKS)
+    return expected
 
 
 @parametrize_with_checks(_binary_check_instances(), expected_failed_checks=_expected_failed_checks,
@@ -298,11 +352,195 @@ def test_expected_failed_checks_name_real_checks(name):
     assert_expected_failures_are_real_checks(make_estimator(name), EXPECTED_FAILED_CHECKS[name])
 
 
+@pytest.mark.parametrize("name", MULTIPARTITE_CHECKED, ids=lambda n: f"{n}-multipartite")
+def test_expected_failed_checks_name_real_checks_multipartite(name):
+    estimator = make_multipartite(name)
+    assert_expected_failures_are_real_checks(estimator, _expected_failed_checks(estimator))
+
+
 @pytest.mark.parametrize("name", BINARY)
 def test_binary_estimators_refuse_a_survival_target(name, survival_data):
     X, y = survival_data
     with pytest.raises(ValueError, match=r"(?i)survival|binary"):
         make_estimator(name).fit(X, y)
+
+
+# ============================================================================ multipartite contract
+def make_small_ordinal(n_samples: int = 60, n_features: int = 5, seed: int = 0):
+    """Four ordinal levels (15 samples each) of a noisy linear score; a third of X exactly zero."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_samples, n_features))
+    X[np.abs(X) < 0.4] = 0.0
+    latent = X @ np.r_[1.0, -0.7, 0.5, np.zeros(n_features - 3)] + 0.5 * rng.normal(size=n_samples)
+    y = np.searchsorted(np.quantile(latent, [0.25, 0.5, 0.75]), latent)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def ordinal_data():
+    return make_small_ordinal()
+
+
+def brute_c_index(y, f, w=None):
+    """Σ over all pairs with y_i > y_j of w_i w_j ([f_i > f_j] + ½ [f_i == f_j]) / Σ w_i w_j."""
+    w = np.ones(len(y)) if w is None else np.asarray(w, float)
+    above = y[:, None] > y[None, :]
+    weight = np.outer(w, w) * above
+    credit = (f[:, None] > f[None, :]) + 0.5 * (f[:, None] == f[None, :])
+    return float((weight * credit).sum() / weight.sum())
+
+
+def _fitting_rows(est, n):
+    rows = getattr(est, "train_indices_", None)  # estimators holding out validation rows
+    return np.arange(n) if rows is None else np.sort(rows)
+
+
+MULTIPARTITE_IDS = [f"{n}-multipartite" for n in MULTIPARTITE]
+
+
+@pytest.mark.parametrize("name", MULTIPARTITE, ids=MULTIPARTITE_IDS)
+def test_multipartite_contract(name, ordinal_data):
+    """Ordinal labels: the multipartite pairs, the levels as classes_, scores that rank the levels,
+    score = the multipartite C-index, and no predict (a ranker learns no cut points)."""
+    X, y = ordinal_data
+    est = make_multipartite(name)
+    assert is_classifier(est) and est.__sklearn_tags__().classifier_tags.multi_class
+    assert not hasattr(est, "predict")  # before fit, from pair_options
+    assert est.fit(X, y) is est
+    np.testing.assert_array_equal(est.classes_, [0, 1, 2, 3])
+    assert est.pair_target_ == "multipartite"
+    assert est.n_pairs_ == PairSet.multipartite(y[_fitting_rows(est, len(y))]).n_pairs
+    f = est.decision_function(X)
+    assert f.shape == (len(y),) and np.all(np.isfinite(f))
+    assert est.score(X, y) == pytest.approx(aucopt.metrics.multipartite_c_index(y, f), abs=1e-12)
+    assert aucopt.metrics.multipartite_c_index(y, f, tied_tol=0) == pytest.approx(brute_c_index(y, f), abs=1e-12)
+    assert est.score(X, y) > 0.75  # the levels follow a linear score
+    np.testing.assert_array_equal(est.decision_function(X.tolist()), f)  # lists as arrays
+    assert not hasattr(est, "predict")
+    with pytest.raises(AttributeError, match="ranks ordinal levels and has no predict"):
+        est.predict(X)
+    for binary_only in ("pos_label_", "threshold_", "intercept_"):
+        assert not hasattr(est, binary_only)
+    np.testing.assert_array_equal(make_multipartite(name).fit(X, y).decision_function(X), f)  # deterministic
+
+
+@pytest.mark.parametrize("name", MULTIPARTITE, ids=MULTIPARTITE_IDS)
+def test_multipartite_weighted_score_and_zero_weights(name, ordinal_data):
+    """score(X, y, w) is the weighted multipartite C-index (pairs weigh w_i w_j); a zero weight
+    removes the row from the fit."""
+    X, y = ordinal_data
+    est = make_multipartite(name).fit(X, y)
+    rng = np.random.default_rng(1)
+    shuffled = X[rng.permutation(len(y))]
+    f = est.decision_function(shuffled)
+    w = rng.integers(0, 4, len(y))
+    rows = np.repeat(np.arange(len(y)), w)
+    weighted = est.score(shuffled, y, sample_weight=w)
+    assert weighted == pytest.approx(aucopt.metrics.multipartite_c_index(y, f, sample_weight=w), abs=1e-12)
+    assert weighted == pytest.approx(aucopt.metrics.multipartite_c_index(y[rows], f[rows]), abs=1e-12)
+    # without the tie tolerance (scores of a kernel expansion far from its support tie within
+    # 1e-8 · max|score|), exactly the brute-force weighted count
+    assert aucopt.metrics.multipartite_c_index(y, f, sample_weight=w, tied_tol=0) == pytest.approx(
+        brute_c_index(y, f, w), abs=1e-12)
+    w = _zero_mask(len(y))
+    keep = np.flatnonzero(w > 0)
+    weighted = make_multipartite(name).fit(X, y, sample_weight=w)
+    removed = make_multipartite(name).fit(X[keep], y[keep], sample_weight=w[keep])
+    np.testing.assert_allclose(weighted.decision_function(X), removed.decision_function(X), rtol=1e-8, atol=1e-8)
+    assert weighted.n_pairs_ == removed.n_pairs_
+
+
+@pytest.mark.parametrize("name", MULTIPARTITE, ids=MULTIPARTITE_IDS)
+def test_multipartite_clone_pickle_and_grid_search(name, ordinal_data):
+    X, y = ordinal_data
+    est = make_multipartite(name)
+    assert clone(est).get_params(deep=False) == est.get_params(deep=False)
+    est.fit(X, y)
+    restored = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(restored.decision_function(X), est.decision_function(X))
+    assert restored.score(X, y) == est.score(X, y)
+    assert not hasattr(restored, "predict")
+    param, values = grid_for(name)
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)  # stratified by level
+    search = GridSearchCV(make_multipartite(name), {param: values}, cv=cv).fit(X, y)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    train, test = next(iter(cv.split(X, y)))
+    best = search.cv_results_["params"].index(search.best_params_)
+    fold = make_multipartite(name, **search.best_params_).fit(X[train], y[train])
+    assert search.cv_results_["split0_test_score"][best] == pytest.approx(fold.score(X[test], y[test]), abs=1e-10)
+    assert search.best_estimator_.score(X, y) > 0.75
+
+
+@pytest.mark.parametrize("name", MULTIPARTITE, ids=MULTIPARTITE_IDS)
+def test_multipartite_string_levels_in_their_order(name, ordinal_data):
+    """pair_options["levels"] orders labels whose sorted order is not the intended one."""
+    X, y = ordinal_data
+    levels = ["none", "mild", "moderate", "severe"]  # sorted: mild, moderate, none, severe
+    words = np.array(levels)[y]
+    est = make_estimator(name, pair_options={"target": "multipartite", "levels": levels}).fit(X, words)
+    np.testing.assert_array_equal(est.classes_, levels)
+    coded = make_multipartite(name).fit(X, y)
+    np.testing.assert_allclose(est.decision_function(X), coded.decision_function(X), rtol=1e-10, atol=1e-12)
+    assert est.score(X, words) == pytest.approx(coded.score(X, y), abs=1e-12)
+    assert est.score(X, words) != pytest.approx(aucopt.metrics.multipartite_c_index(words, est.decision_function(X)))
+
+
+@pytest.mark.parametrize("name", [n for n in MULTIPARTITE if accepts_sparse(n)],
+                         ids=[f"{n}-multipartite" for n in MULTIPARTITE if accepts_sparse(n)])
+def test_multipartite_sparse_input(name, ordinal_data):
+    X, y = ordinal_data
+    dense = make_multipartite(name).fit(X, y).decision_function(X)
+    for fmt in (sp.csr_matrix, sp.csc_matrix):
+        scores = make_multipartite(name).fit(fmt(X), y).decision_function(fmt(X))
+        np.testing.assert_allclose(scores, dense, rtol=1e-6, atol=1e-8 * max(1.0, np.abs(dense).max()))
+
+
+@pytest.mark.parametrize("name", MULTIPARTITE, ids=MULTIPARTITE_IDS)
+def test_multipartite_and_binary_refits_switch_cleanly(name, ordinal_data, binary_data):
+    """set_params between the targets: each fit leaves exactly its own attributes."""
+    X, y = ordinal_data
+    est = make_estimator(name).fit(*binary_data)
+    assert hasattr(est, "threshold_") and hasattr(est, "predict")
+    est.set_params(pair_options=dict(MULTIPARTITE_OPTIONS)).fit(X, y)
+    assert not hasattr(est, "threshold_") and not hasattr(est, "predict")
+    est.set_params(pair_options=None).fit(*binary_data)
+    assert est.predict(binary_data[0]).shape == (len(binary_data[1]),)
+    assert est.score(*binary_data) == pytest.approx(aucopt.roc_auc(binary_data[1], est.decision_function(binary_data[0])))
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_pair_options_are_checked(name, ordinal_data, binary_data):
+    """One vocabulary with the survival estimators: unknown keys and targets are named; the ordinal
+    options do not mix with the binary ones; the default (and {"target": "bipartite"}) is unchanged."""
+    X, y = ordinal_data
+    with pytest.raises(ValueError, match=r"pair_options \['variant'\] unknown; valid: \['target', 'levels'\]"):
+        make_estimator(name, pair_options={"variant": "lprex"}).fit(X, y)
+    with pytest.raises(ValueError, match=rf"'survival': {name} ranks .*Use Survival{name}"):
+        make_estimator(name, pair_options={"target": "survival"}).fit(X, y)
+    with pytest.raises(ValueError, match=r"pair_options\['levels'\] orders the levels of ordinal labels"):
+        make_estimator(name, pair_options={"levels": [0, 1]}).fit(*binary_data)
+    with pytest.raises(ValueError, match=r"Only binary classification is supported"):
+        make_estimator(name).fit(X, y)  # four levels without the multipartite target
+    default = make_estimator(name).fit(*binary_data).decision_function(binary_data[0])
+    explicit = make_estimator(name, pair_options={"target": "bipartite"}).fit(*binary_data)
+    np.testing.assert_array_equal(explicit.decision_function(binary_data[0]), default)
+    if name in MULTIPARTITE:
+        with pytest.raises(ValueError, match="pos_label=3 names the positive class of binary labels"):
+            make_multipartite(name, pos_label=3).fit(X, y)
+    else:  # the estimator's state is two class statistics
+        with pytest.raises(ValueError, match=rf"'multipartite': {name} ranks 'bipartite' pairs\. .*two classes"):
+            make_multipartite(name).fit(X, y)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("Survival")])
+def test_survival_pair_options_take_the_target_key(name, survival_data):
+    """The key "target" of the shared vocabulary: "survival" is the survival estimators' one target."""
+    X, y = survival_data
+    same = make_estimator(name, pair_options={"target": "survival"}).fit(X, y).predict(X)
+    np.testing.assert_array_equal(same, make_estimator(name).fit(X, y).predict(X))
+    with pytest.raises(ValueError, match=rf"'multipartite': {name} ranks 'survival' pairs\. Use "
+                                         rf"{name.removeprefix('Survival')}\(pair_options="):
+        make_estimator(name, pair_options={"target": "multipartite"}).fit(X, y)
 
 
 # ============================================================================ survival contract

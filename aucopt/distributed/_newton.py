@@ -533,7 +533,7 @@ def _coordinate(estimator, keys, row_chunks, n_features, y, sample_weight, path,
 
 def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, path, has_path, client):
     """Validate y and the weights, build the pairs, run Newton on the blocks; the operator's stats."""
-    from ..base import _checked_pairs, best_accuracy_threshold
+    from ..base import _checked_pairs
 
     survival = not hasattr(estimator, "pos_label")
     if survival:
@@ -562,13 +562,8 @@ def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, pa
             estimator.n_pairs_ = estimator._make_pairs(y[rows], sample_weight[rows]).n_pairs
         finally:
             del estimator._fit_rows
-    if not survival:
-        y_fit = np.asarray(y)[kept]
-        estimator.classes_ = np.unique(y_fit)
-        estimator.pos_label_ = estimator.classes_[1] if estimator.pos_label is None else estimator.pos_label
-        estimator.threshold_ = best_accuracy_threshold(scores, np.asarray(y) == estimator.pos_label_, sample_weight)
-        sign = 1.0 if estimator.pos_label_ == estimator.classes_[1] else -1.0
-        estimator.intercept_ = -sign * estimator.threshold_
+    if not survival:  # classes_, and for binary labels pos_label_, threshold_, intercept_ (as in memory)
+        estimator._set_target_attributes(scores, y, np.asarray(y)[kept], sample_weight)
     estimator.n_samples_fit_ = int(kept.sum())
     return stats
 

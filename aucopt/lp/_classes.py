@@ -29,6 +29,7 @@ from ..base import (
 from .. import _memory, _runtime
 from ..kernels import check_lp_kernel_values
 from ..modeling import get_formulation
+from ..modeling._rowgen import PAIR_ROW_CONSTRAINTS, pair_row_generation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..exceptions import SlowFitWarning, SolverWarning, warn
@@ -53,8 +54,11 @@ _ROUTES = {
     "subgradient": (subgradient, SUBGRADIENT_CONSTRAINTS),
     "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
 }
+#: a formulation other than "lp_ranker": method="generation" generates its pair rows
+_FORMULATION_GENERATION = (pair_row_generation, PAIR_ROW_CONSTRAINTS)
 #: arguments of the route functions that the estimator itself supplies
-_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive", "time_limit"}  # time_limit: from solver_options
+_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive", "time_limit",  # time_limit: from solver_options
+                   "problem", "pair_rows", "pair_index"}
 _ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "solver", "solver_options",
                          "max_bytes"}
 
@@ -131,10 +135,10 @@ class _LPRankerModel(KernelPairRanker):
                              "'full', 'generation', 'smoothing', 'chunking', 'clustering' or 'subgradient' with "
                              "them (method='auto' chooses the route from the problem size).")
         self._check_method_options()
-        if self.method == "generation" and not self._on_highs:
+        if self.method == "generation" and not self._on_highs and self.formulation == "lp_ranker":
             raise ValueError(f"method='generation' grows one live HiGHS model; solver={self.solver!r} cannot. Use "
                              "solver='highs', or method='chunking', which re-solves restricted LPs on any LP solver.")
-        if self.method in ("generation", "smoothing", "chunking", "subgradient") and self.formulation != "lp_ranker":
+        if self.method in ("smoothing", "chunking", "subgradient") and self.formulation != "lp_ranker":
             raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
                              f"(got formulation={self.formulation!r}).")
         if self.method == "clustering" and self.kernel == "precomputed":
@@ -149,7 +153,7 @@ class _LPRankerModel(KernelPairRanker):
         if not options:
             return
         name = type(self).__name__
-        route = _ROUTES.get(self.method)
+        route = _FORMULATION_GENERATION if self._generates_pair_rows else _ROUTES.get(self.method)
         valid = [] if route is None else [p for p in inspect.signature(route[0]).parameters
                                           if p not in _DATA_ARGUMENTS | _ESTIMATOR_PARAMETERS]
         owned = sorted(set(options) & _ESTIMATOR_PARAMETERS)
@@ -170,10 +174,10 @@ class _LPRankerModel(KernelPairRanker):
 
         ``method="auto"`` predicts the time of each route from measured constants (as the
         memory model predicts bytes): the full LP, exact, when it is predicted to finish within
-        5 s (``aucopt._runtime.AUTO_FULL_SECONDS``), and for any number of pairs with a
-        formulation other than ``"lp_ranker"`` (the scalable routes solve the LP Ranker
-        itself); above, the smoothing route, which stops at a certified relative optimality gap
-        of ``tol`` (default 1e-3). A choice predicted to take over a minute is announced with a
+        5 s (``aucopt._runtime.AUTO_FULL_SECONDS``); above, the smoothing route, which stops at
+        a certified relative optimality gap of ``tol`` (default 1e-3), or, for a formulation
+        other than ``"lp_ranker"``, its pair rows generated as needed
+        (:func:`aucopt.modeling.pair_row_generation`, exact). A choice predicted to take over a minute is announced with a
         warning at fit time. An explicit ``method`` is returned as it is.
 
         Parameters
@@ -203,10 +207,14 @@ class _LPRankerModel(KernelPairRanker):
         m, P = pairs.n_points, pairs.n_pairs
         if self.method != "auto":
             return self.method, f"method={self.method!r} ({P:,} pairs)."
-        if self.formulation != "lp_ranker":
-            return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; the "
-                            "scalable routes solve 'lp_ranker' only).")
         full = _runtime.full_lp_seconds(m, P, pairs.target)
+        if self.formulation != "lp_ranker":
+            if full <= _runtime.AUTO_FULL_SECONDS:
+                return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; "
+                                f"the LP Ranker's would take {_runtime.describe(full)}).")
+            return "generation", (f"method='auto': formulation {self.formulation!r} with its pair rows generated as "
+                                  f"needed, exact ({P:,} pairs; the LP Ranker's full LP would take "
+                                  f"{_runtime.describe(full)}; method='full' solves it whole).")
         if full <= _runtime.AUTO_FULL_SECONDS:
             return "full", (f"method='auto': the full LP, one row per pair, exact ({P:,} pairs; predicted "
                             f"{_runtime.describe(full)}).")
@@ -280,7 +288,7 @@ class _LPRankerModel(KernelPairRanker):
             return lambda: _memory.lp_routes(m, P, survival=survival, solver=self.solver,
                                              max_bytes=self.max_bytes, exclude=exclude)
 
-        if method == "full":
+        if method == "full" or self.formulation != "lp_ranker":  # the whole problem is built
             get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
                                                          max_bytes=self.max_bytes, solver=self.solver,
                                                          routes=routes())
@@ -306,6 +314,14 @@ class _LPRankerModel(KernelPairRanker):
                            routes("chunking", "subgradient"))
 
     # ------------------------------------------------------------------ solve
+    def _fit(self, X, y, sample_weight=None, groups=None):
+        """The kernel-expansion fit, with the per-row ``groups`` handed to the formulation."""
+        self._fit_groups = groups
+        try:
+            return super()._fit(X, y, sample_weight)
+        finally:
+            del self._fit_groups
+
     def _solve_lp(self, problem):
         if "coef" not in problem.outputs:  # before solving: the model is read from this output
             raise ValueError(missing_output_message(problem, "coef"))
@@ -317,10 +333,16 @@ class _LPRankerModel(KernelPairRanker):
         C = float(self.C)
         self.method_result_ = self.reduction_ = self.problem_size_ = None
         self.optimality_gap_ = float("nan")
+        groups = getattr(self, "_fit_groups", None)
+        if groups is not None:  # the formulation reads them as m.groups
+            pairs = pairs.with_groups(groups)
         method = self._take_route(pairs)
         if method == "clustering" and pairs.target != "bipartite":
             raise ValueError("method='clustering' needs binary labels and explicit features; "
                              f"got a {pairs.target} pair set (use method='smoothing' or 'subgradient').")
+        if method == "clustering" and groups is not None:
+            raise ValueError("groups are given per training row, but method='clustering' solves the LP on "
+                             "cluster centers: use method='full' for a formulation that reads m.groups.")
         self.check_size(pairs)
         self._announce_slow_route(method, pairs)
         if method not in ("subgradient", "smoothing") and lp_advice(self.solver):
@@ -329,7 +351,7 @@ class _LPRankerModel(KernelPairRanker):
             return self._solve_clustered(X, pairs, kernel, options)
         if self.max_iter is not None and method in ("generation", "smoothing", "chunking", "subgradient"):
             options["max_iter"] = self.max_iter
-        if method == "generation":
+        if method == "generation" and self.formulation == "lp_ranker":
             return self._solve_generation(X, pairs, kernel, C, options)
         if method == "smoothing":
             return self._solve_smoothing(X, pairs, kernel, C, options)
@@ -350,11 +372,35 @@ class _LPRankerModel(KernelPairRanker):
             return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
         problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
                                                           C=C)
-        result = self._solve_lp(problem)
+        if method == "generation" and "pair_rows" in problem.metadata:
+            result = _warning_at_fit(self._solve_pair_rows, problem, options)
+        else:
+            result = self._solve_lp(problem)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
         self.optimality_gap_ = 0.0 if result.status == Status.OPTIMAL else float("nan")
         return Solution(basis, problem.output(result.x, "coef"), result, result.objective)
+
+    @property
+    def _generates_pair_rows(self) -> bool:
+        """method="generation" on a formulation other than the LP Ranker: its pair rows generated."""
+        return self.method == "generation" and self.formulation != "lp_ranker"
+
+    def _solve_pair_rows(self, problem, options):
+        """A formulation's LP with its pair rows generated as needed, certified (or the status reached)."""
+        if "coef" not in problem.outputs:
+            raise ValueError(missing_output_message(problem, "coef"))
+        options.pop("max_iter", None)  # the estimator's max_iter caps the rounds
+        solver_options = dict(self.solver_options or {})
+        time_limit = solver_options.pop("time_limit", None)  # the whole run's
+        result = pair_row_generation(problem, problem.metadata["pair_rows"], self.solver,
+                                     pair_index=problem.metadata["pair_index"], verbose=self.verbose,
+                                     max_iter=self.max_iter or 200, solver_options=solver_options,
+                                     time_limit=time_limit, **options)
+        self.method_result_ = result
+        if result.x is None:
+            result.raise_for_status()
+        return result
 
     def _announce_slow_route(self, method, pairs):
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
@@ -453,8 +499,13 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"lp_ranker_free_sign"``, see :func:`aucopt.available_formulations`) or a function
         ``f(m, C)`` declaring one (see :mod:`aucopt.modeling`); it must declare the
         output ``"coef"`` (``m.scores(alpha)`` does, or ``m.output("coef", expr)``), checked
-        before the solve. The routes ``"generation"``, ``"chunking"`` and
-        ``"subgradient"`` solve ``"lp_ranker"`` itself.
+        before the solve. The routes ``"smoothing"``, ``"chunking"``, ``"clustering"`` and
+        ``"subgradient"`` solve ``"lp_ranker"`` itself; ``"generation"`` on another formulation
+        generates its pair rows (:func:`aucopt.modeling.pair_row_generation`: the same optimum,
+        certified, on any solver). The formulation reads the data given
+        to ``fit`` from ``m``: ``m.labels`` (each point's level index, for the target of
+        ``pair_options``; e.g. ``"ordinal_margin_lp"``) and ``m.groups`` (``fit(X, y,
+        groups=...)``).
     method : {"auto", "full", "generation", "smoothing", "chunking", "clustering", "subgradient"}, default="auto"
         How the LP is solved. ``"auto"``: ``"full"`` when the runtime model predicts the whole
         LP to take at most 5 s, ``"smoothing"`` above; the choice, its reason and the predicted
@@ -475,7 +526,8 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         Every route reports its certified gap in ``optimality_gap_``.
     method_options : dict, default=None
         Options of the route. ``"generation"``: ``pairs_per_point``, ``max_pairs``,
-        ``columns_per_round``, ``min_violation``, ``warm_start``, ``start``, ``callback``.
+        ``columns_per_round``, ``min_violation``, ``warm_start``, ``start``, ``callback``
+        (on another formulation: ``pairs_per_point``, ``max_rows``).
         ``"smoothing"``: ``mu0``, ``max_columns``, ``warm_start`` (a previous fit's
         ``method_result_``, e.g. along a C path), ``callback``. ``"chunking"``:
         ``n_chunks``, ``scheme``, ``top_k``, ``violation``, ``min_violation``, ``callback``.
@@ -526,6 +578,17 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         from the expansion. The subgradient's α is rarely exactly 0: use e.g. 1e-3 there.
     pos_label : int, float, bool or str, default=None
         The positive class; None: the larger of the two labels.
+    pair_options : dict, default=None
+        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
+        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
+        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
+        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
+        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
+        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
+        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
+        learns no cut points between the levels); ``pos_label`` must then be None.
+        The formulation receives the pair set of that target (``m.labels``: each point's level
+        index). ``method="clustering"`` needs binary labels.
     lifted : bool, default=True
         Build the sparse lifted LP (score variables s = K Y α, three nonzeros per pair row);
         False builds the thesis's dense pair rows (2·n_samples nonzeros per pair row).
@@ -536,10 +599,10 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        The two class labels.
+    classes_ : ndarray of shape (n_classes,)
+        The two class labels (ordinal targets: the levels, lowest first).
     pos_label_ : object
-        The positive class used.
+        The positive class used (binary labels only).
     support_ : ndarray of shape (n_support,)
         Indices of the ranking vectors (rows of ``X``, or of the cluster centers for
         ``method="clustering"``).
@@ -581,7 +644,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     n_pairs_ : int
         Number of training pairs.
     pair_target_ : str
-        ``"bipartite"``.
+        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
     problem_size_ : dict or None
         Variables, rows and nonzeros of the assembled LP (None for the scalable routes
         ``"generation"``, ``"smoothing"``, ``"chunking"`` and ``"subgradient"``).
@@ -645,18 +708,50 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     (True, True)
     """
 
-    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
+    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                    **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  formulation="lp_ranker", method="auto", method_options=None, solver="highs",
                  solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
-                 support_threshold=1e-8, pos_label=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
+                 support_threshold=1e-8, pos_label=None, pair_options=None, lifted=True,
+                 max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
                          solver=solver, solver_options=solver_options, tol=tol, max_iter=max_iter,
                          verbose=verbose, random_state=random_state, support_threshold=support_threshold,
                          lifted=lifted, max_bytes=max_bytes)
         self.pos_label = pos_label
+        self.pair_options = pair_options
+
+    def fit(self, X, y, sample_weight=None, groups=None):
+        """Fit the LP Ranker.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (the kernel matrix for ``kernel="precomputed"``).
+        y : array-like of shape (n_samples,)
+            Two class labels; ``pos_label`` (default the larger) is the positive class. With
+            ``pair_options={"target": "multipartite"}``: ordinal labels of two or more levels.
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
+        groups : array-like of int of shape (n_samples,), default=None
+            One integer group index per sample (a protected attribute, a site, ...), handed
+            to the formulation as ``m.groups`` (rows of zero ``sample_weight`` are dropped from
+            it with the rows); a formulation that reads ``m.groups`` without them raises a
+            ``ValueError``. Formulations that do not read it ignore it. In a ``Pipeline`` pass
+            ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
+            scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
+            (the same ``groups`` then also reach a group-aware splitter).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return super().fit(X, y, sample_weight, groups=groups)
 
 
 class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
@@ -684,7 +779,10 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Constant term of the ``"poly"`` kernel.
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
-        ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one.
+        ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one. It reads the
+        data given to ``fit`` from ``m``: ``m.event`` and ``m.time``, and ``m.groups``
+        (``fit(X, y, groups=...)``). ``method="generation"`` generates its pair rows
+        (:func:`aucopt.modeling.pair_row_generation`).
     method : {"auto", "full", "generation", "smoothing", "chunking", "subgradient"}, default="auto"
         How the LP is solved: the whole LP, row-and-column generation
         (:func:`aucopt.lp.row_column_generation`, the same optimum, certified), smoothing to a
@@ -822,3 +920,31 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
                          verbose=verbose, random_state=random_state, support_threshold=support_threshold,
                          lifted=lifted, max_bytes=max_bytes)
         self.pair_options = pair_options
+
+    def fit(self, X, y, sample_weight=None, groups=None):
+        """Fit the survival LP Ranker.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (the kernel matrix for ``kernel="precomputed"``).
+        y : structured array of shape (n_samples,) or tuple (event, time)
+            Boolean event indicator and float time (see :func:`aucopt.survival_target`).
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
+        groups : array-like of int of shape (n_samples,), default=None
+            One integer group index per sample (a protected attribute, a site, ...), handed
+            to the formulation as ``m.groups`` (rows of zero ``sample_weight`` are dropped from
+            it with the rows); a formulation that reads ``m.groups`` without them raises a
+            ``ValueError``. Formulations that do not read it ignore it. In a ``Pipeline`` pass
+            ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
+            scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
+            (the same ``groups`` then also reach a group-aware splitter).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return super().fit(X, y, sample_weight, groups=groups)

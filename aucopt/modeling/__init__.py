@@ -9,7 +9,8 @@ problem it builds (``nnz=``), which :meth:`Formulation.check_size` uses before a
 
 Problems leave and re-enter through cvxpy (:meth:`Problem.to_cvxpy`, :meth:`Problem.from_cvxpy`,
 :func:`cvxpy_formulation`) and MPS / LP files (:meth:`Problem.write`, :meth:`Problem.read`,
-:func:`read_solution`); :func:`compare_solvers` solves one problem with several backends.
+:func:`read_solution`); :func:`compare_solvers` solves one problem with several backends;
+:func:`pair_row_generation` solves one with its pair rows generated as needed (certified).
 
 Adding a formulation = adding one file to ``formulations/`` with a ``@formulation(...)``-decorated
 function.
@@ -31,7 +32,9 @@ from ._model import (
 from .problem import Problem
 from ._compare import compare_solvers, iter_compare_solvers
 from ._interop import CvxpyFormulation, cvxpy_formulation, read_solution
+from ._rowgen import pair_row_generation
 
 __all__ = ["Model", "Formulation", "formulation", "get_formulation", "available_formulations", "Problem",
            "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO", "lifted_lp_nnz",
-           "cvxpy_formulation", "CvxpyFormulation", "read_solution", "compare_solvers", "iter_compare_solvers"]
+           "cvxpy_formulation", "CvxpyFormulation", "read_solution", "compare_solvers", "iter_compare_solvers",
+           "pair_row_generation"]

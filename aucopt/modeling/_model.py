@@ -20,6 +20,21 @@ A formulation is a function ``f(m, **params)`` registered with :func:`formulatio
 * ``m.sum_squares(expr)`` for convex quadratic objectives;
 * ``m.minimize(objective)`` and ``m.subject_to(expr >= rhs, expr <= rhs, expr == rhs, ...)``.
 
+Convexity is verified as each statement is declared (disciplined convex programming, the rules of
+cvxpy's DCP, exact here because every operator is an epigraph in linear rows). The model records
+the blocks created by the epigraph operators and which are known non-negative; a row of an
+expression is affine without a coefficient on such blocks, convex when all those coefficients are
+≥ 0, concave when all are ≤ 0. A row ``expr >= rhs`` needs a concave ``expr``, ``expr <= rhs`` a
+convex one, ``expr == rhs`` an affine one, and the objective must be convex; an operator's own
+rows are exempt for the block they create only, which gives DCP's composition rules
+(``positive_part``, ``maximum``, ``group_max`` and ``sum_largest`` are nondecreasing: a convex
+argument is fine; ``abs`` takes an affine argument, a convex non-negative or a concave
+non-positive one). ``sum_squares`` takes affine entries and, by an inequality epigraph, convex
+non-negative ones. Products of expressions, negative multiples of a ``sum_squares`` and quadratic
+constraints are refused. A violation raises :class:`~aucopt.exceptions.ConvexityError` naming the
+statement and its source line, the operator, the side and the fix; the check reads the epigraph
+blocks' coefficients only, so a model without epigraph operators pays nothing.
+
 The pairs are listed (``PairSet.to_arrays``, under the ``max_bytes`` budget) on first use of
 ``m.pair_weights``, ``m.pair_index``, ``m.pair_incidence`` or ``m.pair_difference``; a
 formulation that uses none of them, such as ``top_push``, never lists a pair.
@@ -32,6 +47,8 @@ has 3 nonzeros (m² + 3P in total) instead of the dense P × m block of Ataman (
 
 from __future__ import annotations
 
+import linecache
+import os
 import sys
 from numbers import Real
 from typing import Callable
@@ -40,12 +57,85 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._formulations_path import ensure_formulations_package
-from ..exceptions import check_memory
+from ..exceptions import ConvexityError, check_memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from .problem import Problem
 
 BYTES_PER_NONZERO = 8 + 4
 """Bytes per stored nonzero of a sparse matrix: a float64 value and an int32 index (CSC)."""
+
+
+# ============================================================================ convexity helpers
+_PACKAGE_DIRS = tuple({os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,
+                       os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep})
+
+
+def _caller_site():
+    """``(filename, lineno, source line)`` of the first frame outside the aucopt package, or None.
+
+    Called only to word an error, so a refused statement is named by the user's own line (a
+    formulation file, a script, a notebook cell); no cost on the normal path.
+    """
+    try:
+        frame = sys._getframe(1)
+    except (AttributeError, ValueError):  # an interpreter without frame access
+        return None
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIRS):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    filename, lineno = frame.f_code.co_filename, frame.f_lineno
+    return filename, lineno, _strip_comment(linecache.getline(filename, lineno).strip())
+
+
+def _strip_comment(line: str) -> str:
+    """The source line without a trailing ``# comment`` (tokenized, so a ``#`` in a string stays)."""
+    import io
+    import tokenize
+
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            if token.type == tokenize.COMMENT:
+                return line[:token.start[1]].rstrip()
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return line
+
+
+def _signed_rows(T) -> tuple[np.ndarray, np.ndarray]:
+    """The rows holding a positive and a negative coefficient of a sparse block (with repeats)."""
+    T = T if getattr(T, "format", None) == "csr" else sp.csr_matrix(T)
+    if T.nnz == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    rows = np.repeat(np.arange(T.shape[0]), np.diff(T.indptr))
+    return rows[T.data > 0], rows[T.data < 0]
+
+
+def _number(b) -> str:
+    return f"{float(b):g}"
+
+
+def _fix_lower_bound(op: str, b) -> str:
+    """How to restate ``op(expr) >= b`` (a convex function bounded from below, not a convex set)."""
+    vacuous = float(b) <= 0
+    b = _number(b)
+    if op in ("abs", "positive_part") and vacuous:
+        return (f"Alone, {op}(expr) >= {b} holds everywhere ({op} is never negative): drop the row; next to other "
+                f"terms it is not a convex set in general: bound {op} by above ({op}(expr) <= b).")
+    if op == "abs":
+        return (f"abs(expr) >= {b} is not a convex set; bound abs by above (abs(expr) <= b), or model the two "
+                "sides with a binary choice, which an LP cannot.")
+    if op == "positive_part":
+        return (f"positive_part(expr) >= {b} is not a convex set as written; alone it means expr >= {b}: write that "
+                "affine row instead, or bound positive_part by above (positive_part(expr) <= b).")
+    if op in ("maximum", "group_max"):
+        return (f"max(expr) >= {b} asks that some entry reach {b}, a choice between entries that an LP cannot "
+                f"state; require it of every entry (expr >= {b}), or bound the maximum by above (max(expr) <= b).")
+    if op == "sum_largest":
+        return (f"sum_largest(expr, k) >= {b} is not a convex set; bound it by above (sum_largest(expr, k) <= b), "
+                "or bound a fixed sum of entries from below.")
+    return f"{op}(expr) >= {b} is not a convex set; bound {op} by above instead."
 
 
 
@@ -151,14 +241,23 @@ class Affine:
         return (-self) + other
 
     def __mul__(self, scalar):
+        if isinstance(scalar, (Affine, Quadratic)):
+            raise ConvexityError(self.model._product_message(self, "*", scalar))
         if not isinstance(scalar, Real):
             return NotImplemented
         return Affine(self.model, {k: scalar * M for k, M in self.terms.items()}, scalar * self.const)
 
     __rmul__ = __mul__
 
+    def __matmul__(self, other):
+        if isinstance(other, (Affine, Quadratic)):
+            raise ConvexityError(self.model._product_message(self, "@", other))
+        return NotImplemented
+
     def __rmatmul__(self, left):
         """``matrix @ expr`` (new size = rows) or ``vector @ expr`` (a scalar expression)."""
+        if isinstance(left, (Affine, Quadratic)):
+            raise ConvexityError(self.model._product_message(left, "@", self))
         if sp.issparse(left):
             M = sp.csr_matrix(left)
         else:
@@ -185,16 +284,22 @@ class Affine:
 
     # ----------------------------------------------------------------- constraints
     def __ge__(self, rhs):
+        if isinstance(rhs, Quadratic):
+            raise ConvexityError(self.model._quadratic_constraint_message(">="))
         if isinstance(rhs, Affine):
             return (self - rhs) >= 0
         return Constraint(self, lower=rhs, upper=np.inf)
 
     def __le__(self, rhs):
+        if isinstance(rhs, Quadratic):
+            raise ConvexityError(self.model._quadratic_constraint_message("<="))
         if isinstance(rhs, Affine):
             return (self - rhs) <= 0
         return Constraint(self, lower=-np.inf, upper=rhs)
 
     def __eq__(self, rhs):  # type: ignore[override]
+        if isinstance(rhs, Quadratic):
+            raise ConvexityError(self.model._quadratic_constraint_message("=="))
         if isinstance(rhs, Affine):
             return (self - rhs) == 0
         return Constraint(self, lower=rhs, upper=rhs)
@@ -290,7 +395,11 @@ class Quadratic:
     """A convex quadratic objective ½ Σ_b x_bᵀ Q_b x_b + (scalar affine part).
 
     Made by :meth:`Model.sum_squares`; may be added to another quadratic or to a scalar affine
-    expression and multiplied by a non-negative number (which keeps it convex).
+    expression and multiplied by a non-negative number (which keeps it convex). Everything else
+    raises :class:`~aucopt.exceptions.ConvexityError`: a negative multiple or a negation
+    (``-m.sum_squares(x)`` is concave, and minimizing it is not a convex problem), a product
+    with an expression, and a comparison (a quadratic constraint, which an LP / QP with a
+    quadratic objective only cannot hold).
 
     Parameters
     ----------
@@ -331,14 +440,40 @@ class Quadratic:
     __radd__ = __add__
 
     def __mul__(self, scalar):
-        if not isinstance(scalar, Real) or scalar < 0:
-            return NotImplemented  # keeps the objective convex
+        if isinstance(scalar, (Affine, Quadratic)):
+            raise ConvexityError(self.linear.model._product_message(self, "*", scalar))
+        if not isinstance(scalar, Real):
+            return NotImplemented
+        if scalar < 0:  # keeps the objective convex
+            raise ConvexityError(self.linear.model._concave_quadratic_message(f"{_number(scalar)} * sum_squares(...)"))
         return Quadratic({k: scalar * Q for k, Q in self.quad.items()}, scalar * self.linear)
 
     __rmul__ = __mul__
 
+    def __neg__(self):
+        raise ConvexityError(self.linear.model._concave_quadratic_message("-sum_squares(...)"))
+
     def __sub__(self, other):
         return self + (-other)
+
+    def __rsub__(self, other):
+        return (-self) + other
+
+    def _compare(self, sense):
+        raise ConvexityError(self.linear.model._quadratic_constraint_message(sense))
+
+    def __ge__(self, rhs):
+        self._compare(">=")
+
+    def __le__(self, rhs):
+        self._compare("<=")
+
+    def __eq__(self, rhs):  # type: ignore[override]
+        if rhs is None or not isinstance(rhs, (Real, np.ndarray, list, tuple, Affine, Quadratic)):
+            return NotImplemented
+        self._compare("==")
+
+    __hash__ = object.__hash__
 
 
 # ============================================================================ model
@@ -427,6 +562,12 @@ class Model:
         self._constraints: list[Constraint] = []
         self._objective: Quadratic | None = None
         self._outputs: dict[str, Affine] = {}
+        # curvature tracking (disciplined convex programming): the blocks created by epigraph
+        # operators -> the operator's name, and every block's known sign (+1 non-negative,
+        # -1 non-positive, 0 unknown) at every feasible point
+        self._epigraph: dict[str, str] = {}
+        self._sign: dict[str, int] = {}
+        self._formulation: str | None = None  # the formulation's name, for messages
 
     # ----------------------------------------------------------------- declarations
     @property
@@ -523,34 +664,104 @@ class Model:
             raise ValueError(f"Variable {name!r} is declared twice.")
         var = Variable(self, name, int(size), lower, upper)
         self._variables[name] = var
+        self._sign[name] = 1 if np.all(var.lower >= 0) else (-1 if np.all(var.upper <= 0) else 0)
         return var
 
     def minimize(self, objective) -> None:
         """Set the objective: a size-1 affine expression or a convex :class:`Quadratic`.
 
+        The objective must be convex (disciplined convex programming): every epigraph operator
+        (``abs``, ``positive_part``, ``maximum``, ``group_max``, ``sum_largest``) enters its
+        linear part with a non-negative coefficient, so that minimizing pushes the operator's
+        variables down to the function's value; the quadratic part (non-negative multiples of
+        :meth:`sum_squares`) is convex by construction.
+
         Parameters
         ----------
         objective : Affine or Quadratic
             The expression to minimize.
+
+        Raises
+        ------
+        ConvexityError
+            When an epigraph operator enters with a negative coefficient (``m.minimize(-m.abs(x).sum())``
+            maximizes a convex function). ``-m.sum_squares(x)`` raises it already when negated.
+        ValueError
+            For an objective that is not a size-1 expression.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> from aucopt.exceptions import ConvexityError
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 2)
+        >>> m.minimize(m.abs(x).sum())  # convex: accepted
+        >>> try:
+        ...     m.minimize(-m.abs(x).sum())
+        ... except ConvexityError as exc:
+        ...     print(exc)
+        the objective `m.minimize(-m.abs(x).sum())` (...) is not convex: abs(...) is convex and
+        enters it with a negative coefficient, ...
         """
         if isinstance(objective, Affine):
             objective = Quadratic({}, objective)
         if not isinstance(objective, Quadratic) or objective.linear.size != 1:
             raise ValueError("The objective must be a scalar affine or convex quadratic expression.")
+        linear = objective.linear
+        if self._epigraph and not self._epigraph.keys().isdisjoint(linear.terms):
+            hit = self._violation(linear, None, np.ones(1, dtype=bool))
+            if hit is not None:
+                raise ConvexityError(self._objective_message(*hit))
         self._objective = objective
 
     def subject_to(self, *constraints: Constraint) -> None:
         """Add constraints made by comparing expressions (``expr >= 1``, ``x <= y``, ``s == f``).
 
+        Each constraint is checked for convexity row by row when it is declared (disciplined
+        convex programming, exact here because every operator is an epigraph in linear rows):
+        a row ``expr >= rhs`` needs a concave ``expr``, a row ``expr <= rhs`` a convex one and
+        ``expr == rhs`` (or a two-sided row) an affine one. An epigraph operator (``abs``,
+        ``positive_part``, ``maximum``, ``group_max``, ``sum_largest``) is convex: it may appear
+        with a positive coefficient on the small side of ``<=`` (``m.abs(x) <= 3``) and with a
+        negative one in ``>=`` (``f - m.maximum(g) >= 1``), never in ``==``.
+
         Parameters
         ----------
         *constraints : Constraint
             One or more constraints.
+
+        Raises
+        ------
+        ConvexityError
+            For a row that is not a convex set, e.g. ``m.abs(x) >= 1``; the message names the
+            statement (its source line), the operator, the side and the fix. No constraint of
+            the call is added then.
+        TypeError
+            For an argument that is not a constraint.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet, solve
+        >>> from aucopt.exceptions import ConvexityError
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 2)
+        >>> m.subject_to(m.abs(x - 5) <= 3)  # convex <= rhs: 2 <= x <= 8
+        >>> m.minimize(x.sum())
+        >>> round(solve(m.build()).objective, 9)
+        4.0
+        >>> try:
+        ...     m.subject_to(m.abs(x) >= 1)
+        ... except ConvexityError as exc:
+        ...     print(str(exc).split(". ")[-1])
+        abs(expr) >= 1 is not a convex set; bound abs by above (abs(expr) <= b), or model the two
+        sides with a binary choice, which an LP cannot.
         """
         for con in constraints:
             if not isinstance(con, Constraint):
                 raise TypeError(f"Expected a constraint such as `expr >= 1`, got {type(con).__name__}.")
-            self._constraints.append(con)
+        for con in constraints:
+            self._check_rows(con, "constraint")
+        self._constraints.extend(constraints)
 
     def output(self, name: str, expr: Affine) -> None:
         """Record an affine map of the solution, evaluated by ``Problem.output(x, name)``.
@@ -653,6 +864,88 @@ class Model:
         [1, 3, 4]
         """
         return np.flatnonzero(self.signs < 0)
+
+    # ----------------------------------------------------------------- the data given at fit
+    @property
+    def labels(self) -> np.ndarray | None:
+        """Each point's level index, read from the pair set (None for survival and listed pairs).
+
+        The labels given at fit as integers in level order: for bipartite pairs 0 (negative)
+        and 1 (positive); for multipartite pairs the position of the point's label among the
+        ordered levels (``pair_options["levels"]`` when given, counting absent levels too, else
+        the sorted distinct labels). Differences of level indices are level gaps, e.g. for
+        margins that grow with the gap; :attr:`levels` maps them back to the labels as given
+        (``m.levels[m.labels]``). No pair is listed.
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_points,) or None
+
+        See Also
+        --------
+        levels, event, time, groups
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> m = Model(PairSet.multipartite(["mild", "severe", "mild", "moderate"],
+        ...                                levels=["mild", "moderate", "severe"]))
+        >>> m.labels.tolist(), m.levels[m.labels].tolist()
+        ([0, 2, 0, 1], ['mild', 'severe', 'mild', 'moderate'])
+        """
+        return self.pairs.labels
+
+    @property
+    def levels(self) -> np.ndarray | None:
+        """The label values in level order, lowest first, so that ``levels[labels]`` are the
+        labels as given (bipartite: ``[negative, positive]``); None with :attr:`labels`."""
+        return self.pairs.levels
+
+    @property
+    def event(self) -> np.ndarray | None:
+        """Survival pairs: the boolean event indicator of every point; None for other targets.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> m = Model(PairSet.survival([True, False, True], [2.0, 3.0, 5.0]))
+        >>> m.event.tolist(), m.time.tolist(), m.labels
+        ([True, False, True], [2.0, 3.0, 5.0], None)
+        """
+        return self.pairs.event
+
+    @property
+    def time(self) -> np.ndarray | None:
+        """Survival pairs: the event or censoring time of every point; None for other targets."""
+        return self.pairs.time
+
+    @property
+    def groups(self) -> np.ndarray:
+        """One integer group index per point, given at fit (``fit(X, y, groups=...)``).
+
+        Read from the pair set (:meth:`PairSet.with_groups`).
+
+        Returns
+        -------
+        ndarray of int64 of shape (n_points,)
+
+        Raises
+        ------
+        ValueError
+            When no groups were given: a formulation that reads them cannot be built without.
+
+        Examples
+        --------
+        >>> from aucopt import Model, PairSet
+        >>> Model(PairSet.bipartite([1, 0, 0]).with_groups([0, 0, 1])).groups.tolist()
+        [0, 0, 1]
+        """
+        if self.pairs.groups is None:
+            raise ValueError(
+                "this formulation reads m.groups: pass groups=... to fit (one integer per sample, e.g. "
+                "LPRanker(formulation=...).fit(X, y, groups=g)), or build on PairSet.with_groups(g)."
+            )
+        return self.pairs.groups
 
     def check_bipartite(self, name: str) -> None:
         """Refuse pair sets other than all unweighted positive × negative pairs.
@@ -759,7 +1052,7 @@ class Model:
         if not self.lifted:
             return f
         s = self.variable(name, self.n_points)
-        self.subject_to(s - f == 0)
+        self._add_rows(s - f == 0, "scores")
         return s
 
     def lift(self, expr: Affine, name: str | None = None) -> Variable:
@@ -779,31 +1072,87 @@ class Model:
         -------
         Variable
             The new block, equal to ``expr`` at every feasible point.
+
+        Raises
+        ------
+        ConvexityError
+            When ``expr`` is not affine (it holds an epigraph operator such as ``abs``): an
+            equality needs an affine expression.
         """
         v = self.variable(self._fresh_name(name), expr.size)
-        self.subject_to(v - expr == 0)
+        self._add_rows(v - expr == 0, "lift")
         return v
 
     def sum_squares(self, expr: Affine, weights=None) -> Quadratic:
         """Σ_k weights_k · expr_k², a convex quadratic.
 
+        Convex entry by entry when expr_k is affine, convex and non-negative (the square is
+        nondecreasing on the non-negatives: ``sum_squares(positive_part(x))``, the squared
+        hinge) or concave and non-positive, as in cvxpy's DCP rules. Signs are tracked row by
+        row: a constant ≥ 0 and non-negative coefficients on non-negative blocks (variables with
+        ``lower >= 0``, the variables of ``abs`` and ``positive_part``, ``maximum`` and
+        ``sum_largest`` of non-negative entries) and no other term.
+
         Parameters
         ----------
         expr : Affine
-            The expression; lifted into a new variable first unless it is a plain variable.
+            The expression. A plain variable is used as is; other affine entries are lifted
+            into a new variable v by the rows v − expr = 0; convex non-negative entries by the
+            inequality epigraph v ≥ expr, v ≥ 0 (v ≥ −expr for concave non-positive ones).
         weights : array-like of shape (expr.size,), default=None
             Non-negative finite weights (1 when None).
 
         Returns
         -------
         Quadratic
-            The weighted sum of squares, to combine into :meth:`minimize`'s objective.
+            The weighted sum of squares, to combine into :meth:`minimize`'s objective (a
+            non-negative multiple; a negation or a comparison raises ConvexityError).
+
+        Raises
+        ------
+        ConvexityError
+            For an entry that is convex but not known to be non-negative (``maximum(x)`` may be
+            negative), concave but not known to be non-positive, or of unknown curvature.
+        ValueError
+            For negative or non-finite weights.
+
+        Examples
+        --------
+        The squared hinge Σ (1 − x_k)₊² at x = (0, 0.5, 2):
+
+        >>> import numpy as np
+        >>> from aucopt import Model, PairSet, solve
+        >>> m = Model(PairSet.bipartite([1, 0]))
+        >>> x = m.variable("x", 3)
+        >>> m.subject_to(x == np.array([0.0, 0.5, 2.0]))
+        >>> m.minimize(m.sum_squares(m.positive_part(1 - x)))
+        >>> round(solve(m.build()).objective, 6)
+        1.25
         """
-        if not (isinstance(expr, Variable) and np.all(expr.const == 0)):
-            expr = self.lift(expr)
         w = np.ones(expr.size) if weights is None else np.broadcast_to(np.asarray(weights, float), (expr.size,))
         if np.any(w < 0) or not np.all(np.isfinite(w)):
             raise ValueError("sum_squares weights must be finite and non-negative (convexity).")
+        convex, concave = self._curvature_rows(expr)
+        if not (convex.any() or concave.any()):  # affine: lifted unless a plain variable
+            if not (isinstance(expr, Variable) and np.all(expr.const == 0)):
+                expr = self.lift(expr)
+        else:
+            nonneg, nonpos = self._row_signs(expr)
+            affine = ~convex & ~concave
+            up = ~affine & ~concave & nonneg  # convex, non-negative: the square is nondecreasing there
+            down = ~affine & ~up & ~convex & nonpos  # concave, non-positive: the square of −expr
+            bad = ~(affine | up | down)
+            if bad.any():
+                raise ConvexityError(self._sum_squares_message(expr, int(np.argmax(bad)), convex, concave))
+            if not (isinstance(expr, Variable) and np.all(expr.const == 0) and up.all()):
+                v = self.variable(self._fresh_name(None), expr.size, lower=np.where(affine, -np.inf, 0.0))
+                arg = sp.diags(np.where(down, -1.0, 1.0)) @ expr
+                lifted, signed = np.flatnonzero(affine), np.flatnonzero(~affine)
+                if lifted.size:
+                    self._add_rows(v[lifted] - arg[lifted] == 0, "lift")
+                self._add_rows(v[signed] - arg[signed] >= 0, "sum_squares")
+                expr = v
+            # else: a non-negative epigraph variable (positive_part(x), abs(x)): squared as is
         zero = Affine(self, {}, np.zeros(1))
         return Quadratic({expr.name: sp.diags(2.0 * w, format="csc")}, zero)
 
@@ -946,6 +1295,12 @@ class Model:
         t, or a negative coefficient, leaves t unbounded above — the maximum is convex, and
         only its epigraph is an LP.
 
+        Convexity (checked, :class:`~aucopt.exceptions.ConvexityError` otherwise): the maximum
+        is convex and nondecreasing, so ``expr`` must be affine or convex (``group_max(-m.abs(x),
+        g)`` is refused), and t may appear only where it is pushed down: a non-negative
+        coefficient in the objective, the small side of ``<=``, a negative coefficient in
+        ``>=``; never in ``==``. t is known non-negative when every grouped entry is.
+
         Parameters
         ----------
         expr : Affine
@@ -985,10 +1340,14 @@ class Model:
         >>> problem.block(result.x, "t").round(9).tolist()
         [3.0, 5.0]
         """
-        g, G, _ = self._check_groups(groups, expr.size, "group_max", nonempty=True)
+        return self._group_max(expr, groups, name, "group_max")
+
+    def _group_max(self, expr: Affine, groups, name: str | None, op: str) -> Variable:
+        g, G, _ = self._check_groups(groups, expr.size, op, nonempty=True)
         members, E = self._membership(g, G)
         t = self.variable(self._fresh_name(name), G)
-        self.subject_to(E @ t - expr[members] >= 0)
+        self._add_rows(E @ t - expr[members] >= 0, (op, -1))
+        self._register(t, op, nonneg=bool(self._row_signs(expr)[0][members].all()))
         return t
 
     def maximum(self, expr: Affine, name: str | None = None) -> Variable:
@@ -997,6 +1356,12 @@ class Model:
         The case of :meth:`group_max` with one group: one free variable and ``expr.size``
         rows t − expr_k ≥ 0. t is the maximum at an optimum only when the objective pushes it
         down (a non-negative coefficient in a minimized objective, or ``t <= b``).
+
+        Convexity (checked, :class:`~aucopt.exceptions.ConvexityError` otherwise): max is
+        convex and nondecreasing, so ``expr`` must be affine or convex (``m.maximum(-m.abs(x))``
+        is concave and refused), and t goes where it is pushed down only: a non-negative
+        coefficient in the objective, ``t <= b``, ``f - t >= 1``; ``t >= b`` (some entry reaches
+        b, a disjunction) and ``t == b`` are refused. t is known non-negative when expr is.
 
         Parameters
         ----------
@@ -1031,7 +1396,7 @@ class Model:
         >>> round(solve(m.build()).objective, 9)
         4.0
         """
-        return self.group_max(expr, np.zeros(expr.size, dtype=np.int64), name=name)
+        return self._group_max(expr, np.zeros(expr.size, dtype=np.int64), name, "maximum")
 
     def positive_part(self, expr: Affine, name: str | None = None) -> Variable:
         """Epigraph of the hinge (expr)_+ = max(expr, 0): a variable u ≥ 0 with u ≥ expr.
@@ -1040,6 +1405,13 @@ class Model:
         feasible point u ≥ (expr)_+, with equality at an optimum only when the objective
         pushes u down (non-negative coefficients in a minimized objective, or a non-decreasing
         convex operator of u such as :meth:`sum_largest` there).
+
+        Convexity (checked, :class:`~aucopt.exceptions.ConvexityError` otherwise): the hinge
+        is convex, nondecreasing and non-negative, so ``expr`` must be affine or convex
+        (``positive_part(m.abs(x))`` is accepted, ``positive_part(-m.abs(x))`` refused), and u
+        goes where it is pushed down only: a non-negative coefficient in the objective, the
+        small side of ``<=``, inside :meth:`sum_largest`, :meth:`maximum` or
+        :meth:`sum_squares`; never ``u >= b`` or ``u == b``.
 
         Parameters
         ----------
@@ -1071,7 +1443,8 @@ class Model:
         2.5
         """
         u = self.variable(self._fresh_name(name), expr.size, lower=0)
-        self.subject_to(u - expr >= 0)
+        self._add_rows(u - expr >= 0, ("positive_part", -1))
+        self._register(u, "positive_part", nonneg=True)
         return u
 
     def abs(self, expr: Affine, name: str | None = None) -> Variable:
@@ -1081,6 +1454,14 @@ class Model:
         point, with equality at an optimum only when the objective pushes u down
         (non-negative coefficients in a minimized objective, or ``u <= b``); abs is convex,
         so it cannot be maximized this way.
+
+        Convexity (checked, :class:`~aucopt.exceptions.ConvexityError` otherwise): abs is
+        convex and non-negative; its argument must be affine, or convex and known non-negative
+        (abs is nondecreasing there: ``abs(positive_part(x))``), or concave and known
+        non-positive, as in cvxpy's DCP rules; of such an argument, the row that its sign
+        implies is kept but not checked. u goes where it is pushed down only: ``abs(x) <= 3``
+        is accepted, ``abs(x) >= 1`` (two disjoint pieces, not a convex set) and
+        ``abs(x) == 1`` are refused.
 
         Parameters
         ----------
@@ -1115,7 +1496,11 @@ class Model:
         4.0
         """
         u = self.variable(self._fresh_name(name), expr.size)
-        self.subject_to(u - expr >= 0, u + expr >= 0)
+        nonneg, nonpos = self._row_signs(expr)
+        # u >= -expr is implied where expr >= 0 is known, u >= expr where expr <= 0 is
+        self._add_rows(u - expr >= 0, ("abs", -1), skip=nonpos)
+        self._add_rows(u + expr >= 0, ("abs", 1), skip=nonneg)
+        self._register(u, "abs", nonneg=True)
         return u
 
     def sum_largest(self, expr: Affine, k: int, groups=None, name: str | None = None) -> Affine:
@@ -1133,6 +1518,12 @@ class Model:
         non-negative coefficient in a minimized objective, or ``sum_largest(...) <= b``
         (exactly "the k largest sum to at most b"). The function is convex; it cannot be
         maximized this way.
+
+        Convexity (checked, :class:`~aucopt.exceptions.ConvexityError` otherwise): the sum of
+        the k largest is convex and nondecreasing, so ``expr`` must be affine or convex
+        (``sum_largest(positive_part(1 - d), k)`` is the partial-AUC loss), and the result goes
+        where it is pushed down only (a non-negative coefficient in the objective, the small
+        side of ``<=``). It is known non-negative when every grouped entry is.
 
         Parameters
         ----------
@@ -1196,8 +1587,202 @@ class Model:
         members, E = self._membership(g, G)
         tau = self.variable(f"{stem}_tau", G)
         u = self.variable(f"{stem}_excess", len(members), lower=0)
-        self.subject_to(u - expr[members] + E @ tau >= 0)
+        self._add_rows(u - expr[members] + E @ tau >= 0, ("sum_largest", -1))
+        # τ enters every expression with its group's u (k τ_g + Σ u ≥ the sum of the k largest),
+        # so it counts as non-negative when the entries are
+        self._register(tau, "sum_largest", nonneg=bool(self._row_signs(expr)[0][members].all()))
+        self._register(u, "sum_largest", nonneg=True)
         return float(k) * tau + E.T @ u
+
+    # ----------------------------------------------------------------- convexity (DCP)
+    # Every operator is an epigraph in linear rows, so curvature is read off the coefficients:
+    # a row of an Affine expression is affine without a coefficient on an epigraph block,
+    # convex when all those coefficients are >= 0, concave when all are <= 0. Checks look at
+    # the epigraph blocks' coefficient matrices only, when a statement is declared.
+    def _curvature_rows(self, expr: Affine) -> tuple[np.ndarray, np.ndarray]:
+        """Per row: a positive (convex part) and a negative (concave part) coefficient on an epigraph block."""
+        convex, concave = np.zeros(expr.size, dtype=bool), np.zeros(expr.size, dtype=bool)
+        for name, T in expr.terms.items():
+            if name in self._epigraph:
+                pos, neg = _signed_rows(T)
+                convex[pos] = True
+                concave[neg] = True
+        return convex, concave
+
+    def _row_signs(self, expr: Affine) -> tuple[np.ndarray, np.ndarray]:
+        """Per row: known non-negative, known non-positive at every feasible point (sign tracking).
+
+        Non-negative: a constant >= 0 and coefficients >= 0 on non-negative blocks (variables
+        with lower >= 0, the epigraph variables of abs, positive_part, ...), <= 0 on
+        non-positive blocks, and no other term; non-positive likewise.
+        """
+        nonneg, nonpos = expr.const >= 0, expr.const <= 0
+        for name, T in expr.terms.items():
+            pos, neg = _signed_rows(T)
+            sign = self._sign.get(name, 0)
+            if sign >= 0:
+                nonneg[neg] = False
+                nonpos[pos] = False
+            if sign <= 0:
+                nonneg[pos] = False
+                nonpos[neg] = False
+        return nonneg, nonpos
+
+    def _violation(self, expr: Affine, need_concave, need_convex):
+        """The first ``(row, block, sign)``: a row that needs a concave (convex) expression with a
+        positive (negative) coefficient on an epigraph block; None when every row is fine."""
+        hit = None
+        for name, T in expr.terms.items():
+            if name not in self._epigraph:
+                continue
+            pos, neg = _signed_rows(T)
+            for rows, need, sign in ((pos, need_concave, 1), (neg, need_convex, -1)):
+                if need is None or rows.size == 0:
+                    continue
+                bad = rows[need[rows]]
+                if bad.size and (hit is None or int(bad.min()) < hit[0]):
+                    hit = (int(bad.min()), name, sign)
+        return hit
+
+    def _check_rows(self, con: Constraint, kind, skip=None) -> None:
+        """Refuse (ConvexityError) rows that are not convex sets: ``>=`` needs concave, ``<=`` convex.
+
+        ``kind`` names the statement for the message: ``"constraint"``, ``"lift"``, ``"scores"``,
+        ``"sum_squares"`` or ``(operator, s)`` for an operator's own epigraph rows, s the sign of
+        its argument in them. ``skip`` masks rows implied by others (not checked). The block an
+        operator creates is registered after its rows, so they are exempt for it only.
+        """
+        if not self._epigraph or self._epigraph.keys().isdisjoint(con.expr.terms):
+            return
+        need_concave, need_convex = con.lower > -np.inf, con.upper < np.inf
+        if skip is not None:
+            need_concave, need_convex = need_concave & ~skip, need_convex & ~skip
+        hit = self._violation(con.expr, need_concave, need_convex)
+        if hit is not None:
+            raise ConvexityError(self._rows_message(con, kind, *hit))
+
+    def _add_rows(self, con: Constraint, kind, skip=None) -> None:
+        """Check (see :meth:`_check_rows`) and add an operator's rows."""
+        self._check_rows(con, kind, skip)
+        self._constraints.append(con)
+
+    def _register(self, var: Variable, op: str, nonneg: bool = False) -> None:
+        """Record ``var`` as the epigraph block of ``op``, known non-negative when ``nonneg``."""
+        self._epigraph[var.name] = op
+        if nonneg:
+            self._sign[var.name] = 1
+
+    # ----------------------------------------------------------------- convexity messages
+    def _statement(self, what: str) -> str:
+        """``what`` with the caller's source line, file, line number and the formulation, when known."""
+        site = _caller_site()
+        text = what
+        if site is not None and site[2]:
+            text += f" `{site[2]}`"
+        place = [f"formulation {self._formulation!r}"] if self._formulation else []
+        if site is not None:
+            place.append(f"{site[0]}:{site[1]}")
+        return text + (f" ({', '.join(place)})" if place else "")
+
+    def _rows_message(self, con: Constraint, kind, row: int, block: str, sign: int) -> str:
+        op = self._epigraph[block]
+        n = con.expr.size
+        entry = f"row {row} (of {n:,})" if n > 1 else "its row"
+        coef = "a positive" if sign > 0 else "a negative"
+        lo, hi = float(con.lower[row]), float(con.upper[row])
+        if kind == "constraint":
+            if lo == hi:
+                side, need = f"== {_number(lo)}", "an affine expression (an equality)"
+            elif sign > 0:
+                side, need = f">= {_number(lo)}", "a concave expression"
+            else:
+                side, need = f"<= {_number(hi)}", "a convex expression"
+            term = f"{op}(...) is convex and enters" if sign > 0 else f"-{op}(...) is concave: {op} enters"
+            head = (f"{self._statement('the constraint')} is not convex: {term} {entry} with {coef} coefficient, "
+                    f"but `{side}` needs {need}")
+            if lo == hi:
+                b = _number(lo if sign > 0 else -lo)
+                fix = (f"{op}(expr) == {b} is not a convex set; relax it to {op}(expr) <= {b}"
+                       + (", or model the two sides with a binary choice, which an LP cannot." if op == "abs"
+                          else " when the objective pushes it down."))
+            elif sign > 0:
+                fix = _fix_lower_bound(op, lo)
+            else:
+                fix = f"-{op}(expr) <= {_number(hi)} is {op}(expr) >= {_number(-hi)}; " + _fix_lower_bound(op, -hi)
+            return f"{head}. {fix}"
+        if kind in ("lift", "scores"):
+            curvature = "convex" if sign < 0 else "concave"  # the expression enters the row negated
+            what, fix = (("m.lift(expr)", f"declares v == expr, an equality, which needs an affine expr, but {op}(...) "
+                          f"enters row {row} of expr ({curvature}). {op} already returns a variable (its epigraph): "
+                          "use it directly, or an inequality v >= expr when only an upper bound is meant.")
+                         if kind == "lift" else
+                         ("m.scores(coef)", f"declares score variables s == K coef, an equality, which needs an affine "
+                          f"coef, but {op}(...) enters row {row} of coef ({curvature}). Pass the expansion weights as "
+                          "a variable, or build with lifted=False."))
+            return f"{self._statement(what)} is not convex: it {fix}"
+        if isinstance(kind, tuple) and kind[0] == "abs":
+            s = sign * kind[1]  # the sign of op in abs's argument
+            curvature, known = ("convex", "non-negative") if s > 0 else ("concave", "non-positive")
+            return (f"{self._statement('the argument of abs')} is not affine: {op}(...) enters entry {row} with "
+                    f"{'a positive' if s > 0 else 'a negative'} coefficient ({curvature}), and the entry is not known "
+                    f"to be {known}. abs is convex of an affine argument, of a convex non-negative one (abs is "
+                    "nondecreasing there, e.g. abs(positive_part(x))) or of a concave non-positive one; abs of a "
+                    f"{curvature} expression of unknown sign is not convex. Make the argument affine, make its sign "
+                    "visible (positive_part, variables declared with lower=0), or drop abs where the argument is "
+                    "non-negative anyway.")
+        if isinstance(kind, tuple):
+            name = kind[0]
+            return (f"{self._statement(f'the argument of {name}')} is not convex: {name} is convex and nondecreasing, "
+                    f"so its argument must be convex or affine, but {op}(...) enters entry {row} of the argument with "
+                    f"a negative coefficient (concave). {name}(-{op}(...)) is not convex in general (max(-abs(x)) is "
+                    f"concave); give {op} a non-negative coefficient in the argument of {name}.")
+        return (f"{self._statement(str(kind))} is not convex: {op}(...) enters row {row} with {coef} coefficient "
+                "on the wrong side of its bound.")
+
+    def _sum_squares_message(self, expr: Affine, row: int, convex, concave) -> str:
+        op = next(self._epigraph[name] for name, T in expr.terms.items()
+                  if name in self._epigraph and sp.csr_matrix(T)[row].count_nonzero())
+        if convex[row] and concave[row]:
+            state = "of unknown curvature (it has convex and concave parts)"
+        elif convex[row]:
+            state = "convex but not known to be non-negative"
+        else:
+            state = "concave but not known to be non-positive"
+        return (f"{self._statement('m.sum_squares(expr)')} is not convex: {op}(...) enters entry {row} of expr, "
+                f"which is {state}. The square is convex of an affine entry, of a convex non-negative one (it is "
+                "nondecreasing there, e.g. sum_squares(positive_part(x))) or of a concave non-positive one; "
+                "otherwise it is not (maximum(x) may be negative, and the square would push its epigraph variable "
+                "to 0, not to the maximum). Make the entry affine or its sign visible (positive_part, variables "
+                "declared with lower=0).")
+
+    def _objective_message(self, row: int, block: str, sign: int) -> str:
+        op = self._epigraph[block]
+        extra = "; maximizing abs needs a binary choice of sign, which an LP cannot" if op == "abs" else ""
+        return (f"{self._statement('the objective')} is not convex: {op}(...) is convex and enters it with a negative "
+                f"coefficient, so minimizing it maximizes {op}, which is not a convex problem (the epigraph "
+                f"variable of {op}, only bounded from below by its value, would grow without limit). Give {op} a "
+                f"non-negative weight in the minimized objective{extra}.")
+
+    def _product_message(self, a, op: str, b) -> str:
+        def name(e):
+            return "sum_squares(...)" if isinstance(e, Quadratic) else "expr"
+
+        return (f"{self._statement('the product')} is not convex: `{name(a)} {op} {name(b)}` multiplies two "
+                "expressions of the variables, which is neither affine nor convex in general, and this LP/QP layer "
+                "multiplies expressions by numbers and constant vectors or matrices only. For a square use "
+                "m.sum_squares(expr); otherwise make one factor a constant.")
+
+    def _concave_quadratic_message(self, what: str) -> str:
+        return (f"{self._statement('the expression')} is not convex: {what} is concave (a sum_squares takes "
+                "non-negative multiples only), and minimizing it, i.e. maximizing a sum of squares, is not a convex "
+                "problem: a QP solver would return a wrong point or fail. Give sum_squares a non-negative weight; "
+                "to keep a quantity away from zero, bound it by affine rows (expr >= 1) instead.")
+
+    def _quadratic_constraint_message(self, sense: str) -> str:
+        return (f"{self._statement('the constraint')} is not supported: a sum_squares compared with `{sense}` is a "
+                "quadratic constraint, and this LP/QP layer holds a quadratic term in the objective only (the "
+                "problem's rows are linear). Put the term in the objective with a weight, or bound an L1 or "
+                "L-infinity norm with m.abs / m.maximum (linear rows); sum_squares(...) >= b is not convex at all.")
 
     # ----------------------------------------------------------------- assembly
     def _check_nnz_budget(self, M, expr: Affine, what: str) -> None:
@@ -1225,7 +1810,8 @@ class Model:
         -------
         Problem
             Sparse standard form with ``blocks`` (one per variable), ``outputs`` and metadata
-            ``n_points``, ``n_pairs``, ``lifted`` and ``pair_target``.
+            ``n_points``, ``n_pairs``, ``lifted``, ``pair_target`` and, when the formulation
+            has pair rows, ``pair_rows`` (their row indices) and ``pair_index`` (their points).
         """
         if self._objective is None:
             raise ValueError("The formulation never called m.minimize(...).")
@@ -1261,11 +1847,33 @@ class Model:
         col_lower = np.concatenate([v.lower for v in self._variables.values()])
         col_upper = np.concatenate([v.upper for v in self._variables.values()])
         outputs = {k: (row_block(e), e.const.copy()) for k, e in self._outputs.items()}
+        metadata = {"n_points": self.n_points, "n_pairs": self.n_pairs, "lifted": self.lifted,
+                    "pair_target": self.pairs.target}
+        metadata.update(self._pair_rows())
         return Problem(c=c, A=A.tocsc(), row_lower=row_lower, row_upper=row_upper,
                        col_lower=col_lower, col_upper=col_upper, P=P, offset=float(lin.const[0]),
-                       blocks=offsets, outputs=outputs, name=name,
-                       metadata={"n_points": self.n_points, "n_pairs": self.n_pairs,
-                                 "lifted": self.lifted, "pair_target": self.pairs.target})
+                       blocks=offsets, outputs=outputs, name=name, metadata=metadata)
+
+    def _pair_rows(self) -> dict:
+        """``{"pair_rows": rows, "pair_index": (i, j)}``: the rows of the constraints that hold one
+        pair row per pair (``pair_difference(expr) + slack >= rhs``), which
+        :func:`~aucopt.modeling.pair_row_generation` may leave out of its working set; {} when
+        the pairs were never listed."""
+        if self._listed is None:
+            return {}
+        from ._rowgen import is_pair_constraint
+
+        i, j, _ = self._listed
+        rows, ends, start = [], [], 0
+        for con in self._constraints:
+            if is_pair_constraint(con.expr.terms, con.lower, con.upper, i, j):
+                rows.append(np.arange(start, start + con.expr.size))
+                ends.append((i, j))
+            start += con.expr.size
+        if not rows:
+            return {}
+        return {"pair_rows": np.concatenate(rows),
+                "pair_index": (np.concatenate([e[0] for e in ends]), np.concatenate([e[1] for e in ends]))}
 
 
 # ============================================================================ registry
@@ -1389,8 +1997,12 @@ class Formulation:
         ------
         ProblemTooLargeError
             When listing the pairs or a dense block would exceed ``max_bytes``.
+        ConvexityError
+            When the formulation states a non-convex objective or constraint (see
+            :meth:`Model.subject_to`); the message names the formulation and the line.
         """
         m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes)
+        m._formulation = self.name
         self.func(m, **params)
         return m.build(self.name)
 

@@ -5,7 +5,8 @@
                 col_lower ≤ x   ≤ col_upper
 
 ``A`` and ``P`` are scipy sparse (CSC); infinite bounds are ``±inf``; ``P`` is ``None`` for
-an LP and otherwise symmetric positive semidefinite (both triangles stored). ``blocks``
+an LP and otherwise symmetric positive semidefinite (both triangles stored; checked on
+construction, with :class:`~aucopt.exceptions.ConvexityError` for a non-convex ``P``). ``blocks``
 names the variable blocks (``{"alpha": slice(0, m), ...}``) and ``outputs`` holds affine
 maps ``x -> M x + b`` (e.g. the per-point model coefficients) so that a solution maps
 back to a model without the solver knowing anything about ranking.
@@ -75,7 +76,17 @@ class Problem:
     Raises
     ------
     ValueError
-        For inconsistent shapes, NaN bounds or lower > upper.
+        For inconsistent shapes, NaN bounds, lower > upper, non-finite entries in ``c``, ``A``,
+        ``P`` or ``offset`` (the message names the count and the first entry), or a ``P`` that is
+        not symmetric (beyond a relative 1e-10).
+    ConvexityError
+        For a ``P`` that is not positive semidefinite (an eigenvalue below
+        −1e-9·max(1, max|P|)), checked on the rows and columns with nonzeros: a diagonal ``P`` by
+        its diagonal in O(nnz); up to 2,000 such rows by a dense Cholesky factorization of
+        P + δI, the message naming the smallest eigenvalue and the variables leading its
+        eigenvector; beyond, by the pivots of an LDLᵀ factorization of P + δI, the message naming
+        the variable of a non-positive pivot. Problems from files (:meth:`read`) and from cvxpy
+        (:meth:`from_cvxpy`) are checked alike.
 
     See Also
     --------
@@ -131,12 +142,163 @@ class Problem:
         for lo, hi, what in ((self.row_lower, self.row_upper, "row"), (self.col_lower, self.col_upper, "column")):
             if np.any(lo > hi):
                 raise ValueError(f"{int(np.sum(lo > hi))} {what} bound(s) have lower > upper.")
+        self._check_finite_data(self.c, "c", "the objective's coefficients")
+        self._check_finite_data(self.A, "A", "the constraint coefficients")
+        offset = float(self.offset)
+        if not np.isfinite(offset):
+            raise ValueError(f"Problem {self.name!r}: offset is {offset}; the objective's constant must be a finite "
+                             "number: check the data the problem was built from.")
         if self.P is not None:
             self.P = sp.csc_matrix(self.P, dtype=float)
             if self.P.shape != (n, n):
                 raise ValueError(f"P must be {n}×{n}, got {self.P.shape}.")
             if self.P.nnz == 0:
                 self.P = None
+            else:
+                if not self.P.has_canonical_format:
+                    self.P = self.P.copy()
+                    self.P.sum_duplicates()
+                self._check_finite_data(self.P, "P", "the quadratic term")
+                self._check_convex_quadratic()
+
+    # ------------------------------------------------------------------ validation
+    def _column_label(self, j: int) -> str:
+        """Variable ``j`` by its block (``alpha(3)``), else the file's column name, else ``x[j]``."""
+        for name, sl in self.blocks.items():
+            if sl.start <= j < sl.stop:
+                return f"{name}({j - sl.start})"
+        names = self.metadata.get("column_names") if isinstance(self.metadata, dict) else None
+        if names is not None and j < len(names):
+            return str(names[j])
+        return f"x[{j}]"
+
+    def _check_finite_data(self, data, what: str, meaning: str) -> None:
+        """ValueError naming the count and the first non-finite entry of c, A or P (O(nnz))."""
+        values = data.data if sp.issparse(data) else data
+        finite = np.isfinite(values)
+        if finite.all():
+            return
+        bad = np.flatnonzero(~finite)
+        k = int(bad[0])
+        if sp.issparse(data):  # CSC: the entry's row and column
+            j = int(np.searchsorted(data.indptr, k, side="right") - 1)
+            where = f"row {int(data.indices[k])}, column {j} ({self._column_label(j)})"
+        else:
+            where = f"index {k} ({self._column_label(k)})"
+        entries = "entry" if bad.size == 1 else "entries"
+        raise ValueError(f"Problem {self.name!r}: {what} has {bad.size:,} non-finite {entries} (NaN or ±inf), the "
+                         f"first {values[k]} at {where}; {meaning} must be finite numbers: check the data the "
+                         "problem was built from (a kernel, weights or parameters with NaN or inf).")
+
+    def _check_convex_quadratic(self) -> None:
+        """P symmetric (relative 1e-10) and positive semidefinite (eigenvalues ≥ −1e-9·max(1, max|P|)).
+
+        A cheap certificate on the rows / columns with nonzeros: a diagonal P by its diagonal
+        (O(nnz)); up to 2,000 such rows a dense Cholesky factorization of P + δI (δ the
+        tolerance), with the smallest eigenpair (``scipy.linalg.eigh``) to confirm and word a
+        refusal; beyond, an LDLᵀ factorization of P + δI without pivoting in a symmetric
+        fill-reducing order (SuperLU; dense LAPACK for a dense block), whose pivots are all
+        positive exactly when P + δI is positive definite (Sylvester's law of inertia).
+        """
+        from ..exceptions import ConvexityError
+
+        P = self.P
+        n = P.shape[0]
+        rows = P.indices
+        cols = np.repeat(np.arange(n), np.diff(P.indptr))
+        nonzero = P.data != 0
+        scale = float(np.max(np.abs(P.data)))
+        if scale == 0.0:
+            return
+        tol = 1e-9 * max(1.0, scale)
+        fix = ("A QP solver would report a wrong optimum, or fail: ½ xᵀPx must be convex. Check the sign of the "
+               "quadratic term (maximizing a convex quadratic is minimizing a concave one), or build P as a Gram "
+               "matrix MᵀM, or shift it by at least the eigenvalue's magnitude.")
+        off = nonzero & (rows != cols)
+        if not off.any():  # diagonal: O(nnz)
+            negative = nonzero & (P.data < -tol)
+            if negative.any():
+                bad = np.flatnonzero(negative)
+                k = int(bad[np.argmin(P.data[bad])])
+                raise ConvexityError(
+                    f"Problem {self.name!r}: the quadratic term P is diagonal with {bad.size:,} negative entr"
+                    f"{'y' if bad.size == 1 else 'ies'}, the smallest P[{cols[k]}, {cols[k]}] = {P.data[k]:g} on "
+                    f"{self._column_label(int(cols[k]))} (tolerance {-tol:g}), so P is not positive semidefinite. "
+                    + fix)
+            return
+        asym = (P - P.T).tocoo()
+        if asym.nnz and np.max(np.abs(asym.data)) > 1e-10 * scale:
+            k = int(np.argmax(np.abs(asym.data)))
+            i, j = int(asym.row[k]), int(asym.col[k])
+            raise ValueError(
+                f"Problem {self.name!r}: P is not symmetric: P[{i}, {j}] = {P[i, j]:g} but P[{j}, {i}] = {P[j, i]:g} "
+                f"(largest difference {abs(asym.data[k]):g}, relative to max|P| = {scale:g} above 1e-10). The "
+                "standard form holds the symmetric matrix of ½ xᵀPx with both triangles stored: for one stored "
+                "triangle T pass T + T.T - diag(T), for any square M pass (M + M.T) / 2 (the same objective).")
+        support = np.unique(rows[nonzero])
+        S = P[support][:, support]
+        m = len(support)
+
+        def refuse(detail):
+            raise ConvexityError(f"Problem {self.name!r}: the quadratic term P is not positive semidefinite: "
+                                 f"{detail}. {fix}")
+
+        if m <= 2000:
+            import scipy.linalg as sla
+
+            dense = S.toarray()
+            try:
+                sla.cholesky(dense + tol * np.eye(m), lower=True, check_finite=False)
+                return
+            except np.linalg.LinAlgError:
+                pass
+            w, v = sla.eigh(dense, subset_by_index=[0, 0], check_finite=False)
+            if w[0] >= -tol:
+                return  # rounding in the factorization; the eigenvalue decides
+            lead = np.argsort(-np.abs(v[:, 0]))[:3]
+            direction = ", ".join(f"{self._column_label(int(support[k]))} ({v[k, 0]:+.2f})" for k in lead)
+            refuse(f"its smallest eigenvalue is {w[0]:.6g} (tolerance {-tol:g}), along a direction led by {direction}")
+        shifted = S + tol * sp.identity(m, format="csc")
+        where = self._nonpositive_pivot(shifted, m)
+        if where is not None:
+            k, value = where
+            pivot = "a non-positive pivot" if value is None else f"the pivot {value:.6g}"
+            at = "" if k is None else f" at {self._column_label(int(support[k]))}"
+            refuse(f"an LDLᵀ factorization of P + {tol:g}·I (over the {m:,} variables with nonzeros) meets {pivot}"
+                   f"{at}, so P has an eigenvalue below {-tol:g}")
+
+    @staticmethod
+    def _nonpositive_pivot(S, m: int):
+        """``(index, pivot or None)`` of the first non-positive pivot of S = LDLᵀ (elimination order), or None.
+
+        S is positive definite exactly when every pivot is positive (Sylvester's law of inertia).
+        """
+        if S.nnz > 0.05 * float(m) ** 2 and m <= 8000:  # a dense block: LAPACK's Cholesky, in the given order
+            from scipy.linalg import lapack
+
+            _, info = lapack.dpotrf(S.toarray(), lower=True, overwrite_a=True, clean=False)
+            return None if info == 0 else (int(info) - 1, None)
+        import scipy.sparse.linalg as spla
+
+        order, singular = None, False
+        try:  # LDLᵀ in a symmetric fill-reducing order, no pivoting: the diagonal of U is D
+            lu = spla.splu(S.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                           options={"SymmetricMode": True})
+            if np.array_equal(lu.perm_r, lu.perm_c):
+                order, pivots = lu.perm_c, lu.U.diagonal()
+        except RuntimeError:  # an exactly zero pivot: not positive definite
+            singular = True
+        if order is None and m > 8000:  # no dense fallback at this size
+            return (None, 0.0) if singular else None
+        if order is None:  # a zero pivot, or SuperLU swapped rows: Cholesky in the natural order
+            from scipy.linalg import lapack
+
+            _, info = lapack.dpotrf(S.toarray(), lower=True, overwrite_a=True, clean=False)
+            return None if info == 0 else (int(info) - 1, None)
+        bad = np.flatnonzero(pivots <= 0)
+        if bad.size == 0:
+            return None
+        return int(np.argsort(order)[bad[0]]), float(pivots[bad[0]])
 
     # ------------------------------------------------------------------ shape
     @property

@@ -29,8 +29,8 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d
 
 from .._validation import binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
 from .._progress import progress_bar
-from ..base import (MAX_BYTES_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT,
-                    BinaryRankerMixin, as_generator, positive)
+from ..base import (MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT,
+                    VERBOSE_CONSTRAINT, BinaryRankerMixin, as_generator, positive)
 from ..base import _sample_weight_for
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
@@ -374,6 +374,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         Seeds the sketch vectors r_t (``rank`` given, ``sketch`` None); not used otherwise.
     pos_label : int, float, bool, str or None, default=None
         The positive class; None means the larger of the two labels.
+    pair_options : dict, default=None
+        The pair target, in the vocabulary of the other rankers' ``pair_options``: only
+        ``{"target": "bipartite"}`` (the default). The one-pass statistics are the means and
+        covariances of two classes, so ordinal labels (``{"target": "multipartite"}``) are
+        refused with an error naming the rankers that fit them.
     sketch : array-like of shape (n_samples, rank) or None, default=None
         Explicit sketch vectors: row t is used for the t-th example since the last reset
         instead of a random draw, for reproducible experiments; implies ``rank`` = its number
@@ -533,19 +538,27 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         "average": ["boolean"],
         **RANDOM_STATE_CONSTRAINT,
         **POS_LABEL_CONSTRAINT,
+        **PAIR_OPTIONS_CONSTRAINT,
         "sketch": ["array-like", None],
         **MAX_BYTES_CONSTRAINT,
         **VERBOSE_CONSTRAINT,
     }
 
+    #: the one-pass statistics are those of two classes: binary labels only
+    _pair_targets = ("bipartite",)
+    _pair_target_reason = ("Its one-pass state is the mean and covariance of each of two classes (Gao et al. "
+                           "2013), which has no ordering of more levels: fit ordinal labels with "
+                           "RankSVM(pair_options={'target': 'multipartite'}) (linear, any size) or LPRanker.")
+
     def __init__(self, alpha=1e-4, eta0="auto", rank=None, average=True, random_state=0,
-                 pos_label=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES, verbose=0):
+                 pos_label=None, pair_options=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES, verbose=0):
         self.alpha = alpha
         self.eta0 = eta0
         self.rank = rank
         self.average = average
         self.random_state = random_state
         self.pos_label = pos_label
+        self.pair_options = pair_options
         self.sketch = sketch
         self.max_bytes = max_bytes
         self.verbose = verbose
@@ -837,6 +850,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             The updated estimator.
         """
         self._validate_params()
+        self._pair_target_options()  # binary labels only: ordinal targets are refused, saying why
         _check_not_survival(y)
         with self._progress(_num_samples(X)):
             return self._partial_fit(X, y, classes, sample_weight=sample_weight)
@@ -874,6 +888,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             The fitted estimator.
         """
         self._validate_params()
+        self._pair_target_options()  # binary labels only: ordinal targets are refused, saying why
         start = time.perf_counter()
         if y is None:
             if hasattr(X, "shape"):
@@ -984,6 +999,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         """
         est = cls(**params)
         est._validate_params()
+        est._pair_target_options()
         if est.rank is not None or est.sketch is not None:
             raise ValueError("from_statistics builds full-covariance models only (rank=None, sketch=None).")
         d = len(pos.mean)

@@ -35,7 +35,7 @@ sets listed by :func:`survival_pair_arrays`; the unweighted default stays sorted
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -85,6 +85,21 @@ class PairSet:
         ``start = m``. ``None`` for explicit pairs.
     point_weights : ndarray of shape (n_points,), default=None
         Sorted storage: per-point weights, the pair weight being their product; None for 1.
+    labels : ndarray of int64, shape (n_points,), default=None
+        The data the pairs were built from, for formulations that read it (``Model.labels``):
+        each point's level index, its position in ``levels`` (bipartite: 0 for negatives, 1
+        for positives; multipartite: the position of its label in the level order). None for
+        survival and listed pairs.
+    levels : ndarray of shape (n_levels,), default=None
+        The label values in level order, lowest first (bipartite: ``[negative, positive]``), so
+        that ``levels[labels]`` are the labels as given. None with ``labels``.
+    event : ndarray of bool, shape (n_points,), default=None
+        Survival pairs: the event indicators they were built from; None otherwise.
+    time : ndarray of float, shape (n_points,), default=None
+        Survival pairs: the event or censoring times; None otherwise.
+    groups : ndarray of int64, shape (n_points,), default=None
+        One integer group index per point, attached with :meth:`with_groups` (estimators:
+        ``fit(X, y, groups=...)``); None when none was given.
 
     Attributes
     ----------
@@ -147,6 +162,11 @@ class PairSet:
     start: np.ndarray | None = None
     point_weights: np.ndarray | None = None
     _explicit: tuple | None = field(default=None, repr=False)
+    labels: np.ndarray | None = field(default=None, repr=False, compare=False)
+    levels: np.ndarray | None = field(default=None, repr=False, compare=False)
+    event: np.ndarray | None = field(default=None, repr=False, compare=False)
+    time: np.ndarray | None = field(default=None, repr=False, compare=False)
+    groups: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     # ----------------------------------------------------------------- constructors
     @classmethod
@@ -181,11 +201,15 @@ class PairSet:
         >>> pairs.n_pairs, pairs.signs.tolist()
         (2, [1.0, -1.0, -1.0])
         """
-        positive, _ = binary_labels(y, pos_label)
-        return cls._from_order(
+        positive, pos_label = binary_labels(y, pos_label)
+        labels = np.asarray(y).reshape(-1)
+        negative = labels[np.argmin(positive)]  # the first negative (both classes occur)
+        pairs = cls._from_order(
             event=positive, time=(~positive).astype(float), target="bipartite",
             point_weights=point_weights,
         )
+        return replace(pairs, labels=positive.astype(np.int64),
+                       levels=np.array([negative, pos_label], dtype=labels.dtype))
 
     @classmethod
     def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
@@ -254,13 +278,15 @@ class PairSet:
         if variant not in SURVIVAL_VARIANTS:
             raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
         if variant == "harrell" and time_weight is None and weights is None:
-            return cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
-        i, j, w = survival_pair_arrays(
-            event, time, variant=variant, censored_weight=censored_weight, time_weight=time_weight,
-            time_scale=time_scale, weights=weights, point_weights=point_weights, max_bytes=max_bytes,
-        )
-        return cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0),
-                               target="survival")
+            pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
+        else:
+            i, j, w = survival_pair_arrays(
+                event, time, variant=variant, censored_weight=censored_weight, time_weight=time_weight,
+                time_scale=time_scale, weights=weights, point_weights=point_weights, max_bytes=max_bytes,
+            )
+            pairs = cls.from_arrays(i, j, w, n_points=len(event), signs=np.where(event, 1.0, -1.0),
+                                    target="survival")
+        return replace(pairs, event=np.asarray(event, dtype=bool), time=np.asarray(time, dtype=float))
 
     @classmethod
     def multipartite(cls, y, *, levels=None, point_weights=None) -> "PairSet":
@@ -336,9 +362,9 @@ class PairSet:
         m = len(codes)
         if len(found) < 2:
             raise NoComparablePairsError(
-                f"y has {len(found)} distinct level(s) {found}; multipartite pairs need at least two "
-                "ordered levels (a pair is a point of a higher level over a point of a lower one). "
-                "Pass labels of at least two different levels."
+                f"y has {len(found)} distinct level(s) {found}{' (one class only)' if len(found) == 1 else ''}; "
+                "multipartite pairs need at least two ordered levels (a pair is a point of a higher level "
+                "over a point of a lower one). Pass labels of at least two different levels."
             )
         order = np.argsort(-codes, kind="stable")  # highest level first, ties by point index
         # a point of level l has as partners every point of a lower level: the suffix that starts
@@ -347,8 +373,15 @@ class PairSet:
         start = n_ge[codes].astype(np.int64)
         point_weights = check_point_weights(point_weights, m, "point_weights")
         signs = np.where(codes > 0, 1.0, -1.0)
+        if levels is None:
+            all_levels, index = found, np.arange(len(found))
+        else:  # the level index counts every given level, present or not
+            all_levels = list(np.asarray(levels, dtype=object).ravel())
+            position = {level: k for k, level in enumerate(all_levels)}
+            index = np.array([position[level] for level in found], dtype=np.int64)
         return cls(n_points=m, target="multipartite", signs=signs, order=order, start=start,
-                   point_weights=point_weights)
+                   point_weights=point_weights, labels=index[codes].astype(np.int64),
+                   levels=np.array(all_levels))
 
     @classmethod
     def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
@@ -453,6 +486,37 @@ class PairSet:
         signs = np.where(event, 1.0, -1.0)
         return cls(n_points=m, target=target, signs=signs, order=order, start=start,
                    point_weights=point_weights)
+
+    def with_groups(self, groups) -> "PairSet":
+        """The same pairs carrying one integer group index per point (``Model.groups``).
+
+        Group memberships (a protected attribute, a site, a cluster) are data about the points,
+        not about the pairs: they travel with the pair set so that a formulation reads them as
+        ``m.groups``, as it reads the labels as ``m.labels``. Estimators attach them from
+        ``fit(X, y, groups=...)``.
+
+        Parameters
+        ----------
+        groups : array-like of int, shape (n_points,) or None
+            One integer per point (integral floats and booleans are converted); None removes them.
+
+        Returns
+        -------
+        PairSet
+            A copy sharing the pair storage, with ``groups`` set.
+
+        Raises
+        ------
+        ValueError
+            For a length other than ``n_points``, or values that are not integers.
+
+        Examples
+        --------
+        >>> from aucopt import PairSet
+        >>> PairSet.bipartite([1, 0, 0, 1]).with_groups([0, 1, 1, 0]).groups.tolist()
+        [0, 1, 1, 0]
+        """
+        return replace(self, groups=None if groups is None else check_groups(groups, self.n_points))
 
     # ----------------------------------------------------------------- counting
     @property
@@ -802,6 +866,26 @@ def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5,
     if point_weights is not None:
         w = w * point_weights[i] * point_weights[j]
     return i, j, w
+
+
+def check_groups(groups, n_points: int, name: str = "groups") -> np.ndarray:
+    """``groups`` as an int64 vector of ``n_points`` entries, or a ValueError naming ``name``.
+
+    Integer and boolean values are taken as they are, floats only when every value is integral.
+    """
+    arr = np.asarray(groups)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1 or len(arr) != n_points:
+        raise ValueError(f"{name} must hold one integer per sample ({n_points}); got shape {arr.shape}.")
+    if arr.dtype.kind in "iub":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        return arr.astype(np.int64)
+    raise ValueError(
+        f"{name} must hold integer group indices; got values of dtype {arr.dtype}. Encode other "
+        f"labels first, e.g. numpy.unique({name}, return_inverse=True)[1]."
+    )
 
 
 def _check_nonnegative(w, name):

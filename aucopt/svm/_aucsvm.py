@@ -406,6 +406,15 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         ignore it, as scikit-learn's ``LogisticRegression`` ignores ``warm_start`` for liblinear.
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    pair_options : dict, default=None
+        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
+        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
+        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
+        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
+        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
+        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
+        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
+        learns no cut points between the levels); ``pos_label`` must then be None.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB): a kernel matrix, pair-difference matrix or QP larger
         than this raises :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
@@ -443,11 +452,11 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     n_pairs_ : int
         Number of pairs (i, j) in the loss.
     pair_target_ : str
-        ``"bipartite"``.
-    classes_ : ndarray of shape (2,)
-        The class labels.
+        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
+    classes_ : ndarray of shape (n_classes,)
+        The two class labels (ordinal targets: the levels, lowest first).
     pos_label_ : int, float, bool or str
-        The positive class.
+        The positive class (binary labels only).
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
@@ -516,18 +525,20 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     True
     """
 
-    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
+    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                    **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  method="auto", method_options=None, solver="osqp", solver_options=None, tol=None,
                  max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
-                 pos_label=None, max_bytes=DEFAULT_MAX_BYTES):
+                 pos_label=None, pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          method=method, method_options=method_options, solver=solver,
                          solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
                          random_state=random_state, support_threshold=support_threshold,
                          warm_start=warm_start, max_bytes=max_bytes)
         self.pos_label = pos_label
+        self.pair_options = pair_options
 
 
 class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):

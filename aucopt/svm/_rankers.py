@@ -26,12 +26,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
-                    positive, validated_data_and_pairs)
+                    label_predict, positive, validated_data_and_pairs)
 from .. import _memory
 from .._validation import is_dask_collection
 from ..exceptions import warn
 from ..kernels import Kernel
-from ..metrics import harrell_c, roc_auc
+from ..metrics import harrell_c
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ._newton import NEWTON_LOSSES, newton_solve
 
@@ -170,6 +170,15 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         0 silent; ≥ 1 shows a progress bar of the Newton iterations.
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    pair_options : dict, default=None
+        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
+        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
+        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
+        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
+        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
+        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
+        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
+        learns no cut points between the levels); ``pos_label`` must then be None.
 
     Attributes
     ----------
@@ -189,11 +198,11 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     n_pairs_ : int
         Number of positive–negative pairs.
     pair_target_ : str
-        ``"bipartite"``.
-    classes_ : ndarray of shape (2,)
-        The class labels.
+        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
+    classes_ : ndarray of shape (n_classes,)
+        The two class labels (ordinal targets: the levels, lowest first).
     pos_label_ : int, float, bool or str
-        The positive class.
+        The positive class (binary labels only).
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
@@ -246,13 +255,15 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     [1.0, 0.1, 0.01, 0.001]
     """
 
-    _parameter_constraints: dict = {**_NewtonRanker._parameter_constraints, **POS_LABEL_CONSTRAINT}
+    _parameter_constraints: dict = {**_NewtonRanker._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                    **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, alpha=1e-3, *, loss="squared_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, pos_label=None):
+                 max_cg_iter=25, verbose=0, pos_label=None, pair_options=None):
         super().__init__(alpha, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
                          max_cg_iter=max_cg_iter, verbose=verbose)
         self.pos_label = pos_label
+        self.pair_options = pair_options
 
     def fit(self, X, y, sample_weight=None, alpha_path=None):
         """Fit the ranker, optionally along a warm-started path of penalties.
@@ -283,8 +294,11 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
             return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
+    @label_predict
     def predict(self, X):
         """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
+
+        Not available with ``pair_options`` target ``"multipartite"`` (see the class docstring).
 
         Parameters
         ----------
@@ -304,6 +318,9 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     def score(self, X, y, sample_weight=None):
         """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
 
+        With ``pair_options`` target ``"multipartite"``: the multipartite C-index
+        (:func:`aucopt.metrics.multipartite_c_index`).
+
         Parameters
         ----------
         X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
@@ -319,7 +336,7 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
         """
         if is_dask_collection(X, y, sample_weight):
             scores, y, sample_weight = self._gathered(X, y, sample_weight)
-            return roc_auc(y, scores, pos_label=self.pos_label_, sample_weight=sample_weight)
+            return self._score_of(y, scores, sample_weight)
         return super().score(X, y, sample_weight)
 
 
@@ -509,9 +526,9 @@ class _KernelModel(_NewtonRanker):
 
     def _basis_indices(self, pairs: PairSet) -> np.ndarray:
         m = pairs.n_points
-        rare = pairs.signs > 0  # positives / subjects with an event
-        if pairs.target == "bipartite" and rare.sum() > m - rare.sum():
-            rare = ~rare  # the minority class
+        rare = pairs.signs > 0  # positives / subjects with an event / levels above the lowest
+        if pairs.target in ("bipartite", "multipartite") and rare.sum() > m - rare.sum():
+            rare = ~rare  # the minority class (ordinal levels: the lowest level or the levels above it)
         if isinstance(self.basis, str):
             if self.basis == "full":
                 idx = np.arange(m)
@@ -624,6 +641,17 @@ class RankRC(BinaryRankerMixin, _KernelModel):
         no limit.
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    pair_options : dict, default=None
+        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
+        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
+        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
+        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
+        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
+        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
+        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
+        learns no cut points between the levels); ``pos_label`` must then be None.
+        With ``basis="rare"`` the basis is then the smaller of the lowest level and the levels
+        above it.
 
     Attributes
     ----------
@@ -649,11 +677,11 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     n_pairs_ : int
         Number of positive–negative pairs.
     pair_target_ : str
-        ``"bipartite"``.
-    classes_ : ndarray of shape (2,)
-        The class labels.
+        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
+    classes_ : ndarray of shape (n_classes,)
+        The two class labels (ordinal targets: the levels, lowest first).
     pos_label_ : int, float, bool or str
-        The positive class.
+        The positive class (binary labels only).
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
@@ -699,16 +727,19 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     (True, True)
     """
 
-    _parameter_constraints: dict = {**_KernelModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
+    _parameter_constraints: dict = {**_KernelModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                    **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, alpha=1e-3, *, basis="rare", basis_size=None, kernel="rbf", gamma="sigma2",
                  degree=3, coef0=1.0, loss="smoothed_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, random_state=0, max_bytes=DEFAULT_MAX_BYTES, pos_label=None):
+                 max_cg_iter=25, verbose=0, random_state=0, max_bytes=DEFAULT_MAX_BYTES, pos_label=None,
+                 pair_options=None):
         super().__init__(alpha, basis=basis, basis_size=basis_size, kernel=kernel, gamma=gamma,
                          degree=degree, coef0=coef0, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
                          max_cg_iter=max_cg_iter, verbose=verbose, random_state=random_state,
                          max_bytes=max_bytes)
         self.pos_label = pos_label
+        self.pair_options = pair_options
 
     def fit(self, X, y, sample_weight=None, alpha_path=None):
         """Fit the ranker, optionally along a warm-started path of penalties.

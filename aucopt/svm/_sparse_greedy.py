@@ -62,7 +62,7 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
                     non_negative, positive)
 from .. import _memory
 from ..kernels import Kernel
-from ..metrics import harrell_c, roc_auc
+from ..metrics import harrell_c, multipartite_c_index, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss, pair_loss_and_hessian
 from ._newton import newton_solve
@@ -313,18 +313,22 @@ class _SparseGreedy(BaseEstimator):
         self.max_bytes = max_bytes
 
     def _split(self, pairs: PairSet, m: int):
-        """Stratified (class / event) split into fitting and validation rows."""
+        """Stratified (class / event / ordinal level) split into fitting and validation rows."""
         if self.validation_fraction == 0:
             return np.arange(m), None
         rng = as_generator(self.random_state)
         val = []
-        for members in (np.flatnonzero(pairs.signs > 0), np.flatnonzero(pairs.signs <= 0)):
+        if pairs.target == "multipartite":  # one stratum per level, highest first
+            strata = [np.flatnonzero(pairs.labels == level) for level in np.unique(pairs.labels)[::-1]]
+        else:
+            strata = [np.flatnonzero(pairs.signs > 0), np.flatnonzero(pairs.signs <= 0)]
+        for members in strata:
             k = int(round(self.validation_fraction * len(members)))
             k = min(max(k, 1), len(members) - 1)
             if k < 1:
                 raise ValueError(
                     "validation_fraction > 0 needs at least 2 samples of each class (of events and "
-                    "of non-events for survival); use validation_fraction=0.")
+                    "of non-events for survival, of each level for ordinal labels); use validation_fraction=0.")
             val.append(rng.choice(members, k, replace=False))
         va = np.sort(np.concatenate(val))
         return np.setdiff1d(np.arange(m), va), va
@@ -332,6 +336,8 @@ class _SparseGreedy(BaseEstimator):
     def _val_score(self, y, scores):
         if self._is_survival:
             return harrell_c(y, scores)
+        if self._pair_target_options()[0] == "multipartite":
+            return multipartite_c_index(y, scores, levels=self._pair_target_options()[1].get("levels"))
         return roc_auc(y, scores, pos_label=self.pos_label)
 
     # ------------------------------------------------------------------ fit
@@ -553,6 +559,16 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         evaluation. None: no limit.
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
+    pair_options : dict, default=None
+        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
+        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
+        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
+        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
+        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
+        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
+        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
+        learns no cut points between the levels); ``pos_label`` must then be None.
+        The validation split is then stratified by level, and ``val_score_`` is the C-index.
 
     Attributes
     ----------
@@ -585,11 +601,11 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     n_pairs_ : int
         Number of pairs among the fitting rows.
     pair_target_ : str
-        ``"bipartite"``.
-    classes_ : ndarray of shape (2,)
-        The class labels.
+        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
+    classes_ : ndarray of shape (n_classes,)
+        The two class labels (ordinal targets: the levels, lowest first).
     pos_label_ : int, float, bool or str
-        The positive class.
+        The positive class (binary labels only).
     threshold_ : float
         The score cut with the best (weighted) training accuracy, used by ``predict``.
     intercept_ : float
@@ -630,18 +646,20 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     ((8, 5), True)
     """
 
-    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **POS_LABEL_CONSTRAINT}
+    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                    **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
                  validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
                  degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
-                 max_bytes=DEFAULT_MAX_BYTES, pos_label=None):
+                 max_bytes=DEFAULT_MAX_BYTES, pos_label=None, pair_options=None):
         super().__init__(C, basis_size=basis_size, kappa=kappa, selection=selection, retrain=retrain,
                          validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change,
                          min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          tol=tol, max_iter=max_iter, verbose=verbose, random_state=random_state,
                          max_bytes=max_bytes)
         self.pos_label = pos_label
+        self.pair_options = pair_options
 
 
 class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):

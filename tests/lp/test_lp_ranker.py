@@ -138,6 +138,7 @@ def test_clone_get_set_params_roundtrip(cls):
                   random_state=3, support_threshold=1e-4, lifted=False, max_bytes=10**7)
     if cls is LPRanker:
         params["pos_label"] = "yes"
+        params["pair_options"] = {"target": "bipartite"}
     else:
         params["pair_options"] = {"variant": "lprex"}
     est = cls(**params)

@@ -33,6 +33,14 @@ def _survival(n=20, d=3, seed=1, gamma=0.5):
     return PairSet.survival(y), kernel_matrix(X, gamma=gamma)
 
 
+def _multipartite(n=24, d=3, seed=9, gamma=0.5, n_levels=4):
+    """Ordinal data, every level present: (PairSet over y_i > y_j, RBF kernel)."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.arange(n_levels), rng.integers(0, n_levels, n - n_levels)]
+    X = rng.normal(size=(n, d)) + 0.6 * y[:, None]
+    return PairSet.multipartite(y), kernel_matrix(X, gamma=gamma)
+
+
 def _build(name, data, **params):
     pairs, K = data
     return get_formulation(name).build(pairs, K, **params)
@@ -50,6 +58,7 @@ CASES = {
     "auc_least_squares": lambda: _build("auc_least_squares", _bipartite(n=20, seed=7), C=0.5),
     "fair_ranker": lambda: _build("fair_ranker", _bipartite(n=24, seed=8), C=1.0, groups=np.arange(24) % 2,
                                   epsilon=0.05),
+    "ordinal_margin_lp": lambda: _build("ordinal_margin_lp", _multipartite(), C=1.0),
 }
 
 

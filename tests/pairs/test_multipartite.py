@@ -10,6 +10,8 @@ Vanderlooy (2009) define the pairs.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy.optimize import linprog
@@ -287,6 +289,7 @@ def test_every_formulation_builds_and_solves_on_multipartite_pairs(name):
     y, w, K = small_ordinal()
     pairs = PairSet.multipartite(y, point_weights=w)
     listed = PairSet.from_arrays(*pairs.to_arrays(), n_points=len(y), signs=pairs.signs)
+    listed = dataclasses.replace(listed, labels=pairs.labels, levels=pairs.levels)  # formulations may read them
     form = get_formulation(name)
     params = {"C": 1.0, **EXTRA_PARAMS.get(name, lambda m: {})(len(y))}
     try:
