@@ -78,11 +78,17 @@ def test_lp_auto_does_not_depend_on_the_solver(cancer, monkeypatch):
         LPRanker(method="generation", solver="osqp").fit(X, y)
 
 
-def test_lp_auto_keeps_a_custom_formulation_on_the_full_lp(cancer, monkeypatch):
-    X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
+def test_lp_auto_generates_a_custom_formulations_pair_rows(cancer, monkeypatch):
+    """Above the full LP's few seconds, a formulation other than the LP Ranker's gets its pair rows
+    generated (the same optimum, certified) instead of the scalable routes of lp_ranker."""
+    X, y = MinMaxScaler().fit_transform(cancer[0])[:200], cancer[1][:200]
+    full = LPRanker(gamma=1.0, formulation="lp_ranker_free_sign", method="full").fit(X, y)
     monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
     model = LPRanker(gamma=1.0, formulation="lp_ranker_free_sign").fit(X, y)
-    assert model.method_ == "full" and model.problem_size_["rows"] >= PairSet.bipartite(y).n_pairs
+    assert model.method_ == "generation" and model.optimality_gap_ == 0.0
+    assert model.problem_size_["rows"] >= PairSet.bipartite(y).n_pairs  # built whole, solved by parts
+    assert model.method_result_.info["working_rows"] < PairSet.bipartite(y).n_pairs
+    assert model.objective_ == pytest.approx(full.objective_, rel=1e-7)
 
 
 def test_lp_auto_states_its_choice_under_verbose(cancer, capsys, monkeypatch):

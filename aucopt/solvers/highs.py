@@ -58,7 +58,7 @@ class HiGHS(SolverBackend):
 
     QPs: HiGHS's active-set QP solver adds ``qp_regularization_value`` (ε = 1e-7) to the
     Hessian's diagonal, so its optimum is that of ½ xᵀ(P + εI)x + cᵀx: off by a stationarity
-    residual ε·|x| that no tolerance removes (on the AUC-SVM dual of 150 WDBC rows, a primal
+    residual ε·``|x|`` that no tolerance removes (on the AUC-SVM dual of 150 WDBC rows, a primal
     objective 1e-5 relative above Clarabel's and OSQP's). Lowering ε makes the QP solver stall
     or fail on ill-conditioned QPs (RankSVM's exact QP on 40 points: 0.3 s at 1e-7, stopped at a
     20 s limit at 1e-9 to 1e-12, a numerical error at 0), so the backend keeps ε and removes the bias by up to
@@ -313,8 +313,8 @@ def _remove_regularization_bias(h, highspy, problem: Problem, x, dual, tol):
     HiGHS's active-set QP solver minimizes ½ xᵀ(P + εI)x + cᵀx, with ε its option
     ``qp_regularization_value`` (1e-7 by default), which keeps the reduced Hessian positive
     definite on LP-like columns. Its optimum x₀ leaves the stationarity residual ε x₀ on the
-    columns strictly between their bounds: about 1e-7 · |x|, above the feasibility tolerances
-    whenever |x| is large (the AUC-SVM dual, whose α reaches C at unit kernel scale), and ``tol``
+    columns strictly between their bounds: about 1e-7 · ``|x|``, above the feasibility tolerances
+    whenever ``|x|`` is large (the AUC-SVM dual, whose α reaches C at unit kernel scale), and ``tol``
     cannot reduce it. Lowering ε instead makes the QP solver stall or fail on ill-conditioned
     QPs, so ε stays and the bias is removed: round k solves the same regularized QP with the cost
     c − ε x_{k−1}, i.e. min f(x) + ε/2 ‖x − x_{k−1}‖² (the proximal point method), whose optimum
