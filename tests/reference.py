@@ -7,13 +7,10 @@ helpers run scikit-learn's estimator checks the same way everywhere.
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
 from sklearn.utils.estimator_checks import estimator_checks_generator
-
-CHECK_TIME_LIMIT = 10.0  # seconds per individual scikit-learn estimator check
 
 
 def reference_loss(loss: str, eps: float = 0.5):
@@ -32,15 +29,12 @@ def reference_loss(loss: str, eps: float = 0.5):
     return value, derivative
 
 
-def run_check_within_limit(estimator, check, *, ignore_user_warnings: bool = True):
-    """Run one generated estimator check and assert it stays under ``CHECK_TIME_LIMIT``."""
-    start = time.perf_counter()
+def run_check(estimator, check, *, ignore_user_warnings: bool = True):
+    """Run one generated scikit-learn estimator check (its duration belongs in benchmarks/, not here)."""
     with warnings.catch_warnings():
         if ignore_user_warnings:
             warnings.simplefilter("ignore", category=UserWarning)
         check(estimator)
-    elapsed = time.perf_counter() - start
-    assert elapsed < CHECK_TIME_LIMIT, f"estimator check took {elapsed:.1f} s"
 
 
 def assert_expected_failures_are_real_checks(estimator, expected: dict):

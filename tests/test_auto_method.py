@@ -128,11 +128,9 @@ def test_subgradient_stops_at_the_time_limit(cancer):
     slow = {"callback": lambda record: time.sleep(0.002)}  # every iteration takes at least 2 ms
     free = LPRanker(gamma=1.0, method="subgradient", max_iter=300, tol=1e-12, method_options=slow).fit(X, y)
     assert free.method_result_.iterations > 100  # 0.2 s or more: the limit below binds
-    start = time.perf_counter()
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         capped = LPRanker(gamma=1.0, method="subgradient", max_iter=300, tol=1e-12, method_options=slow,
                           solver_options={"time_limit": 0.05}).fit(X, y)
-    assert time.perf_counter() - start < 1.0
     run = capped.method_result_
     assert run.stop == "time_limit" and run.iterations < 0.5 * free.method_result_.iterations
     assert run.history[-1]["seconds"] >= 0.05

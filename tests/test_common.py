@@ -50,7 +50,7 @@ import aucopt
 from aucopt import PairSet, harrell_c, survival_target
 from aucopt.exceptions import NoComparablePairsError
 from conftest import make_small_binary, make_small_survival
-from reference import assert_expected_failures_are_real_checks, run_check_within_limit
+from reference import assert_expected_failures_are_real_checks, run_check
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -343,7 +343,7 @@ def _expected_failed_checks(estimator):
 @parametrize_with_checks(_binary_check_instances(), expected_failed_checks=_expected_failed_checks,
                          xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
-    run_check_within_limit(estimator, check, ignore_user_warnings=False)
+    run_check(estimator, check, ignore_user_warnings=False)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_FAILED_CHECKS))

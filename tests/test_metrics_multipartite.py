@@ -8,7 +8,6 @@ the margin counts of the sorted-pair core over ``PairSet.multipartite`` (pairs w
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -120,15 +119,13 @@ def test_invalid_inputs_name_the_problem():
         multipartite_c_index([0, 1], [0.1, 0.2], ties="none")
 
 
-def test_large_input_is_fast():
+def test_large_input_matches_the_level_count_formula():
+    """200,000 points with ties, against counts by level (its speed: benchmarks/metrics_vs_peers.py)."""
     rng = np.random.default_rng(0)
     m = 200_000
     y = rng.integers(0, 5, m)
     f = np.round(rng.normal(size=m) + 0.3 * y, 2)
-    multipartite_c_index(y[:100], f[:100])  # compile outside the timing
-    t0 = time.perf_counter()
     value = multipartite_c_index(y, f)
-    assert time.perf_counter() - t0 < 5.0
     n = np.bincount(y)
     num = den = 0.0
     for a in range(5):

@@ -129,19 +129,15 @@ def test_cli_km_png_directory_is_checked_before_the_cv(tmp_path, capsys, monkeyp
 
 
 def test_cli_full_lp_over_the_budget_is_refused_up_front(tmp_path, capsys, monkeypatch):
-    import time
-
     from aucopt import survival
 
     def no_cv(*args, **kwargs):
         raise AssertionError("the cross-validation ran on an LP over the memory budget")
 
     monkeypatch.setattr(survival, "evaluate_methods", no_cv)
-    start = time.perf_counter()
     err, _ = _one_line_error(capsys, ["survival", "--data", _csv(tmp_path), "--time", "T", "--event", "E",
                                       "--model", "lpr", "--method", "full", "--max-bytes", "1e4",
                                       "--km-png", ""])
-    assert time.perf_counter() - start < 5
     # the suggestion names a path that fits this budget (the 60 x 60 kernel alone is over 1e4 bytes)
     assert "would need about" in err and "max_bytes=" in err and re.search(r": use \w+\(", err), err
     # the default route stays within the budget of these 60 subjects
