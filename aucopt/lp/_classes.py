@@ -322,11 +322,21 @@ class _LPRankerModel(KernelPairRanker):
         finally:
             del self._fit_groups
 
-    def _solve_lp(self, problem):
+    def _solve_lp(self, problem, generation_options=None):
+        """Solve the built LP whole, or, given ``generation_options``, with its pair rows generated
+        as needed (:func:`~aucopt.modeling.pair_row_generation`: certified, or the status reached)."""
         if "coef" not in problem.outputs:  # before solving: the model is read from this output
             raise ValueError(missing_output_message(problem, "coef"))
-        return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
-                     solver_options=self.solver_options).raise_for_status()
+        if generation_options is None:
+            return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
+                         solver_options=self.solver_options).raise_for_status()
+        solver_options = dict(self.solver_options or {})
+        time_limit = solver_options.pop("time_limit", None)  # the whole run's
+        result = _warning_at_fit(pair_row_generation, problem, problem.metadata["pair_rows"], self.solver,
+                                 pair_index=problem.metadata["pair_index"], verbose=self.verbose,
+                                 solver_options=solver_options, time_limit=time_limit, **generation_options)
+        self.method_result_ = result
+        return result if result.x is not None else result.raise_for_status()
 
     def _solve(self, X, pairs, kernel):
         options = dict(self.method_options or {})
@@ -372,10 +382,8 @@ class _LPRankerModel(KernelPairRanker):
             return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
         problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
                                                           C=C)
-        if method == "generation" and "pair_rows" in problem.metadata:
-            result = _warning_at_fit(self._solve_pair_rows, problem, options)
-        else:
-            result = self._solve_lp(problem)
+        generates = method == "generation" and "pair_rows" in problem.metadata
+        result = self._solve_lp(problem, options if generates else None)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
         self.optimality_gap_ = 0.0 if result.status == Status.OPTIMAL else float("nan")
@@ -385,22 +393,6 @@ class _LPRankerModel(KernelPairRanker):
     def _generates_pair_rows(self) -> bool:
         """method="generation" on a formulation other than the LP Ranker: its pair rows generated."""
         return self.method == "generation" and self.formulation != "lp_ranker"
-
-    def _solve_pair_rows(self, problem, options):
-        """A formulation's LP with its pair rows generated as needed, certified (or the status reached)."""
-        if "coef" not in problem.outputs:
-            raise ValueError(missing_output_message(problem, "coef"))
-        options.pop("max_iter", None)  # the estimator's max_iter caps the rounds
-        solver_options = dict(self.solver_options or {})
-        time_limit = solver_options.pop("time_limit", None)  # the whole run's
-        result = pair_row_generation(problem, problem.metadata["pair_rows"], self.solver,
-                                     pair_index=problem.metadata["pair_index"], verbose=self.verbose,
-                                     max_iter=self.max_iter or 200, solver_options=solver_options,
-                                     time_limit=time_limit, **options)
-        self.method_result_ = result
-        if result.x is None:
-            result.raise_for_status()
-        return result
 
     def _announce_slow_route(self, method, pairs):
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
