@@ -173,6 +173,13 @@ def to_cvxpy(problem: Problem):
         The variable vector; after ``cvxpy_problem.solve()``, ``x.value`` is a point for
         :meth:`Problem.output` and :meth:`Problem.block`.
 
+    Raises
+    ------
+    ValueError
+        For data changed in place since the problem was made that are no longer valid
+        (:meth:`Problem.validate`; a ``ConvexityError`` for a ``P`` that is no longer positive
+        semidefinite, which cvxpy would take on trust).
+
     See Also
     --------
     from_cvxpy : the way back.
@@ -190,6 +197,7 @@ def to_cvxpy(problem: Problem):
     """
     import cvxpy as cp
 
+    problem.validate()  # assume_PSD below: data changed in place are checked again
     x = cp.Variable(problem.n_vars, name="x")
     A, lo, hi = problem.A.tocsr(), problem.row_lower, problem.row_upper
     eq = np.flatnonzero(lo == hi)
@@ -330,7 +338,8 @@ def from_cvxpy(cvxpy_problem, blocks=None, outputs=None, name: str | None = None
     TypeError
         When ``cvxpy_problem`` is not a ``cvxpy.Problem``.
     ValueError
-        For a problem that is not DCP, not an LP / convex QP (e.g. second-order cone
+        For a problem without variables (a constant objective: cvxpy evaluates it without a
+        solver), a problem that is not DCP, not an LP / convex QP (e.g. second-order cone
         constraints), has integer variables, variables whose attributes change their size
         (``symmetric``, ``diag``), or a non-affine output.
 
@@ -362,6 +371,14 @@ def from_cvxpy(cvxpy_problem, blocks=None, outputs=None, name: str | None = None
 
     if not isinstance(cvxpy_problem, cp.Problem):
         raise TypeError(f"from_cvxpy expects a cvxpy.Problem; got {type(cvxpy_problem).__name__}.")
+    if not cvxpy_problem.variables():
+        constants = len(cvxpy_problem.constraints)
+        raise ValueError(
+            f"The cvxpy problem has no variables (its objective is the constant {cvxpy_problem.objective.expr}"
+            + (f", its {constants} constraint(s) are constants too" if constants else "") + "): there is nothing "
+            "for a solver to choose, and cvxpy_problem.solve() evaluates it without one. A Problem needs at least "
+            "one variable: state the decision variables with cp.Variable and use them in the objective or the "
+            "constraints.")
     if not cvxpy_problem.is_dcp():
         raise ValueError("The cvxpy problem is not DCP (cvxpy_problem.is_dcp() is False): aucopt takes convex "
                          "LPs and QPs; see cvxpy's DCP rules.")
@@ -394,12 +411,12 @@ def from_cvxpy(cvxpy_problem, blocks=None, outputs=None, name: str | None = None
         block_slices[_fresh(_sanitize(named.get(id(var), var.name())), used)] = sl
     out = {key: _affine_map(expr, variable_columns, n, cp, target) for key, expr in (outputs or {}).items()}
     maximize = isinstance(cvxpy_problem.objective, cp.Maximize)
-    return Problem(c=c, A=A, row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper, P=P, offset=offset, blocks=block_slices,
-                   outputs=out, name=name or "cvxpy",
+    return Problem(c=c, A=A, row_lower=row_lower, row_upper=row_upper, col_lower=col_lower, col_upper=col_upper,
+                   P=P, offset=offset, blocks=block_slices, outputs=out, name=name or "cvxpy",
                    metadata={"sense": "maximize" if maximize else "minimize", "source": "cvxpy"})
 
 
-def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None):
+def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None, params: dict | None = None):
     """Decorator registering ``func(pairs, kernel, **params) -> cvxpy.Problem`` as a named formulation.
 
     The function states the model with cvxpy expressions; it may return ``(cvxpy_problem,
@@ -415,6 +432,9 @@ def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None):
         The problem kind it emits.
     nnz : callable, default=None
         ``nnz(n_points, n_pairs, n_basis, lifted) -> int``, as in :func:`~aucopt.modeling.formulation`.
+    params : dict, default=None
+        The constraints of the function's parameters (after ``pairs`` and ``kernel``), as in
+        :func:`~aucopt.modeling.formulation`; checked before every build.
 
     Returns
     -------
@@ -433,7 +453,9 @@ def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None):
     >>> import numpy as np
     >>> from aucopt import PairSet, get_formulation, solve
     >>> from aucopt.modeling import cvxpy_formulation
-    >>> @cvxpy_formulation("lp_ranker_in_cvxpy", kind="lp")
+    >>> from numbers import Real
+    >>> from sklearn.utils._param_validation import Interval
+    >>> @cvxpy_formulation("lp_ranker_in_cvxpy", kind="lp", params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
     ... def lp_ranker_in_cvxpy(pairs, kernel, C=1.0):
     ...     i, j, w = pairs.to_arrays()
     ...     alpha = cp.Variable(kernel.shape[1], nonneg=True, name="alpha")
@@ -448,7 +470,7 @@ def cvxpy_formulation(name: str | None = None, *, kind: str = "lp", nnz=None):
     (2.0, 2.0)
     """
     def register(func):
-        form = CvxpyFormulation(func, name or func.__name__, kind, nnz)
+        form = CvxpyFormulation(func, name or func.__name__, kind, nnz, params)
         _REGISTRY[form.name] = form
         return form
 
@@ -471,6 +493,8 @@ class CvxpyFormulation(Formulation):
         The problem kind it emits.
     nnz : callable, default=None
         The declared size, as for :class:`~aucopt.modeling.Formulation`.
+    params : dict, default=None
+        The declared constraints of the parameters, as for :class:`~aucopt.modeling.Formulation`.
 
     See Also
     --------
@@ -484,6 +508,8 @@ class CvxpyFormulation(Formulation):
     >>> form
     CvxpyFormulation('nothing', lp)
     """
+
+    _context_args = 2  # func(pairs, kernel, **params)
 
     def __call__(self, m, **params):
         raise TypeError(f"The formulation {self.name!r} is written in cvxpy: call .build(pairs, kernel, **params), "
@@ -507,9 +533,20 @@ class CvxpyFormulation(Formulation):
         -------
         Problem
             Named after the formulation, with metadata ``n_points`` and ``n_pairs``.
+
+        Raises
+        ------
+        ValueError
+            For a parameter the function does not take or a value outside its declared
+            constraints (:meth:`~aucopt.modeling.Formulation.validate_params`), or a kernel with
+            a NaN or infinite entry, before the function is called.
         """
+        from ._model import check_kernel_values
+
+        params = self.validate_params(params)
         pairs.check_nonempty()
         K = None if kernel is None else np.asarray(kernel, dtype=float)
+        check_kernel_values(K, None, self.name)
         made = self.func(pairs, K, **params)
         model, outputs = made if isinstance(made, tuple) else (made, None)
         problem = from_cvxpy(model, outputs=outputs, name=self.name)
@@ -570,7 +607,9 @@ def write_problem(problem: Problem, path) -> str:
     Raises
     ------
     ValueError
-        For a suffix other than ``.mps`` or ``.lp``.
+        For a suffix other than ``.mps`` or ``.lp``, or data changed in place since the problem
+        was made that are no longer valid (:meth:`Problem.validate`: e.g. a NaN cost, which
+        would be written as ``nan`` and make the file unreadable), before the file is touched.
     OSError
         When HiGHS cannot write the file.
 
@@ -592,6 +631,7 @@ def write_problem(problem: Problem, path) -> str:
     """
     path = os.fspath(path)
     _file_format(path)
+    problem.validate()
     h, highspy = _to_highs(problem)
     status = h.writeModel(path)
     if status == highspy.HighsStatus.kError or not os.path.exists(path):
@@ -622,23 +662,39 @@ def read_problem(path, name: str | None = None) -> Problem:
     Raises
     ------
     ValueError
-        For an unknown suffix, a file HiGHS cannot read, or integer columns.
+        For an unknown suffix, a file HiGHS cannot read (the message quotes HiGHS's errors), a
+        file without variables (an empty file), integer columns, or entries HiGHS would leave
+        out or merge: a row named in the COLUMNS, RHS or RANGES section of an MPS file that its
+        ROWS section does not declare, an entry or a bound given twice, two rows or two columns
+        of the same name (the message names the file, the line and the name).
 
     See Also
     --------
     write_problem
     """
     path = os.fspath(path)
-    _file_format(path)
+    suffix = _file_format(path)
     if not os.path.isfile(path):
         raise ValueError(f"Model file not found: {path!r}.")
+    with open(path, "rb") as fh:
+        if not fh.read(1 << 16).strip() and not fh.read(1):
+            raise ValueError(f"The model file {path!r} is empty: there is nothing to read. Write the model again "
+                             f"(Problem.write) or check that this is the intended {FILE_FORMATS[suffix]} file.")
     h, highspy = _highs()
-    if h.readModel(path) == highspy.HighsStatus.kError:
-        raise ValueError(f"HiGHS could not read the model file {path!r}; check that it is valid "
-                         f"{FILE_FORMATS[_file_format(path)]}.")
+    status, messages = _read_model(h, highspy, path)
+    if status == highspy.HighsStatus.kError:
+        errors = [text for kind, text in messages if kind == "ERROR"]
+        said = f" (HiGHS: {'; '.join(errors[:3])})" if errors else ""
+        raise ValueError(f"HiGHS could not read the model file {path!r}{said}; check that it is valid "
+                         f"{FILE_FORMATS[suffix]}.")
+    _refuse_dropped_entries(path, [text for kind, text in messages if kind == "WARNING"])
     model = h.getModel()
     lp = model.lp_
     n, k = int(lp.num_col_), int(lp.num_row_)
+    if n == 0:
+        raise ValueError(f"The model file {path!r} declares no variables ({k} row(s)): there is nothing to "
+                         "optimize. Write the model again (Problem.write) or check that this is the intended "
+                         f"{FILE_FORMATS[suffix]} file.")
     integrality = np.asarray(lp.integrality_, dtype=int) if len(lp.integrality_) else np.zeros(0, int)
     if np.any(integrality != 0):
         raise ValueError(f"The model file {path!r} declares {int(np.count_nonzero(integrality))} integer column(s); "
@@ -684,69 +740,320 @@ def read_problem(path, name: str | None = None) -> Problem:
                    blocks=_blocks_from_names(cols) if len(cols) == n else {}, name=label, metadata=metadata)
 
 
-# ============================================================================ solutions
-def _parse_highs_raw(lines):
-    """Column values of a HiGHS ``writeSolution`` file (raw style), in file order, or None."""
-    for start, line in enumerate(lines):
-        if line.strip().lower().startswith("# primal solution values"):
-            break
-    else:
-        return None
-    for k in range(start + 1, len(lines)):
-        match = re.match(r"#\s*Columns\s+(-?\d+)", lines[k].strip())
+def _read_model(h, highspy, path):
+    """``h.readModel(path)`` with the reader's log captured: ``(status, [(kind, text), ...])``.
+
+    The log goes to a temporary file (``log_file``, nothing on the console); ``kind`` is
+    ``"WARNING"`` or ``"ERROR"``, ``text`` HiGHS's message.
+    """
+    import tempfile
+
+    fd, log = tempfile.mkstemp(prefix="aucopt-highs-", suffix=".log")
+    os.close(fd)
+    try:
+        h.setOptionValue("log_to_console", False)
+        h.setOptionValue("log_file", log)
+        h.setOptionValue("output_flag", True)
+        try:
+            status = h.readModel(path)
+        finally:
+            h.setOptionValue("output_flag", False)
+            h.setOptionValue("log_file", "")
+        with open(log, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    finally:
+        try:
+            os.remove(log)
+        except OSError:  # pragma: no cover - a file still held open (Windows)
+            pass
+    messages = [(m.group(1), m.group(2).strip()) for m in re.finditer(r"^(WARNING|ERROR):\s*(.*)$", text, re.M)]
+    return status, messages
+
+
+#: HiGHS reader warnings about entries it leaves out (or, for names given twice, attaches to
+#: the first row or column of that name): pattern, MPS section, the name's occurrence that
+#: is wrong, and the reason in words
+_DROPPED = (
+    (re.compile(r'Row name "(?P<row>.+)" in (?P<section>\w+) section is not (?:defined|valid)'), None, 1,
+     "names the row {row!r}, which the ROWS section does not declare"),
+    (re.compile(r'Row name "(?P<row>.+)" in (?P<section>\w+) section has duplicate value'), None, 2,
+     "gives the row {row!r} a second value"),
+    (re.compile(r'Column "(?P<col>.+)" has duplicate nonzero \S+ in (?:objective )?row "(?P<row>.+)"'), "COLUMNS", 2,
+     "gives the column {col!r} a second coefficient in the row {row!r}"),
+    (re.compile(r'Column name "(?P<col>.+)" in BOUNDS section has duplicate (?P<side>\w+) bound'), "BOUNDS", 2,
+     "gives the column {col!r} a second {side} bound"),
+    (re.compile(r'Linear constraints \d+ and \d+ have the same name "(?P<row>.+)"'), "ROWS", 2,
+     "declares a second row named {row!r}"),
+    (re.compile(r'Variables \d+ and \d+ have the same name "(?P<col>.+)"'), "COLUMNS", 2,
+     "starts the column {col!r} again after other columns (a second column of that name)"),
+)
+
+
+def _mps_lines(path, section):
+    """``(line number, tokens, text)`` of the data lines of an MPS file's ``section``."""
+    current = None
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for number, text in enumerate(fh, start=1):
+            if not text.strip() or text.startswith("*"):
+                continue
+            if not text[0].isspace():
+                current = text.split()[0].upper()
+                continue
+            if current == section:
+                yield number, text.split(), text.rstrip("\n")
+
+
+def _locate(path, section, occurrence, groups):
+    """``(line number, text)`` where the named row / column occurs for the ``occurrence``-th time, or None."""
+    row, col = groups.get("row"), groups.get("col")
+    seen, previous = 0, None
+    for number, tokens, text in _mps_lines(path, section):
+        if section == "COLUMNS" and "MARKER" in (t.strip("'\"").upper() for t in tokens):
+            continue
+        if section == "COLUMNS" and col is not None and row is None:  # a column that starts again
+            seen += tokens[0] == col and previous != col
+            previous = tokens[0]
+        elif section == "COLUMNS":
+            if col is not None and tokens[0] != col:
+                continue
+            seen += tokens[1::2].count(row)
+        elif section == "ROWS":
+            seen += tokens[1:2] == [row]
+        else:  # RHS, RANGES, BOUNDS and the quadratic sections: the name anywhere after the first field
+            seen += tokens[1:].count(row if row is not None else col) + (tokens[0] == row and row is not None)
+        if seen >= occurrence:
+            return number, text.strip()
+    return None
+
+
+def _refuse_dropped_entries(path, warnings) -> None:
+    """ValueError when HiGHS's reader left entries of the model file out (its warnings say so)."""
+    dropped = [text for text in warnings if "ignored" in text or "have the same name" in text]
+    if not dropped:
+        return
+    summaries = [text for text in dropped if re.match(r"\w+ section: ignored", text)]
+    detail = next((text for text in dropped if text not in summaries), dropped[0])
+    what = f"HiGHS reports {detail!r}"
+    for pattern, section, occurrence, words in _DROPPED:
+        match = pattern.search(detail)
         if match:
-            count = abs(int(match.group(1)))
-            pairs = []
-            for line in lines[k + 1:k + 1 + count]:
-                parts = line.split()
-                pairs.append((parts[0], float(parts[1])) if len(parts) >= 2 else ("", float(parts[0])))
-            return pairs
-    return None
+            groups = match.groupdict()
+            section = section or groups["section"].upper()
+            found = _locate(path, section, occurrence, groups)
+            where = (f"line {found[0]} ({found[1]!r}), in the {section} section," if found
+                     else f"its {section} section")
+            what = f"{where} {words.format(**groups)}"
+            break
+    counts = f" (HiGHS: {'; '.join(summaries)})" if summaries else ""
+    raise ValueError(
+        f"The model file {path!r} is not consistent: {what}; HiGHS would leave such entries out or attach them to "
+        f"another row or column{counts}, and the problem read would not be the one written. Correct the file: "
+        "every row named in the COLUMNS, RHS and RANGES sections declared in ROWS, each entry, bound and name "
+        "given once.")
 
 
-def _parse_highs_pretty(lines):
-    """Column values of a HiGHS ``writeSolution`` file (pretty style: a Columns table), or None."""
-    for k, line in enumerate(lines):
-        if line.strip() == "Columns" and k + 1 < len(lines) and "Primal" in lines[k + 1]:
-            header = lines[k + 1].split()
-            at_primal, at_name = header.index("Primal"), header.index("Name") if "Name" in header else None
-            pairs = []
-            for row in lines[k + 2:]:
-                parts = row.split()
-                if not parts or not parts[0].isdigit():
-                    break
-                value = float(parts[at_primal])
-                pairs.append((parts[-1] if at_name is not None and len(parts) == len(header) else "", value))
-            return pairs
-    return None
+# ============================================================================ solutions
+class _SolutionFile:
+    """The lines of a solution file, with messages that name the file and the line."""
+
+    def __init__(self, path: str):
+        self.path = path
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            self.lines = fh.read().splitlines()
+
+    def line_error(self, number: int, why: str) -> ValueError:
+        text = self.lines[number - 1].strip() if 0 < number <= len(self.lines) else ""
+        return ValueError(f"Line {number} of the solution file {self.path!r} is {text!r}: {why}.")
+
+    def number(self, text: str, number: int) -> float:
+        """``float(text)``, a finite number, or a ValueError naming the file and the line."""
+        try:
+            value = float(text)
+        except ValueError:
+            raise self.line_error(number, f"{text!r} is not a number (a solution file gives one finite value "
+                                          "per column)") from None
+        if not np.isfinite(value):
+            raise self.line_error(number, f"the value {text!r} is not finite (a point has finite values only)")
+        return value
+
+    def cut_short(self, what: str) -> ValueError:
+        return ValueError(f"The solution file {self.path!r} is cut short: {what}; the columns it does not list "
+                          "would read as 0. Write the solution file again (HiGHS: h.writeSolution(path)).")
 
 
-def _parse_plain(lines, path):
-    """``name value`` per line (Gurobi ``.sol``); ``#`` starts a comment."""
-    pairs = []
-    for number, line in enumerate(lines, start=1):
-        text = line.split("#", 1)[0].strip()
+def _parse_highs_raw(sol: _SolutionFile):
+    """``(entries, objective)`` of a HiGHS ``writeSolution`` file, raw style (dense or sparse).
+
+    Its primal section is a status line (``None`` when there is no point), ``Objective v``,
+    ``# Columns N`` (``-N`` when only the N nonzeros follow, as ``name value index``) and N
+    lines ``name value``. Entries are ``(name, value, line number, column index)``.
+    """
+    lines = sol.lines
+    start = next((k for k, line in enumerate(lines) if line.strip().lower() == "# primal solution values"), None)
+    if start is None:
+        raise sol.cut_short("it begins like a HiGHS solution file ('Model status') but has no '# Primal solution "
+                            "values' section")
+    k = next((j for j in range(start + 1, len(lines)) if lines[j].strip()), None)
+    if k is None:
+        raise sol.cut_short(f"it ends after its '# Primal solution values' line (line {start + 1})")
+    if lines[k].strip().lower() == "none":
+        status = lines[1].strip() if len(lines) > 1 and lines[0].strip() == "Model status" else "not given"
+        raise ValueError(f"The solution file {sol.path!r} holds no primal point: HiGHS wrote 'None' under '# Primal "
+                         f"solution values' (line {k + 1}; model status {status!r}), as it does when a solve ends "
+                         "without a point. Solve the model to a point (e.g. with a longer time limit) and write its "
+                         "solution then.")
+    objective, header = None, None
+    for j in range(k + 1, len(lines)):
+        text = lines[j].strip()
+        if text.startswith("#"):
+            header = j if re.match(r"#\s*Columns\b", text) else None
+            break
+        match = re.match(r"Objective\s+(\S+)$", text)
+        if match:
+            objective = (sol.number(match.group(1), j + 1), j + 1)
+    if header is None:
+        raise sol.cut_short(f"its primal section (line {start + 1}) has no '# Columns N' line")
+    match = re.match(r"#\s*Columns\s+(-?\d+)", lines[header].strip())
+    if not match:
+        raise sol.line_error(header + 1, "expected '# Columns N', N the number of column values that follow")
+    declared = int(match.group(1))
+    count, sparse = abs(declared), declared < 0
+    entries = []
+    for t in range(count):
+        j = header + 1 + t
+        text = lines[j].strip() if j < len(lines) else ""
+        if not text or text.startswith("#"):
+            raise sol.cut_short(f"its line {header + 1} ({lines[header].strip()!r}) announces {count} column "
+                                f"value(s) but {t} follow")
+        parts = text.split()
+        if sparse:
+            if len(parts) != 3 or not parts[2].isdigit():
+                raise sol.line_error(j + 1, "expected 'name value index' (a sparse HiGHS solution)")
+            index = int(parts[2])
+        elif len(parts) not in (1, 2):
+            raise sol.line_error(j + 1, "expected 'name value' (a HiGHS solution)")
+        else:
+            index = t
+        name = parts[0] if len(parts) > 1 else ""
+        entries.append((name, sol.number(parts[1] if len(parts) > 1 else parts[0], j + 1), j + 1, index))
+    return entries, objective
+
+
+def _parse_highs_pretty(sol: _SolutionFile):
+    """``(entries, objective)`` of a HiGHS ``writeSolution`` file, pretty style (style 1).
+
+    The ``Columns`` table is fixed-width (``Index Status Lower Upper Primal Dual [Type] Name``);
+    a field HiGHS has no value for (no basis, no point) is left blank, so each value is placed
+    by the column of the header its right edge is nearest to. A complete table is followed by
+    the ``Rows`` table.
+    """
+    lines = sol.lines
+    k = next(j for j, line in enumerate(lines) if line.strip() == "Columns")
+    header = lines[k + 1] if k + 1 < len(lines) else ""
+    labels = ("Index", "Status", "Lower", "Upper", "Primal", "Dual")
+    if not all(label in header for label in labels):
+        raise sol.cut_short(f"its 'Columns' line (line {k + 1}) is not followed by the table header "
+                            f"({' '.join(labels)} ...)")
+    ends = {label: header.index(label) + len(label) for label in labels[1:]}
+    entries = []
+    j = k + 2
+    while j < len(lines):
+        tokens = list(re.finditer(r"\S+", lines[j]))
+        if not tokens or not tokens[0].group().isdigit():
+            break
+        if int(tokens[0].group()) != len(entries):
+            raise sol.line_error(j + 1, f"expected the column of index {len(entries)} (HiGHS lists the columns "
+                                        "in order)")
+        last = tokens[-1]
+        name = last.group() if last.start() > ends["Dual"] else ""
+        fields = {}
+        for token in tokens[1:]:
+            if token.start() > ends["Dual"]:  # the Type and Name columns
+                continue
+            fields[min(ends, key=lambda label: abs(token.end() - ends[label]))] = token.group()
+        if "Primal" not in fields:
+            raise ValueError(f"The solution file {sol.path!r} holds no primal point: the Primal column of its line "
+                             f"{j + 1} is blank, as HiGHS leaves it when a solve ends without a point. Solve the "
+                             "model to a point and write its solution then.")
+        entries.append((name, sol.number(fields["Primal"], j + 1), j + 1, len(entries)))
+        j += 1
+    if j >= len(lines) or lines[j].strip() != "Rows":
+        raise sol.cut_short(f"its Columns table (line {k + 1}) ends at line {min(j, len(lines))} with "
+                            f"{len(entries)} column(s), without the Rows table that follows it in a complete file")
+    objective = None
+    for i in range(j, len(lines)):
+        match = re.match(r"Objective value:\s*(\S+)$", lines[i].strip())
+        if match:
+            objective = (sol.number(match.group(1), i + 1), i + 1)
+    return entries, objective
+
+
+def _parse_plain(sol: _SolutionFile):
+    """``(entries, objective)`` of ``name value`` lines (Gurobi ``.sol``); ``#`` starts a comment.
+
+    Gurobi's ``# Objective value = v`` comment is the stated objective.
+    """
+    entries, objective = [], None
+    for number, line in enumerate(sol.lines, start=1):
+        text, _, comment = line.partition("#")
+        match = re.match(r"\s*Objective value\s*=\s*(\S+)\s*$", comment, re.I)
+        if match and not text.strip():
+            objective = (sol.number(match.group(1), number), number)
+        text = text.strip()
         if not text:
             continue
         parts = text.split()
-        try:
-            if len(parts) != 2:
-                raise ValueError
-            pairs.append((parts[0], float(parts[1])))
-        except ValueError:
-            raise ValueError(f"Line {number} of the solution file {path!r} is {line.strip()!r}; expected "
-                             "'name value' per line (Gurobi .sol, '#' comments) or a HiGHS solution file.") from None
-    return pairs
+        if len(parts) != 2:
+            raise sol.line_error(number, "expected 'name value' per line (Gurobi .sol, '#' comments) or a HiGHS "
+                                         "solution file")
+        entries.append((parts[0], sol.number(parts[1], number), number, None))
+    if not entries:
+        raise ValueError(f"The solution file {sol.path!r} lists no column values ("
+                         + ("it is empty" if not any(line.strip() for line in sol.lines) else "only comments")
+                         + "): a file that lists no column cannot be told from one that lost them all. Write the "
+                         "solver's solution file again (HiGHS: h.writeSolution(path); Gurobi: model.write(path)).")
+    return entries, objective
+
+
+def _check_objective(problem: Problem, x, objective, path: str) -> None:
+    """ValueError when the objective the file states is not the objective of its point.
+
+    The tolerance, 1e-4 of the objective's scale (Σ|cⱼxⱼ| + ½|x|ᵀ|P||x| + |offset|), allows for
+    values printed with 6 digits (HiGHS's pretty style); a maximization model read from a
+    file may state the objective with either sign.
+    """
+    stated, number = objective
+    own = problem.objective(x)
+    ax = np.abs(x)
+    scale = float(np.abs(problem.c) @ ax) + abs(problem.offset)
+    if problem.P is not None:
+        scale += 0.5 * float(ax @ (abs(problem.P) @ ax))
+    tol = 1e-4 * max(scale, abs(stated)) + 1e-9 * (1.0 + float(np.abs(problem.c).sum()))
+    candidates = [own, -own] if problem.metadata.get("sense") == "maximize" else [own]
+    if min(abs(stated - value) for value in candidates) <= tol:
+        return
+    raise ValueError(f"The solution file {path!r} states the objective value {stated:.10g} (line {number}), but "
+                     f"its point gives {own:.10g} on {problem.name!r} (tolerance {tol:.2g}): values are missing "
+                     "(a file cut short or edited), or it is the solution of another model (other data or "
+                     "parameters). Write this problem's model with Problem.write, solve that file and read its "
+                     "solution.")
 
 
 def read_solution(problem: Problem, path) -> np.ndarray:
     """Read a primal point that a solver wrote for ``problem``'s model file.
 
-    Understands HiGHS's ``writeSolution`` output (raw and pretty styles) and the plain ``name
-    value`` per line of Gurobi's ``.sol`` files (``#`` comments; most solvers can write it).
-    Values are matched to the columns by name (:func:`column_names`, as in the files written by
-    :func:`write_problem`); a column the file does not list is 0 (solvers that omit zeros). A
-    HiGHS file without names (``c0``, ``c1``, ...) that lists every column maps by position.
+    Understands HiGHS's ``writeSolution`` output (raw, sparse and pretty styles) and the plain
+    ``name value`` per line of Gurobi's ``.sol`` files (``#`` comments; most solvers can write
+    it). Values are matched to the columns by name (:func:`column_names`, as in the files
+    written by :func:`write_problem`); a column the file does not list is 0 (solvers that omit
+    zeros, HiGHS's sparse style, a column an LP file does not mention). A HiGHS file without
+    names (``NoName``, ``c0``, ...) maps by position.
+
+    A file that could have lost values is refused rather than read as zeros: an empty file (or
+    comments only), a HiGHS file whose ``# Columns N`` header announces more values than follow
+    or whose ``Columns`` table is not followed by its ``Rows`` table, and a file whose stated
+    objective (HiGHS's ``Objective``, Gurobi's ``# Objective value =``) is not the objective
+    of its point.
 
     Parameters
     ----------
@@ -764,8 +1071,11 @@ def read_solution(problem: Problem, path) -> np.ndarray:
     Raises
     ------
     ValueError
-        For a missing or unreadable file, or names that are not columns of ``problem`` (the
-        message lists a few).
+        For a missing file, an empty one, a file cut short, a HiGHS file without a primal point
+        (``None``), a value that is not a finite number or a line that is not ``name value``
+        (naming the line), a column given twice (naming both lines), names that are not columns
+        of ``problem`` (the message lists a few), or a stated objective the point does not
+        reproduce (within 1e-4 of its scale).
 
     See Also
     --------
@@ -787,25 +1097,39 @@ def read_solution(problem: Problem, path) -> np.ndarray:
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise ValueError(f"Solution file not found: {path!r}.")
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        lines = fh.read().splitlines()
-    pairs = _parse_highs_raw(lines)
-    highs = pairs is not None
-    if pairs is None:
-        pairs = _parse_highs_pretty(lines)
-        highs = pairs is not None
-    if pairs is None:
-        pairs = _parse_plain(lines, path)
+    sol = _SolutionFile(path)
+    first = next((line.strip() for line in sol.lines if line.strip()), "")
+    if first == "Model status" or any(line.strip().lower() == "# primal solution values" for line in sol.lines):
+        entries, objective = _parse_highs_raw(sol)
+    elif first == "Columns":
+        entries, objective = _parse_highs_pretty(sol)
+    else:
+        entries, objective = _parse_plain(sol)
     names = column_names(problem)
     index = {col: j for j, col in enumerate(names)}
-    unknown = [col for col, _ in pairs if col not in index]
-    if unknown and highs and len(pairs) == problem.n_vars:
-        return np.array([value for _, value in pairs], dtype=float)  # unnamed columns, in column order
-    if unknown:
-        raise ValueError(f"The solution file {path!r} names {len(unknown)} column(s) that {problem.name!r} does not "
-                         f"have, e.g. {unknown[:3]}; its columns are named like {names[:2]} (write the model with "
-                         "Problem.write so that the names match).")
+    positional = entries and entries[0][3] is not None and not any(name in index for name, *_ in entries)
+    if positional:  # a HiGHS file without the model's names: by column index
+        beyond = [(number, j) for _, _, number, j in entries if j >= problem.n_vars]
+        if beyond:
+            raise sol.line_error(beyond[0][0], f"column index {beyond[0][1]} is beyond the {problem.n_vars} "
+                                               f"columns of {problem.name!r} (the file is for another model)")
+        keys = [j for *_, j in entries]
+    else:
+        unknown = [name for name, *_ in entries if name not in index]
+        if unknown:
+            raise ValueError(f"The solution file {path!r} names {len(unknown)} column(s) that {problem.name!r} does "
+                             f"not have, e.g. {unknown[:3]}; its columns are named like {names[:2]} (write the model "
+                             "with Problem.write so that the names match).")
+        keys = [index[name] for name, *_ in entries]
     x = np.zeros(problem.n_vars)
-    for col, value in pairs:
-        x[index[col]] = value
+    first_line: dict[int, int] = {}
+    for (_, value, number, _), j in zip(entries, keys):
+        if j in first_line:
+            raise sol.line_error(number, f"the column {names[j]!r} is given a second value (first on line "
+                                         f"{first_line[j]}); a point has one value per column: the file was "
+                                         "edited or joined from two")
+        first_line[j] = number
+        x[j] = value
+    if objective is not None:
+        _check_objective(problem, x, objective, path)
     return x

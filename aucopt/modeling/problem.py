@@ -76,9 +76,9 @@ class Problem:
     Raises
     ------
     ValueError
-        For inconsistent shapes, NaN bounds, lower > upper, non-finite entries in ``c``, ``A``,
-        ``P`` or ``offset`` (the message names the count and the first entry), or a ``P`` that is
-        not symmetric (beyond a relative 1e-10).
+        For no variables, inconsistent shapes, NaN bounds, lower > upper, non-finite entries in
+        ``c``, ``A``, ``P`` or ``offset`` (the message names the count and the first entry), or a
+        ``P`` that is not symmetric (beyond a relative 1e-10).
     ConvexityError
         For a ``P`` that is not positive semidefinite (an eigenvalue below
         −1e-9·max(1, max|P|)), checked on the rows and columns with nonzeros: a diagonal ``P`` by
@@ -86,7 +86,8 @@ class Problem:
         P + δI, the message naming the smallest eigenvalue and the variables leading its
         eigenvector; beyond, by the pivots of an LDLᵀ factorization of P + δI, the message naming
         the variable of a non-positive pivot. Problems from files (:meth:`read`) and from cvxpy
-        (:meth:`from_cvxpy`) are checked alike.
+        (:meth:`from_cvxpy`) are checked alike; data changed in place afterwards are checked again
+        by :meth:`validate` before a solve, a file or a cvxpy model is made from them.
 
     See Also
     --------
@@ -94,6 +95,7 @@ class Problem:
     aucopt.modeling.Formulation.build : builds a Problem from a formulation.
     to_cvxpy, from_cvxpy : to and from cvxpy models.
     write, read, read_solution : MPS / CPLEX LP model files and solvers' solution files.
+    validate : checks the data again after a change in place.
 
     Examples
     --------
@@ -126,14 +128,26 @@ class Problem:
     metadata: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        self._check()
+
+    def _check(self) -> None:
+        """Normalize the fields (float arrays, CSC matrices, ``P=None`` for an LP) and check them.
+
+        The checks of the class docstring's Raises section; the fingerprint of the checked
+        data is kept, so that :meth:`validate` repeats them only after a change.
+        """
         n = len(self.c)
-        self.c = np.asarray(self.c, dtype=float)
+        if n == 0:
+            raise ValueError(f"Problem {self.name!r} has no variables (c has length 0): there is nothing to "
+                             "optimize. Give at least one variable: c, the columns of A and the column bounds "
+                             "have one entry per variable.")
+        self.c = np.ascontiguousarray(self.c, dtype=float)
         self.A = sp.csc_matrix(self.A, dtype=float)
         if self.A.shape[1] != n:
             raise ValueError(f"A has {self.A.shape[1]} columns but there are {n} variables.")
         k = self.A.shape[0]
         for name, size in (("row_lower", k), ("row_upper", k), ("col_lower", n), ("col_upper", n)):
-            arr = np.asarray(getattr(self, name), dtype=float)
+            arr = np.ascontiguousarray(getattr(self, name), dtype=float)
             if arr.shape != (size,):
                 raise ValueError(f"{name} must have shape ({size},), got {arr.shape}.")
             if np.any(np.isnan(arr)):
@@ -148,6 +162,7 @@ class Problem:
         if not np.isfinite(offset):
             raise ValueError(f"Problem {self.name!r}: offset is {offset}; the objective's constant must be a finite "
                              "number: check the data the problem was built from.")
+        self.offset = offset
         if self.P is not None:
             self.P = sp.csc_matrix(self.P, dtype=float)
             if self.P.shape != (n, n):
@@ -160,6 +175,78 @@ class Problem:
                     self.P.sum_duplicates()
                 self._check_finite_data(self.P, "P", "the quadratic term")
                 self._check_convex_quadratic()
+        self._checked = self._fingerprint()
+
+    _DATA_FIELDS = ("c", "A", "row_lower", "row_upper", "col_lower", "col_upper", "P", "offset")
+    """The fields the standard form is made of, checked on construction and by :meth:`validate`."""
+
+    def _fingerprint(self) -> dict:
+        """Per data field: its type, shape and a CRC-32 of its bytes (O(nnz), a few GB/s)."""
+        import zlib
+
+        def crc(array) -> int:
+            return zlib.crc32(np.ascontiguousarray(array).view(np.uint8).ravel())
+
+        prints = {}
+        for name in self._DATA_FIELDS:
+            value = getattr(self, name)
+            if sp.issparse(value):
+                prints[name] = (type(value), value.shape, crc(value.data), crc(value.indices), crc(value.indptr))
+            elif isinstance(value, np.ndarray):
+                prints[name] = (type(value), value.dtype, value.shape, crc(value))
+            elif value is None or isinstance(value, float):
+                prints[name] = (type(value), value)
+            else:  # a list, an int offset, ...: normalized by the next check
+                prints[name] = (type(value), id(value))
+        return prints
+
+    def validate(self) -> "Problem":
+        """Check the problem again after its data were changed in place.
+
+        A Problem is checked when it is made; its arrays can still be changed afterwards
+        (``problem.c[0] = np.nan``, ``problem.P = -problem.P``). :func:`~aucopt.solvers.solve`,
+        :meth:`write` and :meth:`to_cvxpy` call this method first, so that such a change is
+        refused with the construction's message before any solver or file sees it. The data are
+        fingerprinted (a CRC of each array, O(nnz)): when nothing changed, nothing is checked
+        again.
+
+        Returns
+        -------
+        Problem
+            ``self``, its changed fields normalized (float arrays, CSC matrices).
+
+        Raises
+        ------
+        ValueError
+            As on construction (the message also names the fields changed since the last check).
+        ConvexityError
+            For a changed ``P`` that is not positive semidefinite.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> from aucopt import Problem
+        >>> qp = Problem(c=np.zeros(1), A=sp.csc_matrix((0, 1)), row_lower=np.zeros(0), row_upper=np.zeros(0),
+        ...              col_lower=-np.ones(1), col_upper=np.ones(1), P=sp.csc_matrix([[2.0]]))
+        >>> qp.validate() is qp
+        True
+        >>> qp.P = -qp.P
+        >>> qp.validate()
+        Traceback (most recent call last):
+        ...
+        aucopt.exceptions.ConvexityError: Problem 'problem': the quadratic term P is diagonal with 1 negative entry, ...
+        """
+        before = getattr(self, "_checked", None)
+        now = self._fingerprint()
+        if before == now:
+            return self
+        changed = [name for name in self._DATA_FIELDS if before is None or before.get(name) != now[name]]
+        try:
+            self._check()
+        except ValueError as exc:  # ConvexityError included
+            raise type(exc)(f"{exc} (Changed since the problem was made: {', '.join(changed)}.)") from None
+        return self
 
     # ------------------------------------------------------------------ validation
     def _column_label(self, j: int) -> str:
@@ -417,7 +504,8 @@ class Problem:
         Raises
         ------
         ValueError
-            For a model that is not an LP or convex QP, or a non-affine output.
+            For a model without variables (a constant objective, which cvxpy evaluates without a
+            solver), a model that is not an LP or convex QP, or a non-affine output.
 
         See Also
         --------
@@ -455,7 +543,8 @@ class Problem:
         Raises
         ------
         ValueError
-            For another suffix.
+            For another suffix, or data changed in place that are no longer valid (:meth:`validate`:
+            e.g. a NaN cost), before the file is touched.
         OSError
             When the file cannot be written.
 
@@ -500,7 +589,9 @@ class Problem:
         Raises
         ------
         ValueError
-            For an unknown suffix, an unreadable file or integer columns.
+            For an unknown suffix, an unreadable or empty file, a file without variables, integer
+            columns, or entries the reader would leave out (an MPS entry for an undeclared row,
+            an entry given twice: the message names the line).
 
         See Also
         --------
@@ -528,7 +619,9 @@ class Problem:
 
         HiGHS ``writeSolution`` files and the plain ``name value`` lines of Gurobi's ``.sol``
         (``#`` comments) are understood; names are matched to the columns (as :meth:`write`
-        names them), unlisted columns are 0.
+        names them), unlisted columns are 0. A file that may have lost values is refused: an
+        empty one, a HiGHS file with fewer values than its header announces, one whose stated
+        objective its point does not reproduce.
 
         Parameters
         ----------
@@ -543,7 +636,10 @@ class Problem:
         Raises
         ------
         ValueError
-            For a missing or malformed file or names that are not columns of the problem.
+            For a missing, empty or truncated file, a malformed line or a value that is not a
+            finite number (naming the line), a column given twice, names that are not columns of
+            the problem, or a stated objective the point does not reproduce; see
+            :func:`~aucopt.modeling._interop.read_solution`.
 
         See Also
         --------

@@ -234,7 +234,10 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
     ------
     ValueError
         For an unknown solver, a problem kind the backend does not accept, invalid ``tol``,
-        ``max_iter``, ``time_limit`` or ``solver_options``, or an option the backend rejects.
+        ``max_iter``, ``time_limit`` or ``solver_options``, an option the backend rejects, or
+        problem data changed in place since the problem was made that are no longer valid
+        (:meth:`~aucopt.modeling.Problem.validate`; e.g. a ``ConvexityError`` for a ``P`` made
+        indefinite), before the backend sees them.
 
     See Also
     --------
@@ -281,6 +284,7 @@ def solve(problem: Problem, solver: str = "highs", *, tol: float | None = None, 
     <Status.TIME_LIMIT: 'time_limit'>
     """
     backend = _resolve(solver)
+    problem.validate()  # data changed in place since the problem was made are checked again
     if problem.kind not in backend.problem_kinds:
         raise ValueError(f"The solver {solver!r} does not solve {problem.kind}s (it accepts "
                          f"{sorted(backend.problem_kinds)}); choose one of {available_solvers()}.")
