@@ -24,13 +24,19 @@ References: Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimi
 906–914.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("auc_least_squares", kind="qp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
              (n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1))
-             + n_basis * (n_basis + 2) + n_pairs)
+             + n_basis * (n_basis + 2) + n_pairs,
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")], "basis": ["array-like", None]})
 def auc_least_squares(m, C=1.0, basis=None):
     beta = m.variable("beta", m.n_basis)  # expansion weights
     r = m.variable("r", m.n_pairs)  # pair residuals 1 − (f_i − f_j)

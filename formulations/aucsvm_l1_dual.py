@@ -14,11 +14,17 @@ References: Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector le
 *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("aucsvm_l1_dual", kind="qp",
-             nnz=lambda n_points, n_pairs, n_basis, lifted: 2 * n_pairs + n_points + n_basis * (n_points + 2))
+             nnz=lambda n_points, n_pairs, n_basis, lifted: 2 * n_pairs + n_points + n_basis * (n_points + 2),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
 def aucsvm_l1_dual(m, C=1.0):
     alpha = m.variable("alpha", m.n_pairs, lower=0, upper=C * m.pair_weights)
     v = m.pair_incidence.T @ alpha  # v = Aᵀα: the per-point coefficients

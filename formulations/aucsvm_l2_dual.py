@@ -13,13 +13,17 @@ References: Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector le
 *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
 """
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from aucopt.modeling import formulation
 
 
 @formulation("aucsvm_l2_dual", kind="qp",
-             nnz=lambda n_points, n_pairs, n_basis, lifted: 3 * n_pairs + n_points + n_basis * (n_points + 2))
+             nnz=lambda n_points, n_pairs, n_basis, lifted: 3 * n_pairs + n_points + n_basis * (n_points + 2),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
 def aucsvm_l2_dual(m, C=1.0):
     w = m.pair_weights
     alpha = m.variable("alpha", m.n_pairs, lower=0, upper=np.where(w > 0, np.inf, 0.0))

@@ -31,7 +31,10 @@ fairness of risk scores beyond classification: bipartite ranking and the xAUC me
 Neural Information Processing Systems 32 (NeurIPS 2019)*.
 """
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from aucopt.modeling import formulation
 
@@ -55,10 +58,10 @@ def cross_group_pairs(m, groups):
 
 @formulation("fair_ranker", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (n_basis + 3) + 4 * n_pairs if lifted else n_pairs * (n_basis + 2) + 2 * n_basis)
+             n_points * (n_basis + 3) + 4 * n_pairs if lifted else n_pairs * (n_basis + 2) + 2 * n_basis,
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")], "groups": ["array-like", None],
+                     "epsilon": [Interval(Real, 0, np.inf, closed="left")]})  # the largest cross-group hinge gap
 def fair_ranker(m, C=1.0, groups=None, epsilon=0.05):
-    if not epsilon >= 0:
-        raise ValueError(f"epsilon={epsilon!r} must be a non-negative number (the largest cross-group hinge gap).")
     cross = cross_group_pairs(m, m.groups if groups is None else groups)  # 0: P_ab, 1: P_ba, −1: within a group
     alpha = m.variable("alpha", m.n_basis, lower=0)  # ranking-vector weights
     z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (hinge)

@@ -14,12 +14,18 @@ References: Ataman, K. (2007). *Learning to rank by maximizing the AUC with line
 problems with binary output*. PhD thesis, University of Iowa.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("lp_ranker", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1))
+             n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
 def lp_ranker(m, C=1.0):
     alpha = m.variable("alpha", m.n_basis, lower=0)  # ranking-vector weights
     z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (hinge)

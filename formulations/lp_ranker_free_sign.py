@@ -12,12 +12,18 @@ References: Ataman, K. (2007). *Learning to rank by maximizing the AUC with line
 problems with binary output*. PhD thesis, University of Iowa.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("lp_ranker_free_sign", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (2 * n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (2 * n_basis + 1))
+             n_points * (2 * n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (2 * n_basis + 1),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
 def lp_ranker_free_sign(m, C=1.0):
     beta_pos = m.variable("beta_pos", m.n_basis, lower=0)
     beta_neg = m.variable("beta_neg", m.n_basis, lower=0)

@@ -33,17 +33,20 @@ Examples
 True
 """
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from aucopt.modeling import formulation
 
 
 @formulation("ordinal_margin_lp", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1))
+             n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")],
+                     "margin": [Interval(Real, 0, np.inf, closed="neither")]})  # per level of gap
 def ordinal_margin_lp(m, C=1.0, margin=1.0):
-    if not margin > 0:
-        raise ValueError(f"margin={margin!r} must be a positive number (the margin per level of gap).")
     if m.labels is None:
         raise ValueError("ordinal_margin_lp reads each point's level from m.labels, which this pair set does not "
                          "carry (survival or listed pairs): build it with PairSet.multipartite(y) (estimators: "

@@ -44,20 +44,21 @@ Ogryczak, W., & Tamir, A. (2003). Minimizing the sum of the k largest functions 
 """
 
 import math
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from aucopt.modeling import formulation
 
 
 @formulation("partial_auc", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (n_basis + 1) + 6 * n_pairs if lifted else n_pairs * (n_basis + 4))
+             n_points * (n_basis + 1) + 6 * n_pairs if lifted else n_pairs * (n_basis + 4),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")],
+                     "beta": [Interval(Real, 0, 1, closed="right")]})  # the largest FPR; 1: the full AUC
 def partial_auc(m, C=1.0, beta=0.1):
     m.check_bipartite("partial_auc")  # positives over negatives, unweighted
-    if not 0.0 < beta <= 1.0:
-        raise ValueError(f"beta={beta!r} is the largest false-positive rate of the partial AUC; "
-                         "pass 0 < beta <= 1 (beta=1 is the full AUC).")
     n_pos, n_neg = len(m.positives), len(m.negatives)
     k = math.ceil(round(beta * n_neg, 9))  # negatives in FPR [0, beta]
     alpha = m.variable("alpha", m.n_basis, lower=0)  # ranking-vector weights

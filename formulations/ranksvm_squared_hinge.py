@@ -29,13 +29,19 @@ Large-scale nonlinear rare class ranking. *IEEE Transactions on Knowledge and Da
 27(12), 3347–3359.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("ranksvm_squared_hinge", kind="qp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
              (n_points * (n_basis + 1) + 3 * n_pairs if lifted else n_pairs * (n_basis + 1))
-             + n_basis * (n_basis + 2) + n_pairs)
+             + n_basis * (n_basis + 2) + n_pairs,
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")], "basis": ["array-like", None]})
 def ranksvm_squared_hinge(m, C=1.0, basis=None):
     beta = m.variable("beta", m.n_basis)  # expansion weights
     z = m.variable("z", m.n_pairs, lower=0)  # pair slacks (squared hinge)

@@ -21,12 +21,18 @@ References: Li, N., Jin, R., & Zhou, Z.-H. (2014). Top rank optimization in line
 *Advances in Neural Information Processing Systems 27 (NIPS 2014)*, 1502–1510.
 """
 
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
 from aucopt.modeling import formulation
 
 
 @formulation("top_push", kind="lp",
              nnz=lambda n_points, n_pairs, n_basis, lifted:
-             n_points * (n_basis + 1) + 3 * n_points if lifted else n_points * (n_basis + 2))
+             n_points * (n_basis + 1) + 3 * n_points if lifted else n_points * (n_basis + 2),
+             params={"C": [Interval(Real, 0, np.inf, closed="neither")]})
 def top_push(m, C=1.0):
     m.check_bipartite("top_push")  # positives over negatives, unweighted
     pos, neg = m.positives, m.negatives

@@ -14,11 +14,11 @@ status ``time_limit`` and its last point, not a wait.
 from __future__ import annotations
 
 import time
-from numbers import Real
 from typing import Callable, Iterator
 
 import numpy as np
 
+from .._validation import check_time_limit
 from .problem import Problem
 
 __all__ = ["compare_solvers", "iter_compare_solvers", "FIRST_ORDER_SOLVERS", "COLUMNS", "DEFAULT_TIME_LIMIT"]
@@ -55,11 +55,7 @@ def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
 
 
 def _check_time_limit(time_limit) -> float | None:
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not 0 < time_limit < float("inf"):
-        raise ValueError(f"time_limit must be a positive number of seconds, or None for no limit; got {time_limit!r}.")
-    return float(time_limit)
+    return check_time_limit(time_limit)  # the one check of every time limit
 
 
 def _gaps(row: dict, reference: dict | None, problem: Problem, points: dict) -> None:
@@ -204,8 +200,10 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
     Raises
     ------
     ValueError
-        For an empty ``solvers``, a formulation without ``pairs``, or a ``time_limit`` that is
-        not a positive number or None.
+        For an empty ``solvers``, a formulation without ``pairs``, a ``time_limit`` that is not a
+        positive number or None, or ``params`` that the formulation does not take or that lie
+        outside its declared constraints (:meth:`~aucopt.modeling.Formulation.validate_params`),
+        before any backend runs.
 
     See Also
     --------

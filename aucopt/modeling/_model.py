@@ -47,7 +47,9 @@ has 3 nonzeros (m² + 3P in total) instead of the dense P × m block of Ataman (
 
 from __future__ import annotations
 
+import inspect
 import linecache
+import math
 import os
 import sys
 from numbers import Real
@@ -55,6 +57,7 @@ from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import InvalidParameterError, make_constraint, validate_parameter_constraints
 
 from .._formulations_path import ensure_formulations_package
 from ..exceptions import ConvexityError, check_memory
@@ -137,6 +140,76 @@ def _fix_lower_bound(op: str, b) -> str:
                 "or bound a fixed sum of entries from below.")
     return f"{op}(expr) >= {b} is not a convex set; bound {op} by above instead."
 
+
+# ============================================================================ input checks
+class MissingGroupsError(ValueError):
+    """A formulation reads :attr:`Model.groups` and the pair set carries none.
+
+    Raised by :attr:`Model.groups`, so that a caller that knows how groups are given (a command
+    line option, an estimator's ``fit``) can say so.
+    """
+
+
+def check_kernel_values(kernel, factor=None, formulation: str | None = None) -> None:
+    """Refuse a kernel matrix or kernel factor with a NaN or infinite entry, before anything is built.
+
+    Every kernel entry becomes a coefficient of the problem (a score row, a pair row or the
+    quadratic term), where a NaN would surface as a backend's message about a row bound or a
+    coefficient; the check names the matrix, the count, the first entry and the fix instead. It
+    allocates nothing when every entry is finite (the minimum and the maximum are).
+
+    Parameters
+    ----------
+    kernel : ndarray of shape (n_points, n_basis) or None
+        The kernel matrix.
+    factor : ndarray or sparse matrix of shape (n_points, r), default=None
+        The kernel factor L (K = L Lᵀ); other objects are not inspected.
+    formulation : str, default=None
+        The formulation's name, for the message.
+
+    Raises
+    ------
+    ValueError
+        Naming the matrix, the number of non-finite entries, the first one and its position.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.modeling._model import check_kernel_values
+    >>> check_kernel_values(np.eye(2))
+    >>> try:
+    ...     check_kernel_values(np.array([[1.0, np.nan], [np.nan, 1.0]]), formulation="lp_ranker")
+    ... except ValueError as exc:
+    ...     print(exc)
+    The kernel matrix of formulation 'lp_ranker' has 2 non-finite entries (NaN or infinite) among 4, the first nan
+    at row 0, column 1: every entry is a coefficient of the problem and must be finite. ...
+    """
+    of = f" of formulation {formulation!r}" if formulation else ""
+    for what, M in (("kernel matrix", kernel), ("kernel factor", factor)):
+        if M is None:
+            continue
+        if sp.issparse(M) or isinstance(M, np.ndarray):
+            data = np.asarray(M.data) if sp.issparse(M) else M
+        else:
+            continue
+        if data.size == 0 or data.dtype.kind not in "fc" or (np.isfinite(data.min()) and np.isfinite(data.max())):
+            continue
+        rows = cols = None
+        if sp.issparse(M):  # positions only now, on the error path
+            values = M.tocoo()
+            data, rows, cols = values.data, values.row, values.col
+        bad = ~np.isfinite(data)
+        first = tuple(np.argwhere(bad)[0])
+        if rows is not None:
+            where = f"row {rows[first[0]]}, column {cols[first[0]]}"
+        else:
+            where = f"row {first[0]}, column {first[1]}" if data.ndim == 2 else f"index {first}"
+        count = int(np.count_nonzero(bad))
+        raise ValueError(
+            f"The {what}{of} has {count:,} non-finite {'entry' if count == 1 else 'entries'} (NaN or infinite) "
+            f"among {data.size:,}, the first {data[first]} at {where}: every entry is a "
+            "coefficient of the problem and must be finite. Check the data it was computed from for NaN or "
+            "infinite values, rescale it if the kernel overflows, or check the kernel function.")
 
 
 # ============================================================================ expressions
@@ -496,6 +569,8 @@ class Model:
     max_bytes : float or None, default=2 GiB
         Memory budget: listing the pairs or forming a product larger than this raises
         :class:`~aucopt.exceptions.ProblemTooLargeError`; None disables the check.
+    formulation : str, default=None
+        The name of the formulation being built, for messages (set by :meth:`Formulation.build`).
 
     Attributes
     ----------
@@ -512,6 +587,9 @@ class Model:
     ------
     NoComparablePairsError
         When the pair set is empty.
+    ValueError
+        When ``kernel`` or ``factor`` holds a NaN or infinite value (every entry is a coefficient
+        of the problem), or its rows are not the pair set's points.
     ProblemTooLargeError
         On first use of the pair operators (:attr:`pair_weights`, :attr:`pair_index`,
         :attr:`pair_incidence`, :meth:`pair_difference`), when listing the pairs would exceed
@@ -542,7 +620,7 @@ class Model:
     """
 
     def __init__(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
-                 max_bytes: int | None = DEFAULT_MAX_BYTES):
+                 max_bytes: int | None = DEFAULT_MAX_BYTES, formulation: str | None = None):
         self.pairs = pairs.check_nonempty()
         self.kernel = None if kernel is None else np.asarray(kernel, dtype=float)
         if factor is not None and factor.shape[0] != pairs.n_points:
@@ -552,6 +630,7 @@ class Model:
             raise ValueError(
                 f"The kernel has {self.kernel.shape[0]} rows but the pair set has {pairs.n_points} points."
             )
+        check_kernel_values(self.kernel, factor, formulation)
         self.lifted = lifted
         self.max_bytes = max_bytes
         self.n_points = pairs.n_points
@@ -567,7 +646,8 @@ class Model:
         # -1 non-positive, 0 unknown) at every feasible point
         self._epigraph: dict[str, str] = {}
         self._sign: dict[str, int] = {}
-        self._formulation: str | None = None  # the formulation's name, for messages
+        self._formulation = formulation  # the formulation's name, for messages
+        self._data_read: set[str] = set()  # the data given at fit that the formulation read (m.groups, ...)
 
     # ----------------------------------------------------------------- declarations
     @property
@@ -605,7 +685,8 @@ class Model:
         Raises
         ------
         ValueError
-            When K_RR is not square (a kernel with fewer columns than points needs ``basis``).
+            When K_RR is not square (a kernel with fewer columns than points needs ``basis``), or
+            ``basis`` holds something other than point indices 0 … n_points − 1.
 
         See Also
         --------
@@ -630,11 +711,28 @@ class Model:
             return self.kernel_factor
         from ..kernels import kernel_factor
 
-        K_RR = self.kernel[np.asarray(basis, dtype=np.int64)]
+        K_RR = self.kernel[self._point_indices(basis, "basis")]
         if K_RR.shape[0] != K_RR.shape[1]:
             raise ValueError(f"basis has {K_RR.shape[0]} points but the kernel has {K_RR.shape[1]} columns: pass the "
                              "indices of the points the kernel's columns belong to, one per column.")
         return kernel_factor(K_RR)
+
+    def _point_indices(self, index, what: str) -> np.ndarray:
+        """``index`` as int64 point indices, each in 0 … n_points − 1 (not a mask, not fractional)."""
+        values = np.asarray(index)
+        if values.ndim != 1 or values.dtype.kind == "b" or (
+                values.dtype.kind not in "iuf" or (values.dtype.kind == "f" and not np.all(np.mod(values, 1) == 0))):
+            hint = " (a boolean mask: pass np.flatnonzero(mask))" if values.dtype.kind == "b" else ""
+            raise ValueError(f"{what} must be a 1-d sequence of point indices (integers); got "
+                             f"{np.array2string(values, threshold=6)} of dtype {values.dtype}{hint}.")
+        values = values.astype(np.int64)
+        outside = (values < 0) | (values >= self.n_points)
+        if np.any(outside):
+            count = int(outside.sum())
+            raise ValueError(f"{what} holds {count} {'index' if count == 1 else 'indices'} outside the "
+                             f"{self.n_points} points (0 … {self.n_points - 1}), the first {int(values[outside][0])} "
+                             f"at position {int(np.flatnonzero(outside)[0])}: pass indices of the pair set's points.")
+        return values
 
     def variable(self, name: str, size: int, lower=None, upper=None) -> Variable:
         """Declare a block of ``size`` variables with bounds ``lower ≤ x ≤ upper``.
@@ -893,12 +991,14 @@ class Model:
         >>> m.labels.tolist(), m.levels[m.labels].tolist()
         ([0, 2, 0, 1], ['mild', 'severe', 'mild', 'moderate'])
         """
+        self._data_read.add("labels")
         return self.pairs.labels
 
     @property
     def levels(self) -> np.ndarray | None:
         """The label values in level order, lowest first, so that ``levels[labels]`` are the
         labels as given (bipartite: ``[negative, positive]``); None with :attr:`labels`."""
+        self._data_read.add("labels")
         return self.pairs.levels
 
     @property
@@ -912,11 +1012,13 @@ class Model:
         >>> m.event.tolist(), m.time.tolist(), m.labels
         ([True, False, True], [2.0, 3.0, 5.0], None)
         """
+        self._data_read.add("event")
         return self.pairs.event
 
     @property
     def time(self) -> np.ndarray | None:
         """Survival pairs: the event or censoring time of every point; None for other targets."""
+        self._data_read.add("time")
         return self.pairs.time
 
     @property
@@ -931,8 +1033,9 @@ class Model:
 
         Raises
         ------
-        ValueError
-            When no groups were given: a formulation that reads them cannot be built without.
+        MissingGroupsError
+            (a ``ValueError``) When no groups were given: a formulation that reads them cannot be
+            built without.
 
         Examples
         --------
@@ -940,9 +1043,11 @@ class Model:
         >>> Model(PairSet.bipartite([1, 0, 0]).with_groups([0, 0, 1])).groups.tolist()
         [0, 0, 1]
         """
+        self._data_read.add("groups")
         if self.pairs.groups is None:
-            raise ValueError(
-                "this formulation reads m.groups: pass groups=... to fit (one integer per sample, e.g. "
+            who = f"the formulation {self._formulation!r}" if self._formulation else "this formulation"
+            raise MissingGroupsError(
+                f"{who} reads m.groups: pass groups=... to fit (one integer per sample, e.g. "
                 "LPRanker(formulation=...).fit(X, y, groups=g)), or build on PairSet.with_groups(g)."
             )
         return self.pairs.groups
@@ -1810,8 +1915,10 @@ class Model:
         -------
         Problem
             Sparse standard form with ``blocks`` (one per variable), ``outputs`` and metadata
-            ``n_points``, ``n_pairs``, ``lifted``, ``pair_target`` and, when the formulation
-            has pair rows, ``pair_rows`` (their row indices) and ``pair_index`` (their points).
+            ``n_points``, ``n_pairs``, ``lifted``, ``pair_target``, ``data_read`` (the data given
+            at fit that the formulation read: a sorted list of ``"labels"``, ``"event"``,
+            ``"time"``, ``"groups"``) and, when the formulation has pair rows, ``pair_rows``
+            (their row indices) and ``pair_index`` (their points).
         """
         if self._objective is None:
             raise ValueError("The formulation never called m.minimize(...).")
@@ -1848,7 +1955,7 @@ class Model:
         col_upper = np.concatenate([v.upper for v in self._variables.values()])
         outputs = {k: (row_block(e), e.const.copy()) for k, e in self._outputs.items()}
         metadata = {"n_points": self.n_points, "n_pairs": self.n_pairs, "lifted": self.lifted,
-                    "pair_target": self.pairs.target}
+                    "pair_target": self.pairs.target, "data_read": sorted(self._data_read)}
         metadata.update(self._pair_rows())
         return Problem(c=c, A=A.tocsc(), row_lower=row_lower, row_upper=row_upper,
                        col_lower=col_lower, col_upper=col_upper, P=P, offset=float(lin.const[0]),
@@ -1928,6 +2035,12 @@ class Formulation:
         ``nnz(n_points, n_pairs, n_basis, lifted) -> int``: the nonzeros of the problem it
         builds (constraint matrix and quadratic term), used by :meth:`estimate_nbytes`;
         None uses the generic estimate :func:`lifted_lp_nnz`.
+    params : dict, default=None
+        The constraints of the function's parameters, ``{name: [constraint, ...]}`` in the
+        vocabulary of scikit-learn's ``_parameter_constraints``
+        (:mod:`sklearn.utils._param_validation`: ``Interval``, ``StrOptions``, ``"array-like"``,
+        a type, ``None``, ...); a value is valid when it meets one of them. Each name must be a
+        parameter of ``func``. :meth:`validate_params` checks them before every build.
 
     Attributes
     ----------
@@ -1937,6 +2050,11 @@ class Formulation:
         ``"lp"``, ``"qp"`` or ``"custom"``.
     nnz : callable or None
         The declared size.
+    parameter_constraints : dict
+        The declared constraints, by parameter name.
+    parameters : dict
+        The function's parameters (after ``m``) and their defaults (``inspect.Parameter.empty``
+        when it has none), in order.
     __doc__ : str
         The function's docstring, else its module's (shown by ``aucopt formulations``).
 
@@ -1957,17 +2075,147 @@ class Formulation:
     >>> problem = form.build(PairSet.bipartite([1, 0, 0, 1]), kernel_matrix(X, gamma=1.0), C=2.0)
     >>> problem.n_vars, problem.nnz, form.nnz(n_points=4, n_pairs=4, n_basis=4, lifted=True)
     (12, 32, 32)
+    >>> form.describe_params()  # (name, what it takes, default), from the declared constraints
+    [('C', 'a float in the range (0.0, inf)', 1.0)]
+    >>> try:
+    ...     form.build(PairSet.bipartite([1, 0, 0, 1]), np.eye(4), C=-1.0)
+    ... except ValueError as exc:
+    ...     print(exc)
+    The 'C' parameter of the formulation 'lp_ranker' must be a float in the range (0.0, inf). Got -1.0 instead.
     """
 
-    def __init__(self, func: Callable, name: str, kind: str, nnz: Callable | None = None):
+    #: leading arguments of ``func`` that are not parameters (the Model ``m``)
+    _context_args = 1
+
+    def __init__(self, func: Callable, name: str, kind: str, nnz: Callable | None = None,
+                 params: dict | None = None):
         if nnz is not None and not callable(nnz):
             raise TypeError(f"nnz must be a callable nnz(n_points, n_pairs, n_basis, lifted); got {nnz!r}.")
         self.func, self.name, self.kind, self.nnz = func, name, kind, nnz
         module = sys.modules.get(getattr(func, "__module__", ""), None)
         self.__doc__ = func.__doc__ or getattr(module, "__doc__", None)
+        self.parameters, self._any_keyword = self._signature(func)
+        self.parameter_constraints = self._declared(params)
+
+    # ------------------------------------------------------------------ parameters
+    def _signature(self, func) -> tuple[dict, bool]:
+        """The parameters after the context arguments, with their defaults; and whether ``**kwargs``."""
+        try:
+            signature = inspect.signature(func)
+        except (TypeError, ValueError):  # no signature to read (a builtin): take any keyword
+            return {}, True
+        args = list(signature.parameters.values())
+        context = [a for a in args if a.kind in (a.POSITIONAL_ONLY, a.POSITIONAL_OR_KEYWORD)][:self._context_args]
+        named = {a.name: a.default for a in args if a not in context
+                 and a.kind in (a.POSITIONAL_OR_KEYWORD, a.KEYWORD_ONLY)}
+        return named, any(a.kind == a.VAR_KEYWORD for a in args)
+
+    def _declared(self, params) -> dict:
+        """The declared constraints, checked against the signature and the constraint vocabulary."""
+        if params is None:
+            return {}
+        if not isinstance(params, dict):
+            raise TypeError(f"params of the formulation {self.name!r} must be a dict {{name: [constraint, ...]}}; "
+                            f"got {params!r}.")
+        declared = {}
+        for key, constraints in params.items():
+            if key not in self.parameters and not self._any_keyword:
+                raise ValueError(f"The formulation {self.name!r} declares constraints for {key!r}, which is not one "
+                                 f"of its parameters {list(self.parameters)}.")
+            if not isinstance(constraints, list) or not constraints:
+                raise TypeError(f"The constraints of {key!r} (formulation {self.name!r}) must be a non-empty list, "
+                                f"as in scikit-learn's _parameter_constraints; got {constraints!r}.")
+            for constraint in constraints:
+                make_constraint(constraint)  # an unknown constraint fails here, at registration
+            declared[key] = list(constraints)
+        return declared
+
+    def _allowed(self, key: str) -> str:
+        """What a parameter takes, in words (scikit-learn's wording for declared constraints)."""
+        if key not in self.parameter_constraints:
+            return "any value (undeclared; a number must be finite)"
+        words = [str(c) for c in map(make_constraint, self.parameter_constraints[key]) if not c.hidden]
+        return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+    def describe_params(self) -> list[tuple[str, str, object]]:
+        """The parameters, what each takes and its default.
+
+        Returns
+        -------
+        list of (str, str, object)
+            ``(name, allowed, default)`` in the order of the function's signature; ``allowed``
+            in scikit-learn's wording of the declared constraints, ``default`` is
+            ``inspect.Parameter.empty`` for a parameter without one.
+
+        Examples
+        --------
+        >>> from aucopt import get_formulation
+        >>> get_formulation("partial_auc").describe_params()
+        [('C', 'a float in the range (0.0, inf)', 1.0), ('beta', 'a float in the range (0.0, 1.0]', 0.1)]
+        """
+        return [(key, self._allowed(key), default) for key, default in self.parameters.items()]
+
+    def validate_params(self, params: dict) -> dict:
+        """Check the parameters of a build against the declarations, before anything is built.
+
+        A name must be a parameter of the function (unless it takes ``**kwargs``); a declared
+        parameter must meet one of its constraints (:mod:`sklearn.utils._param_validation`); an
+        undeclared number must be finite and an undeclared float array must hold no NaN.
+
+        Parameters
+        ----------
+        params : dict
+            The parameters passed to :meth:`build`.
+
+        Returns
+        -------
+        dict
+            ``params``, unchanged.
+
+        Raises
+        ------
+        sklearn.utils._param_validation.InvalidParameterError
+            (a ``ValueError`` and a ``TypeError``) Naming the formulation, the parameter, the
+            value and what it takes; for an unknown name, the parameters there are.
+
+        Examples
+        --------
+        >>> from aucopt import get_formulation
+        >>> try:
+        ...     get_formulation("lp_ranker").validate_params({"c": 1.0})
+        ... except ValueError as exc:
+        ...     print(exc)
+        The formulation 'lp_ranker' has no parameter 'c'; its parameters: C (a float in the range (0.0, inf);
+        default 1.0).
+        """
+        unknown = [key for key in params if key not in self.parameters]
+        if unknown and not self._any_keyword:
+            raise InvalidParameterError(
+                f"The formulation {self.name!r} has no parameter {unknown[0]!r}; "
+                + (f"its parameters: {self._listing()}." if self.parameters else "it takes no parameters."))
+        declared = {key: value for key, value in params.items() if key in self.parameter_constraints}
+        validate_parameter_constraints({key: self.parameter_constraints[key] for key in declared}, declared,
+                                       caller_name=f"the formulation {self.name!r}")
+        for key, value in params.items():
+            if key in declared:
+                continue
+            if isinstance(value, Real) and not isinstance(value, bool) and not math.isfinite(value):
+                raise InvalidParameterError(f"The {key!r} parameter of the formulation {self.name!r} must be a "
+                                            f"finite number. Got {value!r} instead.")
+            if isinstance(value, np.ndarray) and value.dtype.kind in "fc" and np.isnan(value).any():
+                raise InvalidParameterError(
+                    f"The {key!r} parameter of the formulation {self.name!r} holds {int(np.isnan(value).sum())} "
+                    f"NaN value(s), the first at index {np.argwhere(np.isnan(value))[0].tolist()}: pass numbers.")
+        return params
+
+    def _listing(self) -> str:
+        def default(value):
+            return "required" if value is inspect.Parameter.empty else f"default {value!r}"
+
+        return ", ".join(f"{key} ({allowed}; {default(value)})" for key, allowed, value in self.describe_params())
 
     def __call__(self, m: Model, **params):
-        return self.func(m, **params)
+        return self.func(m, **self.validate_params(params))
 
     def build(self, pairs: PairSet, kernel=None, *, factor=None, lifted: bool = True,
               max_bytes: int | None = DEFAULT_MAX_BYTES, **params) -> Problem:
@@ -1995,14 +2243,20 @@ class Formulation:
 
         Raises
         ------
+        sklearn.utils._param_validation.InvalidParameterError
+            (a ``ValueError``) For a parameter the function does not take, or a value outside its
+            declared constraints (:meth:`validate_params`), before anything is built.
+        ValueError
+            When the kernel or the factor holds a NaN or infinite entry
+            (:func:`check_kernel_values`), before anything is built.
         ProblemTooLargeError
             When listing the pairs or a dense block would exceed ``max_bytes``.
         ConvexityError
             When the formulation states a non-convex objective or constraint (see
             :meth:`Model.subject_to`); the message names the formulation and the line.
         """
-        m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes)
-        m._formulation = self.name
+        params = self.validate_params(params)
+        m = Model(pairs, kernel, factor=factor, lifted=lifted, max_bytes=max_bytes, formulation=self.name)
         self.func(m, **params)
         return m.build(self.name)
 
@@ -2037,7 +2291,7 @@ class Formulation:
         >>> from aucopt import get_formulation
         >>> form = get_formulation("lp_ranker")
         >>> round(form.estimate_nbytes(n_points=1000, n_pairs=250_000, n_basis=1000) / 1e6)
-        571
+        656
         """
         from .. import _memory
 
@@ -2103,7 +2357,8 @@ class Formulation:
         return f"Formulation({self.name!r}, {self.kind})"
 
 
-def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | None = None):
+def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | None = None,
+                params: dict | None = None):
     """Decorator registering ``func(m, **params)`` as a named formulation.
 
     Parameters
@@ -2116,6 +2371,13 @@ def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | No
         ``nnz(n_points, n_pairs, n_basis, lifted) -> int``, the nonzeros of the problem the
         formulation builds; :meth:`Formulation.check_size` uses it. None: the generic
         lifted-LP estimate :func:`lifted_lp_nnz`.
+    params : dict, default=None
+        The constraints of its parameters, ``{name: [constraint, ...]}`` as scikit-learn's
+        ``_parameter_constraints`` (e.g. ``{"C": [Interval(Real, 0, np.inf, closed="neither")]}``
+        with ``Interval`` from :mod:`sklearn.utils._param_validation`), checked before every
+        build with a message naming the formulation, the parameter, the value and what it takes
+        (:meth:`Formulation.validate_params`). A parameter left undeclared takes any value but
+        a NaN or infinite number.
 
     Returns
     -------
@@ -2136,10 +2398,14 @@ def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | No
     --------
     A budgeted LP Ranker, Σα ≤ budget:
 
+    >>> from numbers import Real
     >>> import numpy as np
+    >>> from sklearn.utils._param_validation import Interval
     >>> from aucopt import PairSet, available_formulations, formulation, solve
     >>> @formulation("budget_ranker", kind="lp",
-    ...              nnz=lambda n_points, n_pairs, n_basis, lifted: n_points * (n_basis + 1) + n_basis + 3 * n_pairs)
+    ...              nnz=lambda n_points, n_pairs, n_basis, lifted: n_points * (n_basis + 1) + n_basis + 3 * n_pairs,
+    ...              params={"C": [Interval(Real, 0, np.inf, closed="neither")],
+    ...                      "budget": [Interval(Real, 0, np.inf, closed="left")]})
     ... def budget_ranker(m, C=1.0, budget=0.5):
     ...     alpha = m.variable("alpha", m.n_basis, lower=0)
     ...     z = m.variable("z", m.n_pairs, lower=0)
@@ -2151,11 +2417,19 @@ def formulation(name: str | None = None, *, kind: str = "lp", nnz: Callable | No
     >>> problem = budget_ranker.build(PairSet.bipartite([1, 0, 0]), np.eye(3), budget=0.5)
     >>> round(solve(problem).objective, 6)
     1.5
+
+    A value outside its declaration is refused before anything is built:
+
+    >>> try:
+    ...     budget_ranker.build(PairSet.bipartite([1, 0, 0]), np.eye(3), budget=-1)
+    ... except ValueError as exc:
+    ...     print(exc)
+    The 'budget' parameter of the formulation 'budget_ranker' must be a float in the range [0.0, inf). Got -1 instead.
     """
 
     def register(func):
         key = name or func.__name__
-        form = Formulation(func, key, kind, nnz)
+        form = Formulation(func, key, kind, nnz, params)
         _REGISTRY[key] = form
         return form
 

@@ -26,8 +26,8 @@ import time
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
+from .._validation import Count, check_time_limit
 from ..exceptions import warn
 from .problem import Problem
 
@@ -38,8 +38,8 @@ PAIRS_PER_POINT = 5
 
 #: the declared constraints of the route's options (as scikit-learn declares parameters)
 PAIR_ROW_CONSTRAINTS = {
-    "pairs_per_point": [Interval(Integral, 1, None, closed="left"), None],
-    "max_rows": [Interval(Integral, 1, None, closed="left"), None],
+    "pairs_per_point": [Count(Integral, 1, None, closed="left"), None],
+    "max_rows": [Count(Integral, 1, None, closed="left"), None],
 }
 
 
@@ -177,6 +177,7 @@ def pair_row_generation(problem: Problem, pair_rows, solver: str = "highs", *, p
     from ..solvers import solve
     from ..solvers.base import SolveResult, Status
 
+    time_limit = check_time_limit(time_limit)
     start = time.perf_counter()
     rows = np.asarray(pair_rows)
     rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)

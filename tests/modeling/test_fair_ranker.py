@@ -137,7 +137,8 @@ def test_errors_name_the_quantity():
         form.build(pairs, K, groups=np.full(30, "a"))
     with pytest.raises(ValueError, match=r"one of exactly two group labels; got shape \(29,\)"):
         form.build(pairs, K, groups=groups[:29])
-    with pytest.raises(ValueError, match=r"epsilon=-0.1 must be a non-negative number"):
+    with pytest.raises(ValueError, match=r"The 'epsilon' parameter of the formulation 'fair_ranker' must be a float "
+                                         r"in the range \[0.0, inf\). Got -0.1 instead."):
         form.build(pairs, K, groups=groups, epsilon=-0.1)
     y = np.array([1, 1, 0, 0])
     with pytest.raises(ValueError, match=r"No pair ranks a point of group 'a' above one of group 'b'"):

@@ -172,7 +172,8 @@ def test_empirical_pauc_oracle():
 @pytest.mark.parametrize("beta", [0.0, -0.1, 1.5])
 def test_refuses_beta_outside_unit_interval(beta):
     y, K = noisy_data(8, n=9)
-    with pytest.raises(ValueError, match=rf"beta={beta!r} .* pass 0 < beta <= 1"):
+    with pytest.raises(ValueError, match=rf"'beta' parameter of the formulation 'partial_auc' must be a float in the "
+                                         rf"range \(0.0, 1.0\]. Got {beta!r} instead."):
         FORM.build(PairSet.bipartite(y), K, beta=beta)
 
 
