@@ -27,6 +27,11 @@ Modes (what is accumulated per anchor / partner, see :mod:`aucopt.pairs.core`): 
 (``L``, ``c`` and the Hessian's anchor and partner sums), ``MATVEC``
 (``Q(v)``), ``COUNTS`` (pairs below a threshold) and ``LINE`` (``L``, ``dL/dt`` and ``d²L/dt²``
 along a direction ``v``).
+
+Weights: ``w`` (per position) weighs each point in its partner role and ``wa`` in its anchor
+role, so pair (i, j) weighs ``wa_i w_j``. With point weights p and per-anchor factors a
+(``PairSet.anchor_weights``, e.g. inverse-probability-of-censoring weights of the earlier
+subject), ``w = p`` and ``wa = a p``; without anchor factors both are the same array.
 """
 
 from __future__ import annotations
@@ -238,7 +243,7 @@ def _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, pa, out):
 
 
 @njit(cache=True, nogil=True)
-def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NA, out, acc):
+def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out, acc):
     m = rank.shape[0]
     npc = plo.shape[0]
     S = np.zeros((npc, 6))
@@ -266,7 +271,7 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 hi = yA[phi[p], a]
                 for q in range(k):
                     S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
-            dl, d1, d2 = _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, apos[a], out)
+            dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
             a0 += dl
             a1 += d1
             a2 += d2
@@ -302,7 +307,7 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                     S[p, 3] = u[3] - d[3]
                     S[p, 4] = u[4] - d[4]
                     S[p, 5] = u[5] - d[5]
-                dl, d1, d2 = _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, apos[a], out)
+                dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
                 a0 += dl
                 a1 += d1
                 a2 += d2
@@ -312,7 +317,7 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
 
 
 @njit(cache=True, nogil=True)
-def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v, NP, out):
+def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NP, out):
     m = rank.shape[0]
     npc = plo.shape[0]
     has_v = v.shape[0] > 0
@@ -326,7 +331,7 @@ def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 hi = yA[phi[p], a]
                 if lo <= hi:
                     continue
-                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], w[pa], g[pa], v[pa] if has_v else 0.0)
+                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], wa[pa], g[pa], v[pa] if has_v else 0.0)
                 D[hi, 0] += y0
                 D[hi, 1] += y1
                 D[lo, 0] -= y0
@@ -350,7 +355,7 @@ def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
                 hi = yA[phi[p], a]
                 if lo <= hi:
                     continue
-                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], w[pa], g[pa], v[pa] if has_v else 0.0)
+                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], wa[pa], g[pa], v[pa] if has_v else 0.0)
                 _tree_add(tree, n_uniq, k, hi, (y0, y1, 0.0, 0.0, 0.0, 0.0))
                 if lo < n_uniq:
                     _tree_add(tree, n_uniq, k, lo, (-y0, -y1, 0.0, 0.0, 0.0, 0.0))
@@ -361,14 +366,15 @@ def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, v,
 
 
 @njit(cache=True, nogil=True)
-def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, v, mode, k_fwd, k_adj,
+def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, wa, v, mode, k_fwd, k_adj,
           NA, NP, out, acc):
     """Forward sweep (``k_fwd`` columns, if > 0) then adjoint sweep (``k_adj``, if > 0).
 
     Everything is in time order (position ``pos`` holds point ``order[pos]``) except ``v``
     (read) and ``out`` (added to), which are in point order: gathered and scattered once.
     ``NA`` is per anchor (CSR order), ``NP`` per position (for COUNTS it receives the
-    partner-side counts).
+    partner-side counts). ``w`` weighs a point as a partner, ``wa`` as an anchor (the pair
+    weight is ``wa_i w_j``; the same array when there are no anchor weights).
     """
     m = order.shape[0]
     v_pos = np.zeros(m if v.shape[0] else 0)
@@ -376,9 +382,9 @@ def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, v, mode
         v_pos[pos] = v[order[pos]]
     out_pos = np.zeros(m)
     if k_fwd > 0:
-        _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_fwd, mode, coef, g, w, v_pos, NA, out_pos, acc)
+        _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_fwd, mode, coef, g, w, wa, v_pos, NA, out_pos, acc)
     if k_adj > 0:
-        _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_adj, mode, coef, g, w, v_pos, NP, out_pos)
+        _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_adj, mode, coef, g, w, wa, v_pos, NP, out_pos)
     if out.shape[0]:
         for pos in range(m):
             out[order[pos]] += out_pos[pos]
@@ -401,16 +407,17 @@ def _keep_smallest(zs, ps, row, z, p):
 
 
 @njit(cache=True, nogil=True)
-def violators_sorted(order, start, first, f, w, skip, threshold, up_z, up_p, lo_z, lo_p):
+def violators_sorted(order, start, first, f, w, wa, skip, threshold, up_z, up_p, lo_z, lo_p):
     """Scan every pair (i, j) of sorted storage once: count those with ``f_i - f_j < threshold``
-    that ``skip`` (bool, per pair position) does not hold and whose weight ``w_i w_j`` is
-    positive, and keep per anchor i (``up_*``) and per partner j (``lo_*``) the k smallest
-    margins and their pair positions. ``first[i]`` is the position of anchor i's first pair."""
+    that ``skip`` (bool, per pair position) does not hold and whose weight ``wa_i w_j`` is
+    positive (``wa``: the anchor-side weights, ``w`` the partner-side ones, point order), and
+    keep per anchor i (``up_*``) and per partner j (``lo_*``) the k smallest margins and their
+    pair positions. ``first[i]`` is the position of anchor i's first pair."""
     m = f.shape[0]
     total = 0
     for i in range(m):
         s = start[i]
-        if s >= m or w[i] == 0.0:
+        if s >= m or wa[i] == 0.0:
             continue
         fi = f[i]
         base = first[i] - s
@@ -441,11 +448,12 @@ def violators_explicit(pi, pj, pw, f, skip, threshold, up_z, up_p, lo_z, lo_p):
 
 # ============================================================================ batched Hessian products
 @njit(cache=True, nogil=True)
-def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, NA, NP, V, out):
+def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, NP, V, out):
     """``out += Q(V)`` column by column for an (m, k) matrix ``V`` (point order), in one pair of
     sweeps whose per-rank sums are k-vectors: the MATVEC mode of :func:`sweep` for k directions
-    at once (``plo``/``phi``/``coef``: the quadratic pieces only; ``w`` in time order, ``NA``
-    per anchor and ``NP`` per position from the loss sweep)."""
+    at once (``plo``/``phi``/``coef``: the quadratic pieces only; ``w`` and ``wanc``, the
+    partner-side and anchor-side weights, in time order, ``NA`` per anchor and ``NP`` per
+    position from the loss sweep)."""
     m = order.shape[0]
     k = V.shape[1]
     npc = plo.shape[0]
@@ -468,7 +476,7 @@ def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, NA, NP, V
         D = np.zeros((n_uniq + 1, k))
         for a in range(apos.shape[0]):
             pa = apos[a]
-            wa = w[pa]
+            wa = wanc[pa]
             acc[:] = 0.0
             for p in range(npc):
                 cl = plo[p]
@@ -530,7 +538,7 @@ def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, NA, NP, V
                         for q in range(k):
                             acc[q] -= c2 * tree[r, q]
                         r -= r & (-r)
-                wa = w[pa]
+                wa = wanc[pa]
                 na = NA[a]
                 for q in range(k):
                     Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
@@ -538,7 +546,7 @@ def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, NA, NP, V
         for pos in range(m):
             for a in range(aptr[pos], aptr[pos + 1]):
                 pa = apos[a]
-                wa = w[pa]
+                wa = wanc[pa]
                 for p in range(npc):
                     cl = plo[p]
                     lo = n_uniq if cl < 0 else yA[cl, a]

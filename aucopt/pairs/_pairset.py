@@ -30,7 +30,11 @@ Weights: ``point_weights`` gives product-form pair weights ``w_ij = w_i * w_j`` 
 Ataman 2007, eq. 4.1); :meth:`PairSet.from_arrays` takes arbitrary per-pair weights. The survival
 variants — ``variant="lprex"`` (Harrell's pairs plus censored–censored pairs with weight 0.5),
 time-difference weights ``time_weight=`` and user pair weights ``weights=`` — are explicit pair
-sets listed by :func:`survival_pair_arrays`; the unweighted default stays sorted.
+sets listed by :func:`survival_pair_arrays`; the unweighted default stays sorted. Weights that
+depend on the earlier point of a pair only stay sorted too: ``anchor_weights`` multiplies each
+anchor's pairs by a factor a_i (pair weight a_i · w_i · w_j), which is how Uno's
+inverse-probability-of-censoring weights (``weights="ipcw"``) and the case weights of a
+horizon pair set (``horizon=τ``, the pairs of the cumulative/dynamic AUC(τ)) are held.
 """
 
 from __future__ import annotations
@@ -85,6 +89,11 @@ class PairSet:
         ``start = m``. ``None`` for explicit pairs.
     point_weights : ndarray of shape (n_points,), default=None
         Sorted storage: per-point weights, the pair weight being their product; None for 1.
+    anchor_weights : ndarray of shape (n_points,), default=None
+        Sorted storage: a factor a_i per anchor, multiplying every pair (i, j) of anchor i, so
+        that the pair weight is a_i · w_i · w_j (entries of points that are no anchor are not
+        used); None for 1. A weight that depends on the earlier point of a pair only — Uno's
+        1/Ĝ(T_i)² — is held this way without listing the pairs.
     labels : ndarray of int64, shape (n_points,), default=None
         The data the pairs were built from, for formulations that read it (``Model.labels``):
         each point's level index, its position in ``levels`` (bipartite: 0 for negatives, 1
@@ -161,6 +170,7 @@ class PairSet:
     order: np.ndarray | None = None
     start: np.ndarray | None = None
     point_weights: np.ndarray | None = None
+    anchor_weights: np.ndarray | None = None
     _explicit: tuple | None = field(default=None, repr=False)
     labels: np.ndarray | None = field(default=None, repr=False, compare=False)
     levels: np.ndarray | None = field(default=None, repr=False, compare=False)
@@ -214,15 +224,18 @@ class PairSet:
     @classmethod
     def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
                  censored_weight: float = 0.5, time_weight=None, time_scale=None, weights=None,
-                 max_bytes: int | None = DEFAULT_MAX_BYTES) -> "PairSet":
+                 tau=None, horizon=None, max_bytes: int | None = DEFAULT_MAX_BYTES) -> "PairSet":
         """Harrell's comparable pairs, or a variant of them, from a survival target.
 
         With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is the
-        ordered-suffix structure (``storage="sorted"``, never listed). Any of the options returns
-        an explicit pair set (``storage="explicit"``), listed vectorized by
-        :func:`survival_pair_arrays` (which gives the exact pairs, their order and the weight
-        ``w_ij``, a product of the factors below), and refused beyond ``max_bytes``. Signs are +1
-        for events and −1 for censored subjects.
+        ordered-suffix structure (``storage="sorted"``, never listed); so are Uno's weights
+        (``weights="ipcw"``, optionally truncated at ``tau``) and the horizon pair set
+        (``horizon=τ``), whose weights depend on the earlier subject only
+        (:attr:`anchor_weights`). The other options return an explicit pair set
+        (``storage="explicit"``), listed vectorized by :func:`survival_pair_arrays` (which gives
+        the exact pairs, their order and the weight ``w_ij``, a product of the factors below),
+        and refused beyond ``max_bytes``. Signs are +1 for events and −1 for censored subjects
+        (horizon pairs: +1 for the cases, −1 for every other subject).
 
         Parameters
         ----------
@@ -246,9 +259,26 @@ class PairSet:
         time_scale : float, default=None
             Positive scale s of the named time weights (applied to Δ / s); the median of the
             positive Δ_ij when None.
-        weights : callable or array-like, default=None
+        weights : "ipcw", callable or array-like, default=None
             User pair weights, multiplied in: ``weights(i, j, t_i, t_j, e_i, e_j) -> w`` called
             once with the pair arrays, or an array aligned with the pair enumeration order.
+            ``"ipcw"``: Uno's inverse-probability-of-censoring weights, 1/Ĝ(T_i)² for every
+            comparable pair (i, j) of Harrell's set (1/Ĝ(T_i) for the cases of a horizon pair
+            set), Ĝ the Kaplan–Meier estimate of the censoring survival of these subjects
+            (weighted by ``point_weights`` when given), read at T_i as
+            :func:`aucopt.metrics.uno_c` does; the weighted fraction of concordant pairs is
+            then Uno's C (:func:`aucopt.metrics.uno_c` with ``y`` as ``y_train`` and ``y_test``).
+            Stays sorted; not with ``variant="lprex"``, ``time_weight`` or ``time_scale``.
+        tau : float, default=None
+            With ``weights="ipcw"``: Uno's truncation, only the pairs whose event time is before
+            ``tau`` (T_i < tau); the others are left out. None: no truncation.
+        horizon : float, default=None
+            The pairs of the cumulative/dynamic AUC at time τ = ``horizon`` instead of Harrell's:
+            every *case* (an event at T_i ≤ τ) over every *control* (T_j > τ), weight 1, or
+            1/Ĝ(T_i) with ``weights="ipcw"`` (the weights of
+            :func:`aucopt.metrics.cumulative_dynamic_auc`). One shared suffix of controls:
+            ``storage="sorted"``, O(m) per sweep of the pair core. Only with ``weights`` None
+            or ``"ipcw"`` and no other option.
         max_bytes : float or None, default=2 GiB
             Memory budget for listing an explicit variant.
 
@@ -260,9 +290,36 @@ class PairSet:
         Raises
         ------
         NoComparablePairsError
-            When an explicit variant has no pair (e.g. every subject censored).
+            When an explicit variant has no pair (e.g. every subject censored), no event comes
+            before ``tau``, or the horizon has no case or no control (it must lie inside the
+            follow-up, at or after the first event and before the largest time).
         ProblemTooLargeError
             When listing an explicit variant would exceed ``max_bytes``.
+        ValueError
+            For a ``tau`` or ``horizon`` that is not a positive finite time, options that do
+            not combine (``tau`` without ``weights="ipcw"``; ``"ipcw"`` with ``"lprex"`` or a
+            time weight; ``horizon`` with ``variant``, ``time_weight``, ``tau`` or user pair
+            weights), or Uno's weights where Ĝ(T_i) = 0: an event tied with a censoring at the
+            largest time (truncate with ``tau`` at or before that time).
+
+        Notes
+        -----
+        Uno's weights make the weighted pair loss a consistent estimate of its censoring-free
+        population counterpart under independent censoring [2]_; the horizon pair set trains
+        for the time-dependent AUC(τ) [3]_. Ĝ is estimated from the subjects of this pair set
+        only: fitting an estimator on part of its rows (zero ``sample_weight``, a validation
+        split) estimates Ĝ on the rows fitted.
+
+        References
+        ----------
+        .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+           Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+        .. [2] Uno, H., Cai, T., Pencina, M. J., D'Agostino, R. B., & Wei, L. J. (2011). On the
+           C-statistics for evaluating overall adequacy of risk prediction procedures with
+           censored survival data. *Statistics in Medicine*, 30(10), 1105–1117.
+        .. [3] Uno, H., Cai, T., Tian, L., & Wei, L. J. (2007). Evaluating prediction rules for
+           t-year survivors with censored regression models. *Journal of the American
+           Statistical Association*, 102(478), 527–537.
 
         Examples
         --------
@@ -273,11 +330,52 @@ class PairSet:
         >>> lprex = PairSet.survival(event, time, variant="lprex")
         >>> lprex.storage, lprex.n_pairs, lprex.total_weight()
         ('explicit', 6, 5.5)
+        >>> horizon = PairSet.survival(event, time, horizon=2.5)  # events by 2.5 over the later times
+        >>> i, j, w = horizon.to_arrays()
+        >>> [(int(a), int(b)) for a, b in zip(i, j)]
+        [(0, 1), (0, 2), (3, 1), (3, 2)]
+
+        Uno's weights 1/Ĝ(T_i)² (Ĝ = 3/4 after the censoring at time 2):
+
+        >>> uno = PairSet.survival([True, False, True, True, False], [1.0, 2.0, 3.0, 4.0, 5.0], weights="ipcw")
+        >>> uno.storage, uno.n_pairs, uno.to_arrays()[2].round(4).tolist()
+        ('sorted', 7, [1.0, 1.0, 1.0, 1.0, 1.7778, 1.7778, 1.7778])
         """
         event, time = survival_arrays(y, time)
         if variant not in SURVIVAL_VARIANTS:
             raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
-        if variant == "harrell" and time_weight is None and weights is None:
+        ipcw = isinstance(weights, str)
+        if ipcw and weights != "ipcw":
+            raise ValueError(f"weights must be 'ipcw', a callable, an array or None; got {weights!r}.")
+        if horizon is not None:
+            given = [name for name, value in (("variant", variant if variant != "harrell" else None),
+                                              ("time_weight", time_weight), ("time_scale", time_scale),
+                                              ("tau", tau), ("weights", None if ipcw else weights))
+                     if value is not None]
+            if given:
+                raise ValueError(
+                    f"horizon={horizon!r} gives the pairs of AUC(horizon) (events up to the horizon over the "
+                    f"subjects followed beyond it), weighted 1 or by weights='ipcw'; it does not combine with "
+                    f"{', '.join(given)}."
+                )
+            pairs = cls._horizon(event, time, _positive_time(horizon, "horizon"), ipcw, point_weights)
+            return replace(pairs, event=np.asarray(event, dtype=bool), time=np.asarray(time, dtype=float))
+        if tau is not None and not ipcw:
+            raise ValueError(
+                f"tau={tau!r} is the truncation time of Uno's IPCW pairs: pass weights='ipcw' with it "
+                "(pair_options={'weights': 'ipcw', 'tau': tau})."
+            )
+        if ipcw:
+            if variant != "harrell" or time_weight is not None or time_scale is not None:
+                other = f"variant={variant!r}" if variant != "harrell" else "time_weight/time_scale"
+                raise ValueError(
+                    f"weights='ipcw' gives Uno's weights 1/Ĝ(T_i)² on Harrell's comparable pairs; it does not "
+                    f"combine with {other} (the censored-censored pairs of 'lprex' have no IPCW weight). For "
+                    "other products of weights pass weights=callable(i, j, t_i, t_j, e_i, e_j)."
+                )
+            pairs = cls._uno(event, time, _positive_time(tau, "tau") if tau is not None else np.inf,
+                             point_weights)
+        elif variant == "harrell" and time_weight is None and weights is None:
             pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
         else:
             i, j, w = survival_pair_arrays(
@@ -487,6 +585,50 @@ class PairSet:
         return cls(n_points=m, target=target, signs=signs, order=order, start=start,
                    point_weights=point_weights)
 
+    @classmethod
+    def _uno(cls, event, time, tau, point_weights) -> "PairSet":
+        """Harrell's comparable pairs of the events before ``tau``, anchor i weighted 1/Ĝ(T_i)²."""
+        pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
+        m = len(event)
+        start = pairs.start.copy()
+        start[time >= tau] = m  # Uno's truncation: the events at or after tau anchor no pair
+        anchors = start < m
+        if not anchors.any():
+            before = "" if np.isinf(tau) else f" before tau={tau:g}"
+            raise NoComparablePairsError(
+                f"No comparable pairs{before}: Uno's weights need an event{before} followed by a later time (or a "
+                "censored subject at the same time)" + ("." if np.isinf(tau) else "; choose a larger tau.")
+            )
+        a = _ipcw_anchor_factors(event, time, pairs.point_weights, pairs.order, start, power=2)
+        return replace(pairs, start=start, anchor_weights=a)
+
+    @classmethod
+    def _horizon(cls, event, time, horizon, ipcw, point_weights) -> "PairSet":
+        """The cases (event, T ≤ horizon) over the controls (T > horizon): one shared suffix."""
+        m = len(event)
+        case = event & (time <= horizon)
+        control = time > horizon
+        follow_up = f"[{float(time.min()):g}, {float(time.max()):g})"
+        if not control.any():
+            raise NoComparablePairsError(
+                f"horizon={horizon:g} leaves no control: nobody is followed beyond it (the largest time is "
+                f"{float(time.max()):g}). Choose a horizon inside the follow-up {follow_up}, e.g. a percentile of "
+                "the event times."
+            )
+        if not case.any():
+            first = f"the first event is at {float(time[event].min()):g}" if event.any() else "there is no event"
+            raise NoComparablePairsError(
+                f"horizon={horizon:g} has no case: no event at or before it ({first}). Choose a horizon at or "
+                f"after the first event time, inside the follow-up {follow_up}."
+            )
+        # cases first, then the subjects in no pair (censored before the horizon), then the controls
+        order = np.argsort(np.where(case, 0, np.where(control, 2, 1)), kind="stable")
+        start = np.where(case, m - int(np.count_nonzero(control)), m).astype(np.int64)
+        point_weights = check_point_weights(point_weights, m, "point_weights")
+        a = _ipcw_anchor_factors(event, time, point_weights, order, start, power=1) if ipcw else None
+        return cls(n_points=m, target="survival", signs=np.where(case, 1.0, -1.0), order=order, start=start,
+                   point_weights=point_weights, anchor_weights=a)
+
     def with_groups(self, groups) -> "PairSet":
         """The same pairs carrying one integer group index per point (``Model.groups``).
 
@@ -545,7 +687,7 @@ class PairSet:
         return int(self.partner_counts.sum())
 
     def total_weight(self) -> float:
-        """Sum of pair weights N = Σ w_ij, without enumeration for product-form weights.
+        """Sum of pair weights N = Σ w_ij, without enumeration for sorted storage.
 
         Returns
         -------
@@ -560,11 +702,12 @@ class PairSet:
         """
         if self._explicit is not None:
             return float(self._explicit[2].sum())
-        if self.point_weights is None:
+        if self.point_weights is None and self.anchor_weights is None:
             return float(self.n_pairs)
-        w = self.point_weights
+        w = np.ones(self.n_points) if self.point_weights is None else self.point_weights
         suffix = np.concatenate([np.cumsum(w[self.order][::-1])[::-1], [0.0]])
-        return float(np.dot(w, suffix[self.start]))
+        wa = w if self.anchor_weights is None else w * self.anchor_weights
+        return float(np.dot(wa, suffix[self.start]))
 
     def nbytes_explicit(self) -> int:
         """Bytes that :meth:`to_arrays` would allocate (``n_pairs * BYTES_PER_PAIR``)."""
@@ -618,11 +761,16 @@ class PairSet:
         group_start = np.repeat(np.cumsum(c) - c, c)
         pos = np.repeat(self.start[anchors], c) + (np.arange(n_pairs) - group_start)
         j = self.order[pos].astype(np.int32)
-        if self.point_weights is None:
-            w = np.ones(n_pairs)
-        else:
+        return i, j, self._sorted_weights(i, j)
+
+    def _sorted_weights(self, i, j) -> np.ndarray:
+        """Sorted storage: the weights a_i · w_i · w_j of the pairs (i, j)."""
+        w = np.ones(len(i))
+        if self.point_weights is not None:
             w = self.point_weights[i] * self.point_weights[j]
-        return i, j, w
+        if self.anchor_weights is not None:
+            w = w * self.anchor_weights[i]
+        return w
 
     def pairs_at(self, index) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pairs at given positions of the :meth:`to_arrays` order, without listing the others.
@@ -662,8 +810,7 @@ class PairSet:
         k = np.searchsorted(first, index, side="right") - 1
         i = anchors[k]
         j = self.order[self.start[i] + (index - first[k])]
-        w = np.ones(len(index)) if self.point_weights is None else self.point_weights[i] * self.point_weights[j]
-        return i.astype(np.int32), j.astype(np.int32), w
+        return i.astype(np.int32), j.astype(np.int32), self._sorted_weights(i, j)
 
     def check_nonempty(self) -> "PairSet":
         """Return self, or raise when there is no pair to learn from.
@@ -886,6 +1033,67 @@ def check_groups(groups, n_points: int, name: str = "groups") -> np.ndarray:
         f"{name} must hold integer group indices; got values of dtype {arr.dtype}. Encode other "
         f"labels first, e.g. numpy.unique({name}, return_inverse=True)[1]."
     )
+
+
+def _positive_time(value, name: str) -> float:
+    """``value`` as a positive finite float, or a ValueError naming ``name``."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not np.isfinite(value) or value <= 0):
+        raise ValueError(f"{name} must be a positive finite time; got {value!r}.")
+    return float(value)
+
+
+def _ipcw_anchor_factors(event, time, point_weights, order, start, *, power: int) -> np.ndarray:
+    """The factors 1/Ĝ(T_i)^power of the anchors of a sorted survival pair set (1 elsewhere).
+
+    Anchors whose pairs all weigh 0 (a zero point weight, or partners of zero weight only) keep
+    the factor 1, so that no 0 · ∞ arises; any other anchor needs Ĝ(T_i) > 0.
+    """
+    m = len(event)
+    live = start < m
+    if point_weights is not None:
+        suffix = np.concatenate([np.cumsum(point_weights[order][::-1])[::-1], [0.0]])
+        live &= (point_weights > 0) & (suffix[start] > 0)
+    a = np.ones(m)
+    if not live.any():
+        return a
+    g = _censoring_survival_at(event, time, point_weights, time[live])
+    if np.any(g <= 0):
+        at = float(time[live][g <= 0].min())
+        raise ValueError(
+            f"The inverse-probability-of-censoring weights are infinite for the event(s) at time {at:g}: the "
+            f"censoring survival Ĝ drops to 0 there (every subject still followed at {at:g} is censored then, "
+            f"and an event at the same time comes before them as a comparable pair). Truncate with tau <= {at:g} "
+            "(pair_options={'weights': 'ipcw', 'tau': ...})."
+        )
+    a[live] = 1.0 / g ** power
+    return a
+
+
+def _censoring_survival_at(event, time, point_weights, t) -> np.ndarray:
+    """Ĝ(t): the Kaplan–Meier estimate of the censoring survival of ``(event, time)``.
+
+    Without point weights this is :func:`aucopt.metrics.censoring_survival` (the estimate of
+    :func:`aucopt.metrics.uno_c`); with them, the same product limit over weighted counts (a
+    weight k equals k repeated subjects): Ĝ(u) = Π_{u_l ≤ u} R_l / (c_l + R_l), c_l the
+    censored weight at u_l and R_l the weight of the subjects followed beyond u_l (events at
+    u_l leave the censoring risk set first). Right-continuous, 1 before the first time.
+    """
+    t = np.asarray(t, dtype=float)
+    if point_weights is None:
+        from .._survival_metrics import censoring_survival
+
+        return censoring_survival((event, time)).at(t)
+    order = np.argsort(time, kind="stable")
+    t_sorted, w_sorted = time[order], np.asarray(point_weights, dtype=float)[order]
+    unique, first = np.unique(t_sorted, return_index=True)
+    censored = np.add.reduceat(np.where(event[order], 0.0, w_sorted), first)
+    later = np.concatenate([np.cumsum(np.add.reduceat(w_sorted, first)[::-1])[::-1][1:], [0.0]])
+    at_risk = censored + later
+    factor = np.where(at_risk > 0, later / np.where(at_risk > 0, at_risk, 1.0), 1.0)
+    survival = np.cumprod(factor)
+    idx = np.searchsorted(unique, t, side="right") - 1
+    return np.where(idx >= 0, survival[np.maximum(idx, 0)], 1.0)
 
 
 def _check_nonnegative(w, name):

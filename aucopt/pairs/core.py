@@ -3,15 +3,19 @@
 For scores ``f`` (length m) and a :class:`~aucopt.pairs.PairSet`, every pair (i, j) has the
 argument ``z_ij = f_i - f_j`` (computed in float64, exactly as a brute-force loop would) and
 
-    L(f) = Σ_(i,j) w_ij ℓ(z_ij),                                         w_ij = w_i w_j,
+    L(f) = Σ_(i,j) w_ij ℓ(z_ij),                                   w_ij = a_i w_i w_j,
     c    = ∂L/∂f,      c_k = Σ_(k,j) w_kj ℓ'(z_kj) - Σ_(i,k) w_ik ℓ'(z_ik),
     Q(v) = Σ_(i,j) w_ij ℓ''(z_ij) (v_i - v_j)(e_i - e_j)   (generalized Hessian of L).
 
-With ``f = Kβ`` the gradient is ``Kᵀc`` and the Hessian product is ``Kᵀ Q(K s)``: the gradient
-and Hessian of RankRC, Tayal et al. (2015), eqs. 18–20 (``g = Aᵀ ℓ'``, ``H = Aᵀ I^Q A / (2ε)``
-with ``A = P_mat K``, so ``Q(v) = P_matᵀ diag(ℓ'') P_mat v``; the Hessian's factor is written
-here as ℓ'' = 1/(2ε) on the quadratic piece) and, for the hinge, the subgradient of the LP
-Ranker objective of Ataman (2007), eq. 4.4 (``-c`` counts the violated pairs).
+with point weights ``w`` and per-anchor factors ``a`` (``PairSet.anchor_weights``, 1 when
+absent; for explicit storage ``w_ij`` is the listed weight). With ``f = Kβ`` the gradient is
+``Kᵀc`` and the Hessian product is ``Kᵀ Q(K s)``: the gradient and Hessian of RankRC, Tayal et
+al. (2015), eqs. 18–20 (``g = Aᵀ ℓ'``, ``H = Aᵀ I^Q A / (2ε)`` with ``A = P_mat K``, so
+``Q(v) = P_matᵀ diag(ℓ'') P_mat v``; the Hessian's factor is written here as ℓ'' = 1/(2ε) on
+the quadratic piece) and, for the hinge, the subgradient of the LP Ranker objective of Ataman
+(2007), eq. 4.4 (``-c`` counts the violated pairs). In the sweeps a point carries ``w_i`` as a
+partner and ``a_i w_i`` as an anchor, so a weight that depends on the earlier point of a pair
+only (Uno's inverse-probability-of-censoring weights) costs nothing extra.
 
 Losses (:class:`PairLoss`; written with ``t = 1 - z``, half-open pieces):
 
@@ -251,6 +255,8 @@ class _Core:
         self.m, self.f = m, f
         self.w = (np.ones(m) if pairs.point_weights is None
                   else np.ascontiguousarray(pairs.point_weights, dtype=float))
+        # anchor-side weights a_i w_i (pair weight a_i w_i w_j); the same array without anchor factors
+        self.wa = self.w if pairs.anchor_weights is None else self.w * pairs.anchor_weights
         # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
         # pair membership always uses the raw float64 z = f_i - f_j.
         self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
@@ -282,8 +288,9 @@ class _Core:
         del rank, ythr
         # per-position copies (time order): the sweeps then read memory sequentially
         self.w_pos = self.w if pairs.point_weights is None else self.w[order]
+        self.wa_pos = self.w_pos if pairs.anchor_weights is None else np.ascontiguousarray(self.wa[order])
         self.g_pos = self.g[order]
-        del self.g, self.w  # only the explicit path uses the point-order copies
+        del self.g, self.w, self.wa  # only the explicit path uses the point-order copies
 
     def sweep(self, pieces, mode, k_fwd, k_adj, v=None, NA=None, NP=None, out=None):
         """One compiled call: forward and/or adjoint sweep for ``pieces``; returns ``acc``
@@ -291,7 +298,7 @@ class _Core:
         plo, phi, coef = _piece_arrays(self.cuts, pieces)
         acc = np.zeros(3)
         _compiled.sweep(self.order, self.aptr, self.apos, self.s0, self.rank, self.yA, self.n_uniq,
-                        plo, phi, coef, self.g_pos, self.w_pos, _vec(v), mode, k_fwd, k_adj,
+                        plo, phi, coef, self.g_pos, self.w_pos, self.wa_pos, _vec(v), mode, k_fwd, k_adj,
                         _vec(NA), _vec(NP), _vec(out), acc)
         return acc
 
@@ -337,7 +344,8 @@ def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tupl
         L   += w_i [d0 W_0 + d1 (h_i W_0 + W_1) + d2 (h_i² W_0 + 2 h_i W_1 + W_2)],
         c_i -= w_i [d1 W_0 + 2 d2 (h_i W_0 + W_1)],
 
-    and per partner j with ``A_k = Σ_i w_i f_i^k`` over the anchors whose pair with j is in π:
+    and per partner j with ``A_k = Σ_i w_i f_i^k`` over the anchors whose pair with j is in π
+    (with anchor factors, every anchor-side ``w_i`` above reads ``a_i w_i``):
 
         c_j += w_j [d1 A_0 + 2 d2 (A_0 - A_1 + f_j A_0)],
 
@@ -741,18 +749,8 @@ class PairHessian:
             chunk = np.ascontiguousarray(chunk)
             chunk[:] = 0.0
             _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
-                             coef, core.w_pos, self._NA, self._NP, block, chunk)
+                             coef, core.w_pos, core.wa_pos, self._NA, self._NP, block, chunk)
             out[:, a:a + _MATMAT_COLUMNS] = chunk
-        return out
-        if self._NA is None or V.shape[1] == 0:
-            return out
-        plo, phi, coef = _piece_arrays(core.cuts, self._quad)
-        for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
-            block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
-            part = np.zeros(block.shape)
-            _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
-                             coef, core.w_pos, self._NA, self._NP, block, part)
-            out[:, a:a + _MATMAT_COLUMNS] = part
         return out
 
 
@@ -960,8 +958,9 @@ def violated_pairs(pairs: PairSet, f, threshold: float = 1.0, *, per_point: int 
     else:
         first = pairs._first_positions().astype(_INT)
         w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
+        wa = w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights)
         total = _compiled.violators_sorted(np.ascontiguousarray(pairs.order, dtype=_INT),
-                                           np.ascontiguousarray(pairs.start, dtype=_INT), first, f, w, skip,
+                                           np.ascontiguousarray(pairs.start, dtype=_INT), first, f, w, wa, skip,
                                            float(threshold), up_z, up_p, lo_z, lo_p)
     pos = np.concatenate([up_p.ravel(), lo_p.ravel()])
     z = np.concatenate([up_z.ravel(), lo_z.ravel()])
