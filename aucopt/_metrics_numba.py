@@ -378,3 +378,70 @@ def harrell_weighted(time_t, event_t, weight_t, rank, lo, hi):  # pragma: no cov
         end = begin
     return concordant, tied, comparable
 
+
+@njit(cache=True, nogil=True)
+def harrell_per_event(time_t, event_t, rank, lo, hi):  # pragma: no cover - compiled
+    """Per-subject counts over Harrell's comparable pairs, the sweep of :func:`harrell_counts`.
+
+    For each event k (in the given time order): ``below[k]`` partners j with risk below its
+    tie window, ``within[k]`` partners inside it and ``partners[k]`` all its partners (the
+    subjects with a later time, or the same time and censored); zero for censored subjects.
+    A weight that depends on the earlier subject only (Uno's 1/Ĝ(t_i)², a horizon) then
+    multiplies these integer counts: ``Σ_k w_k below[k]`` etc.
+
+    Returns
+    -------
+    below, within, partners : int64 arrays of shape (m,)
+    """
+    m = time_t.shape[0]
+    size = lo.shape[0]
+    tree = np.zeros(size + 1, dtype=np.int64)
+    below_out = np.zeros(m, dtype=np.int64)
+    within_out = np.zeros(m, dtype=np.int64)
+    partners_out = np.zeros(m, dtype=np.int64)
+    inserted = 0
+    end = m
+    while end > 0:
+        t = time_t[end - 1]
+        begin = end - 1
+        while begin > 0 and time_t[begin - 1] == t:
+            begin -= 1
+        has_event = False
+        for k in range(begin, end):
+            if event_t[k]:
+                has_event = True
+            else:
+                i = rank[k] + 1
+                while i <= size:
+                    tree[i] += 1
+                    i += i & -i
+                inserted += 1
+        if has_event:
+            for k in range(begin, end):
+                if event_t[k]:
+                    a = lo[rank[k]]
+                    b = hi[rank[k]]
+                    s = 0
+                    i = a
+                    while i > 0:
+                        s += tree[i]
+                        i -= i & -i
+                    within = 0
+                    while b > a:
+                        within += tree[b]
+                        b -= b & -b
+                    while a > b:
+                        within -= tree[a]
+                        a -= a & -a
+                    below_out[k] = s
+                    within_out[k] = within
+                    partners_out[k] = inserted
+            for k in range(begin, end):
+                if event_t[k]:
+                    i = rank[k] + 1
+                    while i <= size:
+                        tree[i] += 1
+                        i += i & -i
+                    inserted += 1
+        end = begin
+    return below_out, within_out, partners_out

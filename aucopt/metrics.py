@@ -49,13 +49,20 @@ from ._validation import (binary_labels, check_consistent_length, check_finite_1
                           is_dask_collection, survival_arrays)
 
 __all__ = ["ConcordanceCounts", "CrossGroupAUC", "TIED_TOL", "concordance_counts", "harrell_c",
-           "multipartite_c_index", "roc_auc", "xauc"]
+           "multipartite_c_index", "roc_auc", "xauc",
+           "CensoringSurvival", "brier_score", "censoring_survival", "cumulative_dynamic_auc",
+           "integrated_brier_score", "uno_c", "uno_c_scorer"]
 
 TIE_MODES = ("half", "strict")
 
 TIED_TOL = 1e-8
 """Default relative tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and
 :func:`harrell_c` (scikit-survival's ``concordance_index_censored`` default, which is absolute)."""
+
+# censoring-aware survival metrics (Uno's C, AUC(t), Brier score); imported after TIED_TOL, which
+# they take as their default, and calling this module's helpers only at run time
+from ._survival_metrics import (CensoringSurvival, brier_score, censoring_survival,  # noqa: E402
+                                cumulative_dynamic_auc, integrated_brier_score, uno_c, uno_c_scorer)
 
 
 def _compiled():
@@ -217,12 +224,37 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     if weights is None:
         return _two_sample_auc(y_score[is_pos], y_score[~is_pos], None, None, tol, ties)
     pos_weight, neg_weight = weights[is_pos], weights[~is_pos]
-    if float(pos_weight.sum()) * float(neg_weight.sum()) == 0:
-        raise ValueError(
-            "sample_weight gives the positive or the negative class a total weight of zero: "
-            "the AUC needs both classes with positive weight."
-        )
+    _check_class_weights(pos_weight, neg_weight)
     return _two_sample_auc(y_score[is_pos], y_score[~is_pos], pos_weight, neg_weight, tol, ties)
+
+
+def _check_class_weights(pos_weight: np.ndarray, neg_weight: np.ndarray) -> None:
+    """Raise unless both classes keep a positive total ``sample_weight`` (the AUC's denominator)."""
+    pos_total, neg_total = float(pos_weight.sum()), float(neg_weight.sum())
+    if pos_total * neg_total == 0:
+        raise ValueError(
+            f"sample_weight gives the positive or the negative class a total weight of zero (positives: "
+            f"{pos_total:g}, negatives: {neg_total:g}): the AUC needs both classes with positive weight."
+        )
+
+
+def _group_labels(groups: np.ndarray, name: str = "groups") -> list:
+    """The distinct labels of ``groups`` as plain Python objects, sorted; clear errors for NaN or
+    labels of types that cannot be ordered."""
+    if groups.dtype.kind in "fc" and not np.all(np.isfinite(groups)):
+        raise ValueError(
+            f"{name} contains {int(np.sum(~np.isfinite(groups)))} NaN or infinite label(s); give each "
+            "sample a group or drop it."
+        )
+    try:
+        labels = np.unique(groups)
+    except TypeError as exc:  # an object array mixing e.g. str and None
+        kinds = sorted({type(v).__name__ for v in groups.tolist()})
+        raise ValueError(
+            f"{name} mixes label types ({', '.join(kinds)}), which cannot be ordered; use labels of one "
+            f"type, e.g. all strings ({name}.astype(str)) or all numbers."
+        ) from exc
+    return [getattr(label, "item", lambda: label)() for label in labels]
 
 
 def _two_sample_auc(pos_scores, neg_scores, pos_weight, neg_weight, tol: float, ties: str) -> float:
@@ -320,9 +352,10 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
     ------
     ValueError
         For labels that are not two classes, non-finite scores, inconsistent lengths, ``groups``
-        with more than two labels, a ``group_a`` that is not one of them, or a group without a
-        positive or without a negative (of positive total weight), which leaves a cross-group
-        AUC undefined.
+        with NaN labels, labels of types that cannot be ordered or more than two labels, a
+        ``group_a`` that is not one of them, ``sample_weight`` that leaves a class or
+        ``group_a`` with zero total weight, or a group without a positive or without a negative
+        (of positive total weight), which leaves a cross-group AUC undefined.
 
     See Also
     --------
@@ -366,17 +399,25 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
         raise ValueError(f"groups must be a 1-d array of group labels, got shape {groups.shape}.")
     check_consistent_length(y_true=y_arr, y_score=y_score, groups=groups)
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
+    all_labels = _group_labels(groups)
+    if group_a is not None and (np.ndim(group_a) != 0 or group_a not in all_labels):
+        raise ValueError(f"group_a={group_a!r} is not a label of groups {all_labels[:6]}: pass one of them "
+                         "or None.")
+    if group_a is not None:
+        group_a = all_labels[all_labels.index(group_a)]  # the plain Python label (np.int64(1) -> 1)
     weights, keep = _positive_weight_rows(sample_weight, len(y_score))
     if weights is not None:
         is_pos, y_score, groups, weights = is_pos[keep], y_score[keep], groups[keep], weights[keep]
-    labels = [getattr(label, "item", lambda: label)() for label in np.unique(groups)]  # plain Python labels
+        _check_class_weights(weights[is_pos], weights[~is_pos])
+    labels = _group_labels(groups)  # a zero weight removes the row, and a group of zero weight with it
     if len(labels) > 2:
         raise ValueError(f"groups has {len(labels)} labels {labels[:6]}: xauc compares two groups; "
                          "merge the labels into two groups first.")
     if group_a is None:
         group_a = labels[0]
     elif group_a not in labels:
-        raise ValueError(f"group_a={group_a!r} is not a label of groups {labels}: pass one of them or None.")
+        raise ValueError(f"sample_weight is zero on every sample of group_a={group_a!r}: xAUC({group_a!r}, ·) "
+                         f"is undefined; give group {group_a!r} samples of positive weight.")
     group_b = next((g for g in labels if g != group_a), group_a)
     tol = _absolute_tol(tied_tol, y_score)
 

@@ -21,7 +21,7 @@ from metrics_reference import reference_concordance_counts, reference_harrell_c,
 from aucopt import _metrics_numba
 from order_reference import suffix_less_equal_counts
 from aucopt import survival_target
-from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, roc_auc
+from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, multipartite_c_index, roc_auc, xauc
 
 # ----------------------------------------------------------------------------- brute force
 
@@ -534,6 +534,44 @@ def test_weights_leaving_a_class_or_no_comparable_pair_are_refused():
         roc_auc(y, [0.1, 0.2, 0.3, 0.4], sample_weight=[1, 1, 0, 0])
     with pytest.raises(ValueError, match="No comparable pair has positive weight"):
         harrell_c(([True, False, True], [1.0, 2.0, 3.0]), [0.3, 0.2, 0.1], sample_weight=[0, 1, 1])
+
+
+_NO_WEIGHT = "positive or the negative class a total weight of zero"
+
+
+@pytest.mark.parametrize(
+    ("metric", "match"),
+    [(lambda w: roc_auc([0, 1], [0.0, 0.0], sample_weight=w), _NO_WEIGHT),
+     (lambda w: xauc([0, 1], [0.0, 0.0], ["a", "a"], sample_weight=w), _NO_WEIGHT),
+     (lambda w: xauc([0, 1], [0.0, 0.0], ["a", "b"], sample_weight=w), _NO_WEIGHT),
+     (lambda w: harrell_c(([True, False], [1.0, 2.0]), [0.0, 1.0], sample_weight=w),
+      "No comparable pair has positive weight"),
+     (lambda w: multipartite_c_index([0, 1], [0.0, 1.0], sample_weight=w), "no pair of points on different levels")],
+    ids=["roc_auc", "xauc_one_group", "xauc_two_groups", "harrell_c", "multipartite_c_index"],
+)
+@pytest.mark.parametrize("weight", [[0, 0], 0.0], ids=["zeros", "scalar_zero"])
+def test_all_zero_weights_give_each_metric_its_clear_error(metric, match, weight):
+    """Every row of zero weight (no pair left) is refused by a ValueError naming the cause, never a crash."""
+    with pytest.raises(ValueError, match=match):
+        metric(weight)
+    assert concordance_counts(([True, False], [1.0, 2.0]), [0.0, 1.0], sample_weight=weight) == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("metric", "match"),
+    [(lambda: roc_auc([], []), "only one class"),
+     (lambda: roc_auc([1, 1], [0.0, 1.0]), "only one class"),
+     (lambda: xauc([], [], []), "only one class"),
+     (lambda: xauc([1, 1], [0.0, 1.0], ["a", "b"]), "only one class"),
+     (lambda: harrell_c(([], []), []), "No comparable pairs"),
+     (lambda: harrell_c(([False, False], [1.0, 2.0]), [0.0, 1.0]), "No comparable pairs"),
+     (lambda: multipartite_c_index([], []), "0 distinct level"),
+     (lambda: multipartite_c_index([1, 1], [0.0, 1.0]), "1 distinct level")],
+)
+def test_empty_or_one_class_inputs_give_each_metric_its_clear_error(metric, match):
+    with pytest.raises(ValueError, match=match):
+        metric()
+    assert concordance_counts(([], []), []) == (0, 0, 0, 0)
 
 
 # ----------------------------------------------------------------------------- compiled vs reference

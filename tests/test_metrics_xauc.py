@@ -111,3 +111,25 @@ def test_xauc_errors_name_the_problem():
         xauc(y, f, [0, 1, 1])
     with pytest.raises(ValueError, match="1-d array of group labels"):
         xauc(y, f, [[0, 1], [1, 0]])
+
+
+def test_xauc_weight_and_group_label_errors_name_the_cause():
+    """Inputs that used to raise IndexError / TypeError from inside numpy give a ValueError naming the fix."""
+    y, f = np.array([1, 0, 1, 0]), np.array([0.3, 0.1, 0.5, 0.2])
+    with pytest.raises(ValueError, match=r"total weight of zero \(positives: 0, negatives: 0\)"):
+        xauc([0, 1], [0.0, 0.0], ["a", "a"], sample_weight=[0, 0])
+    with pytest.raises(ValueError, match=r"total weight of zero \(positives: 0, negatives: 2\)"):
+        xauc(y, f, ["a", "a", "b", "b"], sample_weight=[0, 1, 0, 1])
+    with pytest.raises(ValueError, match=r"sample_weight is zero on every sample of group_a='b'"):
+        xauc(y, f, ["a", "a", "b", "b"], group_a="b", sample_weight=[1, 1, 0, 0])
+    with pytest.raises(ValueError, match=r"groups mixes label types \(NoneType, str\)"):
+        xauc(y, f, [None, "a", None, "a"])
+    with pytest.raises(ValueError, match=r"groups contains 2 NaN or infinite label"):
+        xauc(y, f, [1.0, np.nan, 1.0, np.nan])
+    with pytest.raises(ValueError, match=r"group_a=array\(\[0, 1\]\) is not a label of groups \[0, 1\]"):
+        xauc(y, f, [0, 1, 1, 0], group_a=np.array([0, 1]))
+    result = xauc(y, f, [0, 1, 1, 0], group_a=np.int64(1))  # a numpy scalar label is returned as the plain label
+    assert type(result.group_a) is int and (result.group_a, result.group_b) == (1, 0)
+    # a zero weight removes the row, and a group all of zero weight with it: one group left, the AUC
+    kept = xauc(y, f, ["a", "a", "b", "b"], sample_weight=[1, 1, 0, 0])
+    assert kept.ab == kept.ba == roc_auc(y[:2], f[:2])
