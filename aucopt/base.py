@@ -20,6 +20,7 @@ means an earlier event).
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time as _time
 from dataclasses import dataclass
@@ -34,8 +35,11 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import (_check_feature_names, _num_features, _num_samples, check_is_fitted,
                                       column_or_1d, validate_data)
 
-from ._validation import (check_finite_1d, check_fit_scale, check_point_weights, is_survival_target,
-                          survival_arrays, survival_target)
+from ._breslow import SurvivalFunctionMixin
+from ._validation import (Count, check_finite_1d, check_fit_scale, check_point_weights, check_time_limit,
+                          is_survival_target, survival_arrays, survival_target)
+from ._version import __version__
+from .exceptions import InconsistentVersionWarning, warn
 from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, multipartite_c_index, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
@@ -43,7 +47,7 @@ from .pairs._pairset import check_groups, survival_pair_arrays
 from ._summary import print_summary as _print_summary, summary as _summary
 from .solvers import SolveResult
 
-__all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solution",
+__all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "VersionedStateMixin", "KernelPairRanker", "Solution",
            "validated_data_and_pairs", "SURVIVAL_PAIR_OPTIONS", "BINARY_PAIR_OPTIONS", "DEFAULT_MAX_BYTES"]
 
 # ============================================================================ parameter vocabulary
@@ -51,7 +55,7 @@ __all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker", "Solu
 KERNEL_CONSTRAINTS = {
     "kernel": [StrOptions(set(KERNELS)), callable],
     "gamma": [StrOptions(set(GAMMA_RULES)), Interval(Real, 0, None, closed="neither")],
-    "degree": [Interval(Integral, 1, None, closed="left")],
+    "degree": [Count(Integral, 1, None, closed="left")],
     "coef0": [Interval(Real, None, None, closed="neither")],
 }
 MAX_BYTES_CONSTRAINT = {"max_bytes": [Interval(Real, 0, None, closed="neither"), None]}
@@ -279,6 +283,89 @@ def _row_fit_params(fit_params, X, rows):
     return params
 
 
+#: the arguments of ``fit`` that every estimator takes (not fit parameters)
+_FIT_DATA = ("self", "X", "y", "sample_weight")
+
+
+def fit_parameters(estimator_class) -> tuple[str, ...]:
+    """The fit parameters of an estimator class: the named arguments of its ``fit`` and ``_fit``
+    besides ``X``, ``y`` and ``sample_weight`` (e.g. ``groups``, ``alpha_path``).
+
+    Examples
+    --------
+    >>> from aucopt import AUCSVM, LPRanker, RankSVM
+    >>> from aucopt.base import fit_parameters
+    >>> fit_parameters(LPRanker), fit_parameters(RankSVM), fit_parameters(AUCSVM)
+    (('groups',), ('alpha_path',), ())
+    """
+    names = set()
+    for method in (getattr(estimator_class, "fit", None), getattr(estimator_class, "_fit", None)):
+        if method is None:
+            continue
+        names.update(p.name for p in inspect.signature(method).parameters.values()
+                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in _FIT_DATA)
+    return tuple(sorted(names))
+
+
+def _estimators_taking(name: str) -> list[str]:
+    """The public aucopt estimators whose ``fit`` takes the fit parameter ``name``."""
+    import aucopt
+
+    found = []
+    for public in aucopt.__all__:
+        obj = getattr(aucopt, public, None)
+        if (inspect.isclass(obj) and issubclass(obj, BaseEstimator) and hasattr(obj, "fit")
+                and name in fit_parameters(obj)):
+            found.append(public)
+    return sorted(found)
+
+
+def _names(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_fit_params(estimator, fit_params) -> None:
+    """Refuse, before any work, keyword arguments of ``fit`` that are not fit parameters of ``estimator``.
+
+    Raises
+    ------
+    TypeError
+        Naming the argument, the fit parameters the estimator does take, the estimators whose
+        ``fit`` takes the argument, and, for one of the estimator's own constructor parameters,
+        how to set it.
+
+    Examples
+    --------
+    >>> from aucopt import AUCSVM
+    >>> from aucopt.base import check_fit_params
+    >>> check_fit_params(AUCSVM(), {"alpha_path": [1.0]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: AUCSVM.fit() got an unexpected keyword argument 'alpha_path': ... is a fit parameter of RankRC, ...
+    """
+    cls = type(estimator)
+    accepted = fit_parameters(cls)
+    unknown = sorted(set(fit_params) - set(accepted))
+    if not unknown:
+        return
+    name, key = cls.__name__, unknown[0]
+    takes = (f"the fit parameters of {name} are {_names(accepted)}" if accepted
+             else f"{name}.fit takes X, y and sample_weight only")
+    message = f"{name}.fit() got an unexpected keyword argument {key!r}: {takes}."
+    if key in estimator.get_params(deep=False):
+        message += f" {key} is a parameter of {name}: set it with {name}({key}=...) or set_params({key}=...)."
+    else:
+        others = _estimators_taking(key)
+        if others:
+            message += f" {key} is a fit parameter of {_names(others)}."
+        hint = getattr(estimator, "_fit_parameter_hints", {}).get(key)
+        if hint:
+            message += f" {hint}"
+    raise TypeError(message)
+
+
 def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
     """``estimator._fit`` with the zero-weight rows removed, as if they were not in ``X``.
 
@@ -292,6 +379,7 @@ def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
     Per-row fit parameters (``groups``) are checked against the rows of ``X`` and taken on the
     fitting rows.
     """
+    check_fit_params(estimator, fit_params)
     rows = _positive_weight_rows(X, y, sample_weight, rankable)
     precomputed = getattr(estimator, "kernel", None) == "precomputed"
     X_fit, y_fit, w_fit = X, y, sample_weight
@@ -430,10 +518,10 @@ class KernelPairRanker(BaseEstimator):
         route = getattr(self, "method_", None) or getattr(self, "method", "full")
         return ("support_", "support_pairs_") if route in ("full", "dcd") else ()
 
-    def _take_route(self, pairs: PairSet) -> str:
-        """The route of ``select_method(pairs)``, kept in ``method_``, logged, and printed under
-        ``verbose`` (for estimators whose ``method`` offers ``"auto"``)."""
-        method, reason = self.select_method(pairs)
+    def _take_route(self, pairs: PairSet, **context) -> str:
+        """The route of ``select_method(pairs, **context)``, kept in ``method_``, logged, and printed
+        under ``verbose`` (for estimators whose ``method`` offers ``"auto"``)."""
+        method, reason = self.select_method(pairs, **context)
         self.method_ = method
         _LOG.info("%s: %s", type(self).__name__, reason)
         if self.verbose:
@@ -443,6 +531,19 @@ class KernelPairRanker(BaseEstimator):
     def _check_model_params(self):
         """Check rules that span several parameters (single parameters are declared)."""
 
+    def _solver_options(self) -> dict | None:
+        """``solver_options`` as every route reads them, its ``"time_limit"`` checked
+        (:func:`aucopt._validation.check_time_limit`): the dict given (None when none is), or a
+        copy whose time limit is a Python number (a NumPy scalar converted, None removed)."""
+        options = getattr(self, "solver_options", None)
+        if not options or "time_limit" not in options:
+            return options
+        given = options["time_limit"]
+        seconds = check_time_limit(given, "solver_options['time_limit']")
+        if seconds is None:
+            return {key: value for key, value in options.items() if key != "time_limit"}
+        return options if type(given) in (int, float) else {**options, "time_limit": seconds}
+
     def _solve(self, X, pairs: PairSet, kernel: Kernel) -> Solution:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -450,6 +551,7 @@ class KernelPairRanker(BaseEstimator):
     def _fit(self, X, y, sample_weight=None):
         """Validate everything, then solve; ``sample_weight`` gives pair weights w_i·w_j."""
         self._validate_params()
+        self._solver_options()  # the time limit, checked once for every route
         self._check_model_params()
         X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=X)
@@ -569,8 +671,47 @@ def label_predict(fn):
     return _LabelPredict(fn)
 
 
+# ============================================================================ pickles
+class VersionedStateMixin:
+    """Pickles that record the aucopt version, and old pickles that still ``repr``, ``get_params`` and ``clone``.
+
+    scikit-learn stores its own version in the pickles of its estimators only; this mixin does
+    the same for aucopt's (``_aucopt_version`` in the pickled state). Unpickling a state from
+    another version, or one that records none, issues an
+    :class:`~aucopt.exceptions.InconsistentVersionWarning`, and constructor parameters the state
+    lacks (added in a later version) are set to their defaults, which the warning lists.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from aucopt import AUCSVM
+    >>> state = AUCSVM(C=0.5).__getstate__()
+    >>> state["_aucopt_version"] == __import__("aucopt").__version__
+    True
+    >>> pickle.loads(pickle.dumps(AUCSVM(C=0.5)))
+    AUCSVM(C=0.5)
+    """
+
+    def __getstate__(self):
+        return {**super().__getstate__(), "_aucopt_version": __version__}
+
+    def __setstate__(self, state):
+        state = dict(state)
+        version = state.pop("_aucopt_version", None)
+        filled = {}
+        for name, parameter in inspect.signature(type(self).__init__).parameters.items():
+            if (name != "self" and name not in state and parameter.default is not parameter.empty
+                    and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)):
+                filled[name] = parameter.default
+        state.update(filled)
+        if version != __version__ or filled:
+            warn(InconsistentVersionWarning(estimator_name=type(self).__name__, current_version=__version__,
+                                            original_version=version, filled_parameters=filled))
+        super().__setstate__(state)
+
+
 # ============================================================================ targets
-class BinaryRankerMixin(ClassifierMixin):
+class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
     """Mixin for rankers of binary labels: bipartite pairs, AUC, a classifier with a threshold.
 
     The model's ``_expansion(X)`` gives ranking scores f(x). After ``fit``: ``classes_``,
@@ -739,7 +880,9 @@ class BinaryRankerMixin(ClassifierMixin):
             ``support_`` indexes the rows of ``X`` as given). Weights whose pair weights
             overflow float64 (sum above about 1e154) are refused: rescale them.
         **fit_params : dict
-            Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
+            Estimator-specific fit parameters (e.g. ``alpha_path`` of the Newton rankers,
+            ``groups`` of the LP Ranker); a name the estimator does not take raises a
+            ``TypeError`` naming the estimators that do, before any work.
 
         Returns
         -------
@@ -827,8 +970,10 @@ class BinaryRankerMixin(ClassifierMixin):
         return tags
 
 
-#: keyword options of :meth:`PairSet.survival` that a survival estimator's ``pair_options`` passes on
-SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights")
+#: keyword options of :meth:`PairSet.survival` that a survival estimator's ``pair_options`` passes on:
+#: the pair variant and its weights (``"weights": "ipcw"`` for Uno's censoring weights, truncated at
+#: ``"tau"``), or ``"horizon"`` for the pairs of the time-dependent AUC at that time
+SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights", "tau", "horizon")
 
 
 def _pair_weights_on_rows(options, y_all, origin):
@@ -865,7 +1010,7 @@ def _pair_weights_on_rows(options, y_all, origin):
     return on_rows
 
 
-class SurvivalRankerMixin:
+class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
     """Mixin for risk rankers of right-censored survival data (scikit-survival's conventions).
 
     ``y`` is a structured array with a boolean event field and a float time field
@@ -878,8 +1023,13 @@ class SurvivalRankerMixin:
     the rows of the ``X`` given to ``fit``: an array aligned with the pairs of all rows, or a
     callable ``weights(i, j, t_i, t_j, e_i, e_j)`` of their row indices; when the model is fitted
     on part of the rows (zero ``sample_weight``, a validation split), each remaining pair keeps
-    its own weight. ``predict`` returns risk scores (higher = earlier event); ``score`` is
-    Harrell's C (tied risks count ½).
+    its own weight. ``pair_options={"weights": "ipcw"}`` trains on Uno's weights 1/Ĝ(T_i)² (with
+    ``"tau"``: the pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the
+    time-dependent AUC(τ) (with ``"weights": "ipcw"``: its case weights 1/Ĝ(T_i)); Ĝ, the
+    censoring Kaplan–Meier estimate, is computed on the rows fitted (weighted by
+    ``sample_weight``), and both stay in the sorted pair storage (see
+    :meth:`aucopt.PairSet.survival`). ``predict`` returns risk scores (higher = earlier
+    event); ``score`` is Harrell's C (tied risks count ½).
 
     See Also
     --------
@@ -933,7 +1083,8 @@ class SurvivalRankerMixin:
             )
         _, options = checked_pair_options(self, SURVIVAL_PAIR_OPTIONS, ("survival",))
         dropped, y_all = getattr(self, "_fit_rows", (None, None))
-        if options.get("weights") is not None and y_all is not None:
+        weights = options.get("weights")  # "ipcw" is computed on the rows fitted
+        if weights is not None and not isinstance(weights, str) and y_all is not None:
             origin = rows if dropped is None else (dropped if rows is None else dropped[np.asarray(rows)])
             origin = np.arange(len(y_all)) if origin is None else np.asarray(origin, dtype=np.int64)
             options["weights"] = _pair_weights_on_rows(options, y_all, origin)
@@ -959,7 +1110,9 @@ class SurvivalRankerMixin:
             the rows of ``X`` as given). Weights whose pair weights overflow float64 (sum above
             about 1e154) are refused: rescale them.
         **fit_params : dict
-            Estimator-specific fit options (e.g. ``alpha_path`` of the Newton rankers).
+            Estimator-specific fit parameters (e.g. ``alpha_path`` of the Newton rankers,
+            ``groups`` of the LP Ranker); a name the estimator does not take raises a
+            ``TypeError`` naming the estimators that do, before any work.
 
         Returns
         -------
@@ -974,8 +1127,11 @@ class SurvivalRankerMixin:
             event, _ = survival_arrays(y[rows])
             return bool(event.any()) and len(rows) >= 2
 
-        y_fit = _fit_on_rows(self, X, y, _sample_weight_for(X, sample_weight), rankable, fit_params)
+        weights = _sample_weight_for(X, sample_weight)
+        y_fit = _fit_on_rows(self, X, y, weights, rankable, fit_params)
         self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
+        event, time = survival_arrays(y)
+        self._calibrate(self._expansion(X), time, event, weights)  # survival curves: Cox on the training scores
         self.fit_time_ = _time.perf_counter() - start
         return self
 

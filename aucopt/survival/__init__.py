@@ -6,12 +6,17 @@
 * the Cox proportional hazards baseline (:class:`CoxPH`, fitted by lifelines);
 * Kaplan–Meier curves, weighted log-rank tests and risk groups (:func:`kaplan_meier`,
   :func:`logrank`, :func:`risk_groups`) and their figure (:func:`plot_risk_groups`);
-* the cumulative/dynamic AUC(t) (:func:`time_dependent_auc`, via scikit-survival).
+* censoring-aware metrics in the protocol (``scoring=["uno", "auc", "ibs"]``, with
+  :func:`evaluation_times` and :func:`survival_probabilities`) and the cumulative/dynamic AUC(t)
+  (:func:`time_dependent_auc`);
+* survival curves from any risk score (:class:`StepFunction`, :class:`BreslowCalibration`: the
+  ``predict_survival_function`` of every survival estimator).
 
 The survival rankers themselves live with their model families (:mod:`aucopt.lp`,
 :mod:`aucopt.svm`). Risk convention everywhere: higher score = higher risk = earlier event.
 """
 
+from .._breslow import BreslowCalibration, StepFunction
 from .._validation import survival_target
 from ._cox import CoxPH
 from ._nonparametric import (KaplanMeierCurve, LogRankResult, RiskGroups, kaplan_meier, logrank, number_at_risk,
@@ -23,12 +28,15 @@ from ._protocol import (
     compare_methods,
     comparison_table,
     evaluate_methods,
+    evaluation_times,
     percentile_scores,
     pooled_cindex_cv,
+    survival_probabilities,
     time_dependent_auc,
 )
 
-__all__ = ["survival_target", "CoxPH", "pooled_cindex_cv", "PooledCVResult", "evaluate_methods", "comparison_table",
-           "compare_methods", "ComparisonResult", "percentile_scores", "time_dependent_auc", "kaplan_meier",
+__all__ = ["survival_target", "CoxPH", "StepFunction", "BreslowCalibration", "pooled_cindex_cv", "PooledCVResult",
+           "evaluate_methods", "comparison_table", "compare_methods", "ComparisonResult", "percentile_scores", "time_dependent_auc",
+           "evaluation_times", "survival_probabilities", "kaplan_meier",
            "KaplanMeierCurve", "number_at_risk", "logrank", "LogRankResult", "risk_groups", "RiskGroups",
            "plot_risk_groups", "RiskGroupsDisplay", "save_figure"]

@@ -12,9 +12,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._breslow import SurvivalFunctionMixin
 from .._summary import print_summary as _print_summary, summary as _summary
-from .._validation import check_consistent_length, check_feature_scale, survival_arrays
-from ..base import VERBOSE_CONSTRAINT, non_negative, positive
+from .._validation import Count, check_consistent_length, check_feature_scale, survival_arrays
+from ..base import VERBOSE_CONSTRAINT, VersionedStateMixin, non_negative, positive
 from ..exceptions import warn
 from ..metrics import harrell_c
 from ..pairs import PairSet
@@ -46,7 +47,7 @@ def _count_newton_steps(fitter):
     return steps
 
 
-class CoxPH(BaseEstimator):
+class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
     """Cox proportional hazards model, fitted by lifelines (Efron's ties), as a risk ranker.
 
     The baseline the survival rankers are compared with (Ataman 2007, Ch. V). ``fit`` takes a
@@ -79,6 +80,12 @@ class CoxPH(BaseEstimator):
         Whether Newton–Raphson met its stopping test within ``max_iter`` steps.
     n_iter_ : int
         Number of Newton–Raphson steps taken.
+    calibration_ : BreslowCalibration
+        Breslow's cumulative baseline hazard for the linear predictor (slope fixed at 1), behind
+        :meth:`predict_survival_function`, :meth:`predict_cumulative_hazard_function` and
+        :meth:`predict_median_survival_time`.
+    unique_times_ : ndarray of shape (n_unique_times,)
+        The distinct training times, where ``return_array=True`` evaluates the functions.
     fit_time_ : float
         Seconds taken by ``fit``.
     fitter_ : lifelines.fitters.coxph_fitter.SemiParametricPHFitter
@@ -138,7 +145,7 @@ class CoxPH(BaseEstimator):
         "alpha": [non_negative()],
         "l1_ratio": [Interval(Real, 0, 1, closed="both")],
         "tol": [positive()],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Count(Integral, 1, None, closed="left")],
         **VERBOSE_CONSTRAINT,
     }
 
@@ -214,6 +221,7 @@ class CoxPH(BaseEstimator):
             )
         self.coef_ = np.zeros(X.shape[1])
         self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)
+        self._calibrate(X @ self.coef_, time, event, coef=1.0)  # Breslow's baseline for the fitted β
         self.fit_time_ = _time.perf_counter() - start
         return self
 

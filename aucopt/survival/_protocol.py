@@ -4,7 +4,10 @@ Raw risk scores of models trained on different cross-validation folds are not co
 every test score is converted to the percentage of its fold's training scores it exceeds; the
 test folds of one repetition are pooled into one ordering of all samples, whose Harrell's C is
 the repetition's score (:func:`percentile_scores`, :func:`pooled_cindex_cv`). Methods are
-compared by a paired t-test over the repetitions (:func:`compare_methods`). The Kaplan–Meier
+compared by a paired t-test over the repetitions (:func:`compare_methods`). ``scoring`` adds the
+censoring-aware metrics of :mod:`aucopt.metrics` (Uno's C, the time-dependent AUC, the integrated
+Brier score) on every test fold, with the censoring distribution estimated from the training
+fold. The Kaplan–Meier
 risk-group analysis of the same section lives in :mod:`aucopt.survival` (``kaplan_meier``,
 ``logrank``, ``risk_groups``, ``plot_risk_groups``).
 
@@ -15,8 +18,8 @@ Risk convention everywhere: higher score = higher risk = earlier event (scikit-s
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass
-from numbers import Integral
+from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
@@ -27,14 +30,31 @@ from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 
 from .._progress import progress_bar
-from .._validation import check_consistent_length, check_finite_1d, survival_arrays, survival_target
-from ..metrics import concordance_counts, harrell_c
+from .._validation import Count, check_consistent_length, check_finite_1d, survival_arrays, survival_target
+from ..exceptions import NoComparablePairsError, warn
+from ..metrics import concordance_counts, cumulative_dynamic_auc, harrell_c, integrated_brier_score, uno_c
 from ..pairs import PairSet
 
 __all__ = [
     "percentile_scores", "pooled_cindex_cv", "PooledCVResult", "evaluate_methods", "comparison_table",
-    "compare_methods", "ComparisonResult", "time_dependent_auc",
+    "compare_methods", "ComparisonResult", "time_dependent_auc", "evaluation_times", "survival_probabilities",
 ]
+
+
+#: the metrics ``scoring`` names, with their labels in printed tables
+METRIC_LABELS = {"harrell": "pooled C", "uno": "Uno C", "auc": "mean AUC", "ibs": "IBS"}
+
+#: what each metric of ``scoring`` is, for printed reports
+METRIC_DESCRIPTIONS = {
+    "uno": "Uno's IPCW C-index per test fold, Ĝ from the training fold, truncated at the training fold's "
+           "largest time (or tau)",
+    "auc": "mean cumulative/dynamic AUC(t) per test fold, Ĝ from the training fold",
+    "ibs": "integrated Brier score of the survival curves per test fold (lower is better), Ĝ from the training fold",
+}
+
+#: the percentiles of a test fold's event times at which AUC(t) and the Brier score are evaluated
+#: when ``times`` is None: the 10th, 12.5th, ..., 90th
+EVALUATION_PERCENTILES = np.linspace(10.0, 90.0, 33)
 
 
 # ============================================================================ percentiles
@@ -108,6 +128,10 @@ class PooledCVResult:
     name : str or None, default=None
         The method's name in reports: :func:`pooled_cindex_cv` names it after the estimator
         (a pipeline's last step).
+    fold_metrics : dict of str to ndarray of shape (R, k), default={}
+        The metrics of ``scoring`` on every test fold, by name (``"uno"``, ``"auc"``, ``"ibs"``
+        or a scorer's name); NaN where a fold has no value (see :func:`pooled_cindex_cv`).
+        :meth:`metric` averages them over the folds of each repetition.
     mean : float
         Mean of ``pooled_c``.
     std : float
@@ -143,6 +167,47 @@ class PooledCVResult:
     seconds: float = float("nan")
     fit_seconds: np.ndarray | None = None
     name: str | None = None
+    fold_metrics: dict = field(default_factory=dict)
+
+    def metric(self, name: str = "harrell") -> np.ndarray:
+        """One value per repetition of a metric: the pooled C, or a fold metric averaged over the folds.
+
+        Parameters
+        ----------
+        name : str, default="harrell"
+            ``"harrell"`` for :attr:`pooled_c`, or a key of :attr:`fold_metrics`.
+
+        Returns
+        -------
+        values : ndarray of shape (R,)
+            ``pooled_c`` for ``"harrell"``; otherwise the mean over the folds of each
+            repetition that have a value (NaN when none has).
+
+        Raises
+        ------
+        KeyError
+            When the metric was not computed (not in ``scoring``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from aucopt.survival import PooledCVResult
+        >>> result = PooledCVResult(np.array([0.7, 0.8]), np.full((2, 2), 0.75), np.zeros((2, 4)),
+        ...                         np.zeros((2, 4)), np.zeros((2, 4), dtype=int),
+        ...                         fold_metrics={"uno": np.array([[0.6, 0.7], [0.8, np.nan]])})
+        >>> result.metric("uno").round(2).tolist(), result.metric().tolist()
+        ([0.65, 0.8], [0.7, 0.8])
+        """
+        if name == "harrell":
+            return np.asarray(self.pooled_c, dtype=float)
+        if name not in self.fold_metrics:
+            raise KeyError(f"No metric {name!r} in this result: it holds 'harrell'"
+                           + "".join(f", {m!r}" for m in self.fold_metrics)
+                           + ". Pass scoring=[...] to pooled_cindex_cv to compute more.")
+        values = np.asarray(self.fold_metrics[name], dtype=float)
+        counts = np.sum(~np.isnan(values), axis=1)
+        sums = np.nansum(values, axis=1)
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
     @property
     def mean(self) -> float:
@@ -177,6 +242,15 @@ class PooledCVResult:
         missing = fold_c.size - len(valid)
         lines.append(f"  fold C    {np.mean(valid) if len(valid) else float('nan'):.4f} ± {fold_std:.4f}  over "
                      f"{len(valid)} folds" + (f" ({missing} without comparable pairs)" if missing else ""))
+        for name in self.fold_metrics:
+            per_rep = self.metric(name)
+            finite = per_rep[np.isfinite(per_rep)]
+            if len(finite) == 0:
+                lines.append(f"  {METRIC_LABELS.get(name, name):9} {MISSING}  (no fold has a value)")
+                continue
+            sd = float(np.std(finite, ddof=1)) if len(finite) > 1 else 0.0
+            lines.append(f"  {METRIC_LABELS.get(name, name):9} {np.mean(finite):.4f} ± {sd:.4f}  mean of the "
+                         f"folds, over {len(finite)} repetition(s)")
         if self.fit_seconds is not None or not np.isnan(self.seconds):
             lines.append(f"  time      {self.fit_time:.3g} s per fold fit, {self.seconds:.3g} s in all")
         return "\n".join(lines)
@@ -202,7 +276,10 @@ class PooledCVResult:
             ``pooled_c_std`` (ddof=1), ``fold_c_mean`` and ``fold_c_std`` (over the folds with
             comparable pairs, ddof=1), ``p_value`` (paired t-test over the repetitions against
             ``baseline``: NaN for the baseline itself and with fewer than 2 repetitions),
-            ``fit_time`` (mean seconds per fold fit) and ``seconds`` (wall time). The
+            ``fit_time`` (mean seconds per fold fit) and ``seconds`` (wall time); then, for
+            every metric ``m`` of this result's ``scoring`` (:attr:`fold_metrics`), ``m`` (the
+            mean over the repetitions of :meth:`metric`), ``m_std`` (ddof=1) and ``m_p_value``
+            (the same paired t-test on that metric; NaN where a method has no value). The
             baseline's name is in ``table.attrs["baseline"]``.
 
         Raises
@@ -261,6 +338,9 @@ class PooledCVResult:
                 "fit_time": result.fit_time,
                 "seconds": float(result.seconds),
             }
+            for metric in self.fold_metrics:
+                mean, sd, p_value = _metric_stats(result, rows[baseline], metric, paired=name != baseline)
+                records[name].update({metric: mean, f"{metric}_std": sd, f"{metric}_p_value": p_value})
         table = pd.DataFrame.from_dict(records, orient="index")
         table.index.name = "method"
         table.attrs["baseline"] = baseline
@@ -316,16 +396,27 @@ class PooledCVResult:
         def number(value, fmt):
             return "—" if value is None or np.isnan(value) else format(value, fmt)
 
-        header = ["method", "pooled C", "sd", "fold C", "sd", f"p vs {baseline}", "fit s/fold", "seconds"]
-        body = [[str(name), number(row.pooled_c, f".{decimals}f"), number(row.pooled_c_std, f".{decimals}f"),
-                 number(row.fold_c_mean, f".{decimals}f"), number(row.fold_c_std, f".{decimals}f"),
-                 number(row.p_value, ".4g"), number(row.fit_time, ".3g"), number(row.seconds, ".1f")]
-                for name, row in table.iterrows()]
+        header = ["method", "pooled C", "sd", "fold C", "sd", f"p vs {baseline}"]
+        for metric in self.fold_metrics:
+            header += [METRIC_LABELS.get(metric, metric), "sd", "p"]
+        header += ["fit s/fold", "seconds"]
+        body = []
+        for name, row in table.iterrows():
+            line = [str(name), number(row.pooled_c, f".{decimals}f"), number(row.pooled_c_std, f".{decimals}f"),
+                    number(row.fold_c_mean, f".{decimals}f"), number(row.fold_c_std, f".{decimals}f"),
+                    number(row.p_value, ".4g")]
+            for metric in self.fold_metrics:
+                line += [number(row[metric], f".{decimals}f"), number(row[f"{metric}_std"], f".{decimals}f"),
+                         number(row[f"{metric}_p_value"], ".4g")]
+            body.append(line + [number(row.fit_time, ".3g"), number(row.seconds, ".1f")])
         widths = [max(len(r[c]) for r in [header, *body]) for c in range(len(header))]
         print("<aucopt.survival.PooledCVResult>", file=out)
         print(f"  protocol = pooled-percentile C-index (Ataman 2007), {n_splits} folds x {n_repeats} repetitions, "
               f"{np.shape(self.percentiles)[1]} samples", file=out)
         print(f"  baseline = {baseline} (paired t-test over the repetitions)", file=out)
+        if self.fold_metrics:
+            print("  metrics  = " + "; ".join(f"{METRIC_LABELS.get(m, m)}: {METRIC_DESCRIPTIONS.get(m, 'a scorer')}"
+                                             for m in self.fold_metrics), file=out)
         print("---", file=out)
         for r in [header, *body]:
             print("  ".join(r[0].ljust(widths[0]) if c == 0 else r[c].rjust(widths[c])
@@ -339,10 +430,16 @@ def _take(X, idx):
 _CV_CONSTRAINTS = {
     "X": ["array-like", "sparse matrix"],
     "y": "no_validation",
-    "n_splits": [Interval(Integral, 2, None, closed="left")],
-    "n_repeats": [Interval(Integral, 1, None, closed="left")],
+    "n_splits": [Count(Integral, 2, None, closed="left")],
+    "n_repeats": [Count(Integral, 1, None, closed="left")],
     "random_state": ["random_state"],
     "verbose": ["verbose"],
+}
+
+_SCORING_CONSTRAINTS = {
+    "scoring": [str, list, tuple, dict, callable, None],
+    "times": ["array-like", Real, None],
+    "tau": [Interval(Real, 0, None, closed="neither"), None],
 }
 
 
@@ -351,13 +448,15 @@ _CV_CONSTRAINTS = {
         "estimator": [HasMethods(["fit", "predict"])],
         **_CV_CONSTRAINTS,
         "stratify": ["boolean"],
-        "min_events_per_fold": [Interval(Integral, 0, None, closed="left")],
-        "n_jobs": [Integral, None],
+        "min_events_per_fold": [Count(Integral, 0, None, closed="left")],
+        "n_jobs": [Count(Integral, None, None, closed="neither"), None],
+        **_SCORING_CONSTRAINTS,
     },
     prefer_skip_nested_validation=False,
 )
 def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=0, stratify=True,
-                     min_events_per_fold=1, verbose=0, n_jobs=None) -> PooledCVResult:
+                     min_events_per_fold=1, verbose=0, n_jobs=None, scoring=None, times=None,
+                     tau=None) -> PooledCVResult:
     """Pooled-percentile C-index by repeated k-fold cross-validation (Ataman 2007, Sec. 5.3.5).
 
     Parameters
@@ -387,20 +486,50 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
         Number of folds fitted in parallel by joblib: None means 1 (unless in a
         ``joblib.parallel_config`` context), -1 all processors, as in scikit-learn. The
         results do not depend on it.
+    scoring : str, callable, list of str or dict of str to callable, default=None
+        Metrics computed on every test fold besides the pooled Harrell's C (which is always
+        computed; ``"harrell"`` names it and adds nothing). Built in, each with the censoring
+        distribution Ĝ estimated from the fold's *training* target:
+
+        * ``"uno"``: Uno's C (:func:`aucopt.metrics.uno_c`) of the test risks, truncated at
+          ``tau`` or, when ``tau`` is None or later, at the training fold's largest time
+          (beyond it Ĝ is not estimable);
+        * ``"auc"``: the mean cumulative/dynamic AUC(t) over ``times``
+          (:func:`aucopt.metrics.cumulative_dynamic_auc`);
+        * ``"ibs"``: the integrated Brier score over ``times``
+          (:func:`aucopt.metrics.integrated_brier_score`) of the survival curves of the
+          fold's model (``predict_survival_function``; lower is better). NaN, with a
+          warning, for an estimator without survival curves.
+
+        A dict maps names to scikit-learn scorers ``scorer(estimator, X_test, y_test)`` (e.g.
+        :func:`aucopt.metrics.uno_c_scorer`), which see the test fold only; its values may
+        also be the built-in names above. A single scorer is named ``"score"``. The values are
+        in ``result.fold_metrics`` and ``result.metric(name)``.
+    times : float or array-like, default=None
+        Time points of ``"auc"`` and ``"ibs"``, the same for every fold: they must lie within
+        every test fold's follow-up and below every training fold's largest time. None (the
+        default) takes, in each fold, the 10th, 12.5th, ..., 90th percentiles of the test
+        fold's event times earlier than both its largest time and the training fold's.
+    tau : float, default=None
+        Truncation time of ``"uno"`` (see ``scoring``); None: each training fold's largest
+        time.
 
     Returns
     -------
     result : PooledCVResult
         Pooled C per repetition (``pooled_c``, with ``mean`` and ``std``), per-fold C, the
         pooled percentiles, raw test risks and fold indices, the wall time and every fold's
-        fit time; ``print(result)`` or ``result.summary()`` for a short report.
+        fit time, and the ``scoring`` metrics of every fold (``fold_metrics``);
+        ``print(result)`` or ``result.summary()`` for a short report.
 
     Raises
     ------
     ValueError
         Before any fit, when the target is invalid (negative or NaN times, non-boolean
         events), there are fewer than ``n_splits * min_events_per_fold`` events, ``n_splits``
-        exceeds the number of samples, or a training fold has no comparable pair.
+        exceeds the number of samples, a training fold has no comparable pair, or
+        ``scoring`` names an unknown metric; during the cross-validation, when given
+        ``times`` do not fit a fold (the message names the fold).
 
     See Also
     --------
@@ -419,12 +548,30 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     fold without comparable pairs gets ``fold_c = NaN``; its samples still enter the pooled
     ordering.
 
+    The ``scoring`` metrics are computed per test fold from the raw test risks (Uno's C,
+    AUC) or the fold model's survival curves (IBS), and :meth:`PooledCVResult.metric`
+    averages each over the folds of a repetition, so that :func:`compare_methods` pairs them
+    by repetition like the pooled C. The censoring distribution Ĝ of their inverse
+    probability weights is the Kaplan–Meier estimate of the *training* fold, which the
+    protocol knows: this is the setting of Uno et al. (2011) and Graf et al. (1999) (a model
+    fitted on one sample, evaluated on another), where a scikit-learn scorer sees the test
+    fold only. Ĝ is not estimable after the training fold's largest time, hence the
+    truncation of Uno's C there and the default times below it. A fold value is NaN when it
+    is undefined: no comparable pair before the truncation (Uno's C), no event in the test
+    fold before the largest time, or fewer than two distinct times for the IBS.
+
     References
     ----------
     .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
        for problems with binary output*. PhD thesis, University of Iowa.
     .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    .. [3] Uno, H., Cai, T., Pencina, M. J., D'Agostino, R. B., & Wei, L. J. (2011). On the
+       C-statistics for evaluating overall adequacy of risk prediction procedures with censored
+       survival data. *Statistics in Medicine*, 30(10), 1105–1117.
+    .. [4] Graf, E., Schmoor, C., Sauerbrei, W., & Schumacher, M. (1999). Assessment and
+       comparison of prognostic classification schemes for survival data. *Statistics in
+       Medicine*, 18(17–18), 2529–2545.
 
     Examples
     --------
@@ -437,7 +584,22 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     >>> result = pooled_cindex_cv(CoxPH(alpha=0.01), X, y, n_splits=3, n_repeats=2)
     >>> result.pooled_c.shape, result.fold_c.shape, round(result.mean, 2)
     ((2,), (2, 3), 0.76)
+
+    Uno's C and the integrated Brier score of every test fold, Ĝ from its training fold:
+
+    >>> result = pooled_cindex_cv(CoxPH(alpha=0.01), X, y, n_splits=3, n_repeats=2, scoring=["uno", "ibs"])
+    >>> sorted(result.fold_metrics), result.fold_metrics["ibs"].shape, result.metric("uno").shape
+    (['ibs', 'uno'], (2, 3), (2,))
     """
+    metrics = _check_scoring(scoring)
+    if times is not None:
+        times = np.atleast_1d(np.asarray(times, dtype=float))
+        if times.ndim != 1 or len(times) == 0 or not np.all(np.isfinite(times)):
+            raise ValueError(f"times must be a finite time or a non-empty 1-d array of finite times; got {times!r}.")
+    if "ibs" in metrics.values() and not _has_curves(estimator):
+        model = estimator[-1] if hasattr(estimator, "steps") else estimator
+        warn(f"{type(model).__name__} has no predict_survival_function: its integrated Brier score is "
+             "NaN (shown as '—').", UserWarning)
     event, time = survival_arrays(y)
     m = len(event)
     if not hasattr(X, "shape"):
@@ -478,12 +640,17 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     model_name = type(estimator[-1] if hasattr(estimator, "steps") else estimator).__name__  # a Pipeline's model
     start = _time.perf_counter()
     # each fold's model is a clone fitted on its own: the same numbers in any order, on any worker
+    fold_metrics = {name: np.full((n_repeats, n_splits), np.nan) for name in metrics}
     runs = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_fit_and_score_fold)(clone(estimator), X, y_struct, train, test) for train, test in splits)
+        delayed(_fit_and_score_fold)(clone(estimator), X, y_struct, train, test, metrics=metrics, times=times,
+                                     tau=tau, where=(s // n_splits, s % n_splits))
+        for s, (train, test) in enumerate(splits))
     bar = progress_bar(bool(verbose), iterable=runs, total=len(splits), desc=f"CV {model_name}", unit="fold")
-    for s, ((train, test), (test_percentiles, test_risk, seconds)) in enumerate(zip(splits, runs if bar is None
-                                                                                     else bar)):
+    for s, ((train, test), (test_percentiles, test_risk, seconds, values)) in enumerate(
+            zip(splits, runs if bar is None else bar)):
         r, k = divmod(s, n_splits)
+        for name, value in values.items():
+            fold_metrics[name][r, k] = value
         percentiles[r, test] = test_percentiles
         scores[r, test] = test_risk
         folds[r, test] = k
@@ -493,24 +660,202 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     pooled = np.array([harrell_c((event, time), percentiles[r]) for r in range(n_repeats)])
     return PooledCVResult(pooled_c=pooled, fold_c=fold_c, percentiles=percentiles, scores=scores,
                           folds=folds, seconds=_time.perf_counter() - start, fit_seconds=fit_seconds,
-                          name=model_name)
+                          name=model_name, fold_metrics=fold_metrics)
 
 
-def _fit_and_score_fold(model, X, y, train, test):
-    """Fit ``model`` on the rows ``train``; the test risks as training percentiles, the raw test risks
-    and the seconds the fit took."""
+def _fit_and_score_fold(model, X, y, train, test, *, metrics=None, times=None, tau=None, where=(0, 0)):
+    """Fit ``model`` on the rows ``train``; the test risks as training percentiles, the raw test risks,
+    the seconds the fit took and the ``metrics`` of the test fold (a dict)."""
     start = _time.perf_counter()
     model.fit(_take(X, train), y[train])
     seconds = _time.perf_counter() - start
     train_risk = check_finite_1d(model.predict(_take(X, train)), "training risk")
     test_risk = check_finite_1d(model.predict(_take(X, test)), "test risk")
-    return percentile_scores(train_risk, test_risk), test_risk, seconds
+    values = {}
+    for name, spec in (metrics or {}).items():
+        try:
+            values[name] = _fold_metric(spec, model, _take(X, test), y[train], y[test], test_risk, times, tau)
+        except ValueError as exc:
+            raise ValueError(f"{name} in fold {where[1]} of repetition {where[0]}: {exc}") from exc
+    return percentile_scores(train_risk, test_risk), test_risk, seconds, values
 
 
-@validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None]},
+# ============================================================================ fold metrics
+def _check_scoring(scoring) -> dict:
+    """``scoring`` as an ordered dict name -> built-in metric name or scorer; "harrell" (always
+    computed, as the pooled C) is left out."""
+    if scoring is None:
+        return {}
+    if callable(scoring):  # one scorer, named as in scikit-learn's cross_validate
+        return {"score": scoring}
+    if isinstance(scoring, str):
+        scoring = [scoring]
+    if isinstance(scoring, dict):
+        items = list(scoring.items())
+    else:
+        items = [(name, name) for name in scoring]
+    metrics = {}
+    for name, spec in items:
+        if not isinstance(name, str):
+            raise ValueError(f"scoring names must be strings; got {name!r}.")
+        if isinstance(spec, str):
+            if spec not in METRIC_LABELS:
+                raise ValueError(f"Unknown metric {spec!r} in scoring: use {', '.join(map(repr, METRIC_LABELS))} "
+                                 "or a dict of name to scorer(estimator, X, y).")
+            if spec == "harrell":
+                continue
+        elif not callable(spec):
+            raise ValueError(f"scoring[{name!r}] is a {type(spec).__name__}: give a metric name or a "
+                             "scorer(estimator, X, y).")
+        if name == "harrell" or name in metrics:
+            raise ValueError(f"scoring names the metric {name!r} twice (or names a scorer 'harrell', the pooled C).")
+        metrics[name] = spec
+    return metrics
+
+
+def _has_curves(estimator) -> bool:
+    """Whether the (unfitted) estimator will have survival curves; a search's inner estimator counts."""
+    return hasattr(estimator, "predict_survival_function") or hasattr(
+        getattr(estimator, "estimator", None), "predict_survival_function")
+
+
+def _curve_model(model):
+    """The fitted model whose ``predict_survival_function`` to use (a search's best estimator), or None."""
+    if hasattr(model, "predict_survival_function"):
+        return model
+    best = getattr(model, "best_estimator_", None)
+    return best if hasattr(best, "predict_survival_function") else None
+
+
+def evaluation_times(y_train, y_test) -> np.ndarray:
+    """The 10th, 12.5th, ..., 90th percentiles of the test events inside both follow-ups.
+
+    The evaluation times of ``"auc"`` and ``"ibs"`` in :func:`pooled_cindex_cv` when ``times``
+    is None: percentiles of the event times of ``y_test`` that are earlier than the largest time
+    of ``y_test`` (where AUC(t) has no control left) and of ``y_train`` (after which the
+    censoring distribution Ĝ is not estimable).
+
+    Parameters
+    ----------
+    y_train : structured array or tuple (event, time)
+        The training target (Ĝ's sample).
+    y_test : structured array or tuple (event, time)
+        The test target.
+
+    Returns
+    -------
+    times : ndarray of shape (n_times,)
+        Distinct increasing times (at most 33); empty when the test data hold no such event.
+
+    Examples
+    --------
+    >>> from aucopt.survival import evaluation_times
+    >>> y = ([True, True, False, True, True, False], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    >>> evaluation_times(y, y)[[0, -1]].tolist()
+    [1.3, 4.7]
+    """
+    _, train_time = survival_arrays(y_train)
+    event, time = survival_arrays(y_test)
+    if len(train_time) == 0 or len(time) == 0:
+        return np.zeros(0)
+    upper = min(float(time.max()), float(train_time.max()))
+    events = time[event & (time < upper)]
+    if len(events) == 0:
+        return np.zeros(0)
+    return np.unique(np.percentile(events, EVALUATION_PERCENTILES))
+
+
+def survival_probabilities(model, X, times) -> np.ndarray:
+    """Predicted survival probabilities of a fitted model at given times, one row per sample.
+
+    Parameters
+    ----------
+    model : estimator
+        A fitted model with ``predict_survival_function(X)`` returning callable step functions
+        (aucopt's survival estimators, scikit-survival's, pipelines of these), or a fitted
+        search (``GridSearchCV``) whose best estimator has it.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Covariates.
+    times : array-like of shape (n_times,)
+        Time points.
+
+    Returns
+    -------
+    survival : ndarray of shape (n_samples, n_times)
+        Ŝ(t | x) in [0, 1], the input of :func:`aucopt.metrics.brier_score`. A step function
+        that stops at its last jump (scikit-survival refuses later times) is read at that jump
+        for later times: its value does not change there.
+
+    Raises
+    ------
+    TypeError
+        When the model has no survival curves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import SurvivalRankSVM, survival_target
+    >>> from aucopt.survival import survival_probabilities
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 2))
+    >>> y = survival_target(rng.random(50) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+    >>> survival_probabilities(SurvivalRankSVM().fit(X, y), X[:3], [0.5, 1.0]).shape
+    (3, 2)
+    """
+    fitted = _curve_model(model)
+    if fitted is None:
+        raise TypeError(f"{type(model).__name__} has no predict_survival_function.")
+    times = np.atleast_1d(np.asarray(times, dtype=float))
+    functions = fitted.predict_survival_function(X)
+    out = np.empty((len(functions), len(times)))
+    for i, function in enumerate(functions):
+        jumps = getattr(function, "x", None)
+        at = np.minimum(times, jumps[-1]) if jumps is not None and len(jumps) else times
+        out[i] = np.asarray(function(at), dtype=float).reshape(-1)
+    return np.clip(out, 0.0, 1.0)
+
+
+def _fold_metric(spec, model, X_test, y_train, y_test, test_risk, times, tau) -> float:
+    """One ``scoring`` metric of one test fold (NaN where it is undefined for the fold)."""
+    if callable(spec):
+        return float(spec(model, X_test, y_test))
+    train_end = float(survival_arrays(y_train)[1].max())
+    if spec == "uno":
+        try:
+            return uno_c(y_train, y_test, test_risk, tau=train_end if tau is None else min(float(tau), train_end))
+        except NoComparablePairsError:
+            return float("nan")
+    fold_times = evaluation_times(y_train, y_test) if times is None else times
+    if spec == "auc":
+        return float(cumulative_dynamic_auc(y_train, y_test, test_risk, fold_times)[1]) if len(fold_times) else np.nan
+    if _curve_model(model) is None or len(np.unique(fold_times)) < 2:  # "ibs"
+        return float("nan")
+    probabilities = survival_probabilities(model, X_test, fold_times)
+    return float(integrated_brier_score(y_train, y_test, probabilities, fold_times))
+
+
+def _metric_stats(result, base, metric, *, paired=True):
+    """Mean and sd (ddof=1) over the repetitions of ``result.metric(metric)``, and the paired
+    t-test p-value against ``base`` (NaN where undefined)."""
+    nan = float("nan")
+    if metric not in result.fold_metrics:
+        return nan, nan, nan
+    values = result.metric(metric)
+    finite = values[np.isfinite(values)]
+    mean = float(finite.mean()) if len(finite) else nan
+    sd = float(finite.std(ddof=1)) if len(finite) > 1 else (0.0 if len(finite) == 1 else nan)
+    p_value = nan
+    if paired and base is not None and base is not result and metric in base.fold_metrics and len(values) >= 2:
+        other = base.metric(metric)
+        if len(other) == len(values) and np.all(np.isfinite(values)) and np.all(np.isfinite(other)):
+            p_value = compare_methods(values, other).pvalue
+    return mean, sd, p_value
+
+
+@validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None], **_SCORING_CONSTRAINTS},
                  prefer_skip_nested_validation=False)
 def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0, verbose=0,
-                     callback=None, n_jobs=None) -> dict:
+                     callback=None, n_jobs=None, scoring=None, times=None, tau=None) -> dict:
     """:func:`pooled_cindex_cv` for several estimators on the same folds, timed.
 
     Parameters
@@ -536,6 +881,15 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
     n_jobs : int, default=None
         Folds fitted in parallel within each method (see :func:`pooled_cindex_cv`); None
         means 1, -1 all cores. The results do not depend on it.
+    scoring : str, callable, list of str or dict of str to callable, default=None
+        Metrics of every test fold besides the pooled Harrell's C: ``"uno"``, ``"auc"``,
+        ``"ibs"`` or scorers, with the censoring distribution from the training fold (see
+        :func:`pooled_cindex_cv`).
+    times : float or array-like, default=None
+        Time points of ``"auc"`` and ``"ibs"``; None: percentiles of each test fold's event
+        times (see :func:`pooled_cindex_cv`).
+    tau : float, default=None
+        Truncation time of ``"uno"``; None: each training fold's largest time.
 
     Returns
     -------
@@ -567,7 +921,8 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
     for name, estimator in methods.items():
         start = _time.perf_counter()
         results[name] = pooled_cindex_cv(estimator, X, y, n_splits=n_splits, n_repeats=n_repeats,
-                                         random_state=random_state, verbose=verbose, n_jobs=n_jobs)
+                                         random_state=random_state, verbose=verbose, n_jobs=n_jobs,
+                                         scoring=scoring, times=times, tau=tau)
         results[name].name = name
         results[name].seconds = _time.perf_counter() - start
         if callback is not None:
@@ -579,36 +934,59 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
 MISSING = "—"
 
 
-def _comparison_record(name, result, base=None) -> dict:
+def _comparison_record(name, result, base=None, metrics=()) -> dict:
     """One row of :func:`comparison_table` as numbers (None where missing): ``method``,
     ``pooled_c_mean``, ``pooled_c_sd``, ``fold_c``, ``p_value`` (paired t-test against the
     baseline result ``base``; None for the baseline itself, without one, or with < 2
-    repetitions) and ``seconds``."""
+    repetitions) and ``seconds``; for every name m of ``metrics``, ``m_mean``, ``m_sd`` and
+    ``m_p_value`` (the same for :meth:`PooledCVResult.metric`)."""
     def number(value):
         value = float(value)
         return value if np.isfinite(value) else None
 
     paired = base is not None and base is not result and len(result.pooled_c) >= 2
     fold = result.fold_c[np.isfinite(result.fold_c)]
-    return {"method": name, "pooled_c_mean": number(result.mean), "pooled_c_sd": number(result.std),
-            "fold_c": number(fold.mean()) if fold.size else None,
-            "p_value": number(compare_methods(result, base).pvalue) if paired else None,
-            "seconds": number(getattr(result, "seconds", float("nan")))}
+    record = {"method": name, "pooled_c_mean": number(result.mean), "pooled_c_sd": number(result.std),
+              "fold_c": number(fold.mean()) if fold.size else None,
+              "p_value": number(compare_methods(result, base).pvalue) if paired else None,
+              "seconds": number(getattr(result, "seconds", float("nan")))}
+    for metric in metrics:
+        mean, sd, p_value = _metric_stats(result, base, metric, paired=paired)
+        record.update({f"{metric}_mean": number(mean), f"{metric}_sd": number(sd),
+                       f"{metric}_p_value": number(p_value)})
+    return record
 
 
-def _comparison_line(record) -> str:
+def _comparison_line(record, metrics=()) -> str:
     def cell(value, spec, width):
         return f"{MISSING:>{width}}" if value is None else f"{value:{width}{spec}}"
 
-    sd = MISSING if record["pooled_c_sd"] is None else f"{record['pooled_c_sd']:6.4f}"
-    return (f"{record['method']:14} {cell(record['pooled_c_mean'], '.4f', 8)} ± {sd:>6} "
-            f"{cell(record['fold_c'], '.4f', 8)} {cell(record['p_value'], '.4g', 10)} "
+    def mean_sd(mean, sd):
+        if mean is None:
+            return f"{MISSING:>17}"
+        sd = MISSING if sd is None else f"{sd:6.4f}"
+        return f"{mean:8.4f} ± {sd:>6}"
+
+    extra = "".join(f"{mean_sd(record[f'{m}_mean'], record[f'{m}_sd'])} {cell(record[f'{m}_p_value'], '.4g', 10)} "
+                    for m in metrics)
+    return (f"{record['method']:14} {mean_sd(record['pooled_c_mean'], record['pooled_c_sd'])} "
+            f"{cell(record['fold_c'], '.4f', 8)} {cell(record['p_value'], '.4g', 10)} {extra}"
             f"{cell(record['seconds'], '.1f', 8)}")
 
 
-def _comparison_lines(results, baseline):
+def _comparison_header(baseline, metrics=()) -> str:
+    p_title = f"{'p vs ' + str(baseline or '-'):>10}"
+    extra = "".join(f"{METRIC_LABELS.get(m, m):>17} {p_title} " for m in metrics)
+    return f"{'method':14} {'pooled C':>17} {'fold C':>8} {p_title} {extra}{'seconds':>8}"
+
+
+def _comparison_lines(results, baseline, metrics=None):
     pairs = results.items() if isinstance(results, dict) else results
-    yield f"{'method':14} {'pooled C':>17} {'fold C':>8} {'p vs ' + str(baseline or '-'):>10} {'seconds':>8}"
+    if metrics is None:  # a dict shows the metrics of its first result; a stream, none unless named
+        first = next(iter(results.values()), None) if isinstance(results, dict) else None
+        metrics = tuple(first.fold_metrics) if first is not None else ()
+    metrics = tuple(metrics)
+    yield _comparison_header(baseline, metrics)
     waiting, base = [], None
     for name, result in pairs:
         if name == baseline:
@@ -617,13 +995,13 @@ def _comparison_lines(results, baseline):
             waiting.append((name, result))
             continue
         for held_name, held in waiting + [(name, result)]:
-            yield _comparison_line(_comparison_record(held_name, held, base))
+            yield _comparison_line(_comparison_record(held_name, held, base, metrics), metrics)
         waiting = []
     for held_name, held in waiting:  # the baseline never came: no p-values
-        yield _comparison_line(_comparison_record(held_name, held))
+        yield _comparison_line(_comparison_record(held_name, held, metrics=metrics), metrics)
 
 
-def comparison_table(results, baseline: str | None = None, *, stream: bool = False):
+def comparison_table(results, baseline: str | None = None, *, stream: bool = False, metrics=None):
     """A text table of cross-validation results, one row per method (as Ataman 2007, Table 5.2).
 
     Parameters
@@ -639,15 +1017,20 @@ def comparison_table(results, baseline: str | None = None, *, stream: bool = Fal
         header at once, then each method's row as soon as ``results`` yields it (a row that
         comes before the baseline's is held until the baseline's arrives, since its p-value
         needs it; put the baseline first to stream every row).
+    metrics : list of str, default=None
+        The ``scoring`` metrics to show after the Harrell columns, each as mean ± sd over the
+        repetitions and its p-value against ``baseline``. None: those of the first result
+        when ``results`` is a dict, none for an iterable (the header is written before any
+        result arrives).
 
     Returns
     -------
     table : str or generator of str
         Columns: method, pooled C mean ± sd, mean per-fold C, the paired t-test p-value
-        against ``baseline`` and seconds (the sd is 0 for a single repetition, as
-        :attr:`PooledCVResult.std`). A missing value (the baseline's own p-value, a p-value
-        with fewer than 2 repetitions, a fold C with no comparable pair in any test fold) is
-        shown as "—".
+        against ``baseline``, the ``metrics`` and seconds (the sd is 0 for a single
+        repetition, as :attr:`PooledCVResult.std`). A missing value (the baseline's own
+        p-value, a p-value with fewer than 2 repetitions, a fold C with no comparable pair in
+        any test fold, the IBS of a model without survival curves) is shown as "—".
 
     See Also
     --------
@@ -675,7 +1058,7 @@ def comparison_table(results, baseline: str | None = None, *, stream: bool = Fal
     >>> next(lines).split()[-2]
     '—'
     """
-    lines = _comparison_lines(results, baseline)
+    lines = _comparison_lines(results, baseline, metrics)
     return lines if stream else "\n".join(lines)
 
 
@@ -719,12 +1102,12 @@ class ComparisonResult(NamedTuple):
                 f"(diff {self.mean_diff:+.4f}, t = {self.statistic:.3f}, p = {self.pvalue:.4g}, n = {self.n})")
 
 
-def _per_repetition(results, name):
-    values = results.pooled_c if isinstance(results, PooledCVResult) else results
+def _per_repetition(results, name, metric="harrell"):
+    values = results.metric(metric) if isinstance(results, PooledCVResult) else results
     return check_finite_1d(values, name)
 
 
-def compare_methods(results_a, results_b) -> ComparisonResult:
+def compare_methods(results_a, results_b, *, metric="harrell") -> ComparisonResult:
     """Paired two-sided t-test of two methods over the cross-validation repetitions.
 
     Parameters
@@ -733,6 +1116,10 @@ def compare_methods(results_a, results_b) -> ComparisonResult:
         Method a's result (its ``pooled_c`` is used) or per-repetition scores.
     results_b : PooledCVResult or array-like of shape (R,)
         Method b's, from the same splits (same ``random_state``), so that the scores pair up.
+    metric : str, default="harrell"
+        Which score of a :class:`PooledCVResult` to test: ``"harrell"`` (the pooled C) or a
+        metric of its ``scoring`` (:meth:`PooledCVResult.metric`, e.g. ``"uno"``, ``"ibs"``);
+        ignored for arrays.
 
     Returns
     -------
@@ -743,7 +1130,8 @@ def compare_methods(results_a, results_b) -> ComparisonResult:
     Raises
     ------
     ValueError
-        When the two hold different numbers of repetitions, or fewer than 2.
+        When the two hold different numbers of repetitions, or fewer than 2, or a score is
+        NaN (a metric without a value in some repetition).
 
     See Also
     --------
@@ -767,8 +1155,8 @@ def compare_methods(results_a, results_b) -> ComparisonResult:
     >>> round(result.mean_diff, 3), round(result.pvalue, 4)
     (0.022, 0.0295)
     """
-    a = _per_repetition(results_a, "results_a")
-    b = _per_repetition(results_b, "results_b")
+    a = _per_repetition(results_a, "results_a", metric)
+    b = _per_repetition(results_b, "results_b", metric)
     check_consistent_length(results_a=a, results_b=b)
     if len(a) < 2:
         raise ValueError(f"A paired t-test needs at least 2 repetitions; got {len(a)}.")
@@ -782,7 +1170,7 @@ def compare_methods(results_a, results_b) -> ComparisonResult:
 
 # ============================================================================ time-dependent AUC
 def time_dependent_auc(y_train, y_test, risk, times):
-    """Cumulative/dynamic AUC(t) of risk scores, via scikit-survival.
+    """Cumulative/dynamic AUC(t) of risk scores, and its mean over the times.
 
     Parameters
     ----------
@@ -802,9 +1190,30 @@ def time_dependent_auc(y_train, y_test, risk, times):
     mean_auc : float
         Its average weighted by the survival function.
 
+    Raises
+    ------
+    ValueError
+        As :func:`aucopt.metrics.cumulative_dynamic_auc`: times outside the test follow-up or
+        before the first test event, or beyond the training follow-up.
+
     See Also
     --------
-    sksurv.metrics.cumulative_dynamic_auc : The implementation (scikit-survival needed).
+    aucopt.metrics.cumulative_dynamic_auc : The implementation (with a tie tolerance and
+        time-dependent risks); this function is its short form.
+    pooled_cindex_cv : ``scoring="auc"`` computes it on every test fold.
+
+    Notes
+    -----
+    :func:`aucopt.metrics.cumulative_dynamic_auc` with its default tie tolerance: the
+    estimator of Uno, Cai, Tian & Wei (2007) with the censoring distribution estimated from
+    ``y_train``, equal to scikit-survival's ``cumulative_dynamic_auc`` (which it no longer
+    needs).
+
+    References
+    ----------
+    .. [1] Uno, H., Cai, T., Tian, L., & Wei, L. J. (2007). Evaluating prediction rules for
+       t-year survivors with censored regression models. *Journal of the American Statistical
+       Association*, 102(478), 527–537.
 
     Examples
     --------
@@ -818,15 +1227,5 @@ def time_dependent_auc(y_train, y_test, risk, times):
     >>> auc.shape, bool(mean_auc > 0.5)
     ((2,), True)
     """
-    try:
-        from sksurv.metrics import cumulative_dynamic_auc
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "time_dependent_auc needs scikit-survival: pip install scikit-survival."
-        ) from exc
-    e_tr, t_tr = survival_arrays(y_train)
-    e_te, t_te = survival_arrays(y_test)
     risk = check_finite_1d(risk, "risk")
-    check_consistent_length(y_test=e_te, risk=risk)
-    return cumulative_dynamic_auc(survival_target(e_tr, t_tr), survival_target(e_te, t_te), risk,
-                                  np.atleast_1d(np.asarray(times, dtype=float)))
+    return cumulative_dynamic_auc(y_train, y_test, risk, times)

@@ -107,7 +107,7 @@ def test_cli_csv_without_covariates(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("content, message", [("a,T,E\n", "no data rows"), ("", "is empty"),
-                                              ("a,T,E\n,1.0,1\n,2.0,0\n", "No row of")])
+                                              ("a,T,E\n,1.0,1\n,2.0,0\n", "2 missing value(s): column 'a' on lines 2, 3")])
 def test_cli_csv_without_usable_rows(tmp_path, capsys, content, message):
     path = tmp_path / "rows.csv"
     path.write_text(content)

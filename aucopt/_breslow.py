@@ -1,0 +1,336 @@
+"""Survival curves from a risk score: a one-covariate Cox model on the score, with Breslow's baseline.
+
+A ranker's risk score s has no scale. :func:`fit_breslow` calibrates it as the survival analogue of
+Platt scaling: β̂ maximizes Cox's partial likelihood of the training scores (Breslow's handling of
+tied event times), and Breslow's estimator gives the cumulative baseline hazard
+
+    Ĥ₀(t) = Σ_{t_k ≤ t} d_k / Σ_{j : T_j ≥ t_k} w_j exp(β̂ s_j),
+
+so that H(t | x) = Ĥ₀(t) exp(β̂ s(x)) and S(t | x) = exp(−H(t | x)). Everything is O(n log n): one
+sort by time, then cumulative sums; β̂ is a one-dimensional Newton iteration on the concave log
+partial likelihood.
+
+References: Cox (1972), J. R. Stat. Soc. B 34(2); Breslow (1972), discussion of Cox (1972);
+Platt (1999), Advances in Large Margin Classifiers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from .exceptions import warn
+
+__all__ = ["BreslowCalibration", "StepFunction", "SurvivalFunctionMixin", "fit_breslow"]
+
+
+class StepFunction:
+    """A right-continuous step function ``t ↦ a · y[k]`` for ``x[k] ≤ t < x[k + 1]``.
+
+    Before ``x[0]`` it takes the value ``before`` (0 for a cumulative hazard, 1 for a survival
+    function); after ``x[-1]`` it keeps its last value. The attributes ``x``, ``y`` and ``a`` are
+    scikit-survival's ``StepFunction`` names.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_points,)
+        Increasing jump points (the training times).
+    y : ndarray of shape (n_points,)
+        Values from each jump point on.
+    a : float, default=1.0
+        Factor applied to ``y``.
+    before : float, default=0.0
+        Value for ``t < x[0]`` (not scaled by ``a``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt.survival import StepFunction
+    >>> f = StepFunction(np.array([1.0, 2.0]), np.array([0.5, 0.25]), before=1.0)
+    >>> f([0.5, 1.0, 1.5, 9.0]).tolist()
+    [1.0, 0.5, 0.5, 0.25]
+    """
+
+    def __init__(self, x, y, *, a: float = 1.0, before: float = 0.0):
+        self.x = np.asarray(x, dtype=float)
+        self.y = np.asarray(y, dtype=float)
+        self.a = float(a)
+        self.before = float(before)
+
+    def __call__(self, t):
+        """Values at times ``t`` (a float for a scalar ``t``, else an array of ``t``'s shape)."""
+        t = np.asarray(t, dtype=float)
+        if np.isnan(t).any():
+            raise ValueError("The times at which to evaluate a step function contain NaN.")
+        k = np.searchsorted(self.x, t, side="right") - 1
+        values = np.where(k >= 0, self.a * self.y[np.maximum(k, 0)], self.before)
+        return float(values) if values.ndim == 0 else values
+
+    def __repr__(self) -> str:
+        return f"StepFunction(x=<{len(self.x)} times>, a={self.a:.6g})"
+
+
+@dataclass(frozen=True)
+class BreslowCalibration:
+    """A risk score's Cox calibration: ``H(t | s) = Ĥ₀(t) exp(coef · (s − centre))``.
+
+    Attributes
+    ----------
+    coef : float
+        β̂, the partial-likelihood slope of the training scores.
+    unique_times : ndarray of shape (n_times,)
+        The distinct training times (events and censorings), increasing.
+    cum_baseline_hazard : ndarray of shape (n_times,)
+        Breslow's Ĥ₀ at ``unique_times``, for the centred scores ``s − centre`` (so that it stays
+        representable when the scores are far from 0).
+    centre : float
+        The (weighted) mean training score.
+    converged : bool
+        Whether the Newton iteration met its tolerance; False when the training scores order
+        the events perfectly and the likelihood grows without bound in β (β̂ is then the last
+        iterate, a large slope).
+
+    Examples
+    --------
+    Every survival estimator stores its calibration in ``calibration_``:
+
+    >>> import numpy as np
+    >>> from aucopt import SurvivalRankSVM, survival_target
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2))
+    >>> y = survival_target(rng.random(80) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+    >>> cal = SurvivalRankSVM(alpha=1.0).fit(X, y).calibration_
+    >>> bool(cal.coef > 0), cal.converged, cal.cum_baseline_hazard.shape == cal.unique_times.shape
+    (True, True, True)
+    """
+
+    coef: float
+    unique_times: np.ndarray
+    cum_baseline_hazard: np.ndarray
+    centre: float
+    converged: bool
+
+    def cumulative_hazard(self, scores) -> np.ndarray:
+        """``H(t | s)`` at :attr:`unique_times`, one row per score."""
+        return self.relative_risk(scores)[:, None] * self.cum_baseline_hazard[None, :]
+
+    def relative_risk(self, scores) -> np.ndarray:
+        """``exp(coef · (s − centre))``: the factor of :attr:`cum_baseline_hazard` for each score."""
+        return np.exp(self.coef * (np.asarray(scores, dtype=float) - self.centre))
+
+    def median_survival_time(self, scores) -> np.ndarray:
+        """The first training time with ``S(t | s) ≤ ½`` (``inf`` if never reached)."""
+        hazard = self.cumulative_hazard(scores)
+        reached = hazard >= np.log(2.0)
+        first = reached.argmax(axis=1)
+        return np.where(reached.any(axis=1), self.unique_times[first], np.inf)
+
+
+def _risk_set_sums(order_desc_values, group_end):
+    """Σ over the risk set {j : T_j ≥ t_k} of a per-sample value, for every distinct time t_k."""
+    return np.cumsum(order_desc_values)[group_end]
+
+
+def fit_breslow(scores, time, event, sample_weight=None, *, coef: float | None = None, tol: float = 1e-10,
+                max_iter: int = 100) -> BreslowCalibration:
+    """Calibrate risk scores as a one-covariate Cox model (Breslow ties) and its baseline hazard.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_samples,)
+        Training risk scores (higher = earlier event).
+    time, event : array-like of shape (n_samples,)
+        Observed times and event indicators.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Case weights (a subject of weight w counts as w subjects).
+    coef : float, default=None
+        A fixed slope (e.g. 1 for the linear predictor of a fitted Cox model): only the
+        baseline hazard is estimated. None: β̂ by partial likelihood.
+    tol : float, default=1e-10
+        Stop when the Newton step on β, relative to ``max(1, |β|)``, is below ``tol``.
+    max_iter : int, default=100
+        Maximum Newton steps.
+
+    Returns
+    -------
+    BreslowCalibration
+    """
+    s = np.asarray(scores, dtype=float)
+    time = np.asarray(time, dtype=float)
+    event = np.asarray(event, dtype=bool)
+    w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    if not np.isfinite(s).all():
+        raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
+    # Descending time order: a prefix holds the risk set of every time (ties kept together).
+    order = np.argsort(-time, kind="stable")
+    t_desc = time[order]
+    distinct_desc, first = np.unique(-t_desc, return_index=True)
+    unique_times = -distinct_desc[::-1]           # increasing
+    starts = np.sort(first)                       # start of each tie group in the descending order
+    group_end = np.append(starts[1:], len(t_desc)) - 1
+    group_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(t_desc))))
+    s_desc, w_desc, e_desc = s[order], w[order], event[order]
+    we = w_desc * e_desc                          # event weights
+    d = np.bincount(group_of, weights=we, minlength=len(starts))  # weighted events per time
+    scale = float(np.std(s)) or 1.0
+    centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
+    z = (s_desc - centre) / scale                 # standardized scores: β̃ = β · scale
+    s_events = float(we @ z)
+
+    def pieces(beta):
+        shift = max(beta * z.max(), beta * z.min())  # exp never overflows; log m0 adds it back
+        r = w_desc * np.exp(beta * z - shift)
+        m0 = _risk_set_sums(r, group_end)
+        m1 = _risk_set_sums(r * z, group_end)
+        m2 = _risk_set_sums(r * z * z, group_end)
+        keep = d > 0
+        loglik = beta * s_events - float(d[keep] @ (np.log(m0[keep]) + shift))
+        mean = m1[keep] / m0[keep]
+        gradient = s_events - float(d[keep] @ mean)
+        curvature = float(d[keep] @ (m2[keep] / m0[keep] - mean * mean))
+        return loglik, gradient, curvature
+
+    beta, converged = 0.0, False
+    loglik, gradient, curvature = pieces(beta)
+    for _ in range(max_iter if coef is None else 0):
+        if curvature <= 0:  # at 0: every risk set has one score, flat in β; else the curvature underflowed
+            converged = beta == 0.0  # on a likelihood that grows without bound (perfectly ordered events)
+            break
+        newton = gradient / curvature
+        if not np.isfinite(newton):
+            break
+        step = newton
+        for _ in range(60):  # damped Newton on a concave function: halve until the likelihood does not drop
+            trial = pieces(beta + step)
+            if trial[0] >= loglik - 1e-12 * abs(loglik):
+                break
+            step /= 2
+        else:
+            break  # no ascent along the Newton direction: round-off level, stop where we are
+        beta += step
+        loglik, gradient, curvature = trial
+        if abs(newton) <= tol * max(1.0, abs(beta)):
+            converged = True
+            break
+    if coef is not None:
+        beta, converged = float(coef) * scale, True
+    slope = beta / scale
+    # Breslow's baseline for the centred scores.
+    linear = slope * (s_desc - centre)
+    r = w_desc * np.exp(linear - linear.max())
+    m0 = _risk_set_sums(r, group_end) * np.exp(linear.max())
+    increments = np.divide(d, m0, out=np.zeros_like(d), where=d > 0)
+    cum_baseline = np.cumsum(increments[::-1])    # increasing time
+    return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
+
+
+class SurvivalFunctionMixin:
+    """Survival and cumulative hazard functions of a fitted risk model, from its Cox calibration.
+
+    The estimator stores :class:`BreslowCalibration` in ``calibration_`` at fit (see
+    :meth:`_calibrate`); the methods here map risk scores ``self.predict(X)`` to step functions.
+    """
+
+    def _calibrate(self, scores, time, event, sample_weight=None, *, coef=None):
+        """Fit ``calibration_`` and ``unique_times_`` on the training risk scores (rows of weight 0 left out)."""
+        if sample_weight is not None:
+            keep = np.asarray(sample_weight) > 0
+            scores, time, event, sample_weight = scores[keep], time[keep], event[keep], sample_weight[keep]
+        self.calibration_ = fit_breslow(scores, time, event, sample_weight, coef=coef)
+        self.unique_times_ = self.calibration_.unique_times
+        if not self.calibration_.converged:
+            warn(f"{type(self).__name__}: the training risk scores order the events (almost) perfectly, so the "
+                 f"slope of the survival calibration (a one-covariate Cox model on the scores) grows without "
+                 f"bound; it stopped at {self.calibration_.coef:.4g} and the survival curves are close to steps. "
+                 "A stronger penalty (smaller C, larger alpha) gives scores that calibrate.", ConvergenceWarning)
+
+    def _functions(self, X, return_array, survival):
+        check_is_fitted(self, "calibration_")
+        cal = self.calibration_
+        scores = np.asarray(self.predict(X), dtype=float)
+        if return_array:
+            hazard = cal.cumulative_hazard(scores)
+            return np.exp(-hazard) if survival else hazard
+        risk = cal.relative_risk(scores)
+        base = cal.cum_baseline_hazard
+        funcs = np.empty(len(risk), dtype=object)
+        for i, r in enumerate(risk):  # exp(-r·Ĥ₀), not exp(-Ĥ₀)**r, which underflows to 0 for a large Ĥ₀
+            funcs[i] = (StepFunction(cal.unique_times, np.exp(-r * base), before=1.0) if survival
+                        else StepFunction(cal.unique_times, base, a=r))
+        return funcs
+
+    def predict_cumulative_hazard_function(self, X, return_array: bool = False):
+        """Cumulative hazard functions ``H(t | x) = Ĥ₀(t) exp(β̂ · risk(x))``.
+
+        The risk score is calibrated at fit as a one-covariate Cox model (β̂ by partial
+        likelihood on the training scores, Breslow's ties) with Breslow's baseline hazard Ĥ₀.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        return_array : bool, default=False
+            If True, an array of shape (n_samples, n_unique_times) of the values at
+            ``unique_times_``; else an array of callable step functions.
+
+        Returns
+        -------
+        cum_hazard : ndarray of shape (n_samples,) of StepFunction, or (n_samples, n_unique_times)
+        """
+        return self._functions(X, return_array, survival=False)
+
+    def predict_survival_function(self, X, return_array: bool = False):
+        """Survival functions ``S(t | x) = exp(−Ĥ₀(t) exp(β̂ · risk(x)))``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        return_array : bool, default=False
+            If True, an array of shape (n_samples, n_unique_times) of the values at
+            ``unique_times_``; else an array of callable step functions (1 before the
+            first training time).
+
+        Returns
+        -------
+        survival : ndarray of shape (n_samples,) of StepFunction, or (n_samples, n_unique_times)
+        """
+        return self._functions(X, return_array, survival=True)
+
+    def predict_median_survival_time(self, X) -> np.ndarray:
+        """Median survival times: the first training time with ``S(t | x) ≤ ½`` (``inf`` if never).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        median : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "calibration_")
+        return self.calibration_.median_survival_time(self.predict(X))
+
+
+_CURVE_METHODS = ("predict_survival_function", "predict_cumulative_hazard_function", "predict_median_survival_time")
+
+
+def _pipeline_method(name: str):
+    """``Pipeline.<name>``: the transforms of all steps but the last, then the last step's ``name``."""
+
+    def method(self, X, **kwargs):
+        Xt = X if len(self.steps) == 1 else self[:-1].transform(X)
+        return getattr(self.steps[-1][1], name)(Xt, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"Transform ``X`` by every step but the last, then return the last step's ``{name}`` "
+                      "(added to scikit-learn's Pipeline by aucopt, as scikit-survival does).")
+    return available_if(lambda self: hasattr(self.steps[-1][1], name))(method)
+
+
+for _name in _CURVE_METHODS:  # survival curves through a pipeline, as scikit-survival's users expect
+    if not hasattr(Pipeline, _name):
+        setattr(Pipeline, _name, _pipeline_method(_name))
