@@ -16,24 +16,34 @@ in memory, so the objective, the iterates and the stopping rule are those of the
 Per product the coordinator sends and receives O(n + d · tasks) bytes; X (n · d · 8 bytes)
 never leaves the workers.
 
+A worker that leaves mid-fit (killed, out of memory, lost network) costs time, not the fit: the
+scheduler recomputes the blocks it held from their graph on the remaining workers, the products
+it was running are submitted again, and the iterations go on from where they were, to the same
+solution. Only data that no graph describes (blocks sent with ``client.scatter``), or a client
+closed while the fit runs, ends the fit, with :class:`~aucopt.exceptions.ClusterDataLostError`.
+
 ``fit`` on dask input (:func:`fit_dask_linear_ranker`) makes one worker the coordinator: a
 single task builds the pairs from y, runs the Newton iterations (and the alpha path) and
 drives the products of all workers through :func:`distributed.worker_client`. The client
 process sends the keys of X's blocks and the futures of y and the weights, and receives the
-fitted attributes: O(d) floats and the iteration history, whatever n. Needs the optional
-extra ``aucopt[dask]``.
+fitted attributes: O(d) floats and the iteration history, whatever n. When the coordinating
+worker leaves, the fit starts again on another one (in-memory targets are sent again). Needs
+the optional extra ``aucopt[dask]``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import defaultdict
+from concurrent.futures import CancelledError
 
 import numpy as np
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
 from .._validation import (check_magnitude_scale, check_point_weights, check_weight_underflow,
                            is_dask_collection, is_survival_target, largest_magnitude, survival_target)
+from ..exceptions import ClusterDataLostError
 from ._onepass import _require_dask
 
 __all__ = ["DaskRowOperator", "fit_dask_linear_ranker", "dask_linear_scores"]
@@ -94,15 +104,74 @@ def _as_dask_array(X, estimator=None, *, reset=False):
     return X.astype(np.float64).rechunk({1: -1})
 
 
+# ============================================================================ lost workers and lost data
+# What dask raises when a worker holding a task's data leaves: the futures depending on data that no
+# graph describes are cancelled (CancelledError), a transfer to the worker fails (OSError, e.g.
+# CommClosedError), or a scatter finds no running worker to send to (TimeoutError).
+_LOSS_ERRORS = (CancelledError, OSError, TimeoutError, asyncio.TimeoutError)
+
+
+def _allowed_failures() -> int:
+    """How often a product (or the whole fit) is submitted again after losing a worker: dask's own
+    budget for a task whose workers die, ``distributed.scheduler.allowed-failures``."""
+    import dask
+
+    return max(0, int(dask.config.get("distributed.scheduler.allowed-failures", 3)))
+
+
+def _client_closed(client) -> bool:
+    return getattr(client, "status", "running") != "running"
+
+
+def _client_closed_error(client) -> ClusterDataLostError:
+    return ClusterDataLostError(
+        f"The dask client closed (status {getattr(client, 'status', None)!r}) while the fit was running: the "
+        "cluster released the fit's data (the blocks of X, y, the weights) and nothing was fitted. Keep the "
+        "client open until fit returns (do not close it, or leave its `with` block, from another thread), "
+        "check the connection to the scheduler, and fit again.",
+        lost=["the client's data on the cluster"])
+
+
+def _describe_blocks(blocks, offsets) -> list:
+    return [f"block {b} of X (rows {int(offsets[b])} to {int(offsets[b + 1]) - 1})" for b in blocks]
+
+
+def _lost_blocks_error(blocks, offsets) -> ClusterDataLostError:
+    lost = _describe_blocks(blocks, offsets)
+    shown = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more blocks" if len(lost) > 3 else "")
+    return ClusterDataLostError(
+        f"{shown} {'was' if len(lost) == 1 else 'were'} lost with a worker that left the cluster and cannot be "
+        "recomputed: no dask graph describes them (they were sent with client.scatter, or built from scattered "
+        "data). Build X from a graph (dask.array.from_array, da.from_zarr, dask.dataframe.read_parquet, ...) so "
+        "that the scheduler recomputes a lost block, or keep copies of scattered blocks on several workers "
+        "(client.replicate); then fit again.", lost=lost)
+
+
+def _wait_for_blocks(client, futures, offsets):
+    """Wait until every block is in memory (the scheduler recomputes lost ones from their graph)."""
+    from distributed import wait
+
+    try:
+        wait(futures)
+    except CancelledError as exc:
+        if _client_closed(client):
+            raise _client_closed_error(client) from exc
+        raise _lost_blocks_error([b for b, f in enumerate(futures) if f.cancelled()], offsets) from exc
+
+
 # ============================================================================ block kernels (run on workers)
-def _block_summary(*blocks):
+def _block_rows(block):
+    return int(block.shape[0])
+
+
+def _block_summary(blocks, _=None):
     out = []
     for block in blocks:
         data = block.data if hasattr(block, "tocsr") else np.asarray(block)
         finite = bool(np.all(np.isfinite(data)))
         magnitude = largest_magnitude(block) if finite else 0.0
         out.append((block.shape[0], finite, magnitude))
-    return out
+    return out, 0.0, _worker_address()
 
 
 def _worker_address():
@@ -146,8 +215,14 @@ class DaskRowOperator:
     The blocks of X are persisted once (``client.persist``) and stay on the workers that hold
     them; every product sends small vectors to the blocks and brings small vectors back, so
     :func:`aucopt.svm.newton_solve` runs on it unchanged. The tasks of one product are grouped
-    per worker thread (one task per thread, over the blocks that worker holds) and pinned to that
-    worker, so no block is ever copied.
+    per worker thread (one task per thread, over the blocks that worker holds) and sent to that
+    worker, so no block is copied while the workers stay.
+
+    A worker that leaves is survived: the scheduler recomputes the blocks it held from their
+    graph on the remaining workers, the operator waits for them, regroups the blocks by their new
+    holders and submits the interrupted product again (a product is a pure function of the
+    blocks and the vector, so its result is unchanged), at most
+    ``distributed.scheduler.allowed-failures`` times per product.
 
     Parameters
     ----------
@@ -175,13 +250,18 @@ class DaskRowOperator:
         products), ``worker_seconds`` (per worker, time in the block products),
         ``communication_seconds`` (wall time minus the busiest worker's compute time, per
         product: transfers, serialization and scheduling), ``max_bytes_per_call`` (largest
-        data volume the driving process sent plus received in one product).
+        data volume the driving process sent plus received in one product), ``workers_lost``
+        (addresses of the workers that held blocks and left) and ``resubmitted`` (products
+        submitted again after losing a worker).
 
     Raises
     ------
     ValueError
         For NaN or infinite entries (naming the first offending block and its rows), a scale
         that overflows float64, or no running client.
+    ClusterDataLostError
+        From a product, when a block was lost with a worker and no graph can recompute it
+        (scattered data), or when the client closed.
 
     See Also
     --------
@@ -206,7 +286,6 @@ class DaskRowOperator:
         distributed = _require_distributed()
         client = _current_client(distributed) if client is None else client
         X = client.persist(_as_dask_array(X))
-        distributed.wait(X)
         self._X = X  # holds the persisted blocks while the operator lives
         keys = list(_flatten(X.__dask_keys__()))
         futures = {f.key: f for f in distributed.futures_of(X)}
@@ -229,32 +308,100 @@ class DaskRowOperator:
         self.offsets = np.concatenate([[0], np.cumsum(row_chunks)]).astype(np.int64)
         self.shape = (int(self.offsets[-1]), int(n_features))
         self.dtype = np.dtype(np.float64)
-        who_has = self.client.who_has(self._futures)
+        self.placement = {}
+        self.stats = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
+                      "seconds": 0.0, "communication_seconds": 0.0, "worker_seconds": defaultdict(float),
+                      "max_bytes_per_call": 0, "n_blocks": len(self.keys), "n_tasks_per_call": 0,
+                      "workers_lost": [], "resubmitted": 0}
+        self._place()
+        if validate:
+            self._validate()
+
+    # ------------------------------------------------------------------ where the blocks are
+    def _place(self):
+        """Group the blocks by the worker holding them, once all are in memory.
+
+        Blocks lost with a worker are recomputed by the scheduler meanwhile (or, when no graph
+        describes them, :class:`ClusterDataLostError` is raised). Workers of the previous
+        placement that left are recorded in ``stats["workers_lost"]``.
+        """
+        for _ in range(_allowed_failures() + 1):
+            who_has = self.client.who_has(self._futures)
+            nthreads = self.client.nthreads()
+            holders = {key: sorted(w for w in who_has.get(key, ()) if w in nthreads) for key in self.keys}
+            missing = [b for b, key in enumerate(self.keys) if not holders[key]]
+            if not missing:
+                break
+            self._await_blocks(missing)
+        else:  # a holder left between the wait and the query, every time
+            raise ClusterDataLostError(
+                f"Workers kept leaving the cluster while the blocks of X were being recomputed "
+                f"({_allowed_failures() + 1} times): check the workers' logs (memory limit, crashes), then fit "
+                f"again.", lost=_describe_blocks(missing, self.offsets))
+        self.stats["workers_lost"] += sorted(w for w in self.placement if w not in nthreads)
         placement = defaultdict(list)
         for b, key in enumerate(self.keys):
-            holders = sorted(who_has[key])
-            placement[holders[0]].append(b)
+            placement[holders[key][0]].append(b)
         self.placement = dict(placement)
-        nthreads = self.client.nthreads()
         self._groups = []  # (worker, block indices): one task per worker thread and product
         for worker, blocks in sorted(self.placement.items()):
             k = max(1, min(int(nthreads.get(worker, 1)), len(blocks)))
             for part in np.array_split(np.asarray(blocks), k):
                 if len(part):
                     self._groups.append((worker, [int(b) for b in part]))
-        self.stats = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
-                      "seconds": 0.0, "communication_seconds": 0.0, "worker_seconds": defaultdict(float),
-                      "max_bytes_per_call": 0, "n_blocks": len(self.keys),
-                      "n_tasks_per_call": len(self._groups)}
-        if validate:
-            self._validate()
+        self.stats["n_tasks_per_call"] = len(self._groups)
+
+    def _await_blocks(self, blocks):
+        """Wait until the given blocks are in memory: the scheduler computes (or recomputes) them
+        for one small task each, which runs where the block is."""
+        from distributed import wait
+
+        futures = [self.client.submit(_block_rows, self._futures[b], pure=False) for b in blocks]
+        try:
+            wait(futures)
+            self.client.gather(futures)  # an error computing a block is raised here
+        except CancelledError as exc:
+            if _client_closed(self.client):
+                raise _client_closed_error(self.client) from exc
+            raise _lost_blocks_error([b for b, f in zip(blocks, futures) if f.cancelled()], self.offsets) from exc
+
+    def _lost_a_worker(self) -> bool:
+        return any(w not in self.client.nthreads() for w in self.placement)
+
+    def _submit(self, func, payload):
+        """``func(blocks, payload(worker, blocks))`` on every group, gathered: (results, groups).
+
+        The tasks go to the worker holding the group's blocks (another one if it has left). When
+        a worker is lost meanwhile, the blocks are placed again and the product is submitted
+        again; ``payload`` returns the argument and the bytes it sends.
+        """
+        failures = 0
+        while True:
+            groups = self._groups
+            try:
+                args = [payload(worker, blocks) for worker, blocks in groups]
+                futs = [self.client.submit(func, [self._futures[b] for b in blocks], arg, workers=[worker],
+                                           allow_other_workers=True, pure=False)
+                        for (worker, blocks), (arg, _) in zip(groups, args)]
+                results = self.client.gather(futs)
+            except _LOSS_ERRORS as exc:
+                if _client_closed(self.client):
+                    raise _client_closed_error(self.client) from exc
+                if failures >= _allowed_failures() or not self._lost_a_worker():
+                    raise
+                failures += 1
+                self.stats["resubmitted"] += 1
+                self._place()
+                continue
+            if any(address != worker for (worker, _), (_, _, address) in zip(groups, results)):
+                self._place()  # a task ran elsewhere: its worker has left, the blocks have moved
+            return results, groups, sum(nbytes for _, nbytes in args)
 
     # ------------------------------------------------------------------ validation
     def _validate(self):
-        futs = [self.client.submit(_block_summary, *[self._futures[b] for b in blocks], workers=[worker],
-                                   pure=False) for worker, blocks in self._groups]
+        results, groups, _ = self._submit(_block_summary, lambda worker, blocks: (None, 0))
         summary = {}
-        for (worker, blocks), result in zip(self._groups, self.client.gather(futs)):
+        for (worker, blocks), (result, _, _) in zip(groups, results):
             summary.update(zip(blocks, result))
         for b in range(len(self._futures)):
             _, finite, _ = summary[b]
@@ -267,11 +414,9 @@ class DaskRowOperator:
         check_magnitude_scale(magnitude, self.shape, products=4)
 
     # ------------------------------------------------------------------ products
-    def _run(self, func, payloads):
+    def _run(self, func, payload):
         start = time.perf_counter()
-        futs = [self.client.submit(func, [self._futures[b] for b in blocks], payload, workers=[worker],
-                                   pure=False) for (worker, blocks), payload in zip(self._groups, payloads)]
-        results = self.client.gather(futs)
+        results, groups, sent = self._submit(func, payload)
         wall = time.perf_counter() - start
         busy = defaultdict(float)
         for _, seconds, worker in results:
@@ -280,12 +425,10 @@ class DaskRowOperator:
         self.stats["seconds"] += wall
         self.stats["communication_seconds"] += max(0.0, wall - max(busy.values(), default=0.0))
         received = sum(r[0].nbytes for r in results)
-        sent = sum(getattr(p, "nbytes", 0) if not hasattr(p, "key") else self._scattered_bytes.pop(p.key, 0)
-                   for p in payloads)
         self.stats["bytes_received"] += received
         self.stats["bytes_sent"] += sent
         self.stats["max_bytes_per_call"] = max(self.stats["max_bytes_per_call"], sent + received)
-        return [r[0] for r in results]
+        return [r[0] for r in results], groups
 
     def __matmul__(self, w):
         """Xw as a numpy array of shape (n_samples,)."""
@@ -293,9 +436,9 @@ class DaskRowOperator:
         if w.shape != (self.shape[1],):
             raise ValueError(f"w has shape {w.shape}; X has {self.shape[1]} columns.")
         self.stats["matvec_calls"] += 1
-        parts = self._run(_blocks_matvec, [w] * len(self._groups))
+        parts, groups = self._run(_blocks_matvec, lambda worker, blocks: (w, w.nbytes))
         out = np.empty(self.shape[0])
-        for (_, blocks), part in zip(self._groups, parts):
+        for (_, blocks), part in zip(groups, parts):
             offset = 0
             for b in blocks:
                 rows = self.offsets[b + 1] - self.offsets[b]
@@ -319,17 +462,14 @@ class DaskRowOperator:
         if c.shape != (self.shape[0],):
             raise ValueError(f"c has shape {c.shape}; X has {self.shape[0]} rows.")
         self.stats["rmatvec_calls"] += 1
-        start = time.perf_counter()
-        pieces, self._scattered_bytes = [], {}
-        for worker, blocks in self._groups:
+
+        def scatter_piece(worker, blocks):  # c_b straight to the worker holding X_b
             piece = np.concatenate([c[self.offsets[b]:self.offsets[b + 1]] for b in blocks])
-            fut = self.client.scatter(piece, workers=[worker], direct=True, hash=False)
-            self._scattered_bytes[fut.key] = piece.nbytes
-            pieces.append(fut)
-        scatter_seconds = time.perf_counter() - start
-        self.stats["seconds"] += scatter_seconds
-        self.stats["communication_seconds"] += scatter_seconds
-        parts = self._run(_blocks_rmatvec, pieces)
+            return self.client.scatter(piece, workers=[worker], direct=True, hash=False), piece.nbytes
+
+        if self._lost_a_worker():  # a scatter to a worker that has left would wait for it until a timeout
+            self._place()
+        parts, _ = self._run(_blocks_rmatvec, scatter_piece)
         return np.sum(parts, axis=0)
 
     @property
@@ -412,6 +552,13 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     ``sample_weight`` stay in X and enter no pair (the in-memory fit drops them: the same
     objective and solution). Warnings raised by the fit on the worker are raised again here.
 
+    Losing a worker mid-fit does not end the fit when its data can be rebuilt: blocks of X
+    computed from a dask graph are recomputed by the scheduler and the interrupted product is
+    submitted again (:class:`DaskRowOperator`); when the coordinating worker leaves, the
+    scheduler runs the coordination again on another worker, and in-memory y and weights lost
+    with it are sent again. The fit is deterministic, so the solution is that of an undisturbed
+    fit.
+
     Parameters
     ----------
     estimator : RankSVM or SurvivalRankSVM
@@ -431,8 +578,9 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     -------
     estimator : object
         The fitted estimator; ``distributed_stats_`` holds the operator's transfer and timing
-        totals (see :class:`DaskRowOperator`; bytes are counted at the coordinating worker)
-        and ``coordinator``, the address of the worker that ran the coordination.
+        totals (see :class:`DaskRowOperator`; bytes are counted at the coordinating worker),
+        the workers that left during the products (``workers_lost``) and ``coordinator``, the
+        address of the worker that ran the coordination.
 
     Raises
     ------
@@ -440,6 +588,10 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
         When dask.distributed is not installed (the extra ``aucopt[dask]``).
     ValueError
         For invalid X, y or weights, or an empty pair set, as in memory; or no running client.
+    ClusterDataLostError
+        When data the fit needs is lost for good: a block of X, y or the weights that no dask
+        graph describes (sent with ``client.scatter``) was on a worker that left, or the client
+        closed during the fit. Nothing is fitted; the message names what was lost.
 
     See Also
     --------
@@ -484,17 +636,10 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
         )
     X = client.persist(_as_dask_array(X, estimator, reset=True))
     estimator.n_features_in_ = int(X.shape[1])
-    distributed.wait(X)
-    keys = list(_flatten(X.__dask_keys__()))
-    row_chunks = tuple(int(c) for c in X.chunks[0])
-    inputs = _to_workers((y, sample_weight), client)
-    future = client.submit(_coordinate, clone(estimator), keys, row_chunks, int(X.shape[1]), *inputs,
-                           path, alpha_path is not None, pure=False)
     try:
-        result = future.result()
+        result = _run_coordination(client, clone(estimator), X, (y, sample_weight), path, alpha_path is not None)
     finally:
-        future.release()
-        del inputs, X  # the blocks of X and the targets leave the workers with the last reference
+        del X  # the blocks of X leave the workers with the last reference
     for category, message in result["warnings"]:
         warn(message, category)
     for name, value in result["fitted"].items():
@@ -502,6 +647,80 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     estimator.distributed_stats_ = result["stats"]
     estimator.fit_time_ = time.perf_counter() - start
     return estimator
+
+
+def _run_coordination(client, estimator, X, targets, path, has_path):
+    """Run :func:`_coordinate` on a worker and return its result.
+
+    The scheduler runs the task again on another worker when its worker leaves. When the in-memory
+    targets were lost with that worker (scattered data, which no graph describes), they are sent
+    again and the task is submitted again, up to ``distributed.scheduler.allowed-failures``
+    times; the fit is deterministic, so the result is the same. Other losses raise
+    :class:`ClusterDataLostError`, naming what was lost.
+    """
+    from distributed import futures_of
+
+    keys = list(_flatten(X.__dask_keys__()))
+    row_chunks = tuple(int(c) for c in X.chunks[0])
+    offsets = np.concatenate([[0], np.cumsum(row_chunks)]).astype(np.int64)
+    by_key = {f.key: f for f in futures_of(X)}
+    blocks = [by_key[k] for k in keys]
+    failures = 0
+    while True:
+        inputs = future = None
+        try:
+            _wait_for_blocks(client, blocks, offsets)
+            inputs = _to_workers(targets, client)
+            future = client.submit(_coordinate, estimator, keys, row_chunks, int(X.shape[1]), *inputs,
+                                   path, has_path, pure=False)
+            return future.result()
+        except _LOSS_ERRORS as exc:
+            if _client_closed(client):
+                raise _client_closed_error(client) from exc
+            lost_blocks = [b for b, f in enumerate(blocks) if f.cancelled()]
+            if lost_blocks:
+                raise _lost_blocks_error(lost_blocks, offsets) from exc
+            if not isinstance(exc, CancelledError):
+                raise
+            lost = [name for name, value, sent in zip(("y", "sample_weight"), targets, inputs or (None, None))
+                    if any(f.cancelled() for f in _futures_in(sent))]
+            if not lost:
+                raise ClusterDataLostError(
+                    f"The task running the fit was cancelled on the cluster ({exc}): nothing was fitted. A "
+                    "client.restart(), client.cancel() or a scheduler restart during the fit cancels it; fit again."
+                ) from exc
+            graphs = [name for name, value in zip(("y", "sample_weight"), targets)
+                      if name in lost and _contains_dask(value)]
+            if graphs:
+                raise ClusterDataLostError(
+                    f"{' and '.join(graphs)} (a dask collection) {'was' if len(graphs) == 1 else 'were'} lost with a "
+                    "worker that left the cluster and cannot be recomputed: its graph depends on scattered data. "
+                    "Build it from a graph (e.g. dask.array.from_array) or pass it as a numpy array, and fit again.",
+                    lost=graphs) from exc
+            if failures >= _allowed_failures():
+                raise ClusterDataLostError(
+                    f"{' and '.join(lost)}, sent to the cluster from this process, {'was' if len(lost) == 1 else 'were'}"
+                    f" lost with a worker that left, {failures + 1} times: check the workers' logs (memory limit, "
+                    "crashes), then fit again.", lost=lost) from exc
+            failures += 1  # in-memory targets: this process still has them, send them again
+        finally:
+            if future is not None:
+                future.release()
+            del inputs
+
+
+def _futures_in(obj) -> list:
+    from distributed import Future
+
+    if isinstance(obj, tuple):
+        return [f for part in obj for f in _futures_in(part)]
+    return [obj] if isinstance(obj, Future) else []
+
+
+def _contains_dask(obj) -> bool:
+    if isinstance(obj, tuple):
+        return any(_contains_dask(part) for part in obj)
+    return is_dask_collection(obj)
 
 
 def _to_workers(obj, client):
