@@ -5,13 +5,17 @@ One estimate function per path, each built from the measured constants below; ev
 :class:`~aucopt.exceptions.ProblemTooLargeError` through :func:`refuse`, whose message names
 the first alternative path whose own estimate fits the same budget (:func:`first_fit`).
 
+What is estimated: the memory the whole ``fit`` adds, at its peak, with the features given as
+a float64 array (another dtype or layout adds one converted copy of X): validation, the
+route's arrays, the solver's working memory, the training scores and the fitted attributes.
 How the constants were measured: each configuration ran in a fresh process (Linux, numpy with
-OpenBLAS, HiGHS 1.x and OSQP 1.x as installed), on Gaussian features (10 columns) and random
-labels; the peak resident set (``ru_maxrss``) minus the resident set just before the measured
-step, divided by the count it is charged to. Two shapes (lifted LP rows: few nonzeros per
-row; dense pair rows or a dense kernel factor: many) separate the per-nonzero from the per-row
-and per-column cost of a solver by solving the two equations. ``benchmarks/memory_estimates.py``
-re-measures the whole fits against these estimates (docs/benchmarks.md holds its table).
+OpenBLAS, HiGHS 1.x and OSQP 1.x as installed) on Gaussian features and random labels, after a
+warm-up fit; the measure is the larger of the tracemalloc peak (every Python and numpy
+allocation, written or not) and the peak resident set minus the resident set before the fit
+(what native solvers allocate). Constants counted from the code were checked against a
+tracemalloc snapshot at the peak. ``benchmarks/memory_estimates.py`` re-measures every route
+against these estimates, at two or three sizes each, with the target measured ≤ estimate ≤
+1.5 x measured (docs/benchmarks.md holds its table).
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ from .exceptions import check_memory
 #: one float64 entry
 FLOAT = 8
 
-#: evaluating a dense kernel block of N entries peaks at about two float64 arrays of N entries
-#: (scikit-learn's rbf_kernel: the squared distances and -2XYᵀ before the in-place exp, plus
-#: the finiteness mask). Counted from the code; consistent with the factor measurement below.
-KERNEL_EVAL_COPIES = 2.0
+#: evaluating a dense kernel block of N entries peaks at one float64 array of N entries and the
+#: one-byte finiteness mask (scikit-learn's kernels work in place on their output). Measured by
+#: tracemalloc: 9.04 bytes an entry (RBF and polynomial kernels, 2,000 x 2,000 and 3,333 x 3,333).
+KERNEL_EVAL_COPIES = 1.125
 
 #: AUCSVM's kernel factor L (K = L Lᵀ by ``numpy.linalg.eigh``): K, its symmetrized copy,
 #: eigh's input copy, eigenvectors and LAPACK workspace, the symmetry check's temporaries and L.
@@ -55,25 +59,37 @@ PROBLEM_BYTES = (12.0, 40.0)
 #: measured separately: HiGHS QP takes HiGHS's LP figure (its QP solver keeps the same
 #: simplex factor plus a dense reduced Hessian), OSQP LP takes OSQP's QP figure (the same
 #: KKT factor), and other backends (cvxpy) the larger of the two.
-#: OSQP was re-fitted to the whole-fit measurements of ``benchmarks/memory_estimates.py`` (the
-#: AUCSVM dual at 700 points with an RBF factor and at 3,000 points with a linear one, after a
-#: warm-up fit): the first constants (44, 522) under-counted those fits by a factor 1.4-1.6.
+#: Both were re-fitted to the whole-fit measurements of ``benchmarks/memory_estimates.py`` (the
+#: larger of the peak resident set and the tracemalloc peak: OSQP allocates its workspace
+#: through Python's allocator, partly never written). OSQP: the AUCSVM dual with an RBF factor
+#: at 500 and 700 points and with a linear one at 1,000 and 2,000 points fit 106 bytes per
+#: nonzero and 841 per row or column in all (problem and solver); HiGHS: the full LP Ranker at
+#: 250 and 400 points measured 1.06-1.08 times the earlier constants (96, 704). The constants
+#: below are those fits plus about 10 %.
 SOLVER_BYTES = {
-    "highs": (96.0, 704.0),
-    "osqp": (107.0, 662.0),
+    "highs": (112.0, 816.0),
+    "osqp": (105.0, 885.0),
 }
-OTHER_SOLVER_BYTES = (96.0, 704.0)
+OTHER_SOLVER_BYTES = (112.0, 885.0)
 
-#: RankRC / SurvivalRankRC: the m x r kernel block and the design M = K_mR T (two m x r
-#: arrays; the block's evaluation temporaries are of the same size) and r x r arrays for the
-#: basis block, eigh's copy, eigenvectors, workspace and T (six). Measured 74 MB at
-#: m = 3,000, r = 907 (model 83 MB) and 266 MB at m = 6,000, r = 1,790 (model 326 MB).
-RANKRC_BLOCK_COPIES, RANKRC_BASIS_COPIES = 2.0, 6.0
+#: RankRC / SurvivalRankRC, in two phases. The basis eigendecomposition: the m x r kernel block
+#: (with its evaluation mask) beside r x r arrays: the basis block, eigh's copy, the
+#: eigenvectors and LAPACK's workspace (two), one more for the eigenvalues and slack (six). The
+#: design M = K_mR T: two m x r arrays (the block and M) and two r x r (the eigenvectors and T).
+#: Counted from a tracemalloc snapshot at the peak (m = 3,000, r = 907: the design phase, 56.8
+#: MB traced); the resident peaks are 4-8 % above the traced ones (61, 234 and 537 MB at m =
+#: 3,000, 6,000 and 9,000 with the rare class, 30 %, as the basis), which the eigendecomposition
+#: phase covers with six and a half r x r arrays.
+RANKRC_EIGH_COPIES, RANKRC_DESIGN_BLOCK_COPIES, RANKRC_DESIGN_BASIS_COPIES = 6.5, 2.0, 2.0
 
-#: SparseAUC: the l x d_max block of chosen columns, the l x kappa candidate block and its
-#: three same-size temporaries per step (Hessian products, |K|, the line-search columns).
-#: Counted from the code.
-SPARSE_BLOCK_COPIES, SPARSE_CANDIDATE_COPIES = 1.0, 4.0
+#: SparseAUC: the l x d_max block of chosen columns (allocated once), then per step the larger
+#: of the l x kappa candidate block with its temporaries (its evaluation mask, the Hessian
+#: products and their sweep arrays, |K|: 4.9 copies of the block measured by tracemalloc, l =
+#: 1,600, kappa = 100) and a retrain at k basis vectors: the whitened l x k design, k x k arrays
+#: (the basis block, its symmetrized copy, eigenvectors, workspace, T: six), the step's
+#: candidate block (still held) and the Newton solver's arrays. Counted from a tracemalloc
+#: snapshot at the peak (l = 3,000, k = 150, kappa = 20).
+SPARSE_BLOCK_COPIES, SPARSE_CANDIDATE_COPIES, SPARSE_BASIS_COPIES = 1.0, 5.0, 6.0
 
 #: Local clustering: pdist's condensed vector (m²/2) and the square m x m matrix. Counted.
 CLUSTERING_COPIES = 1.5
@@ -82,26 +98,81 @@ CLUSTERING_COPIES = 1.5
 #: boolean masks. Counted.
 CHUNKING_BYTES_PER_PAIR = 8 + 8 + 1 + 1
 
-#: The pair-difference routes of AUCSVM (float64 entries of Z = x_i - x_j, per stored entry):
-#: Z, the stacked [Z; -Z] and liblinear's own copy (16-byte feature nodes) of the stack: 8 +
-#: 16 + 32 bytes per entry of Z. k-means: Z and scikit-learn's centered copy. Counted.
-LIBLINEAR_BYTES_PER_ENTRY, KMEANS_BYTES_PER_ENTRY = 56.0, 16.0
+#: Chunking builds and solves a restricted LP per chunk and pass: the resident set grows across
+#: the solves (the previous LP and its solver are held until the garbage collector frees them,
+#: and the allocator keeps the solver's small blocks), to 1.29-1.41 times one restricted LP's
+#: estimate (the LP Ranker at 200 to 300 points, 10 solves); the estimate takes 1.6 times it.
+CHUNKING_RESOLVE_FACTOR = 1.6
+
+#: AUCSVM's liblinear route on the pair differences Z = x_i - x_j, per entry of Z (per pair and
+#: feature): Z (8 bytes), the stacked [Z; -Z] (16) and liblinear's copy of the stack in 16-byte
+#: feature nodes (32); per pair: the pair list, the labels and sample weights of the 2P stacked
+#: rows, scikit-learn's validated copies of them and liblinear's per-row state. Measured (the
+#: peak resident set) 876 and 1,996 bytes a pair at 10 and 30 features (250,000 pairs), i.e.
+#: 56 a feature and 316 a pair; rounded up to 60 and 360.
+LIBLINEAR_BYTES_PER_ENTRY, LIBLINEAR_BYTES_PER_PAIR = 60.0, 360.0
+
+#: AUCSVM's k-means route clusters Z with MiniBatchKMeans above this many pairs (the default
+#: ``minibatch_above`` of ``kmeans_difference_centers``), else with KMeans.
+KMEANS_MINIBATCH_ABOVE = 200_000
+
+#: k-means route, per entry of Z: building Z (x_i and x_j gathered, the difference taken in place
+#: into the first), or Z and KMeans's centered copy: 16 bytes. Per pair: the pair list, or
+#: KMeans's weights, squared norms and cumulative sums (40 bytes at most), and for KMeans the
+#: k-means++ seeding's distances to the 2 + ln k candidate centers, the current and the
+#: previous candidates' (16 a candidate, one more counted for slack). Counted; measured 178 and
+#: 497 bytes a pair with MiniBatchKMeans (10 and 30 features) and 318 with KMeans (10 features,
+#: k = 700: 8 candidates).
+KMEANS_BYTES_PER_ENTRY, KMEANS_BYTES_PER_PAIR, KMEANS_SEEDING_BYTES_PER_CANDIDATE = 16.0, 40.0, 16.0
+
+#: Truncated Newton over the sorted-pair core (RankSVM; the retrains of SparseAUC), per point:
+#: the core's sorted order, ranks and sweep arrays, the scores and the Newton vectors. Measured
+#: by tracemalloc (RankSVM): 184 bytes a point at 1e5 and 2e5 points, the same at 10, 50 and 200
+#: features; rounded up.
+NEWTON_BYTES_PER_POINT = 224.0
 
 #: pair arrays (int32 i, int32 j, float64 w)
 PAIR_BYTES = 4 + 4 + 8
 
-#: AUCSVM's dual coordinate descent, per pair (see :func:`aucsvm_dcd_bytes`)
-DCD_BYTES_PER_PAIR = 56.0
+#: What a fit adds beside its route's arrays, per point (:func:`fit_bytes`): the O(n) vectors
+#: (labels, the pair set's order and starts, scores, coefficients, support masks, the support
+#: vectors' rows) and the run's records. Measured 75 bytes a point (AUCSVM's dual coordinate
+#: descent, 2,000 points) to 570 (the subgradient route at 1,500 points, whose history adds
+#: 433 bytes an iteration: 2,000 iterations); rounded up to 1 kB. Counted where it is more
+#: than a fraction of a percent of the route's arrays.
+POINT_BYTES = 1024.0
+
+#: AUCSVM's dual coordinate descent, per pair while it solves: the pair list (int32 i and j,
+#: float64 w: 16 bytes), Q_pp (8), the int32 active index (4), α (8) and 16 bytes of
+#: temporaries: the int64 copy of i or j that ``numpy.bincount`` makes when the scores are
+#: recomputed from α, or a warm start's starting point and its clipping temporary. Measured by
+#: tracemalloc: 44.2 bytes a pair from α = 0 and 52.2 with a warm start (1e6 pairs).
+DCD_SOLVE_BYTES_PER_PAIR = 52.0
+#: ... and per pair after the solve, while the training scores are computed: the pair duals kept
+#: for a warm start (8 bytes) and, for each support pair (at most all of them), its two int32
+#: indices and its dual (16). Counted; 22.8 bytes a pair measured with 86 % support pairs.
+DCD_KEPT_BYTES_PER_PAIR = 24.0
 
 
 # ----------------------------------------------------------------------------- estimates
+def fit_bytes(n_points: int) -> float:
+    """Bytes a fit adds beside its route's arrays: ``POINT_BYTES`` a point.
+
+    Examples
+    --------
+    >>> fit_bytes(1000) / 1e3
+    1024.0
+    """
+    return POINT_BYTES * float(n_points)
+
+
 def kernel_bytes(n_rows: int, n_cols: int | None = None) -> float:
     """Peak bytes of evaluating an ``n_rows x n_cols`` kernel block (square when n_cols is None).
 
     Examples
     --------
     >>> kernel_bytes(1000) / 1e6
-    16.0
+    9.0
     """
     return KERNEL_EVAL_COPIES * FLOAT * float(n_rows) * float(n_rows if n_cols is None else n_cols)
 
@@ -118,7 +189,7 @@ def problem_bytes(nnz: float, rows: float, cols: float, *, kind: str = "lp", sol
     Examples
     --------
     >>> problem_bytes(1e6, 1e5, 1e5, solver="highs") / 1e6
-    256.8
+    295.2
     """
     b_nnz, b_rc = BUILD_BYTES["qp" if kind == "qp" else "lp"]
     s_nnz, s_rc = _solver_bytes(solver)
@@ -168,7 +239,7 @@ def lp_bytes(n_points: int, n_pairs: int, n_basis: int | None = None, *, lifted:
     Examples
     --------
     >>> round(lp_bytes(3000, 2_250_000) / 1e9, 1)   # the full LP on 3,000 balanced points
-    5.1
+    5.9
     """
     r = n_points if n_basis is None else n_basis
     count, rows, cols = lp_ranker_size(n_points, n_pairs, r, lifted=lifted, nnz=nnz)
@@ -201,7 +272,7 @@ def dual_qp_bytes(n_points: int, n_pairs: int, rank: int, *, loss: str = "hinge"
     Examples
     --------
     >>> round(dual_qp_bytes(20_000, 10**8, 10) / 1e9, 1)  # 20,000 points, linear kernel, 10 features
-    94.1
+    116.0
     """
     count, rows, cols = dual_qp_size(n_points, n_pairs, rank, loss=loss, factor_nnz=factor_nnz)
     factor = FLOAT * (float(n_points) * float(rank) if factor_nnz is None else 1.5 * float(factor_nnz))
@@ -228,36 +299,91 @@ def aucsvm_kernel_bytes(n_points: int, n_pairs: int, *, loss: str = "hinge", sol
     return max(kernel_factor_bytes(n_points), dual_qp_bytes(n_points, n_pairs, n_points, loss=loss, solver=solver))
 
 
-def pair_difference_bytes(n_pairs: int, entries_per_row: float, *, route: str = "liblinear") -> float:
-    """Peak bytes of AUCSVM's ``"liblinear"`` or ``"kmeans"`` route on Z (``entries_per_row`` per pair)."""
-    per = LIBLINEAR_BYTES_PER_ENTRY if route == "liblinear" else KMEANS_BYTES_PER_ENTRY
-    return float(n_pairs) * (per * float(entries_per_row) + PAIR_BYTES + 32)
+def pair_difference_bytes(n_pairs: int, entries_per_row: float, *, route: str = "liblinear",
+                          n_clusters: int | None = None) -> float:
+    """Peak bytes of AUCSVM's ``"liblinear"`` or ``"kmeans"`` route on Z (``entries_per_row`` per pair).
+
+    ``n_clusters`` (k-means route; default 1,000) sets the k-means++ seeding's candidates.
+
+    Examples
+    --------
+    >>> round(pair_difference_bytes(250_000, 10) / 1e6)  # liblinear, 10 features
+    240
+    >>> round(pair_difference_bytes(250_000, 10, route="kmeans") / 1e6)  # MiniBatchKMeans
+    50
+    """
+    P, e = float(n_pairs), float(entries_per_row)
+    if route == "liblinear":
+        return P * (LIBLINEAR_BYTES_PER_ENTRY * e + LIBLINEAR_BYTES_PER_PAIR)
+    if n_pairs > KMEANS_MINIBATCH_ABOVE:
+        return P * (KMEANS_BYTES_PER_ENTRY * e + KMEANS_BYTES_PER_PAIR)
+    candidates = 2 + int(math.log(max(int(1000 if n_clusters is None else n_clusters), 1)))
+    return P * (KMEANS_BYTES_PER_ENTRY * e + KMEANS_BYTES_PER_PAIR + KMEANS_SEEDING_BYTES_PER_CANDIDATE
+                * (1 + candidates))
 
 
 def rankrc_bytes(n_points: int, n_basis: int) -> float:
-    """Peak bytes of RankRC's design: the m x r block, its whitened copy and the r x r eigh.
+    """Peak bytes of RankRC: the larger of the basis eigendecomposition and the design M = K_mR T.
+
+    The Newton iteration's O(m) arrays are a fraction of a percent of either.
 
     Examples
     --------
     >>> round(rankrc_bytes(20_000, 10_000) / 1e9, 1)  # the default (rare-class) basis, balanced
-    8.0
+    7.0
     """
     m, r = float(n_points), float(n_basis)
-    return FLOAT * (RANKRC_BLOCK_COPIES * m * r + RANKRC_BASIS_COPIES * r * r)
+    eigh = KERNEL_EVAL_COPIES * m * r + RANKRC_EIGH_COPIES * r * r
+    design = RANKRC_DESIGN_BLOCK_COPIES * m * r + RANKRC_DESIGN_BASIS_COPIES * r * r
+    return FLOAT * max(eigh, design)
+
+
+def _largest_fitting(nbytes, upper: int, max_bytes: float) -> int:
+    """The largest size in [1, upper] whose ``nbytes(size)`` (growing with size) fits ``max_bytes``; 0 if none."""
+    if upper < 1 or nbytes(1) > max_bytes:
+        return 0
+    lo, hi = 1, int(upper)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if nbytes(mid) <= max_bytes:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def rankrc_max_basis(n_points: int, max_bytes: float) -> int:
-    """The largest basis size whose :func:`rankrc_bytes` fits ``max_bytes`` (0 when none does)."""
-    a, b, c = RANKRC_BASIS_COPIES * FLOAT, RANKRC_BLOCK_COPIES * FLOAT * n_points, -float(max_bytes)
-    r = int((-b + math.sqrt(b * b - 4 * a * c)) / (2 * a))
-    while r > 0 and rankrc_bytes(n_points, r) > max_bytes:
-        r -= 1
-    return max(0, min(r, int(n_points)))
+    """The largest basis size whose :func:`rankrc_bytes` fits ``max_bytes`` (0 when none does).
+
+    Examples
+    --------
+    >>> r = rankrc_max_basis(10_000, 1e9)
+    >>> rankrc_bytes(10_000, r) <= 1e9 < rankrc_bytes(10_000, r + 1)
+    True
+    """
+    return _largest_fitting(lambda r: rankrc_bytes(n_points, r), int(n_points), max_bytes)
 
 
-def sparse_auc_bytes(n_rows: int, max_basis: int, n_candidates: int) -> float:
-    """Peak bytes of SparseAUC: the chosen columns and the candidate block with its temporaries."""
-    return FLOAT * float(n_rows) * (SPARSE_BLOCK_COPIES * max_basis + SPARSE_CANDIDATE_COPIES * n_candidates)
+def sparse_auc_bytes(n_rows: int, max_basis: int, n_candidates: int, *, n_retrained: int | None = None) -> float:
+    """Peak bytes of SparseAUC: the chosen columns, then a step's candidate block or a retrain.
+
+    ``n_retrained`` is the largest basis retrained (default ``max_basis``; validation stopping
+    may end the fit earlier).
+
+    Examples
+    --------
+    >>> round(sparse_auc_bytes(1_600, 512, 100) / 1e6, 1)  # the retrain at 512 vectors dominates
+    29.0
+    """
+    l, k, kappa = float(n_rows), float(max_basis if n_retrained is None else n_retrained), float(n_candidates)
+    candidates = FLOAT * SPARSE_CANDIDATE_COPIES * l * kappa
+    retrain = FLOAT * (l * k + SPARSE_BASIS_COPIES * k * k + l * kappa) + NEWTON_BYTES_PER_POINT * l
+    return FLOAT * SPARSE_BLOCK_COPIES * l * float(max_basis) + max(candidates, retrain) + fit_bytes(n_rows)
+
+
+def sparse_auc_max_basis(n_rows: int, n_candidates: int, max_bytes: float) -> int:
+    """The largest ``basis_size`` whose :func:`sparse_auc_bytes` fits ``max_bytes`` (0 when none does)."""
+    return _largest_fitting(lambda k: sparse_auc_bytes(n_rows, k, n_candidates), int(n_rows), max_bytes)
 
 
 def clustering_bytes(n_points: int) -> float:
@@ -266,20 +392,27 @@ def clustering_bytes(n_points: int) -> float:
 
 
 def subgradient_bytes(n_points: int) -> float:
-    """Peak bytes of the subgradient route: the kernel matrix (the iteration itself is O(m))."""
-    return kernel_bytes(n_points)
+    """Peak bytes of the subgradient route: the kernel matrix and O(m) vectors.
+
+    Examples
+    --------
+    >>> round(subgradient_bytes(2_500) / 1e6, 1)
+    58.8
+    """
+    return kernel_bytes(n_points) + fit_bytes(n_points)
 
 
 #: entries of one kernel block that row-and-column generation computes at a time
 GENERATION_BLOCK_ENTRIES = 1 << 24
 
 
-def generation_work_bytes(n_points: int, n_pairs: int, *, n_columns: int | None = None) -> float:
+def generation_work_bytes(n_points: int, n_pairs: int, *, n_columns: int | None = None,
+                          n_rows: int | None = None, n_scored: int | None = None) -> float:
     """Peak bytes of row-and-column generation without the kernel matrix (the kernel is read in blocks).
 
     A one-byte mask per pair, a kernel block of ``GENERATION_BLOCK_ENTRIES`` entries, O(m) work
-    arrays and the restricted LP, taken at ``n_columns`` ranking vectors (default min(m, 500))
-    with a score row per point and four pair rows per point.
+    arrays (:func:`fit_bytes`) and the restricted LP: ``n_columns`` ranking vectors (default min(m, 500)),
+    ``n_rows`` pair rows (default 4m) and a score row for each of ``n_scored`` points (default m).
 
     Examples
     --------
@@ -288,9 +421,11 @@ def generation_work_bytes(n_points: int, n_pairs: int, *, n_columns: int | None 
     """
     m = float(n_points)
     cols = min(m, 500.0) if n_columns is None else float(n_columns)
-    rows = 4.0 * m
-    lp = problem_bytes(m * cols + 3.0 * rows, m + rows, cols + m + rows, kind="lp", solver="highs")
-    return float(n_pairs) + FLOAT * min(float(GENERATION_BLOCK_ENTRIES), m * m) + 64.0 * m + lp
+    rows = 4.0 * m if n_rows is None else float(n_rows)
+    scored = m if n_scored is None else float(n_scored)
+    lp = problem_bytes(scored * (cols + 1.0) + 3.0 * rows, scored + rows, cols + scored + rows, kind="lp",
+                       solver="highs")
+    return float(n_pairs) + FLOAT * min(float(GENERATION_BLOCK_ENTRIES), m * m) + fit_bytes(n_points) + lp
 
 
 def smoothing_work_bytes(n_points: int, max_columns: int) -> float:
@@ -309,18 +444,22 @@ def smoothing_work_bytes(n_points: int, max_columns: int) -> float:
     return FLOAT * (3.0 * m * w + 4.0 * w * w + 40.0 * m)
 
 
-def chunking_work_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs") -> float:
+def chunking_work_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs",
+                        restricted: int | None = None) -> float:
     """Peak bytes chunking adds to the kernel matrix: the pair partition and a restricted LP.
 
-    The restricted LP is taken at about 2·P/n_chunks pairs (a chunk and the retained pairs).
+    The restricted LP is taken at ``restricted`` pairs (default 2·P/n_chunks: a chunk and the
+    retained pairs).
     """
-    restricted = min(float(n_pairs), 2.0 * float(n_pairs) / max(int(n_chunks), 1))
+    if restricted is None:
+        restricted = min(float(n_pairs), 2.0 * float(n_pairs) / max(int(n_chunks), 1))
     count, rows, cols = lp_ranker_size(n_points, restricted, n_points)
     return (CHUNKING_BYTES_PER_PAIR * float(n_pairs) + PAIR_BYTES * restricted
-            + problem_bytes(count, rows, cols, kind="lp", solver=solver))
+            + CHUNKING_RESOLVE_FACTOR * problem_bytes(count, rows, cols, kind="lp", solver=solver))
 
 
-def chunking_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs") -> float:
+def chunking_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs",
+                   restricted: int | None = None) -> float:
     """Peak bytes of chunking: the kernel matrix, then :func:`chunking_work_bytes` beside it.
 
     Examples
@@ -330,12 +469,20 @@ def chunking_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: st
     """
     kernel = FLOAT * float(n_points) ** 2
     return max(kernel_bytes(n_points), kernel + chunking_work_bytes(n_points, n_pairs, n_chunks=n_chunks,
-                                                                    solver=solver))
+                                                                    solver=solver, restricted=restricted))
 
 
 def ranksvm_bytes(n_points: int, n_features: int) -> float:
-    """Peak bytes of RankSVM (truncated Newton on X, never lists pairs): X's copy and O(m) work."""
-    return FLOAT * float(n_points) * (float(n_features) + 32)
+    """Peak bytes of RankSVM (truncated Newton on X, never lists pairs): O(m) work arrays.
+
+    ``n_features`` does not enter: X is used as given (see the module's notes on conversions).
+
+    Examples
+    --------
+    >>> round(ranksvm_bytes(100_000, 50) / 1e6, 1)
+    22.4
+    """
+    return NEWTON_BYTES_PER_POINT * float(n_points)
 
 
 # ----------------------------------------------------------------------------- suggestions
@@ -416,7 +563,7 @@ def aucsvm_routes(n_points: int, n_pairs: int, n_features: int, entries_per_row:
         Route(f"{prefix}AUCSVM", {"kernel": "linear", "method": "liblinear"},
               pair_difference_bytes(n_pairs, entries_per_row, route="liblinear")),
         Route(f"{prefix}AUCSVM", {"kernel": "linear", "method": "kmeans"},
-              pair_difference_bytes(n_pairs, entries_per_row, route="kmeans")),
+              pair_difference_bytes(n_pairs, entries_per_row, route="kmeans", n_clusters=n_points)),
     ]
     linear = [r for r in linear if r.params["method"] not in exclude]
     return linear + kernel_ranker_routes(n_points, survival, max_bytes=max_bytes, linear_first=True,
@@ -424,26 +571,48 @@ def aucsvm_routes(n_points: int, n_pairs: int, n_features: int, entries_per_row:
 
 
 def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str) -> float:
-    """Peak bytes of AUCSVM's dual coordinate descent: the pair list, its solver state and K (or X).
+    """Peak bytes of an AUCSVM fit by dual coordinate descent (``method="dcd"``).
 
-    Per pair, ``DCD_BYTES_PER_PAIR``: the pair list (int32 i and j, float64 w), α, Q_pp, the
-    active index (int32, built from an int64 index), the rescaled α and the support mask.
-    Measured 48.5 bytes a pair (RSS peak minus the RSS before ``fit``, 1e6 and 4e6 pairs, RBF
-    and linear kernels, 2,000-4,000 points); counted 56 with a warm start's starting point. The
-    data: the dense n × d data and its rescaled copy (linear kernel: K is never formed), or the
-    n × n kernel matrix with its evaluation temporaries or its rescaled / symmetrized copies
-    (other kernels; no factor).
+    The largest of three phases:
+
+    * the kernel's evaluation (not for the linear kernel): :func:`kernel_bytes` for RBF; for
+      other kernels, which may be rescaled or checked for symmetry and positive
+      semidefiniteness (½(K + Kᵀ) and its eigenvalues), :func:`kernel_factor_bytes`;
+    * the solve: ``DCD_SOLVE_BYTES_PER_PAIR`` a pair beside the data (the n x n kernel matrix, or
+      for the linear kernel, whose K is never formed, the dense n x d data and its rescaled copy);
+    * the training scores after the solve: the kernel between the n points and the support
+      vectors (at most n) with its evaluation temporaries, beside the fitted attributes kept per
+      pair (``DCD_KEPT_BYTES_PER_PAIR``) and the support vectors' features.
+
+    Parameters
+    ----------
+    n_points, n_pairs, n_features : int
+        Points, pairs and features.
+    kernel : str
+        The kernel's name (``"linear"``, ``"rbf"``, ``"poly"``, ``"precomputed"``, ...).
+
+    Returns
+    -------
+    float
+        Bytes.
 
     Examples
     --------
     >>> aucsvm_dcd_bytes(1000, 10**6, 5, "rbf") < aucsvm_bytes("full", "rbf", 1000, 10**6, 5, 5)
     True
-    >>> round(aucsvm_dcd_bytes(6_325, 10**7, 10, "linear") / 1e9, 2)  # 1e7 pairs, 10 features
-    0.56
+    >>> round(aucsvm_dcd_bytes(2_000, 10**6, 10, "linear") / 1e6)  # the scores' 2,000 x 2,000 block
+    62
     """
-    columns = float(n_features) if kernel == "linear" else float(n_points)
-    data = FLOAT * float(n_points) * columns * (2 if kernel == "linear" else 3)
-    return DCD_BYTES_PER_PAIR * float(n_pairs) + data
+    n, P, d = float(n_points), float(n_pairs), float(n_features)
+    features = FLOAT * n * d
+    if kernel == "linear":
+        evaluation, data = 0.0, 2.0 * features
+    else:
+        evaluation = kernel_bytes(n_points) if kernel == "rbf" else kernel_factor_bytes(n_points)
+        data = FLOAT * n * n
+    solve = data + DCD_SOLVE_BYTES_PER_PAIR * P
+    scores = DCD_KEPT_BYTES_PER_PAIR * P + kernel_bytes(n_points) + features
+    return float(max(evaluation, solve, scores) + fit_bytes(n_points))
 
 
 def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_features: int,
@@ -457,7 +626,7 @@ def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_featur
     True
     """
     if method in ("liblinear", "kmeans"):
-        return pair_difference_bytes(n_pairs, entries_per_row, route=method)
+        return pair_difference_bytes(n_pairs, entries_per_row, route=method, n_clusters=n_points)
     if method == "dcd":
         return aucsvm_dcd_bytes(n_points, n_pairs, n_features, kernel)
     if kernel == "linear":
@@ -480,7 +649,8 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
         exclude = (method,)
     elif method == "dcd":
         what = (f"Dual coordinate descent over {P:,} pairs of {n:,} points ({name} kernel: the pair list and "
-                + ("the dense data)" if name == "linear" else "the kernel matrix)"))
+                + ("the dense data" if name == "linear" else "the kernel matrix")
+                + f", then the training scores against up to {n:,} support vectors)")
         exclude = ("dcd",)
     elif name == "linear":
         what = f"The dual QP over {P:,} pairs of {n:,} points (linear kernel, {d:,} features)"
@@ -513,13 +683,11 @@ def sparse_auc_routes(estimator: str, n_rows: int, n_candidates: int, *, surviva
     """Alternatives to a refused SparseAUC: the largest ``basis_size`` that fits, then RankRC / RankSVM."""
     routes = []
     if max_bytes is not None:
-        per_column = FLOAT * float(n_rows) * SPARSE_BLOCK_COPIES
-        size = int((float(max_bytes) - sparse_auc_bytes(n_rows, 0, n_candidates)) // per_column)
-        size = min(size, int(n_rows))
+        size = sparse_auc_max_basis(n_rows, n_candidates, max_bytes)
         if size >= 1:
             routes.append(Route(estimator, {"basis_size": size}, sparse_auc_bytes(n_rows, size, n_candidates)))
         kappa = min(10, int(n_candidates))
-        size = min(int((float(max_bytes) - sparse_auc_bytes(n_rows, 0, kappa)) // per_column), int(n_rows), 64)
+        size = min(sparse_auc_max_basis(n_rows, kappa, max_bytes), 64)
         if size >= 1:
             routes.append(Route(estimator, {"basis_size": size, "kappa": kappa},
                                 sparse_auc_bytes(n_rows, size, kappa)))

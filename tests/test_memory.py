@@ -7,6 +7,7 @@ The estimates themselves are compared with measured peak memory by
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import numpy as np
@@ -63,10 +64,15 @@ def test_kernel_paths_count_their_temporaries():
     n, r = 2000, 600
     assert _memory.kernel_factor_bytes(n) == pytest.approx(_memory.KERNEL_FACTOR_COPIES * 8 * n * n)
     assert _memory.kernel_factor_bytes(n) > 8 * n * n  # more than the bare n x n matrix
-    assert _memory.rankrc_bytes(n, r) == pytest.approx(8 * (_memory.RANKRC_BLOCK_COPIES * n * r
-                                                            + _memory.RANKRC_BASIS_COPIES * r * r))
+    # RankRC: the larger of the basis eigendecomposition beside the m x r block and the design
+    # (block, M and two r x r arrays)
+    eigh = _memory.KERNEL_EVAL_COPIES * n * r + _memory.RANKRC_EIGH_COPIES * r * r
+    design = 2 * n * r + 2 * r * r
+    assert _memory.rankrc_bytes(n, r) == pytest.approx(
+        8 * max(eigh, design))
     budget = _memory.rankrc_bytes(n, r)
     assert _memory.rankrc_max_basis(n, budget) == r
+    assert _memory.rankrc_max_basis(n, budget - 1) == r - 1
 
 
 @pytest.mark.parametrize("estimate", [
@@ -147,3 +153,78 @@ def test_scalable_lp_routes_are_refused_before_the_kernel(no_kernel, method):
     X, y = _data(300)
     with pytest.raises(ProblemTooLargeError):
         LPRanker(method=method, max_bytes=1e5).fit(X, y)
+
+
+# ============================================================================ estimates bound the fit
+def _traced_peak_of_fit(estimator, X, y):
+    """The tracemalloc peak of ``estimator.fit(X, y)`` (bytes), after a warm-up fit of the same route
+    on a few rows (numba's kernels and the libraries loaded: not what an estimate counts)."""
+    import tracemalloc
+    import warnings
+
+    from sklearn.base import clone
+
+    rows = np.r_[np.flatnonzero(y == 1)[:10], np.flatnonzero(y == 0)[:10]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the capped epochs warn; memory is what is measured
+        clone(estimator).fit(X[rows], y[rows])
+        tracemalloc.start()
+        try:
+            estimator.fit(X, y)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+@pytest.mark.parametrize("kernel, n, d, positive_share", [("linear", 1000, 50, 0.2), ("linear", 900, 50, 0.5),
+                                                           ("rbf", 900, 10, 0.5)])
+def test_dcd_estimate_bounds_the_memory_the_fit_adds(kernel, n, d, positive_share):
+    """The dual coordinate descent estimate is at least the fit's traced peak (the pair list and solver
+    state, then the training scores against up to n support vectors beside the fitted pair duals) and
+    at most 1.5 times it. It once counted the pair list and the data only and admitted fits above it."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, d))
+    y = (np.arange(n) < positive_share * n).astype(int)
+    P = PairSet.bipartite(y).n_pairs
+    estimate = _memory.aucsvm_dcd_bytes(n, P, d, kernel)
+    estimator = AUCSVM(C=1e-3, kernel=kernel, method="dcd", max_iter=10, max_bytes=estimate)
+    peak = _traced_peak_of_fit(estimator, X, y)  # the guard admitted it
+    assert peak <= estimate <= 1.5 * peak, (peak, estimate)
+    with pytest.raises(ProblemTooLargeError, match="Dual coordinate descent"):
+        estimator.set_params(max_bytes=peak * 0.99).fit(X, y)  # a budget below the fit's peak is refused
+
+
+@pytest.mark.parametrize("route", ["subgradient", "rankrc", "ranksvm", "sparse_auc"])
+def test_numpy_route_estimates_bound_the_memory_the_fit_adds(route):
+    """Routes whose arrays are all numpy's: the estimate is at least the fit's traced peak and at
+    most 1.5 times it (the routes with native solvers are measured by the benchmark)."""
+    from aucopt import RankSVM, SparseAUC
+
+    n = {"subgradient": 800, "rankrc": 1500, "ranksvm": 20_000, "sparse_auc": 1000}[route]
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 10))
+    y = (rng.random(n) < (0.3 if route == "rankrc" else 0.5)).astype(int)
+    if route == "subgradient":
+        estimator = LPRanker(gamma=0.1, method="subgradient", max_iter=100, max_bytes=None)
+        estimate = _memory.subgradient_bytes(n)
+    elif route == "rankrc":
+        estimator = RankRC(max_bytes=None)
+        estimate = _memory.rankrc_bytes(n, int(y.sum()))
+    elif route == "ranksvm":
+        estimator = RankSVM()
+        estimate = _memory.ranksvm_bytes(n, X.shape[1])
+    else:
+        estimator = SparseAUC(max_iter=5, max_bytes=None)
+    peak = _traced_peak_of_fit(estimator, X, y)
+    if route == "sparse_auc":  # at the largest basis retrained: validation stops the fit early
+        rows = n - int(round(0.2 * n))
+        retrained = max(r["n_basis"] for r in estimator.path_ if r["retrained"])
+        estimate = _memory.sparse_auc_bytes(rows, min(rows // 2, 512), 100, n_retrained=retrained)
+    assert peak <= estimate <= 1.5 * peak, (peak, estimate)
+
+
+def test_kmeans_estimate_switches_where_the_route_switches():
+    from aucopt.svm._pairwise_linear import kmeans_difference_centers
+
+    default = inspect.signature(kmeans_difference_centers).parameters["minibatch_above"].default
+    assert default == _memory.KMEANS_MINIBATCH_ABOVE

@@ -666,14 +666,20 @@ def test_bad_basis(cancer_small, no_solver_work):
 
 def test_basis_memory_limit(cancer_small, no_solver_work):
     X, y = cancer_small
+    from aucopt._memory import rankrc_bytes
+    from aucopt._validation import format_bytes
+
     m, r = len(y), int(y.sum())
-    assert 8 * (2 * m * r + 6 * r * r) == 47472  # block and whitened copy, six r x r arrays for eigh
-    with pytest.raises(ProblemTooLargeError, match=r"60 x 23 kernel block.* would need about 47\.5 kB.*"
+    assert (m, r) == (60, 23)
+    need = format_bytes(rankrc_bytes(m, r)).replace(".", r"\.")
+    with pytest.raises(ProblemTooLargeError, match=rf"60 x 23 kernel block.* would need about {need}.*"
                                                    r"use RankRC\(basis='random', basis_size=\d+\)"):
-        RankRC(max_bytes=10_000).fit(X, y)
-    with pytest.raises(ProblemTooLargeError, match=r"60 x 60 kernel block.* would need about 230\.4 kB.*"
+        RankRC(max_bytes=rankrc_bytes(m, r // 2)).fit(X, y)
+    need = format_bytes(rankrc_bytes(m, m)).replace(".", r"\.")
+    with pytest.raises(ProblemTooLargeError, match=rf"60 x 60 kernel block.* would need about {need}.*"
                                                    r"use SurvivalRankRC\(basis='random', basis_size=\d+\)"):
-        SurvivalRankRC(basis="full", max_bytes=20_000).fit(X, survival_target(y == 1, np.arange(m, dtype=float)))
+        SurvivalRankRC(basis="full", max_bytes=rankrc_bytes(m, m // 2)).fit(
+            X, survival_target(y == 1, np.arange(m, dtype=float)))
 
 
 def test_one_class_and_all_censored(cancer_small, no_solver_work):
