@@ -10,6 +10,7 @@ import numbers
 import sys
 
 import numpy as np
+from sklearn.utils._param_validation import Interval as _Interval, Options as _Options
 
 SURVIVAL_DTYPE_HINT = (
     "a structured array with a boolean event field and a float time field "
@@ -105,6 +106,50 @@ def format_bytes(n: float) -> str:
             return f"{n:.1f} {unit}" if unit != "B" else f"{int(n)} B"
         n /= 1000.0
     raise AssertionError  # pragma: no cover
+
+
+def check_time_limit(value, name: str = "time_limit") -> float | None:
+    """A time limit in seconds, validated: a positive finite real number, or None for no limit.
+
+    The one check of every time limit an estimator or a scalable route reads (each route's
+    ``time_limit``, the estimators' ``solver_options["time_limit"]``): Python and NumPy numbers
+    alike (``np.float32(1)`` is 1.0 s); zero, negative, NaN and infinite values, booleans and
+    strings are refused with the same message.
+
+    Parameters
+    ----------
+    value : float, int, NumPy real scalar or None
+        The time limit.
+    name : str, default="time_limit"
+        Its name, for the error message (e.g. ``"solver_options['time_limit']"``).
+
+    Returns
+    -------
+    seconds : float or None
+        ``value`` as a Python float; None when it is None.
+
+    Raises
+    ------
+    ValueError
+        When ``value`` is not None and not a positive finite real number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt._validation import check_time_limit
+    >>> check_time_limit(np.float32(1)), check_time_limit(None)
+    (1.0, None)
+    >>> check_time_limit(-1, "solver_options['time_limit']")
+    Traceback (most recent call last):
+    ...
+    ValueError: solver_options['time_limit'] must be a positive number of seconds, or None for no limit; got -1.
+    """
+    if value is None:
+        return None
+    if (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+            and 0.0 < float(value) < np.inf):
+        return float(value)
+    raise ValueError(f"{name} must be a positive number of seconds, or None for no limit; got {value!r}.")
 
 
 def check_finite_1d(values, name: str, *, dtype=float) -> np.ndarray:
@@ -800,3 +845,28 @@ def binary_labels(y, pos_label=None) -> tuple[np.ndarray, object]:
     elif pos_label not in classes:
         raise ValueError(f"pos_label={pos_label!r} is not one of the classes {classes.tolist()}.")
     return arr == pos_label, pos_label
+
+
+def _not_bool(val) -> bool:
+    return not isinstance(val, (bool, np.bool_))
+
+
+class Count(_Interval):
+    """An integer interval constraint that refuses booleans.
+
+    scikit-learn's ``Interval(Integral, ...)`` accepts ``True`` and ``False`` (``bool`` is an
+    ``Integral``), so ``basis_size=True`` would pass validation as the count 1 and fail later
+    inside the fit. Declare every integer parameter (a count, a size, an iteration limit) with
+    this class instead: ``Count(Integral, 1, None, closed="left")``; the error then reads "The
+    'basis_size' parameter of SparseAUC must be an int in the range [1, inf) ... Got True instead."
+    """
+
+    def is_satisfied_by(self, val):
+        return _not_bool(val) and super().is_satisfied_by(val)
+
+
+class CountOptions(_Options):
+    """An integer options constraint that refuses booleans (``True == 1`` is not option 1)."""
+
+    def is_satisfied_by(self, val):
+        return _not_bool(val) and super().is_satisfied_by(val)

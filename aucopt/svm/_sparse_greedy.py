@@ -38,10 +38,11 @@ not increase E.
 **Stopping.** At ``basis_size`` (default min(l/2, 512), l = fitting points), when no candidate is
 left, or — with ``validation_fraction > 0`` — by validation: that fraction of the rows (stratified
 by class / event) is held out, the model is fitted on the rest, and at every retrain point the
-validation AUC (Harrell's C for survival; ties ½) is recorded. Fitting stops when
-``n_iter_no_change`` consecutive checks fail to beat the best earlier check by ``min_delta``; the
-final model is the checkpoint with the best validation score (the smallest basis among equal
-scores).
+validation AUC (Harrell's C for survival; ties ½) and the mean validation pair loss are
+recorded. A check improves on the best earlier one when its score is higher by ``min_delta``, or
+when the scores differ by less than ``min_delta`` and its validation loss is lower by the fraction
+``min_delta`` (the loss breaks the ties of a saturated or coarse validation AUC). Fitting stops
+when ``n_iter_no_change`` consecutive checks do not improve; the final model is the best check.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._progress import progress_bar
 from ..exceptions import warn
-from .._validation import check_fit_scale, penalty_from_C
+from .._validation import Count, check_fit_scale, penalty_from_C
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     non_negative, positive)
@@ -64,7 +65,7 @@ from .. import _memory
 from ..kernels import Kernel
 from ..metrics import harrell_c, multipartite_c_index, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..pairs.core import pair_loss, pair_loss_and_hessian
+from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian
 from ._newton import newton_solve
 
 __all__ = ["SparseAUC", "SurvivalSparseAUC", "sparse_objective", "line_minimize", "retrain_due"]
@@ -161,7 +162,8 @@ def line_minimize(pairs: PairSet, z, col, b: float, kqq: float, C: float, *, at0
         ``(L(z), φ'(0), φ''(0), scale(0))``: skips the evaluation at t = 0 (shared by all
         candidates of a step).
     tol : float, default=1e-10
-        Stop when |φ'(t)| ≤ tol · (1 + |b| + k_qq|t| + (C/2)|c|ᵀ|∂L|).
+        Stop when |φ'(t)| ≤ tol · (1 + |b| + k_qq|t| + (C/2)|c|ᵀ|∂L(z)|), ∂L(z) the loss
+        gradient at t = 0.
     max_iter : int, default=60
         Maximum number of Newton / bisection steps.
 
@@ -199,22 +201,27 @@ def line_minimize(pairs: PairSet, z, col, b: float, kqq: float, C: float, *, at0
     """
     z, col = np.asarray(z, float), np.asarray(col, float)
     lo, hi, t = -np.inf, np.inf, 0.0
-    L0 = L = None if at0 is None else at0[0]
-    n_eval = 0
+    if at0 is None:
+        L0, c0 = pair_loss(pairs, z, "squared_hinge")
+        slope0, curv0 = pair_line_derivatives(pairs, z, col, "squared_hinge")[1:]
+        at0 = (L0, b + 0.5 * C * slope0, kqq + 0.5 * C * curv0,
+               1.0 + abs(b) + 0.5 * C * float(np.abs(col) @ np.abs(c0)))
+        n_eval = 2
+    else:
+        n_eval = 0
+    L0 = L = at0[0]
+    scale0 = at0[3] - abs(b)  # 1 + (C/2)|c|ᵀ|∂L| at t = 0: the size of the loss term of φ'
     for it in range(max_iter):
-        if it == 0 and at0 is not None:
+        if it == 0:
             d1, d2, scale = at0[1], at0[2], at0[3]
-        else:
-            L, c, H = pair_loss_and_hessian(pairs, z + t * col, "squared_hinge")
+        else:  # L, φ' and φ'' along the column in one sweep (no gradient vector, no Hessian state)
+            L, slope, curv = pair_line_derivatives(pairs, z + t * col, col, "squared_hinge")
             n_eval += 1
-            L0 = L if L0 is None else L0
-            d1 = b + kqq * t + 0.5 * C * float(col @ c)
-            scale = 1.0 + abs(b) + kqq * abs(t) + 0.5 * C * float(np.abs(col) @ np.abs(c))
-            d2 = None
+            d1 = b + kqq * t + 0.5 * C * slope
+            d2 = kqq + 0.5 * C * curv
+            scale = scale0 + abs(b) + kqq * abs(t)
         if abs(d1) <= tol * scale:
             break
-        if d2 is None:
-            d2 = kqq + 0.5 * C * float(col @ H.matvec(col))
         if d1 < 0:
             lo = t
         else:
@@ -269,22 +276,37 @@ def retrain_due(d: int, d_max: int, schedule: str = "schedule") -> bool:
     return int(np.floor(4 * np.log2(d))) != int(np.floor(4 * np.log2(d - 1)))
 
 
+def _improves(score: float, loss: float, best_score: float, best_loss: float, min_delta: float) -> bool:
+    """Whether a validation check improves on the best earlier one.
+
+    It does when its score (AUC, C-index) is higher by at least ``min_delta``, or when the
+    scores differ by less than ``min_delta`` and its mean validation pair loss is lower by at
+    least the fraction ``min_delta``. The loss breaks the ties of a score that no longer
+    discriminates: on a small validation set the AUC is coarse (steps of 1 / pairs) and often
+    reaches 1.0 with a handful of basis functions, while the margins, and the ranking of unseen
+    data, still improve.
+    """
+    if score >= best_score + min_delta:
+        return True
+    return score > best_score - min_delta and loss < best_loss * (1.0 - min_delta)
+
+
 class _SparseGreedy(BaseEstimator):
     """Shared parameters and fit of the greedy sparse kernel AUC rankers."""
 
     _parameter_constraints: dict = {
         "C": [positive()],
-        "basis_size": [Interval(Integral, 1, None, closed="left"), None],
-        "kappa": [Interval(Integral, 1, None, closed="left")],
+        "basis_size": [Count(Integral, 1, None, closed="left"), None],
+        "kappa": [Count(Integral, 1, None, closed="left")],
         "selection": [StrOptions({"exact", "newton1"})],
         "retrain": [StrOptions({"schedule", "always"})],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "n_iter_no_change": [Count(Integral, 1, None, closed="left")],
         "min_delta": [non_negative()],
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],  # evaluates its own kernel columns
         "tol": [positive()],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Count(Integral, 1, None, closed="left")],
         **VERBOSE_CONSTRAINT,
         **RANDOM_STATE_CONSTRAINT,
         **MAX_BYTES_CONSTRAINT,
@@ -361,7 +383,8 @@ class _SparseGreedy(BaseEstimator):
                 "All pair weights are zero: sample_weight leaves no pair with positive weight among the "
                 "fitting rows (e.g. only one class, or no event, has nonzero weight).")
         penalty_from_C(self.C, N)  # the inner Newton penalty 2/(C N) must be a positive float
-        if va is not None and self._make_pairs(y[va], None, rows=va).n_pairs == 0:
+        val_pairs = None if va is None else self._make_pairs(y[va], None, rows=va)
+        if val_pairs is not None and val_pairs.n_pairs == 0:
             raise ValueError("The validation rows have no comparable pair; lower validation_fraction or use 0.")
         Xt, l = X[tr], len(tr)
         d_max = min(max(1, l // 2), 512) if self.basis_size is None else self.basis_size
@@ -381,7 +404,7 @@ class _SparseGreedy(BaseEstimator):
         KJ = np.empty((l, d_max))
         J, beta, z = [], np.zeros(0), np.zeros(l)
         E = 0.5 * C * pair_loss(pairs, z, "squared_hinge")[0]
-        path, checks, snaps = [], [], []
+        path, best, since_best = [], None, 0  # best: (val score, val loss, size, beta, E)
         self.n_retrains_ = self._newton_capped = 0
         stopped_by_validation, stop_reason = False, "basis_size"
         bar = progress_bar(bool(self.verbose), total=d_max, desc=type(self).__name__, unit="basis")
@@ -395,8 +418,7 @@ class _SparseGreedy(BaseEstimator):
             kqq = Kc[cand, np.arange(len(cand))]
             L0, c0, H = pair_loss_and_hessian(pairs, z, "squared_hinge")  # shared state at t = 0
             g = z[cand] + 0.5 * C * (Kc.T @ c0)  # φ'(0) per candidate (b_q = K_qJ β_J = f_q)
-            h = kqq + 0.5 * C * np.einsum("ia,ia->a", Kc, np.column_stack([H.matvec(Kc[:, a])
-                                                                          for a in range(len(cand))]))
+            h = kqq + 0.5 * C * np.einsum("ia,ia->a", Kc, H.matmat(Kc))  # φ''(0) per candidate
             if self.selection == "exact":
                 sc = 1.0 + np.abs(z[cand]) + 0.5 * C * (np.abs(Kc).T @ np.abs(c0))
                 res = [line_minimize(pairs, z, Kc[:, a], z[q], kqq[a], C, at0=(L0, g[a], h[a], sc[a]))
@@ -422,28 +444,29 @@ class _SparseGreedy(BaseEstimator):
                 beta, E_new = self._retrain(KJ[:, :k + 1], KJ[J, :k + 1], beta, pairs, C, N)
                 z = KJ[:, :k + 1] @ beta
             E = E_new
-            rec = {"n_basis": k + 1, "objective": E, "val_score": None, "retrained": retrained, "added": q}
+            rec = {"n_basis": k + 1, "objective": E, "val_score": None, "val_loss": None, "retrained": retrained,
+                   "added": q}
             path.append(rec)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(E=f"{E:.6g}")
             if retrained and va is not None:
                 s = kernel(X[va], Xt[J]) @ beta
-                rec["val_score"] = float(self._val_score(y[va], s))
-                checks.append(rec["val_score"])
-                snaps.append((k + 1, beta.copy(), E))
-                p = self.n_iter_no_change
-                if len(checks) > p and max(checks[-p:]) < max(checks[:-p]) + self.min_delta:
-                    stopped_by_validation, stop_reason = True, "validation"
-                    break
+                score = rec["val_score"] = float(self._val_score(y[va], s))
+                loss = rec["val_loss"] = pair_loss(val_pairs, s, "squared_hinge")[0] / val_pairs.total_weight()
+                if best is None or _improves(score, loss, best[0], best[1], self.min_delta):
+                    best, since_best = (score, loss, k + 1, beta.copy(), E), 0
+                else:
+                    since_best += 1
+                    if since_best >= self.n_iter_no_change:
+                        stopped_by_validation, stop_reason = True, "validation"
+                        break
         if bar is not None:
             bar.close()
         self._warn_if_capped(va is not None and len(J) >= d_max and not stopped_by_validation, d_max)
-        if snaps:  # the best validated checkpoint (first of equal scores: the sparsest)
-            best = int(np.argmax(checks))
-            size, beta, E = snaps[best]
+        if best is not None:  # the best validated checkpoint
+            self.val_score_, _, size, beta, E = best
             J = J[:size]
-            self.val_score_ = checks[best]
         else:
             self.val_score_ = None
         self.support_ = tr[np.asarray(J, dtype=np.int64)]
@@ -464,7 +487,7 @@ class _SparseGreedy(BaseEstimator):
         if basis_capped:
             warn(
                 f"{name} reached the basis size limit basis_size={d_max} before its validation stopping rule "
-                f"held (n_iter_no_change={self.n_iter_no_change} checks without a gain of min_delta="
+                f"held (n_iter_no_change={self.n_iter_no_change} checks without an improvement by min_delta="
                 f"{self.min_delta}): the validation score was still improving and a larger basis may rank "
                 "better. Raise basis_size.",
                 ConvergenceWarning)
@@ -529,10 +552,13 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         Fraction of the rows (stratified by class) held out for early stopping, in [0, 1);
         0 disables validation and grows the basis to ``basis_size``.
     n_iter_no_change : int, default=3
-        Stop when this many consecutive validation checks fail to beat the best earlier
-        check by ``min_delta``.
+        Stop when this many consecutive validation checks fail to improve on the best earlier
+        check: a higher validation AUC by ``min_delta``, or an AUC within ``min_delta`` and a
+        mean validation pair loss lower by the fraction ``min_delta``. The returned model is the
+        best check.
     min_delta : float, default=1e-3
-        Minimum improvement of the validation AUC that counts as a change.
+        Minimum improvement of the validation AUC (and relative improvement of the validation
+        loss at an equal AUC) that counts as a change.
     kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
         The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
     gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
@@ -586,13 +612,14 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
         Validation AUC of the returned model (None without validation).
     path_ : list of dict
         One record per addition: ``n_basis``, ``objective`` (E after the addition and any
-        re-optimization; non-increasing), ``val_score`` (at validated re-optimization points,
-        else None), ``retrained``, ``added`` (the row index among the fitting rows).
+        re-optimization; non-increasing), ``val_score`` and ``val_loss`` (validation AUC and
+        mean squared-hinge loss per validation pair, at validated re-optimization points, else
+        None), ``retrained``, ``added`` (the row index among the fitting rows).
     n_iter_ : int
         Number of greedy additions performed (``len(path_)``).
     stop_reason_ : {"basis_size", "validation", "no_candidates"}
         What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
-        (``n_iter_no_change`` checks without a gain of ``min_delta``); or every distinct fitting
+        (``n_iter_no_change`` checks without an improvement); or every distinct fitting
         row was already in the basis.
     n_retrains_ : int
         Number of Newton re-optimizations.
@@ -687,10 +714,11 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         Fraction of the rows (stratified by event) held out for early stopping on Harrell's C,
         in [0, 1); 0 disables validation.
     n_iter_no_change : int, default=3
-        Stop when this many consecutive validation checks fail to beat the best earlier
-        check by ``min_delta``.
+        Stop when this many consecutive validation checks fail to improve on the best earlier
+        check (see :class:`SparseAUC`, with Harrell's C for the AUC).
     min_delta : float, default=1e-3
-        Minimum improvement of the validation C-index that counts as a change.
+        Minimum improvement of the validation C-index (and relative improvement of the
+        validation loss at an equal C-index) that counts as a change.
     kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
         The kernel.
     gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
@@ -722,6 +750,10 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         pairs among the fitting rows (the rows outside the validation split, with nonzero
         ``sample_weight``), each with its own weight; ``time_scale=None`` is the median time gap
         of those pairs.
+        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
+        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
+        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
+        estimate of the fitting rows; both keep the pairs unlisted.
 
     Attributes
     ----------
@@ -743,7 +775,7 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
         Number of greedy additions performed (``len(path_)``).
     stop_reason_ : {"basis_size", "validation", "no_candidates"}
         What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
-        (``n_iter_no_change`` checks without a gain of ``min_delta``); or every distinct fitting
+        (``n_iter_no_change`` checks without an improvement); or every distinct fitting
         row was already in the basis.
     n_retrains_ : int
         Number of Newton re-optimizations.

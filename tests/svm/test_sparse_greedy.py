@@ -230,11 +230,68 @@ def test_validation_stopping_keeps_best_checkpoint(cancer_split):
     Xtr, Xte, ytr, yte = cancer_split
     m = SparseAUC(0.01, basis_size=60, selection="newton1", gamma=1 / 60, n_iter_no_change=3).fit(Xtr, ytr)
     checks = [r for r in m.path_ if r["val_score"] is not None]
-    best = max(checks, key=lambda r: r["val_score"])
-    assert m.val_score_ == best["val_score"] and len(m.support_) == best["n_basis"]
+    held, k = _replay_validation(_checks(m), 3, 1e-3)
+    assert held and m.stop_reason_ == "validation"
+    assert m.val_score_ == checks[k]["val_score"] and len(m.support_) == checks[k]["n_basis"]
+    assert m.val_score_ >= max(r["val_score"] for r in checks) - 1e-3
     assert len(m.validation_indices_) + len(m.train_indices_) == len(ytr)
     assert not set(m.support_) & set(m.validation_indices_)
     assert m.score(Xte, yte) > 0.95
+
+
+def test_saturated_validation_auc_is_decided_by_the_validation_loss():
+    """On a small validation set the AUC reaches 1.0 within a few basis functions; the checks
+    after that are ranked by the validation pair loss, not stopped at the first 1.0."""
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(200, noise=0.15, random_state=0)
+    m = SparseAUC(1.0, kappa=20, gamma=2.0, random_state=0).fit(X, y)
+    checks = [r for r in m.path_ if r["val_score"] is not None]
+    first_top = next(r for r in checks if r["val_score"] == 1.0)
+    held, k = _replay_validation(_checks(m), 3, 1e-3)
+    assert held and m.stop_reason_ == "validation"
+    assert len(m.support_) == checks[k]["n_basis"] > first_top["n_basis"]
+    assert checks[k]["val_loss"] < first_top["val_loss"] * (1 - 1e-3)
+    # the recorded loss is the mean squared hinge over the validation pairs of the returned model
+    va = m.validation_indices_
+    f = m.decision_function(X[va])
+    pos, neg = f[y[va] == 1], f[y[va] == 0]
+    brute = np.mean(np.maximum(0.0, 1.0 - (pos[:, None] - neg[None, :])) ** 2)
+    assert checks[k]["val_loss"] == pytest.approx(brute, rel=1e-9, abs=1e-12)
+    assert m.val_score_ == checks[k]["val_score"] == 1.0
+
+
+def test_validation_loss_of_zero_does_not_keep_the_fit_growing():
+    """A validation loss of exactly 0 at an AUC of 1 is no improvement on an earlier 0."""
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(200, noise=0.15, random_state=1)
+    m = SparseAUC(1.0, kappa=20, gamma=2.0, random_state=1).fit(X, y)
+    losses = [r["val_loss"] for r in m.path_ if r["val_score"] is not None]
+    assert m.stop_reason_ == "validation" and min(losses) == 0.0
+    assert len(m.support_) == m.path_[[r["val_loss"] for r in m.path_].index(0.0)]["n_basis"]
+
+
+def test_one_step_scores_equal_single_hessian_products(cancer_split):
+    """The candidates' curvature from one multi-column Hessian product equals the per-column one,
+    and the line search along one sweep equals a brute-force 1-D minimization."""
+    Xtr, _, ytr, _ = cancer_split
+    pairs = PairSet.bipartite(ytr)
+    K = rbf_kernel(Xtr, Xtr[:7], gamma=1 / 60)
+    z = K[:, :2] @ np.array([0.3, -0.2])
+    from aucopt.pairs.core import pair_loss_and_hessian
+    _, _, H = pair_loss_and_hessian(pairs, z, "squared_hinge")
+    np.testing.assert_allclose(H.matmat(K), np.column_stack([H.matvec(K[:, a]) for a in range(7)]),
+                               rtol=1e-12, atol=1e-12)
+    C = 0.01
+    for a in range(2, 7):
+        t, dE, _ = line_minimize(pairs, z, K[:, a], z[a], 1.0, C)
+        phi = lambda u: u * z[a] + 0.5 * u * u + 0.5 * C * (  # noqa: E731
+            np.sum(np.maximum(0, 1 - ((z + u * K[:, a])[ytr == 1][:, None] - (z + u * K[:, a])[ytr == 0][None])) ** 2)
+            - np.sum(np.maximum(0, 1 - (z[ytr == 1][:, None] - z[ytr == 0][None])) ** 2))
+        ref = minimize_scalar(phi)
+        assert dE <= ref.fun + 1e-9 * (1 + abs(ref.fun))
+        assert t == pytest.approx(ref.x, rel=1e-5, abs=1e-7)
 
 
 # ============================================================================ 7. survival
@@ -346,9 +403,31 @@ def test_survival_sparse_auc_lprex_with_validation(whas500):
 
 
 # ============================================================================ 9. honest stopping
+def _replay_validation(checks, p, min_delta):
+    """The stopping rule replayed on the recorded (val_score, val_loss) checks.
+
+    A check improves on the incumbent when its score is higher by ``min_delta``, or when the
+    scores differ by less than ``min_delta`` and its loss is lower by the fraction ``min_delta``.
+    Returns (whether ``p`` consecutive checks failed to improve, index of the incumbent then).
+    """
+    best, since = 0, 0
+    for k in range(1, len(checks)):
+        (s, v), (bs, bv) = checks[k], checks[best]
+        if s >= bs + min_delta or (abs(s - bs) < min_delta and v < bv * (1 - min_delta)):
+            best, since = k, 0
+        else:
+            since += 1
+            if since == p:
+                return True, best
+    return False, best
+
+
 def _validation_rule_held(checks, p, min_delta):
-    """The stopping rule recomputed from the recorded validation scores."""
-    return any(max(checks[k - p:k]) < max(checks[:k - p]) + min_delta for k in range(p + 1, len(checks) + 1))
+    return _replay_validation(checks, p, min_delta)[0]
+
+
+def _checks(model):
+    return [(r["val_score"], r["val_loss"]) for r in model.path_ if r["val_score"] is not None]
 
 
 def test_basis_size_limit_before_validation_rule_warns(cancer_split):
@@ -359,14 +438,14 @@ def test_basis_size_limit_before_validation_rule_warns(cancer_split):
     with pytest.warns(ConvergenceWarning, match=r"basis_size=3 before its validation stopping rule.*Raise basis_size") as record:
         capped = SparseAUC(0.1, basis_size=3, kappa=10, random_state=0).fit(Xtr, ytr)
     assert [r.filename for r in record] == [__file__]  # pointing at the user's fit call
-    checks = [r["val_score"] for r in capped.path_ if r["val_score"] is not None]
+    checks = _checks(capped)
     assert capped.n_iter_ == len(capped.path_) == 3
     assert not _validation_rule_held(checks, 3, 1e-3)
     # the same settings with room to grow: the rule ends the fit, silently, before the limit
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         free = SparseAUC(0.1, basis_size=120, kappa=10, random_state=0).fit(Xtr, ytr)
-    checks = [r["val_score"] for r in free.path_ if r["val_score"] is not None]
+    checks = _checks(free)
     assert free.n_iter_ == len(free.path_) < 120
     assert _validation_rule_held(checks, 3, 1e-3)
     # without validation, basis_size is the stopping rule itself: no warning
