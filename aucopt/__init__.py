@@ -23,7 +23,9 @@ from ._formulations_path import ensure_formulations_package as _ensure_formulati
 from ._validation import survival_target
 from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
 from .exceptions import (
+    ClusterDataLostError,
     ConvexityError,
+    InconsistentVersionWarning,
     NoComparablePairsError,
     ProblemTooLargeError,
     SlowFitWarning,
@@ -61,6 +63,6 @@ __all__ = [
     "pooled_cindex_cv", "compare_methods", "kaplan_meier", "logrank", "PairSet", "Problem", "Model",
     "formulation", "get_formulation", "available_formulations", "solve", "available_solvers",
     "SolveResult", "Status", "SolverError", "SolverWarning", "SlowFitWarning", "ProblemTooLargeError",
-    "NoComparablePairsError", "ConvexityError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
+    "InconsistentVersionWarning", "NoComparablePairsError", "ClusterDataLostError", "ConvexityError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
     "survival_target", "BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker",
 ]

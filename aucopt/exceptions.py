@@ -8,6 +8,10 @@
   below, a product of expressions, an indefinite quadratic term); raised when it is declared,
   before any solver runs.
 * :class:`SolverWarning` — a backend stopped early or reports low accuracy.
+* :class:`ClusterDataLostError` — a fit on a dask cluster lost data it cannot recompute (a worker
+  left holding scattered data, or the client closed mid-fit).
+* :class:`InconsistentVersionWarning` — an estimator was unpickled by another aucopt version than
+  the one that pickled it.
 
 Every warning aucopt issues (:class:`SolverWarning`, scikit-learn's ``ConvergenceWarning`` when an
 iteration limit, not the stopping rule, ends a fit) goes through :func:`warn`, which attributes it
@@ -24,7 +28,7 @@ import warnings
 from ._validation import format_bytes
 
 __all__ = ["ProblemTooLargeError", "NoComparablePairsError", "ConvexityError", "SolverError", "SolverWarning",
-           "SlowFitWarning", "check_memory", "warn"]
+           "SlowFitWarning", "ClusterDataLostError", "InconsistentVersionWarning", "check_memory", "warn"]
 
 _PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
                        os.path.dirname(os.path.realpath(__file__)) + os.sep})
@@ -75,6 +79,18 @@ def warn(message, category: type[Warning] = UserWarning) -> None:
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def problem_label(name: str) -> str:
+    """How messages name a solved problem: its name quoted, or "an unnamed problem".
+
+    Examples
+    --------
+    >>> from aucopt.exceptions import problem_label
+    >>> problem_label("lp_ranker"), problem_label("")
+    ("'lp_ranker'", 'an unnamed problem')
+    """
+    return repr(name) if name else "an unnamed problem"
 
 
 class ProblemTooLargeError(MemoryError, ValueError):
@@ -251,6 +267,67 @@ class SolverWarning(UserWarning):
     """
 
 
+class InconsistentVersionWarning(UserWarning):
+    """An estimator was pickled by another aucopt version than the one unpickling it.
+
+    aucopt stores its version in every estimator it pickles (``_aucopt_version``, as
+    scikit-learn stores ``_sklearn_version``) and issues this warning when the version found
+    differs from the running one, or when the pickle stored none (an aucopt older than 0.3.0).
+    Parameters the pickle lacks because they were added since (``warm_start``, ``verbose``, ...)
+    are set to their defaults, so that ``repr``, ``get_params`` and ``clone`` work; the fitted
+    model is unchanged, but it may behave differently from a model fitted by this version.
+    Refit it to be sure, or load it with the version that pickled it.
+
+    Parameters
+    ----------
+    estimator_name : str
+        The estimator's class name.
+    current_version : str
+        The running aucopt version.
+    original_version : str or None
+        The version that pickled the estimator; None when the pickle stored none.
+    filled_parameters : dict, default=None
+        The parameters the pickle lacked, with the defaults they were given.
+
+    Attributes
+    ----------
+    estimator_name, current_version, original_version, filled_parameters
+        As given.
+
+    See Also
+    --------
+    sklearn.exceptions.InconsistentVersionWarning : The same warning for scikit-learn's version.
+
+    Examples
+    --------
+    >>> from aucopt.exceptions import InconsistentVersionWarning
+    >>> print(InconsistentVersionWarning(estimator_name="AUCSVM", current_version="0.3.0",
+    ...                                  original_version="0.2.0", filled_parameters={"verbose": 0}))
+    Trying to unpickle estimator AUCSVM from aucopt 0.2.0 with aucopt 0.3.0. The parameters it lacks were set to their defaults: verbose=0. The fitted model is unchanged, but it may not behave as it did with aucopt 0.2.0: refit it with aucopt 0.3.0, or load it with aucopt 0.2.0.
+    """
+
+    def __init__(self, *, estimator_name: str, current_version: str, original_version: str | None,
+                 filled_parameters: dict | None = None):
+        self.estimator_name = estimator_name
+        self.current_version = current_version
+        self.original_version = original_version
+        self.filled_parameters = dict(filled_parameters or {})
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        origin = (f"aucopt {self.original_version}" if self.original_version is not None
+                  else "an aucopt version older than 0.3.0 (the pickle records none)")
+        filled = ""
+        if self.filled_parameters:
+            filled = (" The parameters it lacks were set to their defaults: "
+                      + ", ".join(f"{k}={v!r}" for k, v in self.filled_parameters.items()) + ".")
+        load = (f", or load it with aucopt {self.original_version}" if self.original_version is not None
+                else ", or load it with the version that pickled it")
+        return (f"Trying to unpickle estimator {self.estimator_name} from {origin} with aucopt "
+                f"{self.current_version}.{filled} The fitted model is unchanged, but it may not behave as it did "
+                f"with {origin.split(' (')[0]}: refit it with aucopt {self.current_version}{load}.")
+
+
 class SlowFitWarning(UserWarning):
     """``method="auto"`` chose a route that its runtime model predicts will take over a minute.
 
@@ -273,6 +350,52 @@ class SlowFitWarning(UserWarning):
     True
     >>> warnings.resetwarnings()
     """
+
+
+class ClusterDataLostError(RuntimeError):
+    """A fit on a dask cluster lost data that it cannot recompute, so nothing was fitted.
+
+    A fit on dask collections survives the loss of a worker whenever the data on it can be
+    rebuilt: blocks of X (and a dask y or ``sample_weight``) computed from a dask graph are
+    recomputed by the scheduler on the remaining workers, in-memory targets are sent again, and
+    the fit goes on to the same solution. This error is raised, instead of dask's
+    ``FutureCancelledError``, when that is impossible:
+
+    * a block of X, y or the weights was held by a worker that left and was not computed from a
+      graph (it was sent with ``client.scatter``, or built from scattered data);
+    * the client closed, or lost its scheduler, while the fit ran (the cluster then releases the
+      fit's data).
+
+    The message names what was lost and what to do. The dask error is chained as ``__cause__``.
+    Subclasses :class:`RuntimeError`.
+
+    Parameters
+    ----------
+    message : str
+        The explanation.
+    lost : sequence of str, default=()
+        What was lost, one description per item (e.g. ``"block 3 of X (rows 600 to 799)"``).
+
+    Attributes
+    ----------
+    lost : tuple of str
+        What was lost.
+
+    See Also
+    --------
+    aucopt.distributed.DaskRowOperator : Recomputes lost blocks and retries its products.
+
+    Examples
+    --------
+    >>> from aucopt.exceptions import ClusterDataLostError
+    >>> exc = ClusterDataLostError("block 0 of X was lost", lost=["block 0 of X (rows 0 to 99)"])
+    >>> exc.lost, isinstance(exc, RuntimeError)
+    (('block 0 of X (rows 0 to 99)',), True)
+    """
+
+    def __init__(self, message: str, lost=()):
+        super().__init__(message)
+        self.lost = tuple(lost)
 
 
 class SolverError(RuntimeError):
@@ -312,6 +435,6 @@ class SolverError(RuntimeError):
     def __init__(self, result):
         self.result = result
         super().__init__(
-            f"{result.solver} returned status '{result.status}' on {result.problem_name!r}"
+            f"{result.solver} returned status '{result.status}' on {problem_label(result.problem_name)}"
             + (f": {result.message}" if result.message else "")
         )

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, validate_params
+from sklearn.utils._param_validation import validate_params
 
-from .._validation import binary_labels
+from .._validation import Count, binary_labels
 from ..base import positive
 from ..online._onepass import ClassStats, OnePassAUC, batch_solution_from_stats
 
@@ -69,7 +69,7 @@ _COMMON_CONSTRAINTS = {
     "y": "no_validation",
     "columns": ["array-like", None],
     "pos_label": [Real, str, "boolean", None],
-    "split_every": [Interval(Integral, 2, None, closed="left")],
+    "split_every": [Count(Integral, 2, None, closed="left")],
 }
 
 

@@ -8,8 +8,9 @@ from numbers import Integral
 
 import numpy as np
 
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .._validation import Count
 from ..base import (
     KERNEL_CONSTRAINTS,
     MAX_BYTES_CONSTRAINT,
@@ -87,7 +88,7 @@ class _LPRankerModel(KernelPairRanker):
         "solver": [str],
         **SOLVER_OPTIONS_CONSTRAINT,
         "tol": [positive(), None],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [Count(Integral, 1, None, closed="left"), None],
         **VERBOSE_CONSTRAINT,
         **RANDOM_STATE_CONSTRAINT,
         "support_threshold": [non_negative()],
@@ -116,6 +117,13 @@ class _LPRankerModel(KernelPairRanker):
         self.support_threshold = support_threshold
         self.lifted = lifted
         self.max_bytes = max_bytes
+
+    #: what this estimator offers instead of another estimator's fit parameter (see ``check_fit_params``)
+    _fit_parameter_hints = {
+        "alpha_path": ("Along a path of C, refit after set_params(C=...) with method_options={'warm_start': "
+                       "previous.method_result_} (method='smoothing' or 'generation'): each fit starts from the "
+                       "previous solution."),
+    }
 
     @property
     def _row_index_attributes(self):
@@ -329,8 +337,8 @@ class _LPRankerModel(KernelPairRanker):
             raise ValueError(missing_output_message(problem, "coef"))
         if generation_options is None:
             return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
-                         solver_options=self.solver_options).raise_for_status()
-        solver_options = dict(self.solver_options or {})
+                         solver_options=self._solver_options()).raise_for_status()
+        solver_options = dict(self._solver_options() or {})
         time_limit = solver_options.pop("time_limit", None)  # the whole run's
         result = _warning_at_fit(pair_row_generation, problem, problem.metadata["pair_rows"], self.solver,
                                  pair_index=problem.metadata["pair_index"], verbose=self.verbose,
@@ -370,11 +378,11 @@ class _LPRankerModel(KernelPairRanker):
         basis = None if kernel.precomputed else X
         if method == "subgradient":
             run = _warning_at_fit(subgradient, K, pairs, C, tol=self.tol, verbose=self.verbose,
-                                  time_limit=(self.solver_options or {}).get("time_limit"), **options)
+                                  time_limit=(self._solver_options() or {}).get("time_limit"), **options)
             self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.iterations, run.gap
             return Solution(basis, pairs.signs * run.alpha, None, run.objective)
         if method == "chunking":
-            run = _warning_at_fit(chunking, K, pairs, C, solver=self.solver, solver_options=self.solver_options,
+            run = _warning_at_fit(chunking, K, pairs, C, solver=self.solver, solver_options=self._solver_options(),
                                   tol=self.tol, verbose=max(2, int(self.verbose)) if self.verbose else 0,
                                   random_state=self.random_state,
                                   max_bytes=self.max_bytes, **options)
@@ -423,7 +431,7 @@ class _LPRankerModel(KernelPairRanker):
         operator = self._kernel_operator(X, kernel, pairs.n_points)
         tol = SMOOTHING_TOL if self.tol is None else float(self.tol)
         run = _warning_at_fit(smoothing, operator, pairs, C, tol=tol, verbose=self.verbose,
-                              time_limit=(self.solver_options or {}).get("time_limit"), max_bytes=self.max_bytes,
+                              time_limit=(self._solver_options() or {}).get("time_limit"), max_bytes=self.max_bytes,
                               **options)
         self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.iterations, run.gap
         return Solution(None if kernel.precomputed else X, pairs.signs * run.alpha, None, run.objective)
@@ -441,7 +449,7 @@ class _LPRankerModel(KernelPairRanker):
                 check_lp_kernel_values(block, self.solver)
                 return block
         run = _warning_at_fit(row_column_generation, K, pairs, C, tol=self.tol, verbose=self.verbose,
-                              solver_options=self.solver_options, max_bytes=self.max_bytes, **options)
+                              solver_options=self._solver_options(), max_bytes=self.max_bytes, **options)
         self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.rounds, run.gap
         return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
 
@@ -538,14 +546,16 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
     solver_options : dict, default=None
         Raw options passed unchanged to the backend, in its own names (e.g. HiGHS
-        ``{"presolve": "off"}``). ``{"time_limit": seconds}`` caps each solve on every backend
-        that has a time limit (HiGHS, OSQP, Clarabel, SCS, HiGHS or OSQP through cvxpy; ECOS
-        has none and raises ``ValueError``); a solve stopped by it keeps its last point, sets
-        ``solve_result_.status == "time_limit"`` and issues a
+        ``{"presolve": "off"}``). ``{"time_limit": seconds}`` (a positive number, NumPy
+        scalars included; checked by ``fit`` for every route alike) caps each solve on every
+        backend that has a time limit (HiGHS, OSQP, Clarabel, SCS, HiGHS or OSQP through cvxpy;
+        ECOS has none and raises ``ValueError``); a solve of ``method="full"`` stopped by it
+        keeps its last point, sets ``solve_result_.status == "time_limit"`` and issues a
         :class:`~aucopt.exceptions.SolverWarning`. It caps the whole fit on every route:
-        generation and chunking give each restricted LP the time left, smoothing and the
-        subgradient stop at it (a ``ConvergenceWarning``; the best iterate is kept and
-        ``optimality_gap_`` says how far from the optimum it can be).
+        generation and chunking give each restricted LP the time left, smoothing (its inner QP
+        solves too) and the subgradient stop at it. A scalable route stopped by it, even inside
+        a restricted LP, issues a ``ConvergenceWarning``: the best point found is kept, with its
+        certified lower bound, and ``optimality_gap_`` says how far from the optimum it can be.
     tol : float, default=None
         Stopping tolerance: for ``method="smoothing"``, the certified relative optimality gap at
         which it stops (None: 1e-3, ``aucopt.lp.SMOOTHING_TOL``); the backend's tolerance for
@@ -716,7 +726,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         self.pos_label = pos_label
         self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, groups=None):
+    def fit(self, X, y, sample_weight=None, groups=None, **fit_params):
         """Fit the LP Ranker.
 
         Parameters
@@ -737,13 +747,17 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
             ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
             scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
             (the same ``groups`` then also reach a group-aware splitter).
+        **fit_params : dict
+            No other fit parameter is taken: a name given here raises a ``TypeError`` naming
+            the estimators that take it (e.g. ``alpha_path`` of the Newton rankers), before
+            any work.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        return super().fit(X, y, sample_weight, groups=groups)
+        return super().fit(X, y, sample_weight, groups=groups, **fit_params)
 
 
 class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
@@ -816,7 +830,11 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         "lprex"}`` adds censored–censored pairs (Ataman 2007, Table 5.3), ``{"time_weight":
         "log"}`` weighs pairs by their time difference, ``{"weights": w}`` takes user pair
         weights; keys ``variant``, ``censored_weight``, ``time_weight``, ``time_scale``,
-        ``weights``. None: Harrell's comparable pairs.
+        ``weights``, ``tau``, ``horizon``. None: Harrell's comparable pairs.
+        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
+        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
+        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
+        estimate of the fitting rows; both keep the pairs unlisted.
     lifted : bool, default=True
         Build the sparse lifted LP (False: the thesis's dense pair rows).
     max_bytes : float or None, default=2147483648
@@ -913,7 +931,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
                          lifted=lifted, max_bytes=max_bytes)
         self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, groups=None):
+    def fit(self, X, y, sample_weight=None, groups=None, **fit_params):
         """Fit the survival LP Ranker.
 
         Parameters
@@ -933,10 +951,14 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
             ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
             scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
             (the same ``groups`` then also reach a group-aware splitter).
+        **fit_params : dict
+            No other fit parameter is taken: a name given here raises a ``TypeError`` naming
+            the estimators that take it (e.g. ``alpha_path`` of the Newton rankers), before
+            any work.
 
         Returns
         -------
         self : object
             The fitted estimator.
         """
-        return super().fit(X, y, sample_weight, groups=groups)
+        return super().fit(X, y, sample_weight, groups=groups, **fit_params)

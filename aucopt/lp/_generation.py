@@ -35,6 +35,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from .. import _memory
 from .._progress import progress_bar
+from .._validation import check_time_limit
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -299,9 +300,10 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     tol : float or None, default=None
         HiGHS's primal and dual feasibility tolerance; None: 1e-9.
     solver_options : dict, default=None
-        Raw HiGHS options, except ``"time_limit"`` (seconds), which caps the whole run: each LP
-        gets the time left, and a run stopped by it reports ``solve_result.status ==
-        "time_limit"`` with a ``ConvergenceWarning``.
+        Raw HiGHS options, except ``"time_limit"`` (seconds, a positive number), which caps the
+        whole run: each LP gets the time left, and a run stopped by it, even inside a restricted
+        LP, keeps its best point and reports ``solve_result.status == "time_limit"`` with a
+        ``ConvergenceWarning`` (the point's objective and certified lower bound).
     verbose : int, default=0
         0: silent; 1: a progress bar over the rounds (rows, columns, violated pairs, objective);
         ≥ 2: also HiGHS's log.
@@ -335,7 +337,9 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     -----
     ConvergenceWarning
         When ``max_iter`` or the time limit ends the run before the certificate holds; α is
-        then feasible (its objective an upper bound of the optimum) but not certified optimal.
+        then the best point found (of the rounds and the smoothing start), feasible (its
+        objective an upper bound of the optimum) but not certified optimal, and ``gap`` is
+        certified against the best lower bound.
 
     See Also
     --------
@@ -398,12 +402,13 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
                    f"Row-and-column generation over {P:,} pairs (pair mask and kernel blocks)",
                    lambda: _memory.lp_routes(m, P, survival=pairs.target == "survival", solver="highs",
                                              max_bytes=max_bytes, exclude=("generation",)))
+    time_limit = check_time_limit((solver_options or {}).get("time_limit"), "solver_options['time_limit']")
     C = float(C)
     start_time = time.perf_counter()
     kernel = K if isinstance(K, KernelOperator) else KernelOperator(K, m)
-    time_limit = (solver_options or {}).get("time_limit")
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-    lp = IncrementalLP(tol=tol, verbose=verbose >= 2, solver_options=solver_options)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    lp = IncrementalLP(tol=tol, verbose=verbose >= 2, solver_options=solver_options,
+                       name=f"LP Ranker restricted to generated pair rows and columns ({P:,} pairs, {m:,} points)")
     model = _RestrictedLP(kernel, pairs, C, lp)
     max_pairs = m if max_pairs is None else int(max_pairs)
 
@@ -447,23 +452,34 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     bar = progress_bar(bool(verbose), desc="row/column generation", unit="LP")
     history, result, rounds, timed_out = [], None, 0, False
     alpha = np.zeros(m)
-    n_violated, min_rc, objective, lower = -1, -np.inf, np.inf, 0.0
+    n_violated, min_rc, lower = -1, -np.inf, 0.0
+    objective = C * pair_loss(pairs, alpha, "hinge")[0]  # F(0): α = 0 is feasible
+    best_alpha, best_objective = alpha, objective  # the best point of the rounds, kept when the run stops early
+
+    def full_objective(a):
+        """F(a) over every pair: an upper bound of the optimum for any a ≥ 0."""
+        support = np.flatnonzero(a)
+        scores = kernel.product(support, (pairs.signs * a)[support])
+        return scores, float(a.sum()) + C * pair_loss(pairs, scores, "hinge")[0]
+
     for rounds in range(1, max_iter + 1):
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         lp_start = time.perf_counter()
         result = lp.solve(time_limit=left)
         lp_seconds = time.perf_counter() - lp_start
-        if result.status == Status.TIME_LIMIT and result.x is None:  # α keeps the last round's (or 0)
+        if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: its point (if any) may help
             timed_out = True
-            if rounds == 1:
-                objective = C * pair_loss(pairs, np.zeros(m), "hinge")[0]
+            if result.x is not None:
+                candidate = model.alpha(result.x)
+                _, value = full_objective(candidate)
+                if value < best_objective:
+                    best_alpha, best_objective = candidate, value
             break
         result.raise_for_status()
         alpha = model.alpha(result.x)
-        support = np.flatnonzero(alpha)
-        f = kernel.product(support, (pairs.signs * alpha)[support])
-        hinge, _ = pair_loss(pairs, f, "hinge")
-        objective = float(alpha.sum()) + C * hinge
+        f, objective = full_objective(alpha)
+        if objective < best_objective:
+            best_alpha, best_objective = alpha, objective
         found = violated_pairs(pairs, f, 1.0 - min_violation, per_point=pairs_per_point, skip=model.in_rows)
         rc = model.reduced_costs(result.dual)
         allowed = model.alpha_col < 0
@@ -487,7 +503,7 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
                              "F": f"{objective:.6g}"})
         if len(new_rows) == 0 and len(new_cols) == 0:
             break
-        if result.status == Status.TIME_LIMIT or (deadline is not None and time.perf_counter() >= deadline):
+        if deadline is not None and time.perf_counter() >= deadline:
             timed_out = True
             break
         if rounds == max_iter:
@@ -496,21 +512,24 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
         model.add_pairs(new_rows)
     if bar is not None:
         bar.close()
-    converged = result.status == Status.OPTIMAL and n_violated == 0 and min_rc >= -min_violation
-    if not converged and isinstance(warm_start, SmoothingResult):  # the start's point and bound still hold
-        lower = max(lower, warm_start.lower_bound)
-        if warm_start.objective < objective:
-            alpha, objective = start_point, warm_start.objective
+    converged = (not timed_out and result.status == Status.OPTIMAL and n_violated == 0
+                 and min_rc >= -min_violation)
+    if not converged:  # the best point of the rounds, or of the smoothing start, with the best certified bound
+        alpha, objective = best_alpha, best_objective
+        if isinstance(warm_start, SmoothingResult):
+            lower = max(lower, warm_start.lower_bound)
+            if warm_start.objective < objective:
+                alpha, objective = start_point, warm_start.objective
     gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
     if not converged:
         why = (f"time_limit={time_limit:g} s (solver_options)" if timed_out else f"max_iter={max_iter} rounds")
         status = Status.TIME_LIMIT if timed_out else Status.ITERATION_LIMIT
         result = replace(result, status=status, message=f"row/column generation stopped at {why}")
         warn(f"Row-and-column generation stopped at {why} before its certificate held ({max(n_violated, 0):,} "
-             f"violated pairs, smallest reduced cost {min_rc:.3g}); its objective F = {objective:.6g} is at most "
-             f"a fraction {gap:.3g} above the LP optimum (certified relative gap). Raise "
-             f"{'time_limit' if timed_out else 'max_iter'}, or use method='smoothing' for a near-optimal solution "
-             "with a certified gap.", ConvergenceWarning)
+             f"violated pairs, smallest reduced cost {min_rc:.3g}); its best point has objective F = {objective:.6g}, "
+             f"certified lower bound {lower:.6g}: at most a fraction {gap:.3g} above the LP optimum (certified "
+             f"relative gap). Raise {'time_limit' if timed_out else 'max_iter'}, or use method='smoothing' for a "
+             "near-optimal solution with a certified gap.", ConvergenceWarning)
     return GenerationResult(alpha=alpha, objective=objective, rounds=rounds, n_rows=model.n_pair_rows,
                             n_columns=len(model.alpha_points), n_points=len(model.score_points),
                             violated_pairs=max(n_violated, 0), min_reduced_cost=min_rc, converged=converged,

@@ -31,9 +31,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, Options, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from .._progress import progress_bar
+from .._validation import Count, CountOptions, check_time_limit
 from ..base import as_generator, positive
 from .. import _memory
 from ..exceptions import warn
@@ -49,11 +50,7 @@ STEP_RULES = ("dynamic", "dual_target", "constant", "sqrt")
 CHUNKING_BYTES_PER_PAIR = _memory.CHUNKING_BYTES_PER_PAIR
 
 
-class _Count(Interval):
-    """An integer interval that, unlike :class:`Interval`, refuses booleans (``True`` is not a count)."""
-
-    def is_satisfied_by(self, val):
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+_Count = Count  # an integer interval that refuses booleans (``True`` is not a count)
 
 
 #: constraints of the options of :func:`subgradient` (checked by the function and, for
@@ -73,14 +70,13 @@ SUBGRADIENT_CONSTRAINTS = {
     "alpha0": ["array-like", None],
     "callback": [callable, None],
     "verbose": ["verbose"],
-    "time_limit": [positive(), None],
 }
 
 #: constraints of the options of :func:`chunking`
 CHUNKING_CONSTRAINTS = {
     "C": [positive()],
     "n_chunks": [_Count(Integral, 1, None, closed="left")],
-    "scheme": [Options(Integral, {1, 2})],
+    "scheme": [CountOptions(Integral, {1, 2})],
     "top_k": [_Count(Integral, 1, None, closed="left")],
     "violation": [StrOptions({"margin", "misorder"})],
     "min_violation": [Interval(Real, 0, 1, closed="left")],
@@ -348,8 +344,9 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         SUBGRADIENT_CONSTRAINTS,
         dict(C=C, rule=rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
              target_frac=target_frac, min_improvement=min_improvement, step=step, max_iter=max_iter,
-             tol=tol, alpha0=alpha0, callback=callback, verbose=verbose, time_limit=time_limit),
+             tol=tol, alpha0=alpha0, callback=callback, verbose=verbose),
         caller_name="subgradient")
+    time_limit = check_time_limit(time_limit)
     pairs.check_nonempty()
     m = pairs.n_points
     y = pairs.signs
@@ -435,7 +432,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         print(f"subgradient: F = {best_F:.6g}, lower bound = {lower:.6g}, relative gap = {gap:.3%}")
     if stop == "time_limit":
         warn(f"The subgradient method stopped at time_limit={time_limit:g} s after {k} iterations, before "
-             f"its stopping rule held; the best iterate (F = {best_F:.6g}) may be far from the optimum. "
+             f"its stopping rule held; its best iterate has objective F = {best_F:.6g}, certified lower bound "
+             f"{lower:.6g}: at most a fraction {gap:.3g} above the LP optimum (certified relative gap). "
              "Raise time_limit (solver_options={'time_limit': ...}).", ConvergenceWarning)
     if stop == "max_iter" and (rule in ("dynamic", "dual_target") or tol is not None):
         scheduled = rule in ("dynamic", "dual_target")
@@ -563,9 +561,11 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     solver : str, default="highs"
         LP backend (see :func:`aucopt.available_solvers`).
     solver_options : dict, default=None
-        Raw options passed unchanged to the backend, except ``"time_limit"`` (seconds), which
-        caps the whole run: each restricted LP gets the time left, and a run stopped by it
-        reports ``solve_result.status == "time_limit"`` with a ``ConvergenceWarning``.
+        Raw options passed unchanged to the backend, except ``"time_limit"`` (seconds, a
+        positive number), which caps the whole run: each restricted LP gets the time left, and
+        a run stopped by it, even inside a restricted LP, keeps its best point and reports
+        ``solve_result.status == "time_limit"`` with a ``ConvergenceWarning`` (the point's
+        objective and certified lower bound).
     tol : float or None, default=None
         The backend's stopping (feasibility / optimality) tolerance; None: its default.
     verbose : int, default=0
@@ -594,7 +594,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     ConvergenceWarning
         When ``max_iter`` passes end the run while the last restricted LP's solution still
         violates some pair: the result is then not the full LP's optimum, and
-        ``solve_result.status`` is :attr:`~aucopt.solvers.Status.ITERATION_LIMIT`.
+        ``solve_result.status`` is :attr:`~aucopt.solvers.Status.ITERATION_LIMIT`; or when the
+        time limit ends it before its optimality rule held (status
+        :attr:`~aucopt.solvers.Status.TIME_LIMIT`).
 
     See Also
     --------
@@ -634,6 +636,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
              min_violation=min_violation, max_iter=max_iter, solver=solver, solver_options=solver_options,
              tol=tol, verbose=verbose, random_state=random_state, max_bytes=max_bytes, callback=callback),
         caller_name="chunking")
+    time_limit = check_time_limit((solver_options or {}).get("time_limit"), "solver_options['time_limit']")
     P = pairs.check_nonempty().n_pairs
     if n_chunks > P:
         raise ValueError(f"n_chunks={n_chunks} exceeds the number of pairs; use an integer in [1, {P}].")
@@ -651,8 +654,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
     history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
     cold_restarts, violated, lower = 0, True, 0.0
     bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
-    time_limit = (solver_options or {}).get("time_limit")  # for the whole run: each LP gets what is left
-    deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit  # each LP gets what is left
     timed_out = False
     passes = 0
     for passes in range(1, max_iter + 1):
@@ -668,6 +670,8 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
             i, j, w = pairs.pairs_at(R)
             restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
             problem = form.build(restricted, K, C=C, max_bytes=None)
+            problem.name = (f"{problem.name} restricted to {len(R):,} of {P:,} pairs (chunking pass {passes}, "
+                            f"chunk {b + 1})")
             warm = {"x": _warm_point(problem, K, pairs.signs, alpha, i, j)} if warm_starts and n_solves else None
             result = solve(problem, solver, tol=tol, verbose=verbose >= 2, warm_start=warm,
                            solver_options=solver_options)
@@ -675,10 +679,15 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
                 # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
                 result = solve(problem, solver, tol=tol, verbose=verbose >= 2, solver_options=solver_options)
                 cold_restarts += 1
-            if result.status == Status.TIME_LIMIT:
-                timed_out = True
-            result.raise_for_status()
             n_solves += 1
+            if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: keep the better point
+                timed_out, violated = True, True
+                if result.x is not None:
+                    candidate = np.maximum(problem.block(result.x, "alpha"), 0.0)  # feasible: any α ≥ 0 is
+                    if lp_objective(K, pairs, C, candidate)[0] < lp_objective(K, pairs, C, alpha)[0]:
+                        alpha = candidate
+                break
+            result.raise_for_status()
             if result.status == Status.OPTIMAL:  # a relaxation of the full LP: a lower bound
                 lower = max(lower, float(result.objective))
             alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
@@ -722,8 +731,9 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
         result = replace(result, status=Status.TIME_LIMIT,
                          message=f"chunking stopped at time_limit={time_limit:g} s with violated pairs left")
         warn(f"Chunking stopped at time_limit={time_limit:g} s (solver_options) before its optimality rule "
-             f"held; its objective F = {objective:.6g} is at most a fraction {gap:.3g} above the full LP's optimum "
-             "(certified relative gap). Raise time_limit.", ConvergenceWarning)
+             f"held; its best point has objective F = {objective:.6g}, certified lower bound {lower:.6g}: at most a "
+             f"fraction {gap:.3g} above the full LP's optimum (certified relative gap). Raise time_limit.",
+             ConvergenceWarning)
     elif violated:
         result = replace(result, status=Status.ITERATION_LIMIT,
                          message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")

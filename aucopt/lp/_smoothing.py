@@ -36,6 +36,7 @@ from sklearn.utils._param_validation import Interval, validate_parameter_constra
 
 from .. import _memory
 from .._progress import progress_bar
+from .._validation import check_time_limit
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -123,7 +124,6 @@ SMOOTHING_CONSTRAINTS = {
     "mu0": [Interval(Real, 0, MU_MAX, closed="right")],
     "max_iter": [_Count(Integral, 1, None, closed="left")],
     "max_columns": [_Count(Integral, 1, None, closed="left"), None],
-    "time_limit": [positive(), None],
     "verbose": ["verbose"],
     "max_bytes": [positive(), None],
     "callback": [callable, None],
@@ -131,12 +131,13 @@ SMOOTHING_CONSTRAINTS = {
 }
 
 
-def _box_qp(H, g, lower, active=None):
+def _box_qp(H, g, lower, active=None, deadline=None):
     """argmin gᵀd + ½ dᵀ H d subject to d ≥ lower, H symmetric positive definite (dense).
 
     A primal–dual active-set method (Hintermüller, Ito & Kunisch 2002) with one Cholesky
     factorization per active-set change settles in a few iterations on these models; when it
-    does not (it may cycle on matrices far from diagonal dominance), HiGHS's QP solver.
+    does not (it may cycle on matrices far from diagonal dominance), HiGHS's QP solver, given
+    the time left before ``deadline`` (a ``time.perf_counter()`` value; None: no limit).
     ``active`` (boolean) is a guess of the variables at their bound at the solution.
     Returns the step and the variables at their bound.
     """
@@ -160,19 +161,25 @@ def _box_qp(H, g, lower, active=None):
                 break
         lam = np.where(active, H @ d + g, 0.0)
         previous = active
-    d = _highs_box_qp(H, g, lower)
+    d = _highs_box_qp(H, g, lower, deadline)
     return d, d <= lower
 
 
-def _highs_box_qp(H, g, lower):
-    """The bound-constrained QP of :func:`_box_qp` by HiGHS's active-set QP solver."""
+def _highs_box_qp(H, g, lower, deadline=None):
+    """The bound-constrained QP of :func:`_box_qp` by HiGHS's active-set QP solver, stopped at ``deadline``.
+
+    Any point HiGHS returns is feasible (it is clipped to the bounds), so a solve stopped by the
+    time limit still gives a step; without a point, a scaled gradient step. The route's own
+    time limit then ends the run at its next evaluation, with its best iterate and certificate.
+    """
     from ..modeling.problem import Problem
     from ..solvers import solve
 
     n = len(g)
     problem = Problem(c=g, A=sp.csr_matrix((0, n)), row_lower=np.zeros(0), row_upper=np.zeros(0),
                       col_lower=lower, col_upper=np.full(n, np.inf), P=sp.csc_matrix(H), name="smoothing Newton step")
-    result = solve(problem, "highs")
+    left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    result = solve(problem, "highs", time_limit=left)
     if result.x is None:
         return np.maximum(-g / np.maximum(np.diag(H), np.finfo(float).tiny), lower)  # a scaled gradient step
     return np.maximum(np.asarray(result.x, dtype=float), lower)
@@ -212,15 +219,16 @@ def _line_search(pairs, C, f, u, slope_alpha, mu, t_max=1.0, expand=False):
     return lo if d1 > 0 else t
 
 
-def _newton_step(HW, g, alpha, nu, active):
+def _newton_step(HW, g, alpha, nu, active, deadline=None):
     """The step d ≥ −α of the Levenberg–Marquardt model gᵀd + ½dᵀ(H + ν D)d, D the Hessian's diagonal
     (floored at 1e-6 of its mean, so that columns without curvature still have a bounded step), and
-    the variables it puts at their bound; None when the model has no curvature at all."""
+    the variables it puts at their bound; None when the model has no curvature at all. ``deadline``:
+    see :func:`_box_qp`."""
     diag = np.diag(HW).copy()
     if not diag.max() > 0.0:
         return None, None
     D = np.maximum(diag, 1e-6 * float(diag[diag > 0].mean()))
-    d, at_bound = _box_qp(HW + np.diag(nu * D), g, -alpha, active=active)
+    d, at_bound = _box_qp(HW + np.diag(nu * D), g, -alpha, active=active, deadline=deadline)
     return (d, at_bound) if np.isfinite(d).all() else (None, None)
 
 
@@ -256,8 +264,9 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
     max_columns : int or None, default=None
         Largest working set of columns per Newton step; None: as many as ``max_bytes`` allows.
     time_limit : float or None, default=None
-        Wall-clock limit in seconds; the run then returns its best iterate and certified gap
-        with a ``ConvergenceWarning``.
+        Wall-clock limit in seconds (a positive number; None: no limit), for the Newton steps'
+        inner QP solves too; the run then returns its best iterate and certified gap with a
+        ``ConvergenceWarning``.
     verbose : int, default=0
         0: silent; ≥ 1: a progress bar with μ, the objective and the certified gap.
     callback : callable, default=None
@@ -329,9 +338,10 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
     """
     validate_parameter_constraints(
         SMOOTHING_CONSTRAINTS,
-        dict(C=C, tol=tol, mu0=mu0, max_iter=max_iter, max_columns=max_columns, time_limit=time_limit,
+        dict(C=C, tol=tol, mu0=mu0, max_iter=max_iter, max_columns=max_columns,
              verbose=verbose, max_bytes=max_bytes, callback=callback, warm_start=warm_start),
         caller_name="smoothing")
+    time_limit = check_time_limit(time_limit)
     pairs.check_nonempty()
     m = pairs.n_points
     C = float(C)
@@ -357,6 +367,7 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
     stop, gap, steps = "max_iter", 1.0, 0
     bar = progress_bar(bool(verbose), total=max_iter, desc="smoothing")
     start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
     while True:
         # ---- evaluation and certificate at α
         eps = mu / 2.0
@@ -418,7 +429,7 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
         else:
             HW = C * (PhiT @ QPhi)
         HW = 0.5 * (HW + HW.T)
-        d, at_bound = _newton_step(HW, grad[W], alpha[W], nu, np.isin(W, cache.get("at_bound", ())))
+        d, at_bound = _newton_step(HW, grad[W], alpha[W], nu, np.isin(W, cache.get("at_bound", ())), deadline)
         del QPhi, HW
         if d is None:  # no pair in the quadratic zone touches W: a projected gradient step, exactly searched
             g = grad[W]
@@ -446,8 +457,9 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
                     "time_limit": (f"time_limit={time_limit} s", "Raise time_limit (solver_options={'time_limit': ...})"),
                     "stalled": ("the narrowest smoothing", "Raise tol")}[stop]
         warn(f"The smoothing route stopped at {why} with a certified relative gap of {gap:.3g} (tol={tol:g}): its "
-             f"objective F = {best_F:.8g} is at most that fraction above the LP optimum. {fix}, or use "
-             "method='generation' for the exact optimum.", ConvergenceWarning)
+             f"best point has objective F = {best_F:.8g}, certified lower bound {best_LB:.8g}, so it is at most that "
+             f"fraction above the LP optimum. {fix}, or use method='generation' for the exact optimum.",
+             ConvergenceWarning)
     return SmoothingResult(alpha=best_alpha, objective=float(best_F), lower_bound=float(best_LB), gap=float(gap),
                            converged=gap <= tol, iterations=steps, mu=float(mu),
                            stop=stop, history=history)

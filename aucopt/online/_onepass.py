@@ -24,10 +24,10 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from .._validation import binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
+from .._validation import Count, binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
 from .._progress import progress_bar
 from ..base import (MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT,
                     VERBOSE_CONSTRAINT, BinaryRankerMixin, as_generator, positive)
@@ -534,7 +534,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "alpha": [positive()],
         "eta0": [positive(), StrOptions({"auto"})],
-        "rank": [Interval(Integral, 1, None, closed="left"), None],
+        "rank": [Count(Integral, 1, None, closed="left"), None],
         "average": ["boolean"],
         **RANDOM_STATE_CONSTRAINT,
         **POS_LABEL_CONSTRAINT,
@@ -1026,8 +1026,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 @validate_params(
     {
         "path": [str, os.PathLike],
-        "chunk_size": [Interval(Integral, 1, None, closed="left")],
-        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "chunk_size": [Count(Integral, 1, None, closed="left")],
+        "n_features": [Count(Integral, 1, None, closed="left")],
         "zero_based": ["boolean"],
     },
     prefer_skip_nested_validation=True,

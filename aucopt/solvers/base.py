@@ -24,7 +24,7 @@ from enum import Enum
 
 import numpy as np
 
-from ..exceptions import SolverError, SolverWarning, warn
+from ..exceptions import SolverError, SolverWarning, problem_label, warn
 from ..modeling.problem import Problem
 
 __all__ = ["Status", "USABLE", "SolveResult", "SolverBackend"]
@@ -189,14 +189,14 @@ class SolveResult:
         ...     SolveResult(Status.INFEASIBLE, float("nan"), None, solver="highs").raise_for_status()
         ... except SolverError as exc:
         ...     print(exc)
-        highs returned status 'infeasible' on ''
+        highs returned status 'infeasible' on an unnamed problem
         """
         if self.status not in USABLE or self.x is None:
             raise SolverError(self)
         if self.status != Status.OPTIMAL:
             detail = f" {self.solver}: {self.message}." if self.message else ""
             warn(
-                f"{self.solver} stopped with status '{self.status}' on {self.problem_name!r}; "
+                f"{self.solver} stopped with status '{self.status}' on {problem_label(self.problem_name)}; "
                 f"the solution is approximate (raise max_iter or the time limit, or loosen tol).{detail}",
                 SolverWarning,
             )

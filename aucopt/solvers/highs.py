@@ -169,11 +169,16 @@ class IncrementalLP:
         HiGHS's log.
     solver_options : dict, default=None
         Further HiGHS options by name, set last (checked as by :class:`HiGHS`).
+    name : str, default="restricted LP"
+        What the model is, recorded as ``problem_name`` in each solve's result (and so named by a
+        :class:`~aucopt.exceptions.SolverError` or :class:`~aucopt.exceptions.SolverWarning`).
 
     Attributes
     ----------
     n_cols, n_rows : int
         Current size of the model.
+    name : str
+        As given.
 
     See Also
     --------
@@ -185,14 +190,14 @@ class IncrementalLP:
     >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from aucopt.solvers.highs import IncrementalLP
-    >>> lp = IncrementalLP()
+    >>> lp = IncrementalLP(name="two columns")
     >>> lp.add_columns(cost=[1.0, 1.0], lower=[0.0, 0.0], upper=[np.inf, np.inf])
     array([0, 1])
     >>> lp.add_rows(lower=[2.0], upper=[np.inf], A=sp.csr_matrix([[1.0, 2.0]]))  # x0 + 2 x1 >= 2
     array([0])
     >>> result = lp.solve()
-    >>> print(result.status, result.objective, result.x.tolist(), result.dual.tolist())
-    optimal 1.0 [0.0, 1.0] [0.5]
+    >>> print(result.status, result.objective, result.x.tolist(), result.dual.tolist(), result.problem_name)
+    optimal 1.0 [0.0, 1.0] [0.5] two columns
     >>> lp.add_columns(cost=[0.4], lower=[0.0], upper=[np.inf], A=sp.csc_matrix([[1.0]]))  # a cheaper column
     array([2])
     >>> result = lp.solve()  # from the last basis
@@ -200,9 +205,11 @@ class IncrementalLP:
     optimal 0.8 [0.0, 0.0, 2.0]
     """
 
-    def __init__(self, *, tol: float | None = None, verbose: bool = False, solver_options: dict | None = None):
+    def __init__(self, *, tol: float | None = None, verbose: bool = False, solver_options: dict | None = None,
+                 name: str = "restricted LP"):
         import highspy
 
+        self.name = str(name)
         self._hs = highspy
         self._h = h = _new_highs(highspy)
         h.setOptionValue("output_flag", False)
@@ -262,7 +269,7 @@ class IncrementalLP:
         return SolveResult(
             status=status, objective=float(info.objective_function_value) if x is not None else float("nan"),
             x=x, dual=dual, iterations=max(int(info.simplex_iteration_count), 0), solve_time=float(h.getRunTime()),
-            solver="highs", message=message,
+            solver="highs", message=message, problem_name=self.name,
             info={"col_dual": np.array(solution.col_dual) if solution.dual_valid else None,
                   "row_value": np.array(solution.row_value) if x is not None else None})
 

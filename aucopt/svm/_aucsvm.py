@@ -6,8 +6,9 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .._validation import Count, format_bytes
 from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
                     RANDOM_STATE_CONSTRAINT, SOLVER_OPTIONS_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin,
                     KernelPairRanker, Solution, SurvivalRankerMixin, dense, non_negative,
@@ -17,6 +18,7 @@ from ..kernels import checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
+from ..exceptions import ProblemTooLargeError, SolverWarning, warn
 from ..solvers import SolveResult, Status, check_solver, solve
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
@@ -26,8 +28,8 @@ AUCSVM_METHOD_OPTIONS = {
     "full": {},
     "liblinear": {},
     "dcd": {"shrinking": ["boolean"]},
-    "kmeans": {"n_clusters": [Interval(Integral, 1, None, closed="left"), None],
-               "minibatch_above": [Interval(Integral, 1, None, closed="left")]},
+    "kmeans": {"n_clusters": [Count(Integral, 1, None, closed="left"), None],
+               "minibatch_above": [Count(Integral, 1, None, closed="left")]},
 }
 _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 
@@ -39,6 +41,9 @@ _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 #: on OSQP and 0.03-0.05 s by dual coordinate descent, 50,000 pairs 2.8-23 s and 0.04-0.5 s.
 #: Below the threshold the QP takes a second or two and is the more accurate at large C.
 AUCSVM_AUTO_MAX_PAIRS = 20_000
+
+#: the QP backend of ``solver="auto"``
+AUCSVM_DEFAULT_SOLVER = "osqp"
 
 #: ``method="dcd"``: the default stopping tolerance on the projected-gradient gap (on the dual
 #: solved at unit kernel scale) and the default epoch limit.
@@ -59,7 +64,7 @@ class _AUCSVMModel(KernelPairRanker):
         "solver": [str],
         **SOLVER_OPTIONS_CONSTRAINT,
         "tol": [positive(), None],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [Count(Integral, 1, None, closed="left"), None],
         **VERBOSE_CONSTRAINT,
         **RANDOM_STATE_CONSTRAINT,
         "support_threshold": [non_negative()],
@@ -67,8 +72,14 @@ class _AUCSVMModel(KernelPairRanker):
         **MAX_BYTES_CONSTRAINT,
     }
 
+    #: what this estimator offers instead of another estimator's fit parameter (see ``check_fit_params``)
+    _fit_parameter_hints = {
+        "alpha_path": ("Along a path of C, set warm_start=True and refit after set_params(C=...): "
+                       "method='dcd' starts each fit from the previous one's pair duals."),
+    }
+
     def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
                  max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
                  max_bytes=DEFAULT_MAX_BYTES):
         self.C = C
@@ -107,21 +118,41 @@ class _AUCSVMModel(KernelPairRanker):
                              f"valid: {sorted(allowed) or 'none'}.")
         validate_parameter_constraints({k: allowed[k] for k in options}, options,
                                        caller_name=f"{type(self).__name__}(method={self.method!r}) method_options")
-        check_solver(self.solver)
+        check_solver(self._qp_solver)
 
-    def select_method(self, pairs: PairSet) -> tuple[str, str]:
+    @property
+    def _qp_solver(self) -> str:
+        """The QP backend: ``solver``, or OSQP for ``solver="auto"``."""
+        return AUCSVM_DEFAULT_SOLVER if self.solver == "auto" else self.solver
+
+    def _qp_bytes(self, X, pairs: PairSet) -> float | None:
+        """The pairwise dual QP's peak bytes on ``solver`` when they exceed ``max_bytes``, else None."""
+        try:
+            check_aucsvm(X, pairs, method="full", kernel=self.kernel if isinstance(self.kernel, str) else "callable",
+                         loss=self.loss, solver=self._qp_solver, max_bytes=self.max_bytes)
+        except ProblemTooLargeError as exc:
+            return exc.nbytes
+        return None
+
+    def select_method(self, pairs: PairSet, X=None) -> tuple[str, str]:
         """The route ``fit`` takes on these pairs, and why.
 
         ``method="auto"`` chooses the pairwise dual QP (``"full"``) up to
         ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs; above, liblinear on the pair differences for
         ``kernel="linear"`` (the same optimum, Brefeld & Scheffer 2005, Theorem 2) and dual
         coordinate descent (``"dcd"``, the same dual) for every other kernel, each in a
-        fraction of the QP's time. An explicit ``method`` is returned as it is.
+        fraction of the QP's time. A ``solver`` given explicitly (not ``"auto"``) names the QP
+        backend, so ``method="auto"`` then keeps the QP above 20,000 pairs as well, unless the QP
+        exceeds ``max_bytes``: the reason then says that the solver is not used (and ``fit``
+        warns). An explicit ``method`` is returned as it is.
 
         Parameters
         ----------
         pairs : PairSet
-            The training pairs (only their number is used).
+            The training pairs (their number and points).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), default=None
+            The training data, for the QP's memory estimate when an explicit ``solver`` asks for
+            the QP above 20,000 pairs; None assumes that it fits (``fit`` checks it).
 
         Returns
         -------
@@ -139,13 +170,29 @@ class _AUCSVMModel(KernelPairRanker):
         >>> small = PairSet.bipartite([1] * 100 + [0] * 100)
         >>> AUCSVM(kernel="rbf").select_method(small)
         ('full', "method='auto': the pairwise dual QP (10,000 pairs <= 20,000).")
+
+        A solver given explicitly keeps the QP, which it solves:
+
+        >>> print(AUCSVM(kernel="rbf", solver="osqp").select_method(pairs)[1])
+        method='auto': the pairwise dual QP on solver='osqp' as given (90,000 pairs > 20,000; with solver='auto', dual coordinate descent reaches the same optimum, usually in a fraction of the time).
         """
         P = pairs.n_pairs
         if self.method != "auto":
             return self.method, f"method={self.method!r} ({P:,} pairs)."
         if P <= AUCSVM_AUTO_MAX_PAIRS:
             return "full", f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,})."
-        if self.kernel != "linear":
+        fast, what = (("dcd", "dual coordinate descent") if self.kernel != "linear"
+                      else ("liblinear", "liblinear on the pair differences"))
+        if self.solver != "auto":
+            need = None if X is None else self._qp_bytes(X, pairs)
+            if need is None:
+                return "full", (f"method='auto': the pairwise dual QP on solver={self.solver!r} as given ({P:,} "
+                                f"pairs > {AUCSVM_AUTO_MAX_PAIRS:,}; with solver='auto', {what} reaches the same optimum, "
+                                "usually in a fraction of the time).")
+            return fast, (f"method='auto': {what} on the {P:,} pairs; solver={self.solver!r} is not used: the "
+                          f"pairwise dual QP needs {format_bytes(need)}, over max_bytes={format_bytes(self.max_bytes)} "
+                          "(raise max_bytes for the QP on that solver, or set solver='auto').")
+        if fast == "dcd":
             return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (> {AUCSVM_AUTO_MAX_PAIRS:,}; "
                            "the same dual as the QP; method='full' forces the QP).")
         return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (> {AUCSVM_AUTO_MAX_PAIRS:,} "
@@ -156,8 +203,11 @@ class _AUCSVMModel(KernelPairRanker):
 
         C, power = float(self.C), _LOSS_POWER[self.loss]
         options = dict(self.method_options or {})
-        method = self._take_route(pairs)
-        check_aucsvm(X, pairs, method=method, kernel=kernel.name, loss=self.loss, solver=self.solver,
+        method = self._take_route(pairs, X=X)
+        if self.method == "auto" and self.solver != "auto" and method != "full":
+            warn(f"{type(self).__name__}(solver={self.solver!r}): {self.select_method(pairs, X=X)[1]}",
+                 SolverWarning)
+        check_aucsvm(X, pairs, method=method, kernel=kernel.name, loss=self.loss, solver=self._qp_solver,
                      max_bytes=self.max_bytes)  # the route's peak, before any pair or kernel work
         if method == "liblinear":
             w, converged, n_iter = theorem2_weights(
@@ -196,8 +246,8 @@ class _AUCSVMModel(KernelPairRanker):
         scale = _kernel_scale(factor)
         problem = get_formulation(f"aucsvm_l{power}_dual").build(
             pairs, factor=factor / np.sqrt(scale), max_bytes=self.max_bytes, C=C * scale)
-        result = solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
-                       solver_options=self.solver_options).raise_for_status()
+        result = solve(problem, self._qp_solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
+                       solver_options=self._solver_options()).raise_for_status()
         coef = problem.output(result.x, "coef") / scale
         alpha = problem.block(result.x, "alpha") / scale
         i, j, _ = pairs.to_arrays(None)
@@ -221,13 +271,11 @@ class _AUCSVMModel(KernelPairRanker):
 
         from ._dcd import dcd_solve, dual_objective
 
-        options = dict(self.solver_options or {})
+        options = self._solver_options() or {}  # the time limit checked as on every route
         unknown = sorted(set(options) - {"time_limit"})
         if unknown:
             raise ValueError(f"solver_options {unknown} are not options of method='dcd'; valid: ['time_limit'].")
         time_limit = options.get("time_limit")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"solver_options['time_limit']={time_limit!r} must be a positive number of seconds.")
         shrinking = bool((self.method_options or {}).get("shrinking", True))
         start = time.perf_counter()
         linear = kernel.name == "linear"
@@ -339,8 +387,9 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
         The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
         (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"liblinear"`` for ``kernel="linear"``
-        and ``"dcd"`` for every other kernel (both reach the QP's optimum); stated when
-        ``verbose`` is set and kept in ``method_`` (see :meth:`select_method`). ``"full"``: the
+        and ``"dcd"`` for every other kernel (both reach the QP's optimum), unless ``solver``
+        names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
+        (see :meth:`select_method`). ``"full"``: the
         exact pairwise dual QP, any kernel. ``"liblinear"``: the exact problem for
         ``kernel="linear"`` by liblinear on the symmetrized pair differences (Brefeld &
         Scheffer 2005, Theorem 2; dense or sparse X). ``"dcd"``: the exact pairwise dual, any
@@ -362,15 +411,20 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
         above this many pairs). ``method="dcd"``: ``shrinking`` (bool, default True: pairs at
         a bound whose gradient points outward leave the active set until the final check, as
         in liblinear). The other routes take none.
-    solver : str, default="osqp"
+    solver : str, default="auto"
         The QP backend of ``method="full"`` and ``"kmeans"``: ``"osqp"``, ``"highs"``,
-        ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`). Not used
-        by ``method="liblinear"``.
+        ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`); ``"auto"``:
+        OSQP, and ``method="auto"`` may take a route without a QP. Not used by
+        ``method="liblinear"`` or ``"dcd"``. A solver named explicitly is honoured by
+        ``method="auto"``: it keeps the QP above 20,000 pairs too, unless the QP exceeds
+        ``max_bytes``, in which case ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning`
+        saying that the solver is not used (see :meth:`select_method`).
     solver_options : dict, default=None
         Raw options passed unchanged to the QP backend (OSQP settings such as
         ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy
         ``solve`` keywords). Not used by ``method="liblinear"``; ``method="dcd"`` takes only
-        ``time_limit``. ``{"time_limit": seconds}``
+        ``time_limit``. ``{"time_limit": seconds}`` (a positive number, NumPy scalars
+        included; checked by ``fit`` for every route alike)
         caps the solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS,
         ``"dcd"``; ECOS has none and raises ``ValueError``): a solve stopped by it keeps its last point,
         sets ``solve_result_.status == "time_limit"`` and issues a
@@ -529,7 +583,7 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
                                     **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
                  max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
                  pos_label=None, pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
@@ -577,9 +631,10 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         ``method="kmeans"``: ``n_clusters`` (int, default n_samples) and ``minibatch_above``
         (int, default 200,000). ``method="dcd"``: ``shrinking`` (bool, default True). The
         other routes take none.
-    solver : str, default="osqp"
-        The QP backend (``"osqp"``, ``"highs"``, ``"clarabel"``, ``"cvxpy:<NAME>"``). Not used
-        by ``method="liblinear"``.
+    solver : str, default="auto"
+        The QP backend (``"osqp"``, ``"highs"``, ``"clarabel"``, ``"cvxpy:<NAME>"``; ``"auto"``:
+        OSQP). Not used by ``method="liblinear"`` or ``"dcd"``; a solver named explicitly keeps
+        ``method="auto"`` on the QP while it fits ``max_bytes`` (see :class:`AUCSVM`).
     solver_options : dict, default=None
         Raw options passed unchanged to the QP backend. Not used by ``method="liblinear"``.
         ``{"time_limit": seconds}`` caps the solve (see :class:`AUCSVM`); it is the only
@@ -608,6 +663,10 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
         (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
         ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
         callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
+        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
+        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
+        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
+        estimate of the fitting rows; both keep the pairs unlisted.
     max_bytes : float or None, default=2147483648
         Memory budget in bytes (2 GiB): larger problems raise
         :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
@@ -687,7 +746,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
     _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
     def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="osqp", solver_options=None, tol=None,
+                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
                  max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
                  pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
         super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,

@@ -178,7 +178,7 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     random_state : int or None, default=None
         Seed of the per-epoch permutations.
     time_limit : float, default=None
-        Seconds; checked after each epoch.
+        Seconds (a positive number; None: no limit); checked after each epoch.
     verbose : bool, default=False
         A progress bar over epochs with the gap and the active set's size.
 
@@ -194,7 +194,9 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
         The last epoch's projected-gradient gap.
     """
     from .._progress import progress_bar
+    from .._validation import check_time_limit
 
+    time_limit = check_time_limit(time_limit)
     start = time.perf_counter()
     data = np.ascontiguousarray(data, dtype=np.float64)
     i = np.ascontiguousarray(i, dtype=np.int32)

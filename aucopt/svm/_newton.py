@@ -30,6 +30,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._validation import Count
 from .._progress import progress_bar
 from ..base import positive
 from ..pairs import PairSet
@@ -91,8 +92,8 @@ class NewtonResult:
         "epsilon": [Interval(Real, 0, 1, closed="right")],
         "theta0": ["array-like", None],
         "tol": [positive()],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "max_cg_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Count(Integral, 1, None, closed="left")],
+        "max_cg_iter": [Count(Integral, 1, None, closed="left")],
         "cg_rtol": [Interval(Real, 0, 1, closed="neither")],
         "verbose": ["verbose"],
         "callback": [callable, None],

@@ -28,7 +28,7 @@ from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONST
                     RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
                     label_predict, positive, validated_data_and_pairs)
 from .. import _memory
-from .._validation import is_dask_collection
+from .._validation import Count, is_dask_collection
 from ..exceptions import warn
 from ..kernels import Kernel
 from ..metrics import harrell_c
@@ -58,8 +58,8 @@ class _NewtonRanker(BaseEstimator):
         "loss": [StrOptions(set(NEWTON_LOSSES))],
         "epsilon": [Interval(Real, 0, 1, closed="right")],
         "tol": [positive()],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "max_cg_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Count(Integral, 1, None, closed="left")],
+        "max_cg_iter": [Count(Integral, 1, None, closed="left")],
         **VERBOSE_CONSTRAINT,
     }
 
@@ -370,6 +370,10 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
         (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
         ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
         callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
+        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
+        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
+        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
+        estimate of the fitting rows; both keep the pairs unlisted.
 
     Attributes
     ----------
@@ -498,7 +502,7 @@ class _KernelModel(_NewtonRanker):
     _parameter_constraints: dict = {
         **_NewtonRanker._parameter_constraints,
         "basis": [StrOptions(set(BASIS_CHOICES)), "array-like"],
-        "basis_size": [Interval(Integral, 1, None, closed="left"), None],
+        "basis_size": [Count(Integral, 1, None, closed="left"), None],
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],  # evaluates its own kernel block
         **RANDOM_STATE_CONSTRAINT,
@@ -813,6 +817,10 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
         The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
         (``"harrell"`` or ``"lprex"``), ``censored_weight``, ``time_weight``, ``time_scale``
         and ``weights``.
+        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
+        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
+        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
+        estimate of the fitting rows; both keep the pairs unlisted.
 
     Attributes
     ----------

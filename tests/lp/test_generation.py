@@ -210,16 +210,54 @@ def test_warm_start_along_a_C_path_reaches_each_optimum_in_fewer_rounds():
         row_column_generation(K[:50, :50], PairSet.bipartite(np.arange(50) % 2), 1.0, warm_start=previous)
 
 
-def test_max_iter_and_time_limit_stop_with_a_warning_and_an_upper_bound():
+def _time_limit_on_call(monkeypatch, call, with_point):
+    """Make the ``call``-th restricted LP of a run stop at the time limit (with its point, or none),
+    whatever the machine's load: the stop is the solver's status, not a clock."""
+    from dataclasses import replace
+
+    original, calls = IncrementalLP.solve, []
+
+    def solve_(self, time_limit=None):
+        calls.append(time_limit)
+        result = original(self, time_limit=time_limit)
+        if len(calls) != call:
+            return result
+        return replace(result, status=Status.TIME_LIMIT, x=result.x if with_point else None, dual=None,
+                       message="Time limit reached")
+    monkeypatch.setattr(IncrementalLP, "solve", solve_)
+    return calls
+
+
+def test_max_iter_stops_with_a_warning_and_an_upper_bound():
     K, pairs, C = CASES["moons"]
     optimum = full_lp(K, pairs, C)
     with pytest.warns(ConvergenceWarning, match="stopped at max_iter=2 rounds before its certificate held"):
         run = row_column_generation(K, pairs, C, max_iter=2, max_pairs=20, start="zero")
     assert run.rounds == 2 and not run.converged and run.solve_result.status == Status.ITERATION_LIMIT
     assert run.objective >= optimum * (1 - 1e-9)  # any α ≥ 0 is feasible: its F bounds the optimum
-    with pytest.warns(ConvergenceWarning, match=r"stopped at time_limit=1e-09 s"):
-        run = row_column_generation(K, pairs, C, solver_options={"time_limit": 1e-9}, max_pairs=20)
-    assert run.solve_result.status == Status.TIME_LIMIT and run.objective >= optimum * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("with_point", [False, True])
+def test_a_restricted_lp_stopped_by_the_time_limit_ends_the_run_with_its_best_point(monkeypatch, with_point):
+    """HiGHS's time limit inside a restricted LP (without a point, or with one and no duals) is the
+    run's stop: a ConvergenceWarning with the best point and its certified bound, no solver error."""
+    K, pairs, C = CASES["moons"]
+    optimum = full_lp(K, pairs, C)
+    calls = _time_limit_on_call(monkeypatch, 2, with_point=with_point)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no SolverWarning, no SolverError: the route's own stop
+        with pytest.warns(ConvergenceWarning, match=r"stopped at time_limit=60 s .* certified lower bound"):
+            run = row_column_generation(K, pairs, C, solver_options={"time_limit": 60.0}, max_pairs=20,
+                                        start="zero")
+    assert len(calls) == 2 and all(0 < left <= 60.0 for left in calls)
+    assert run.solve_result.status == Status.TIME_LIMIT and not run.converged and run.rounds == 2
+    assert run.objective <= run.history[0]["objective"]  # the best of the rounds
+    assert run.objective >= optimum * (1 - 1e-9) >= run.lower_bound * (1 - 1e-9) > 0
+    assert run.gap == pytest.approx((run.objective - run.lower_bound) / run.objective)
+    f = K @ (pairs.signs * run.alpha)  # the point is the one whose objective is reported
+    i, j, w = pairs.to_arrays(None)
+    assert run.alpha.min() >= 0 and run.objective == pytest.approx(
+        run.alpha.sum() + C * np.sum(w * np.maximum(0.0, 1.0 - (f[i] - f[j]))), rel=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["moons", "survival"])
