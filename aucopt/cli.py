@@ -31,20 +31,22 @@ from typing import NamedTuple
 import numpy as np
 
 from . import __version__
+from .datasets import LIBSVM_SETS
 
 #: LP backends the demo runs by default (OSQP is a first-order QP solver: on this degenerate
 #: LP it needs >100 s to reach 1e-6, so it is only run when asked for by name).
 DEMO_SOLVERS = ("highs", "clarabel", "scs")
+
+#: the tolerance every solver of the demo is run to; it is also the support threshold (relative to
+#: max|α|): a coefficient below it is at the level of the solvers' error, so a simplex vertex, an
+#: interior point and a first-order iterate count the same support vectors
+DEMO_TOL = 1e-7
 
 #: how a missing value is shown in a text table (null in JSON, an empty field in CSV)
 MISSING = "—"
 
 #: the pip extra that brings the optional packages of the command line
 EXTRA = "pip install 'aucopt[survival]'"
-
-#: the LIBSVM sets of the shared data folder (``libsvm/<name>_<name>.trn.bz2`` and ``.tst.bz2``)
-#: by name, with their number of features
-LIBSVM_SETS = {"adult": 123, "ijcnn1": 22, "reuters": 8315}
 
 
 # ============================================================================ output
@@ -272,6 +274,8 @@ def _demo(args) -> int:
         raise ValueError(f"--C must be positive; got {args.C}.")
     if not 0 < args.train_size < 1:
         raise ValueError(f"--train-size must lie in (0, 1); got {args.train_size}.")
+    if not 0 < args.tol < 1:
+        raise ValueError(f"--tol must lie in (0, 1); got {args.tol}.")
 
     X_tr, X_te, y_tr, y_te = _demo_data(args.train_size, args.seed)
     n_pos = int(y_tr.sum())
@@ -282,15 +286,18 @@ def _demo(args) -> int:
         out.note(f"LP Ranker (Ataman 2007, eq. 3.3) on WDBC (scikit-learn's breast cancer, min-max scaled): "
                  f"{len(y_tr)} training points ({n_pos} malignant), {n_pos * (len(y_tr) - n_pos):,} pairs, "
                  f"{len(y_te)} test points; RBF gamma={args.gamma}, C={args.C}.")
+        out.note(f"Each solver solves the full LP to tol={args.tol:g}; the support vectors are the training points "
+                 f"with |alpha_l| > tol * max|alpha| (smaller coefficients are within the solvers' error).")
         out.summary.update(training_points=len(y_tr), malignant=n_pos, pairs=n_pos * (len(y_tr) - n_pos),
-                           test_points=len(y_te), gamma=args.gamma, C=args.C)
+                           test_points=len(y_te), gamma=args.gamma, C=args.C, tol=args.tol)
         out.start()
         notes = []
         bar = progress_bar(_progress(args), total=len(args.solvers), desc="LPRanker", unit="solver")
         for name in args.solvers:
             if bar is not None:
                 bar.set_description(f"LPRanker {name}")
-            model = LPRanker(C=args.C, gamma=args.gamma, solver=name, verbose=args.verbose)
+            model = LPRanker(C=args.C, gamma=args.gamma, method="full", solver=name, tol=args.tol,
+                             support_threshold=args.tol, verbose=args.verbose)
             start = time.perf_counter()
             try:
                 with warnings.catch_warnings(record=True) as caught:
@@ -333,12 +340,29 @@ def _check_input_file(path: str) -> None:
                                      f"correctly or rename it without {suffix}.")
 
 
-def _libsvm_set(name: str, args):
-    """The training and test files of a shared LIBSVM set, or None for a file name."""
+class _LibsvmInput(NamedTuple):
+    """The LIBSVM files a command reads: training file, test file (or None), width (or None) and index base."""
+
+    train: str
+    test: str | None
+    n_features: int | None
+    zero_based: bool
+
+
+def _libsvm_input(name: str, args) -> _LibsvmInput:
+    """The files of ``name``: a LIBSVM set of the data folder (its files, width and index base known;
+    its test file unless ``--test`` names one) or a file (``--test``, ``--n-features`` and
+    ``--zero-based`` as given)."""
+    n_features = getattr(args, "n_features", None)
     if name not in LIBSVM_SETS or os.path.exists(name):
-        return None
-    folder = _data_dir(args, required=f"libsvm/{name}_{name}.trn.bz2")
-    return tuple(os.path.join(folder, "libsvm", f"{name}_{name}.{part}.bz2") for part in ("trn", "tst"))
+        return _LibsvmInput(name, args.test, n_features, args.zero_based)
+    from .datasets import libsvm_files
+
+    train, test, info = libsvm_files(name, data_dir=args.data_dir, test=not args.test)
+    if args.zero_based and not info.zero_based:
+        raise ValueError(f"--zero-based: the {name} set numbers its features from 1, as LIBSVM does; drop "
+                         "--zero-based (a named set knows its index base).")
+    return _LibsvmInput(train, args.test or test, n_features or info.n_features, info.zero_based)
 
 
 def _zero_based_hint(exc: ValueError, path: str, option: str = "--zero-based") -> ValueError:
@@ -356,11 +380,7 @@ def _onepass(args) -> int:
     from .online._onepass import OnePassAUC, iter_svmlight_chunks
 
     _check_data_dir_option(args)
-    train, test, n_features = args.train, args.test, args.n_features
-    shared = _libsvm_set(args.train, args)
-    if shared is not None:
-        train, test = shared[0], test or shared[1]
-        n_features = n_features or LIBSVM_SETS[args.train]
+    train, test, n_features, zero_based = _libsvm_input(args.train, args)
     if n_features is None:  # checked as argparse would, before the file
         raise ValueError(f"the following arguments are required for a LIBSVM file: --n-features (the number of "
                          f"features d; only the named sets {', '.join(LIBSVM_SETS)} know theirs) "
@@ -390,7 +410,7 @@ def _onepass(args) -> int:
         start = time.perf_counter()
         bar = progress_bar(_progress(args), desc="OnePassAUC", unit=" rows")
         try:
-            chunks = iter_svmlight_chunks(train, args.chunk_size, n_features, zero_based=args.zero_based)
+            chunks = iter_svmlight_chunks(train, args.chunk_size, n_features, zero_based=zero_based)
             model.fit(((X, y == args.positive) for X, y in counted(chunks, bar)))
         except ValueError as exc:
             raise _zero_based_hint(exc, train) from None
@@ -404,7 +424,7 @@ def _onepass(args) -> int:
             bar = progress_bar(_progress(args), desc="OnePassAUC test AUC", unit=" rows")
             try:
                 for X, y in counted(iter_svmlight_chunks(test, args.chunk_size, n_features,
-                                                         zero_based=args.zero_based), bar):
+                                                         zero_based=zero_based), bar):
                     scores.append(model.decision_function(X))
                     labels.append(y == args.positive)
             except ValueError as exc:
@@ -486,23 +506,18 @@ def _sparse(args) -> int:
     columns = [_Column("basis", "basis", 5, "d"), _Column("objective", "objective", 12, ".4f"),
                _Column("validation_auc", "validation AUC", 14, ".4f")]
     with _report(args, columns) as out:
-        test = args.test
+        test, zero_based = args.test, args.zero_based
         if args.data == "breast_cancer":
             from sklearn.datasets import load_breast_cancer
 
             X, y = load_breast_cancer(return_X_y=True)
             y = (y == 0).astype(int)
         else:
-            shared = _libsvm_set(args.data, args)
-            source = args.data if shared is None else shared[0]
-            out.note(f"reading {source}" + (f" and {test or shared[1]}" if shared or test else ""))
-            if shared is not None:
-                X, y = _load_labelled(shared[0], args.positive, n_features=LIBSVM_SETS[args.data])
-                test = test or shared[1]
-            else:
-                X, y = _load_labelled(args.data, args.positive, zero_based=args.zero_based)
+            source, test, n_features, zero_based = _libsvm_input(args.data, args)
+            out.note(f"reading {source}" + (f" and {test}" if test else ""))
+            X, y = _load_labelled(source, args.positive, n_features=n_features, zero_based=zero_based)
         if test:
-            X_te, y_te = _load_labelled(test, args.positive, n_features=X.shape[1], zero_based=args.zero_based)
+            X_te, y_te = _load_labelled(test, args.positive, n_features=X.shape[1], zero_based=zero_based)
             X_tr, y_tr = X, y
         else:
             X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=args.seed)
@@ -547,6 +562,9 @@ def _sparse(args) -> int:
 # ============================================================================ survival
 
 SURVIVAL_MODELS = ("lpr", "aucsvm", "newton", "newton-kernel")
+
+#: ``aucopt survival --metric``: the metrics of the test folds besides the pooled Harrell's C
+SURVIVAL_METRICS = ("uno", "auc", "ibs")
 
 #: ``--method auto``: the AUC-SVM's pairwise dual QP (one variable per pair) up to this many
 #: comparable pairs, the linear Newton ranking SVM above (one QP fit on whas500, 75k pairs,
@@ -665,7 +683,7 @@ def _survival(args) -> int:
 
     from . import survival
     from .pairs import PairSet
-    from .survival._protocol import _comparison_line, _comparison_record
+    from .survival._protocol import METRIC_DESCRIPTIONS, METRIC_LABELS, _comparison_line, _comparison_record
 
     # everything that can fail fast is checked before the data are loaded and the CV starts
     _check_output_path(args.km_png, "--km-png")
@@ -675,6 +693,8 @@ def _survival(args) -> int:
         raise ValueError(f"--max-bytes must be positive; got {args.max_bytes:g}.")
     if args.splits < 2 or args.repeats < 1:
         raise ValueError(f"--splits must be at least 2 and --repeats at least 1; got {args.splits} and {args.repeats}.")
+    if args.tau is not None and not 0 < args.tau < float("inf"):
+        raise ValueError(f"--tau must be a positive time; got {args.tau:g}.")
     _check_data_dir_option(args)
     if not args.no_cox:
         _require("lifelines", "lifelines", "the Cox baseline")
@@ -696,14 +716,20 @@ def _survival(args) -> int:
         if hasattr(estimator, "check_size"):
             estimator.check_size(pairs)
     baseline = None if args.no_cox else "cox"
+    metrics = [m for m in dict.fromkeys(args.metric) if m != "harrell"]  # the pooled C is always there
     columns = [_Column("method", "method"), _Column("pooled_c_mean", "pooled C", spec=".4f"),
                _Column("pooled_c_sd", "sd", spec=".4f"), _Column("fold_c", "fold C", spec=".4f"),
-               _Column("p_vs_cox", "p vs cox", spec=".4g"), _Column("seconds", "seconds", spec=".1f")]
+               _Column("p_vs_cox", "p vs cox", spec=".4g")]
+    for m in metrics:
+        columns += [_Column(f"{m}_mean", METRIC_LABELS[m], spec=".4f"), _Column(f"{m}_sd", "sd", spec=".4f"),
+                    _Column(f"{m}_p_vs_cox", "p vs cox", spec=".4g")]
+    columns.append(_Column("seconds", "seconds", spec=".1f"))
 
     def text_row(row):
-        return _comparison_line({**row, "p_value": row["p_vs_cox"]})
+        return _comparison_line({**row, "p_value": row["p_vs_cox"],
+                                 **{f"{m}_p_value": row[f"{m}_p_vs_cox"] for m in metrics}}, metrics)
 
-    header = next(survival.comparison_table({}, baseline, stream=True))
+    header = next(survival.comparison_table({}, baseline, stream=True, metrics=metrics))
     with _report(args, columns, text_header=header, text_row=text_row) as out:
         out.note(f"{args.data}: {len(y)} subjects, {int(y['event'].sum())} events, {X.shape[1]} covariates, "
                  f"{n_pairs:,} comparable pairs; {args.splits}-fold CV × {args.repeats}")
@@ -715,17 +741,22 @@ def _survival(args) -> int:
                 out.note(note)
         if args.repeats < 2 and baseline:
             out.note(f"with --repeats 1 the sd is 0 and p vs cox is {MISSING}: both need at least 2 repetitions")
+        for m in metrics:
+            out.note(f"{METRIC_LABELS[m]}: {METRIC_DESCRIPTIONS[m]}; mean of the test folds per "
+                     "repetition" + ("; times: the 10th-90th percentiles of each test fold's event times"
+                                     if m in ("auc", "ibs") else ""))
         out.start()
         done = {}
 
         def report(name, result):
             done[name] = result
-            record = _comparison_record(name, result, done.get(baseline))
-            out.row(**record, p_vs_cox=record["p_value"])
+            record = _comparison_record(name, result, done.get(baseline), metrics)
+            out.row(**record, p_vs_cox=record["p_value"],
+                    **{f"{m}_p_vs_cox": record[f"{m}_p_value"] for m in metrics})
 
         results = survival.evaluate_methods(methods, X, y, n_splits=args.splits, n_repeats=args.repeats,
                                             random_state=args.seed, verbose=_bar_verbose(args), callback=report,
-                                            n_jobs=args.n_jobs)
+                                            n_jobs=args.n_jobs, scoring=metrics or None, tau=args.tau)
         if args.km_png:
             fig = survival.plot_risk_groups(y["time"], y["event"],
                                             {k: r.percentiles[0] for k, r in results.items()}, top=args.top,
@@ -759,12 +790,15 @@ WDBC_NAMES = ("wdbc", "breast_cancer")
 
 
 def _parse_params(items) -> dict:
-    """``--param C=1.0 k=3`` as ``{"C": 1.0, "k": 3}`` (numbers as numbers, else strings)."""
+    """``--param C=1.0 k=3`` as ``{"C": 1.0, "k": 3}`` (numbers as numbers, ``None`` as None, else strings)."""
     params = {}
     for item in items or []:
         key, sep, text = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--param {item!r} is not KEY=VALUE; write e.g. --param C=1.0")
+        if text.strip() == "None":
+            params[key.strip()] = None
+            continue
         try:
             value = int(text)
         except ValueError:
@@ -774,6 +808,47 @@ def _parse_params(items) -> dict:
                 value = text
         params[key.strip()] = value
     return params
+
+
+def _check_params(form, params: dict) -> dict:
+    """The ``--param`` values checked against the formulation's declared parameters, before any data is
+    read; a usage error names the value and lists every parameter with what it takes."""
+    from inspect import Parameter
+
+    try:
+        return form.validate_params(params)
+    except ValueError as exc:
+        given = " ".join(f"{k}={v}" for k, v in params.items())
+        if any(key not in form.parameters for key in params):  # the message lists the parameters already
+            raise ValueError(f"--param {given}: {exc}") from None
+        listing = []
+        for key, allowed, default in form.describe_params():
+            constraints = form.parameter_constraints.get(key, [])
+            array = bool(constraints) and all(c in ("array-like", "sparse matrix", None) for c in constraints)
+            how = ("; from --groups COLUMN" if key == "groups" else "; not settable with --param") if array else ""
+            shown = "required" if default is Parameter.empty else f"default {default!r}"
+            listing.append(f"{key} ({allowed}; {shown}{how})")
+        raise ValueError(f"--param {given}: {exc} The parameters of {form.name}: "
+                         + (", ".join(listing) if listing else "none") + ".") from None
+
+
+def _compare_groups(args, n_rows: int):
+    """``--groups COLUMN``: (integer code per row, labels) from the CSV file of ``--data``, or None."""
+    if args.groups is None:
+        return None
+    from .datasets import _read_csv
+
+    if not os.path.isfile(args.data):
+        raise ValueError(f"--groups {args.groups} reads a column of a CSV file, and --data {args.data} is a named "
+                         "data set: write the data with its group column to a CSV file and pass --data FILE.csv.")
+    if args.groups in (args.time, args.event):
+        raise ValueError(f"--groups {args.groups} names the {'time' if args.groups == args.time else 'event'} column; "
+                         "give the column that holds each point's group.")
+    column = _read_csv(args.data, (args.groups,))[args.groups].to_numpy()
+    if len(column) != n_rows:  # pragma: no cover - the loaders keep every row of a CSV file
+        raise ValueError(f"--groups {args.groups}: {len(column)} rows in {args.data} but {n_rows} points were read.")
+    labels, codes = np.unique(column.astype(str) if column.dtype == object else column, return_inverse=True)
+    return codes, labels
 
 
 def _compare_data(args):
@@ -797,21 +872,25 @@ def _compare_data(args):
         X, y = _load_survival_data(args)
         X, what = np.asarray(X, dtype=float), f"{args.data} (survival)"
     else:
-        _check_input_file(args.data)
-        import pandas as pd
+        from .datasets import _covariates, _read_csv
 
-        frame = pd.read_csv(args.data)
+        _check_input_file(args.data)
+        frame = _read_csv(args.data)  # the reader of every CSV path: complete, or an error naming the lines
         if frame.shape[1] < 2:
             raise ValueError(f"{args.data} has {frame.shape[1]} column(s); expected features and a label in the "
                              "last column.")
+        if args.groups == frame.columns[-1]:
+            raise ValueError(f"--groups {args.groups} names the label (the last column of {args.data}); give the "
+                             "column that holds each point's group.")
         labels = frame.iloc[:, -1].to_numpy()
         values = np.unique(labels)
         if len(values) != 2:
             raise ValueError(f"The last column of {args.data} ({frame.columns[-1]!r}) has {len(values)} distinct "
                              "values; a bipartite label needs 2 (for survival data give --time and --event).")
-        X = frame.iloc[:, :-1].to_numpy(dtype=float)
+        X = _covariates(frame.iloc[:, :-1])
         y, what = (labels == values[1]).astype(int), f"{args.data} (label {frame.columns[-1]!r} = {values[1]!r})"
     n = len(X)
+    groups = _compare_groups(args, n)
     if args.max_points < 2:
         raise ValueError(f"--max-points must be at least 2; got {args.max_points}.")
     if n > args.max_points:
@@ -822,9 +901,15 @@ def _compare_data(args):
         keep, _ = train_test_split(keep, train_size=args.max_points, random_state=args.seed, stratify=strata)
         keep = np.sort(keep)
         X, y = X[keep], y[keep]
+        groups = None if groups is None else (groups[0][keep], groups[1])
     X = MinMaxScaler().fit_transform(X)
     pairs = PairSet.survival(y) if survival else PairSet.bipartite(y)
-    return X, pairs, f"{what}: {len(X)} of {n} points"
+    what = f"{what}: {len(X)} of {n} points"
+    if groups is not None:  # read by the formulation as m.groups
+        pairs = pairs.with_groups(groups[0])
+        what += (f"; groups from column {args.groups!r} ("
+                 + ", ".join(f"{k} = {label!r}" for k, label in enumerate(groups[1].tolist())) + ")")
+    return X, pairs, what
 
 
 def _compare(args) -> int:
@@ -832,14 +917,22 @@ def _compare(args) -> int:
     the largest disagreement with the best exact optimum."""
     from . import get_formulation, kernel_matrix
     from .modeling._compare import compare_solvers
+    from .modeling._model import MissingGroupsError
 
     form = get_formulation(args.formulation)  # an unknown name fails here, listing the known ones
-    params = _parse_params(args.param)
+    params = _check_params(form, _parse_params(args.param))
     _check_data_dir_option(args)
     X, pairs, what = _compare_data(args)
     K = kernel_matrix(X, kernel=args.kernel, gamma=args.gamma)
     form.check_size(n_points=pairs.n_points, n_pairs=pairs.n_pairs, n_basis=K.shape[1])
-    problem = form.build(pairs, K, **params)
+    try:
+        problem = form.build(pairs, K, **params)
+    except MissingGroupsError:
+        raise ValueError(f"{form.name} reads each point's group (m.groups), and none was given: pass --data FILE.csv "
+                         "with --groups COLUMN, the column that holds each point's group.") from None
+    if args.groups is not None and "groups" not in problem.metadata.get("data_read", ()):
+        raise ValueError(f"--groups {args.groups}: {form.name} does not read groups (m.groups); leave --groups out, "
+                         "or compare a formulation that reads them, such as fair_ranker.")
     width = max(map(len, args.solvers))
     columns = [_Column("solver", "solver", width), _Column("status", "status", 16),
                _Column("objective", "objective", 14, ".8g"), _Column("seconds", "seconds", 7, ".3f"),
@@ -852,7 +945,7 @@ def _compare(args) -> int:
                  + f"; {problem.kind}: {problem.n_vars:,} variables, {problem.n_rows:,} rows"
                  + ("; no time limit" if args.time_limit is None else f"; time limit {args.time_limit:g} s per solver"))
         out.summary.update(formulation=form.name, data=args.data, points=pairs.n_points, pairs=pairs.n_pairs,
-                           kernel=args.kernel, gamma=args.gamma, time_limit=args.time_limit,
+                           groups=args.groups, kernel=args.kernel, gamma=args.gamma, time_limit=args.time_limit,
                            **{f"param_{k}": v for k, v in params.items()})
         out.start()
         notes = []
@@ -968,9 +1061,10 @@ def _common_options(data_dir: bool = False) -> argparse.ArgumentParser:
                             "(default: bars only on a terminal, estimators silent)")
     if data_dir:
         group.add_argument("--data-dir", metavar="DIR", default=None,
-                           help="folder of the shared data files read by the named data sets (default: the "
-                                "AUCOPT_DATA environment variable, else the shared/data folder beside a source "
-                                "checkout)")
+                           help="folder of the data files read by the named data sets, e.g. "
+                                "DIR/libsvm/adult_adult.trn.bz2 (default: the AUCOPT_DATA environment variable, "
+                                "else the shared/data folder beside a source checkout; a missing file's error "
+                                "says where to download it)")
     return common
 
 
@@ -1019,6 +1113,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="training fraction in (0, 1), the rest is the test set (default 0.5; 0.8 gives 455 "
                         "training points)")
     p.add_argument("--seed", type=int, default=0, help="seed of the stratified train/test split (default 0)")
+    p.add_argument("--tol", type=float, default=DEMO_TOL,
+                   help=f"tolerance of every solver, and the support threshold relative to max|alpha| "
+                        f"(default {DEMO_TOL:g})")
     p.set_defaults(func=_demo)
 
     p = command("survival", with_data)
@@ -1057,6 +1154,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5,
                    help="repetitions R of the k-fold CV (default 5; the p-values need R >= 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the fold assignment (default 0)")
+    p.add_argument("--metric", nargs="+", choices=("harrell",) + SURVIVAL_METRICS, default=["harrell"],
+                   help="metrics of the table: harrell (the pooled-percentile Harrell's C, Ataman 2007, always "
+                        "shown), uno (Uno's IPCW C), auc (mean cumulative/dynamic AUC(t)), ibs (integrated Brier "
+                        "score of the survival curves, lower is better); each extra metric is the mean over the "
+                        "test folds of a repetition, with the censoring distribution estimated from the training "
+                        "fold and AUC/IBS at the 10th-90th percentiles of the test fold's event times "
+                        "(default: harrell)")
+    p.add_argument("--tau", type=float, default=None,
+                   help="truncation time of --metric uno (default: each training fold's largest time)")
     p.add_argument("--n-jobs", type=int, default=None,
                    help="folds fitted in parallel (joblib): -1 all cores (default 1); the results do not change")
     p.add_argument("--top", type=float, default=10,
@@ -1088,7 +1194,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=int, default=10_000,
                    help="rows read and fitted at a time; memory grows with it (default 10000)")
     p.add_argument("--zero-based", action="store_true",
-                   help="feature indices start at 0 (default: they start at 1, as in LIBSVM)")
+                   help="feature indices start at 0 (default: they start at 1, as in LIBSVM; a named set "
+                        "knows its own)")
     p.set_defaults(func=_onepass)
 
     p = command("sparse", with_data)
@@ -1100,7 +1207,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--positive", type=float, default=1.0,
                    help="label of the positive class in LIBSVM files (default 1)")
     p.add_argument("--zero-based", action="store_true",
-                   help="feature indices of the LIBSVM files start at 0 (default: at 1, as in LIBSVM)")
+                   help="feature indices of the LIBSVM files start at 0 (default: at 1, as in LIBSVM; a named "
+                        "set knows its own)")
     p.add_argument("--C", type=float, default=1.0, help="weight C of the pairwise squared hinge loss (default 1)")
     p.add_argument("--basis-size", type=int, default=None,
                    help=f"maximum basis size |J| (default {SPARSE_BASIS_SIZE}, or half the fitting rows when the "
@@ -1124,11 +1232,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "label, or survival with --time and --event (default wdbc)")
     p.add_argument("--time", help="time column of a survival CSV file (default: none, the CSV is bipartite)")
     p.add_argument("--event", help="event column of a survival CSV file, bool or 0/1 (default: none)")
+    p.add_argument("--groups", metavar="COLUMN",
+                   help="column of the CSV file holding each point's group, for a formulation that reads groups "
+                        "(fair_ranker: two groups); it stays a feature unless removed from the file (default: none)")
     p.add_argument("--solvers", nargs="+", default=list(COMPARE_SOLVERS),
                    help=f"solver names, exact ones run first (default: {' '.join(COMPARE_SOLVERS)}; see "
                         "`aucopt solvers`)")
     p.add_argument("--param", nargs="+", action="extend", metavar="KEY=VALUE", default=[],
-                   help="parameters of the formulation, e.g. --param C=1.0 (default: the formulation's own)")
+                   help="parameters of the formulation, e.g. --param C=1.0, checked against what it declares (a "
+                        "wrong name or value lists its parameters; default: the formulation's own)")
     p.add_argument("--kernel", choices=("rbf", "linear", "poly"), default="rbf", help="kernel (default rbf)")
     p.add_argument("--gamma", type=float, default=1.0, help="gamma of the rbf and poly kernels (default 1)")
     p.add_argument("--max-points", type=int, default=COMPARE_MAX_POINTS,

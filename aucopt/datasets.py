@@ -2,6 +2,8 @@
 
 * :func:`get_data_dir` — where the data files are: an explicit folder, the ``AUCOPT_DATA``
   environment variable, or the ``shared/data`` folder beside a source checkout;
+* :func:`libsvm_files` — the training and test files of a named LIBSVM set (:data:`LIBSVM_SETS`:
+  adult, ijcnn1, reuters) with their number of features and index base;
 * :func:`load_coil2000` — the CoIL Challenge 2000 insurance data (the case study of Ataman 2007,
   Sec. 4.5), from a CSV file;
 * :func:`load_survival` — the survival data sets shipped with scikit-survival (WHAS500, GBSG2,
@@ -9,13 +11,27 @@
 * :func:`load_deepsurv` — the METABRIC, SUPPORT, GBSG and WHAS train/test splits of the DeepSurv
   repository (HDF5 files; needs h5py).
 
-Each loader says clearly what is missing when a file or an optional package is absent.
+Each loader says clearly what is missing when a file or an optional package is absent, and
+where to download a missing data file. A wheel install has no ``shared/data`` folder: make a
+data folder, put the files in it under the names below and pass it (``data_dir=...``,
+``--data-dir DIR`` on the command line, or ``AUCOPT_DATA=DIR``):
+
+* ``libsvm/<name>_<name>.trn.bz2`` and ``libsvm/<name>_<name>.tst.bz2`` for ``<name>`` in adult,
+  ijcnn1, reuters: the files ``binary/<name>/<name>.trn.bz2`` and ``.tst.bz2`` of
+  https://github.com/X-DataInitiative/tick-datasets (BSD-3-Clause), from the LIBSVM collection;
+* ``survival/<file>.h5``: ``experiments/data/<name>/<file>.h5`` of
+  https://github.com/jaredleekatzman/DeepSurv (MIT);
+* ``coil2000/ticdata.csv.gz`` and ``coil2000/levels.json``: the ``ticdata`` data set of the R
+  package kernlab (the UCI Insurance Company Benchmark) as a CSV file, with the level order of its
+  ordered factors (see :func:`load_coil2000`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,7 +44,70 @@ DATA_ENV = "AUCOPT_DATA"
 #: the nominal CoIL 2000 columns, one-hot encoded by :func:`load_coil2000`
 NOMINAL_COIL = ("STYPE", "MOSHOOFD")
 
-__all__ = ["get_data_dir", "load_coil2000", "load_survival", "load_deepsurv"]
+#: the GitHub repositories the LIBSVM and DeepSurv files of the data folder are downloaded from
+TICK_DATASETS = "https://github.com/X-DataInitiative/tick-datasets"
+DEEPSURV = "https://github.com/jaredleekatzman/DeepSurv"
+
+__all__ = ["LIBSVM_SETS", "LibsvmSet", "get_data_dir", "libsvm_files", "load_coil2000", "load_survival",
+           "load_deepsurv"]
+
+
+class LibsvmSet(NamedTuple):
+    """A LIBSVM data set of the data folder (:data:`LIBSVM_SETS`).
+
+    Attributes
+    ----------
+    n_features : int
+        The number of features d (the width of the training and the test file alike).
+    zero_based : bool
+        Whether the files number the features from 0 (``0:v`` is the first feature) rather than
+        from 1, the LIBSVM convention.
+
+    Examples
+    --------
+    >>> from aucopt.datasets import LIBSVM_SETS
+    >>> LIBSVM_SETS["adult"]
+    LibsvmSet(n_features=123, zero_based=True)
+    """
+
+    n_features: int
+    zero_based: bool
+
+
+#: the LIBSVM sets of the data folder by name: ``libsvm/<name>_<name>.trn.bz2`` (training) and
+#: ``libsvm/<name>_<name>.tst.bz2`` (test), the copies of tick-datasets. Its adult (a9a, the
+#: LASVM copy) numbers the features 0–122; ijcnn1 (1–22) and reuters (1–8,315) from 1.
+LIBSVM_SETS = {"adult": LibsvmSet(123, zero_based=True),
+               "ijcnn1": LibsvmSet(22, zero_based=False),
+               "reuters": LibsvmSet(8315, zero_based=False)}
+
+
+def _libsvm_relative(name: str, part: str) -> str:
+    return f"libsvm/{name}_{name}.{part}.bz2"
+
+
+def _where_to_get(relative: str) -> str:
+    """Where the data file ``relative`` (a path inside the data folder) is downloaded from, in words."""
+    for name in LIBSVM_SETS:
+        for part in ("trn", "tst"):
+            if relative == _libsvm_relative(name, part):
+                return f"download binary/{name}/{name}.{part}.bz2 from {TICK_DATASETS}"
+    for name, file in DEEPSURV_SETS.items():
+        if relative == f"survival/{file}":
+            return f"download experiments/data/{name}/{file} from {DEEPSURV}"
+    if relative.startswith("coil2000/"):
+        return ("the ticdata data set of the R package kernlab as CSV, with levels.json giving the level order "
+                "of its ordered factors: see aucopt.datasets.load_coil2000")
+    return ""
+
+
+def _how_to_get(missing: list[str]) -> str:
+    """``"A (download ... from ...) and B (...)"``: the missing files with where to get each."""
+    parts = []
+    for relative in missing:
+        source = _where_to_get(relative)
+        parts.append(f"{relative} ({source})" if source else relative)
+    return " and ".join(parts)
 
 
 def get_data_dir(data_dir=None, *, required=None):
@@ -38,11 +117,12 @@ def get_data_dir(data_dir=None, *, required=None):
     ----------
     data_dir : str or path-like, default=None
         The folder. None means the ``AUCOPT_DATA`` environment variable, and, when that is unset,
-        the ``shared/data`` folder beside a source checkout of aucopt.
-    required : str, default=None
-        A file or folder, relative to the data folder, that must exist (for example
-        ``"coil2000/ticdata.csv.gz"``); its absence raises :class:`FileNotFoundError` naming it and
-        the ways to give the folder.
+        the ``shared/data`` folder beside a source checkout of aucopt (which an install from a
+        wheel does not have).
+    required : str or sequence of str, default=None
+        Files or folders, relative to the data folder, that must exist (for example
+        ``"coil2000/ticdata.csv.gz"``); their absence raises :class:`FileNotFoundError` naming
+        them, where to download them and the ways to give the folder.
 
     Returns
     -------
@@ -52,7 +132,7 @@ def get_data_dir(data_dir=None, *, required=None):
     Raises
     ------
     FileNotFoundError
-        When the folder (or ``required`` inside it) does not exist.
+        When the folder (or a ``required`` file inside it) does not exist.
 
     Examples
     --------
@@ -67,20 +147,91 @@ def get_data_dir(data_dir=None, *, required=None):
     ...     print(str(exc).split(" in ")[0])
     Data file coil2000/ticdata.csv.gz not found
     """
+    default = data_dir is None and not os.environ.get(DATA_ENV)
     if data_dir is not None:
         source = "the folder given"
-    elif os.environ.get(DATA_ENV):
+    elif not default:
         data_dir, source = os.environ[DATA_ENV], f"${DATA_ENV}"
     else:
         data_dir, source = SHARED_DATA, "the shared/data folder beside a source checkout"
     path = os.path.abspath(os.fspath(data_dir))
-    how = (f"pass the data folder explicitly (data_dir=..., or --data-dir on the command line) or set "
-           f"{DATA_ENV}; the files are listed in the project's shared/data/README.md")
-    if not os.path.isdir(path):
-        raise FileNotFoundError(f"Data folder {path} ({source}) does not exist: {how}.")
-    if required is not None and not os.path.exists(os.path.join(path, required)):
-        raise FileNotFoundError(f"Data file {required} not found in {path} ({source}): {how}.")
-    return path
+    if required is None:
+        required = []
+    elif isinstance(required, (str, os.PathLike)):
+        required = [os.fspath(required)]
+    elif isinstance(required, Sequence):
+        required = [os.fspath(r) for r in required]
+    else:
+        raise TypeError(f"required must be a path or a sequence of paths; got {type(required).__name__}.")
+    exists = os.path.isdir(path)
+    missing = [r for r in required if not (exists and os.path.exists(os.path.join(path, r)))]
+    if exists and not missing:
+        return path
+    give = (f"pass the data folder as data_dir=... (--data-dir DIR on the command line) or set the {DATA_ENV} "
+            "environment variable to it")
+    put = f"; it needs {_how_to_get(missing)}" if missing else ""
+    if not exists and default:
+        holding = f" holding {_how_to_get(missing)}" if missing else ""
+        raise FileNotFoundError(
+            f"No data folder given, and aucopt is not run from a source checkout ({path}, the shared/data folder "
+            f"beside one, does not exist): make a data folder{holding}, and {give}."
+        )
+    if not exists:
+        raise FileNotFoundError(f"Data folder {path} ({source}) does not exist: give an existing folder (data_dir=..., "
+                                f"--data-dir DIR on the command line, or the {DATA_ENV} environment variable){put}.")
+    files = "Data file" + ("s" if len(missing) > 1 else "")
+    raise FileNotFoundError(
+        f"{files} {' and '.join(missing)} not found in {path} ({source}): put {_how_to_get(missing)} there, or "
+        f"{give} if the files are elsewhere."
+    )
+
+
+def libsvm_files(name, *, data_dir=None, test=True):
+    """The training and test files of a LIBSVM set of the data folder, with its width and index base.
+
+    Parameters
+    ----------
+    name : {"adult", "ijcnn1", "reuters"}
+        The set (:data:`LIBSVM_SETS`).
+    data_dir : str or path-like, default=None
+        The data folder (see :func:`get_data_dir`).
+    test : bool, default=True
+        Whether the test file is needed too (its absence is then an error).
+
+    Returns
+    -------
+    train : str
+        The path of ``libsvm/<name>_<name>.trn.bz2``.
+    test : str
+        The path of ``libsvm/<name>_<name>.tst.bz2``.
+    info : LibsvmSet
+        The number of features and whether the files number them from 0, as
+        :func:`sklearn.datasets.load_svmlight_file` needs them (``n_features=``,
+        ``zero_based=``).
+
+    Raises
+    ------
+    ValueError
+        For a name that is not one of :data:`LIBSVM_SETS`.
+    FileNotFoundError
+        When the data folder or a needed file is missing (the message says where to download it).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_svmlight_file
+    >>> from aucopt.datasets import libsvm_files
+    >>> try:
+    ...     train, test, info = libsvm_files("adult")
+    ...     X, y = load_svmlight_file(train, n_features=info.n_features, zero_based=info.zero_based)
+    ... except FileNotFoundError:
+    ...     pass  # no data folder here
+    """
+    if name not in LIBSVM_SETS:
+        raise ValueError(f"Unknown LIBSVM set {name!r}: use one of {sorted(LIBSVM_SETS)}.")
+    parts = ("trn", "tst") if test else ("trn",)
+    folder = get_data_dir(data_dir, required=[_libsvm_relative(name, part) for part in parts])
+    train, test_path = (os.path.join(folder, _libsvm_relative(name, part)) for part in ("trn", "tst"))
+    return train, test_path, LIBSVM_SETS[name]
 
 
 def load_coil2000(path=None, *, data_dir=None):
@@ -178,6 +329,85 @@ SKSURV_SETS = {"whas500": ("load_whas500", "fstat", "lenfol"),
                "flchain": ("load_flchain", "death", "futime")}
 
 
+def _csv_lines(path, n_rows: int) -> np.ndarray | None:
+    """The line of ``path`` on which each of its ``n_rows`` data rows starts (the header on line 1), as
+    pandas reads them (blank lines skipped); None when the file cannot be mapped so (then rows are
+    counted instead)."""
+    import csv
+
+    starts, line = [], 0
+    with open(path, newline="", encoding="utf-8", errors="replace") as fh:
+        reader = csv.reader(fh)
+        for record in reader:
+            if any(field.strip() for field in record):
+                starts.append(line + 1)
+            line = reader.line_num
+    return np.asarray(starts[1:]) if len(starts) == n_rows + 1 else None
+
+
+def _where(path, frame, rows) -> str:
+    """Where the data rows ``rows`` (positions) of the CSV file ``path`` are, for a message."""
+    lines = _csv_lines(path, len(frame))
+    rows = np.asarray(rows)
+    shown = ", ".join(str(int(k)) for k in (rows[:5] + 1 if lines is None else lines[rows[:5]]))
+    unit = "data row" if lines is None else "line"
+    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
+    return f"{unit}{'s' if len(rows) > 1 else ''} {shown}{more}"
+
+
+def _read_csv(path, columns=()):
+    """A CSV data file as a DataFrame, complete: the one reader of every CSV data path.
+
+    Refuses a path that is not a file, an empty, malformed or header-only file, a column of
+    ``columns`` that it lacks, and any missing value (a blank or NA field, or a row with fewer
+    fields than the header), naming the columns and lines: no row is ever dropped.
+    """
+    import pandas as pd
+
+    if not os.path.isfile(path):
+        raise ValueError(f"{path} is not a file: give the path of a CSV file.")
+    try:
+        frame = pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path} is empty: a CSV file needs a header row and one row per subject.") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"{path} is not a well-formed CSV file ({' '.join(str(exc).split())}): every row needs "
+                         "as many comma-separated fields as the header.") from None
+    for col in columns:
+        if col is not None and col not in frame.columns:
+            raise ValueError(f"Column {col!r} is not in {path}; columns: {list(frame.columns)[:12]} …")
+    if len(frame) == 0:
+        raise ValueError(f"{path} has a header but no data rows: it needs one row per subject.")
+    missing = frame.isna().to_numpy()
+    if missing.any():
+        where = [f"column {col!r} on {_where(path, frame, np.flatnonzero(missing[:, k]))}"
+                 for k, col in enumerate(frame.columns) if missing[:, k].any()]
+        raise ValueError(f"{path} has {int(missing.sum())} missing value(s): {'; '.join(where[:4])}"
+                         f"{f'; and in {len(where) - 4} more columns' if len(where) > 4 else ''}. "
+                         "Fill them in, or remove those rows from the file: no row is dropped silently.")
+    return frame
+
+
+def _covariates(frame) -> np.ndarray:
+    """The covariates of a data frame as floats: categorical columns one-hot encoded, first level dropped."""
+    import pandas as pd
+
+    return pd.get_dummies(frame, drop_first=True, dtype=float).to_numpy(float)
+
+
+def _numeric_column(path, frame, col: str, what: str) -> np.ndarray:
+    """Column ``col`` of a complete CSV frame as finite floats; the message names the lines that are not."""
+    import pandas as pd
+
+    values = pd.to_numeric(frame[col], errors="coerce").to_numpy(float)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        raise ValueError(f"{what} column {col!r} of {path} must hold finite numbers; {_where(path, frame, bad)} "
+                         f"hold{'s' if len(bad) == 1 else ''} {frame[col].iloc[bad[0]]!r}"
+                         f"{' …' if len(bad) > 1 else ''}: correct those values or remove the rows.")
+    return values
+
+
 def load_survival(name, *, time=None, event=None):
     """A survival data set as numeric covariates and a structured survival target.
 
@@ -194,8 +424,9 @@ def load_survival(name, *, time=None, event=None):
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
-        Numeric covariates: categorical columns one-hot encoded (first level dropped), rows
-        with a missing value or a non-finite time dropped.
+        Numeric covariates: categorical columns one-hot encoded (first level dropped). A CSV file
+        gives one row per data row; a scikit-survival set drops its rows with a missing value
+        (FLCHAIN's missing ``creatinine``).
     y : structured array of shape (n_samples,)
         Boolean ``event`` and float ``time`` (:func:`aucopt.survival_target`).
 
@@ -203,8 +434,10 @@ def load_survival(name, *, time=None, event=None):
     ------
     ValueError
         For an unknown name, a path that is not a file, a CSV file without the ``time`` / ``event``
-        columns (or with ``time == event``), an empty or header-only CSV file, a CSV file with no
-        covariate column besides ``time`` and ``event``, no complete row, or an invalid target.
+        columns (or with ``time == event``), an empty, malformed or header-only CSV file, a
+        missing value or a time that is not a finite number in a CSV file (the message names the
+        columns and the lines: no row is dropped), a CSV file with no covariate column besides
+        ``time`` and ``event``, or an invalid target.
     ImportError
         For a scikit-survival data set when scikit-survival is not installed.
 
@@ -248,32 +481,16 @@ def load_survival(name, *, time=None, event=None):
         if time == event:
             raise ValueError(f"time and event name the same column {time!r}: the event column is the 0/1 "
                              "(or bool) indicator, a different column from the time.")
-        if not os.path.isfile(name):
-            raise ValueError(f"{name} is not a file: give the path of a CSV file.")
-        try:
-            frame = pd.read_csv(name)
-        except pd.errors.EmptyDataError:
-            raise ValueError(f"{name} is empty: a CSV file needs a header row and one row per "
-                             "subject.") from None
-        for col in (time, event):
-            if col not in frame.columns:
-                raise ValueError(f"Column {col!r} is not in {name}; columns: {list(frame.columns)[:12]} …")
-        if len(frame) == 0:
-            raise ValueError(f"{name} has a header but no data rows: it needs one row per subject.")
-        try:
-            t = frame.pop(time).to_numpy(float)
-        except ValueError:
-            raise ValueError(f"time column {time!r} of {name} is not numeric: it must hold the follow-up "
-                             "times as numbers.") from None
+        frame = _read_csv(name, (time, event))  # complete, or an error naming the columns and lines
+        t = _numeric_column(name, frame, time, "The time")
+        frame.pop(time)
         e = frame.pop(event).to_numpy()
         if frame.shape[1] == 0:
             raise ValueError(f"{name} has no covariate column besides time {time!r} and event {event!r}: "
                              "add at least one covariate column.")
+        return _covariates(frame), survival_target(e, t)
     frame = pd.get_dummies(frame, drop_first=True, dtype=float)
     keep = ~frame.isna().any(axis=1).to_numpy() & np.isfinite(t)
-    if not keep.any():
-        raise ValueError(f"No row of {name} is complete: all {len(keep)} rows have a missing covariate or a "
-                         "non-finite time; fill or drop the missing values.")
     return frame.to_numpy(float)[keep], survival_target(np.asarray(e)[keep], t[keep])
 
 

@@ -10,7 +10,6 @@ The entry page is docs/_build/html/index.html.
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from pathlib import Path
 
@@ -192,6 +191,39 @@ def _resolve_alias(app, env, node, contnode):
     return None
 
 
+def _section(relations: dict, root: str, docname: str) -> str:
+    """The entry of the home page's table of contents that ``docname`` belongs to (the User guide,
+    the API reference, the Examples, ...); the home page is its own."""
+    seen = set()
+    while docname not in seen:
+        seen.add(docname)
+        parent = relations.get(docname, (None,))[0]
+        if parent is None or parent == root:
+            return docname
+        docname = parent
+    return docname
+
+
+def _prev_next_within_section(app, pagename, templatename, context, doctree):
+    """Keep the "Previous" / "Next" links inside one part of the site.
+
+    Sphinx chains every page in table-of-contents order, so the examples gallery would open with
+    "Previous: warn" (the last function of the API reference) and the API reference with the last
+    page of the user guide. A link to a page of another part is dropped; links to the home page
+    stay.
+    """
+    relations = getattr(app.builder, "relations", None) or {}
+    root = app.config.root_doc
+    if pagename not in relations or pagename == root:
+        return
+    _, previous, following = relations[pagename]
+    section = _section(relations, root, pagename)
+    for key, other in (("prev", previous), ("next", following)):
+        if other is not None and other != root and _section(relations, root, other) != section:
+            context[key] = None
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("missing-reference", _resolve_alias)
+    app.connect("html-page-context", _prev_next_within_section)

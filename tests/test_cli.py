@@ -4,6 +4,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -317,6 +318,28 @@ def test_demo_json_and_csv_match_the_estimator(capsys):
     assert "training points" in captured.err
 
 
+@pytest.mark.parametrize(("solver", "train_size", "seed"), [("clarabel", 0.2, 0), ("scs", 0.25, 2)])
+def test_demo_support_vectors_agree_across_solvers(solver, train_size, seed, capsys):
+    """An interior-point or first-order solver's tiny nonzero coefficients are not support vectors:
+    every row counts the support of the simplex vertex (whose other coefficients are exactly 0)."""
+    argv = ["demo", "--solvers", "highs", solver, "--train-size", str(train_size), "--seed", str(seed), "--json"]
+    assert main(argv) == 0
+    document, err = _json(capsys)
+    X_tr, _, y_tr, _ = _demo_data(train_size, seed)
+    vertex = LPRanker(C=1.0, gamma=1.0, method="full", solver="highs", support_threshold=0.0).fit(X_tr, y_tr)
+    rows = {row["solver"]: row for row in document["rows"]}
+    for row in rows.values():
+        assert row["status"] == "optimal" and row["objective"] == pytest.approx(vertex.objective_, rel=1e-6)
+        assert row["support_vectors"] == len(vertex.support_)
+    assert "tol=1e-07" in err and "|alpha_l| > tol * max|alpha|" in err
+    assert document["summary"]["tol"] == cli.DEMO_TOL
+
+
+def test_demo_refuses_a_tolerance_outside_0_1(capsys):
+    err = _one_line_error(capsys, ["demo", "--solvers", "highs", "--tol", "0"])
+    assert "--tol must lie in (0, 1); got 0.0" in err
+
+
 def test_demo_prints_each_row_as_soon_as_its_solver_finishes(monkeypatch, capsys):
     real_fit, printed = LPRanker.fit, []
 
@@ -425,6 +448,103 @@ def test_onepass_named_set_from_the_data_dir(tmp_path, capsys):
     assert 0 <= row["test_auc"] <= 1
     err = _one_line_error(capsys, ["onepass", "ijcnn1", "--data-dir", str(tmp_path / "nowhere")])
     assert "nowhere" in err and "does not exist" in err
+
+
+def _named_set_folder(tmp_path, name, zero_based, n_train=80, n_test=40, seed=4):
+    """A data folder holding libsvm/<name>_<name>.{trn,tst}.bz2 with the set's width and index base;
+    the first feature is nonzero in every row, so a zero-based file holds index 0."""
+    import bz2
+
+    from aucopt.datasets import LIBSVM_SETS
+
+    rng = np.random.default_rng(seed)
+    d = LIBSVM_SETS[name].n_features
+    (tmp_path / "libsvm").mkdir(parents=True, exist_ok=True)
+    parts = {}
+    for part, n in (("trn", n_train), ("tst", n_test)):
+        y = np.where(np.arange(n) % 3 == 0, 1, -1)
+        X = np.zeros((n, d))
+        X[:, 0] = 1.0 + 0.5 * (y > 0) + rng.random(n)
+        X[:, -1] = rng.random(n)
+        buffer = io.BytesIO()
+        dump_svmlight_file(X, y, buffer, zero_based=zero_based)
+        (tmp_path / "libsvm" / f"{name}_{name}.{part}.bz2").write_bytes(bz2.compress(buffer.getvalue()))
+        parts[part] = (X, (y == 1).astype(int))
+    return parts
+
+
+def test_named_sets_know_their_index_base(tmp_path, capsys):
+    """adult is zero-based (features 0-122): onepass and sparse read it without --zero-based, and
+    read it right: the fit equals one on the arrays themselves."""
+    from aucopt.online._onepass import iter_svmlight_chunks
+
+    parts = _named_set_folder(tmp_path, "adult", zero_based=True)
+    assert main(["onepass", "adult", "--data-dir", str(tmp_path), "--json"]) == 0
+    (row,) = _json(capsys)[0]["rows"]
+    assert row["examples"] == 80 and row["features"] == 123 and row["test_examples"] == 40
+    train = tmp_path / "libsvm" / "adult_adult.trn.bz2"
+    model = OnePassAUC().fit((X, y == 1) for X, y in iter_svmlight_chunks(str(train), 10_000, 123, zero_based=True))
+    X_te, y_te = parts["tst"]
+    assert row["test_auc"] == pytest.approx(roc_auc_score(y_te, model.decision_function(X_te)), abs=1e-12)
+    X_tr, y_tr = parts["trn"]
+    model = OnePassAUC().fit([(X_tr, y_tr)])  # the arrays: the file was read column for column
+    assert row["test_auc"] == pytest.approx(roc_auc_score(y_te, model.decision_function(X_te)), abs=1e-9)
+
+    argv = ["sparse", "adult", "--data-dir", str(tmp_path), "--basis-size", "4", "--json"]
+    assert main(argv) == 0
+    summary = _json(capsys)[0]["summary"]
+    scaler = StandardScaler().fit(X_tr)
+    sparse = SparseAUC(basis_size=4, random_state=0).fit(scaler.transform(X_tr), y_tr)
+    assert summary["test_auc"] == pytest.approx(sparse.score(scaler.transform(X_te), y_te), abs=1e-12)
+    # --zero-based agrees with adult; it contradicts a one-based set, which says so
+    assert main(["onepass", "adult", "--data-dir", str(tmp_path), "--zero-based", "--json"]) == 0
+    capsys.readouterr()
+    _named_set_folder(tmp_path, "ijcnn1", zero_based=False)
+    err = _one_line_error(capsys, ["onepass", "ijcnn1", "--data-dir", str(tmp_path), "--zero-based"])
+    assert "the ijcnn1 set numbers its features from 1" in err and "drop --zero-based" in err
+
+
+@pytest.mark.parametrize("name", ["adult", "ijcnn1", "reuters"])
+def test_named_set_index_base_matches_the_shared_files(name):
+    """The declared width and index base are those of the files (their smallest and largest index)."""
+    from aucopt.datasets import LIBSVM_SETS, SHARED_DATA
+
+    path = os.path.join(SHARED_DATA, "libsvm", f"{name}_{name}.trn.bz2")
+    if not os.path.isfile(path):
+        pytest.skip("the shared data folder is not beside this checkout")
+    from sklearn.datasets import load_svmlight_file
+
+    X, _ = load_svmlight_file(path, zero_based=True)  # column k holds index k
+    used = np.flatnonzero(X.getnnz(axis=0))
+    info = LIBSVM_SETS[name]
+    assert used.min() == (0 if info.zero_based else 1)
+    assert used.max() == info.n_features - (1 if info.zero_based else 0)
+
+
+@pytest.mark.parametrize("command", ["onepass", "sparse"])
+def test_named_set_without_a_checkout_says_where_to_get_the_files(command, tmp_path, capsys, monkeypatch):
+    """As from a wheel: no source checkout and no folder given. The message names the files, where to
+    download them and how to pass the folder."""
+    from aucopt import datasets
+
+    monkeypatch.delenv("AUCOPT_DATA", raising=False)
+    monkeypatch.setattr(datasets, "SHARED_DATA", str(tmp_path / "lib" / "python3.11" / "shared" / "data"))
+    err = _one_line_error(capsys, [command, "adult"])
+    assert "not run from a source checkout" in err
+    for expected in ("libsvm/adult_adult.trn.bz2", "libsvm/adult_adult.tst.bz2", "binary/adult/adult.trn.bz2",
+                     "https://github.com/X-DataInitiative/tick-datasets", "--data-dir DIR", "AUCOPT_DATA"):
+        assert expected in err
+    # a folder without the test file names it; --test makes it unneeded
+    _named_set_folder(tmp_path / "data", "adult", zero_based=True)
+    (tmp_path / "data" / "libsvm" / "adult_adult.tst.bz2").unlink()
+    monkeypatch.setenv("AUCOPT_DATA", str(tmp_path / "data"))
+    err = _one_line_error(capsys, [command, "adult"])
+    assert "Data file libsvm/adult_adult.tst.bz2 not found in" in err and "binary/adult/adult.tst.bz2" in err
+    test = tmp_path / "test.svm"
+    dump_svmlight_file(np.eye(123)[:6] + 1.0, np.arange(6) % 2, str(test), zero_based=True)
+    extra = ["--basis-size", "2"] if command == "sparse" else []
+    assert main([command, "adult", "--test", str(test), "--json"] + extra) == 0
+    capsys.readouterr()
 
 
 # --------------------------------------------------------------------------- sparse

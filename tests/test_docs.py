@@ -148,3 +148,37 @@ def test_docs_build_gallery(html):
     survival = [page for page in pages if "survival" in page.as_posix()]
     with_images = [page for page in (survival or pages) if "<img" in page.read_text(encoding="utf-8")]
     assert with_images, f"no executed example page shows a figure among {[p.name for p in survival or pages]}"
+
+
+def test_docs_build_gallery_thumbnails_are_the_examples_own(html, tmp_path):
+    """Every example of the gallery shows its own thumbnail, never sphinx-gallery's placeholder:
+    executed examples draw a figure, the others name an image of their figure."""
+    from sphinx_gallery.gen_rst import glr_path_static
+    from sphinx_gallery.utils import scale_image
+
+    placeholder = tmp_path / "placeholder.png"
+    scale_image(os.path.join(glr_path_static(), "no_image.png"), str(placeholder), 400, 280)
+    index = (html / "auto_examples" / "index.html").read_text(encoding="utf-8")
+    thumbnails = {name: html / "_images" / f"sphx_glr_{name}_thumb.png"
+                  for name in re.findall(r'src="\.\./_images/sphx_glr_(\w+)_thumb\.png"', index)}
+    assert sorted(thumbnails) == sorted(path.stem for path in (ROOT / "examples").rglob("*.py"))
+    images = {name: path.read_bytes() for name, path in thumbnails.items()}
+    assert not [name for name, image in images.items() if image == placeholder.read_bytes()], "placeholder thumbnails"
+    assert len(set(images.values())) == len(images), "two examples share a thumbnail"
+
+
+def test_docs_build_previous_and_next_stay_in_their_part_of_the_site(html):
+    """The gallery does not open with "Previous: warn" (the API reference's last page): every
+    Previous / Next link of a gallery page leads to a gallery page or the home page."""
+    gallery = (html / "auto_examples").resolve()
+    pages = sorted(gallery.rglob("*.html"))
+    assert pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for href in re.findall(r'class="(?:left-prev|right-next)"\s+href="([^"#]+)', text):
+            target = (page.parent / href).resolve()
+            assert gallery in target.parents or target == (html / "index.html").resolve(), (page.name, href)
+    first = (gallery / "index.html").read_text(encoding="utf-8")
+    assert 'class="right-next"' in first and 'class="left-prev"' not in first
+    api = (html / "api.html").read_text(encoding="utf-8")
+    assert 'class="right-next"' in api  # links inside the API reference stay

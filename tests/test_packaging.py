@@ -81,6 +81,20 @@ def test_the_license_is_an_spdx_expression_without_license_classifiers(pyproject
     assert not [c for c in project["classifiers"] if c.startswith("License ::")]  # PEP 639 forbids both
 
 
+def test_the_license_reaches_the_installed_metadata(pyproject):
+    """Core metadata 2.4: License-Expression (what ``pip show`` prints from pip 25.1 on) and the
+    license file; the deprecated free-text License field stays unset (PEP 639 makes the two
+    exclusive), so a pip older than 25.1 shows an empty "License:"."""
+    assert pyproject["project"]["license-files"] == ["LICENSE"]
+    assert (REPO / "LICENSE").read_text(encoding="utf-8").startswith("BSD 3-Clause License")
+    metadata = importlib.metadata.metadata("aucopt")
+    assert Version(metadata["Metadata-Version"]) >= Version("2.4"), (
+        "the installed metadata is stale: reinstall (pip install -e .) with setuptools >= 77")
+    assert metadata["License-Expression"] == "BSD-3-Clause"
+    assert metadata.get_all("License-File") == ["LICENSE"]
+    assert metadata.get("License") is None
+
+
 # ============================================================================ imports are declared
 def _top_level_imports():
     """Third-party modules imported at the top level of any module of the package (not inside a

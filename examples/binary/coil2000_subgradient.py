@@ -46,6 +46,7 @@ parser.add_argument("--max-iter", type=int, default=2000,
                     help="subgradient iterations at most (default: %(default)s; the run stops "
                          "earlier by its step rule)")
 args, _ = parser.parse_known_args()
+# sphinx_gallery_thumbnail_path = "_static/gallery_coil2000.png"
 
 try:
     data_dir = get_data_dir(args.data_dir, required="coil2000/ticdata.csv.gz")

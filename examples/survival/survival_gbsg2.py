@@ -36,6 +36,7 @@ parser.add_argument("--splits", type=int, default=10, help="folds (default: %(de
 parser.add_argument("--repeats", type=int, default=5, help="repetitions (default: %(default)s)")
 parser.add_argument("--seed", type=int, default=0, help="seed of the fold assignment")
 args, _ = parser.parse_known_args()
+# sphinx_gallery_thumbnail_path = "_static/gallery_gbsg2.png"
 
 # %%
 # Data and models
