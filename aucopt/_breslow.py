@@ -125,10 +125,13 @@ class BreslowCalibration:
 
     def median_survival_time(self, scores) -> np.ndarray:
         """The first training time with ``S(t | s) ≤ ½`` (``inf`` if never reached)."""
-        hazard = self.cumulative_hazard(scores)
-        reached = hazard >= np.log(2.0)
-        first = reached.argmax(axis=1)
-        return np.where(reached.any(axis=1), self.unique_times[first], np.inf)
+        # S(t | s) ≤ ½ ⇔ Ĥ₀(t) ≥ log 2 / r(s); Ĥ₀ is non-decreasing: one binary search per score,
+        # no n × n_times hazard matrix
+        with np.errstate(divide="ignore"):
+            level = np.log(2.0) / self.relative_risk(scores)
+        first = np.searchsorted(self.cum_baseline_hazard, level, side="left")
+        reached = first < len(self.unique_times)
+        return np.where(reached, self.unique_times[np.minimum(first, len(self.unique_times) - 1)], np.inf)
 
 
 def _risk_set_sums(order_desc_values, group_end):
