@@ -18,9 +18,9 @@ subpackage                what lives there
 
 import logging as _logging
 
-from ._version import __version__
 from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
+from ._version import __version__
 from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
 from .exceptions import (
     ClusterDataLostError,
@@ -51,18 +51,53 @@ from .svm import (
     SurvivalSparseAUC,
 )
 
-
 _ensure_formulations_package()
 # aucopt logs (route, sizes, solver, status, objective, time) to the "aucopt" logger and its
 # children; it prints nothing unless the application configures logging.
 _logging.getLogger("aucopt").addHandler(_logging.NullHandler())
 
 __all__ = [
-    "LPRanker", "SurvivalLPRanker", "AUCSVM", "SurvivalAUCSVM", "RankSVM", "SurvivalRankSVM",
-    "RankRC", "SurvivalRankRC", "SparseAUC", "SurvivalSparseAUC", "OnePassAUC", "CoxPH",
-    "pooled_cindex_cv", "compare_methods", "kaplan_meier", "logrank", "PairSet", "Problem", "Model",
-    "formulation", "get_formulation", "available_formulations", "solve", "available_solvers",
-    "SolveResult", "Status", "SolverError", "SolverWarning", "SlowFitWarning", "ProblemTooLargeError",
-    "InconsistentVersionWarning", "NoComparablePairsError", "ClusterDataLostError", "ConvexityError", "Kernel", "kernel_matrix", "roc_auc", "harrell_c", "concordance_counts",
-    "survival_target", "BinaryRankerMixin", "SurvivalRankerMixin", "KernelPairRanker",
+    "AUCSVM",
+    "BinaryRankerMixin",
+    "ClusterDataLostError",
+    "ConvexityError",
+    "CoxPH",
+    "InconsistentVersionWarning",
+    "Kernel",
+    "KernelPairRanker",
+    "LPRanker",
+    "Model",
+    "NoComparablePairsError",
+    "OnePassAUC",
+    "PairSet",
+    "Problem",
+    "ProblemTooLargeError",
+    "RankRC",
+    "RankSVM",
+    "SlowFitWarning",
+    "SolveResult",
+    "SolverError",
+    "SolverWarning",
+    "SparseAUC",
+    "Status",
+    "SurvivalAUCSVM",
+    "SurvivalLPRanker",
+    "SurvivalRankRC",
+    "SurvivalRankSVM",
+    "SurvivalRankerMixin",
+    "SurvivalSparseAUC",
+    "available_formulations",
+    "available_solvers",
+    "compare_methods",
+    "concordance_counts",
+    "formulation",
+    "get_formulation",
+    "harrell_c",
+    "kaplan_meier",
+    "kernel_matrix",
+    "logrank",
+    "pooled_cindex_cv",
+    "roc_auc",
+    "solve",
+    "survival_target",
 ]

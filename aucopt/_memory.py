@@ -534,7 +534,7 @@ def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes=Non
             routes.append(Route(f"{prefix}RankRC", {"basis": "random", "basis_size": size},
                                 rankrc_bytes(n_points, size)))
     linear = Route(f"{prefix}RankSVM", {}, ranksvm_bytes(n_points, n_features), "linear; never lists pairs")
-    routes = [linear] + routes if linear_first else routes + [linear]
+    routes = [linear, *routes] if linear_first else [*routes, linear]
     return [r for r in routes if r.estimator not in exclude]
 
 
@@ -669,8 +669,7 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
 def pair_free_routes(n_points: int, survival: bool = False, *, max_bytes=None):
     """Paths that never list pairs: the LP Ranker's subgradient route, RankRC, RankSVM."""
     prefix = "Survival" if survival else ""
-    return ([Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points))]
-            + kernel_ranker_routes(n_points, survival, max_bytes=max_bytes))
+    return ([Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points)), *kernel_ranker_routes(n_points, survival, max_bytes=max_bytes)])
 
 
 def rankrc_routes(estimator: str, n_points: int, *, survival: bool = False, max_bytes=None):

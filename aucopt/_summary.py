@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["FitSummary", "summary", "print_summary"]
+__all__ = ["FitSummary", "print_summary", "summary"]
 
 #: parameters shown whatever their value (when the estimator has them); others only when not default
 #: (the method and solver used are part of the fit)
@@ -112,10 +112,10 @@ class FitSummary:
             lines.append("---")
             names = [str(n) for n in self.coefficients.index]
             values = [f"{v:.{decimals}g}" for v in self.coefficients["coef"]]
-            name_width = max(len(n) for n in names + [""])
-            value_width = max(len(v) for v in values + ["coef"])
+            name_width = max(len(n) for n in [*names, ""])
+            value_width = max(len(v) for v in [*values, "coef"])
             lines.append(f"  {'':{name_width}}  {'coef':>{value_width}}")
-            lines += [f"  {n:<{name_width}}  {v:>{value_width}}" for n, v in zip(names, values)]
+            lines += [f"  {n:<{name_width}}  {v:>{value_width}}" for n, v in zip(names, values, strict=False)]
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -226,7 +226,7 @@ def summary(self) -> FitSummary:
     n_iter = getattr(self, "n_iter_", None)
     put("n_iter", None if n_iter is None else int(n_iter))
     support = getattr(self, "support_", None)
-    put("n_support", None if support is None else int(len(support)))
+    put("n_support", None if support is None else len(support))
     for extra in ("n_updates_", "n_retrains_", "val_score_"):
         put(extra.rstrip("_"), getattr(self, extra, None))
     fit_time = getattr(self, "fit_time_", None)

@@ -7,10 +7,10 @@ with the offending quantity and, where there is one, the fix.
 from __future__ import annotations
 
 import numbers
-import sys
 
 import numpy as np
-from sklearn.utils._param_validation import Interval as _Interval, Options as _Options
+from sklearn.utils._param_validation import Interval as _Interval
+from sklearn.utils._param_validation import Options as _Options
 
 SURVIVAL_DTYPE_HINT = (
     "a structured array with a boolean event field and a float time field "
@@ -48,7 +48,7 @@ def gathered(*values) -> tuple:
     results = {}
     for group in (frames, arrays):
         if group:
-            results.update(zip(group, dask.compute(*(lazy[k] for k in group))))
+            results.update(zip(group, dask.compute(*(lazy[k] for k in group)), strict=False))
     computed = iter(results[k] for k in range(len(lazy)))
 
     def swap(member):
@@ -459,7 +459,7 @@ def check_fit_scale(estimator, X, sample_weight=None, name: str = "X") -> None:
     ValueError: X has entries of magnitude 1e+100: the fit sums squared inner products (products of four features), which overflow float64 above magnitude about 2.89e+76 for X of shape (2, 2): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
     """
     kernel = getattr(estimator, "kernel", "linear")
-    bounded = callable(kernel) or (isinstance(kernel, str) and kernel in BOUNDED_KERNELS + ("precomputed",))
+    bounded = callable(kernel) or (isinstance(kernel, str) and kernel in (*BOUNDED_KERNELS, "precomputed"))
     check_feature_scale(X, name=name, products=2 if bounded else 4)
     if sample_weight is not None:
         try:
@@ -499,7 +499,7 @@ def check_weight_underflow(weights, name: str = "sample_weight") -> None:
     ValueError: sample_weight is at most 1e-300: the pair weights w_i * w_j underflow float64 (to zero or to a few significant bits), as if every weight were zero. Rescale sample_weight, e.g. divide it by its maximum.
     """
     top = float(np.max(weights, initial=0.0))
-    if 0 < top and top * top < FLOAT_TINY:
+    if top > 0 and top * top < FLOAT_TINY:
         raise ValueError(
             f"{name} is at most {top:.3g}: the pair weights w_i * w_j underflow float64 (to zero or "
             f"to a few significant bits), as if every weight were zero. Rescale {name}, e.g. divide "

@@ -30,25 +30,49 @@ from types import MethodType
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils import _safe_indexing
-from sklearn.utils.validation import (_check_feature_names, _num_features, _num_samples, check_is_fitted,
-                                      column_or_1d, validate_data)
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import (
+    _check_feature_names,
+    _num_features,
+    _num_samples,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from ._breslow import SurvivalFunctionMixin
-from ._validation import (Count, check_finite_1d, check_fit_scale, check_point_weights, check_time_limit,
-                          is_survival_target, survival_arrays, survival_target)
+from ._summary import print_summary as _print_summary
+from ._summary import summary as _summary
+from ._validation import (
+    Count,
+    check_finite_1d,
+    check_fit_scale,
+    check_point_weights,
+    check_time_limit,
+    is_survival_target,
+    survival_arrays,
+    survival_target,
+)
 from ._version import __version__
 from .exceptions import InconsistentVersionWarning, warn
 from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, multipartite_c_index, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
 from .pairs._pairset import check_groups, survival_pair_arrays
-from ._summary import print_summary as _print_summary, summary as _summary
 from .solvers import SolveResult
 
-__all__ = ["BinaryRankerMixin", "SurvivalRankerMixin", "VersionedStateMixin", "KernelPairRanker", "Solution",
-           "validated_data_and_pairs", "SURVIVAL_PAIR_OPTIONS", "BINARY_PAIR_OPTIONS", "DEFAULT_MAX_BYTES"]
+__all__ = [
+    "BINARY_PAIR_OPTIONS",
+    "DEFAULT_MAX_BYTES",
+    "SURVIVAL_PAIR_OPTIONS",
+    "BinaryRankerMixin",
+    "KernelPairRanker",
+    "Solution",
+    "SurvivalRankerMixin",
+    "VersionedStateMixin",
+    "validated_data_and_pairs",
+]
 
 # ============================================================================ parameter vocabulary
 #: constraints of parameters that mean the same thing in every estimator that has them
@@ -386,7 +410,7 @@ def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
     if rows is not None:
         try:
             X_fit = _take_rows(X, rows, precomputed)
-        except Exception:  # noqa: BLE001 - X the validation will refuse: fit on it unchanged
+        except Exception:
             rows = None
         else:
             y_fit, w_fit = y[rows], sample_weight[rows]
@@ -812,7 +836,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
             return fitted == "multipartite"
         try:
             return self._pair_target_options()[0] == "multipartite"
-        except Exception:  # noqa: BLE001 - invalid options are reported by fit
+        except Exception:
             return False
 
     def _make_pairs(self, y, sample_weight, rows=None):

@@ -578,8 +578,7 @@ def _survival_route(name: str, args, pairs) -> tuple[str, str]:
     which and why ("" when there is nothing to say: a model without routes, or a small problem
     on an explicitly chosen path). lpr takes the estimator's own choice
     (:meth:`aucopt.SurvivalLPRanker.select_method`, by predicted time)."""
-    from . import _runtime
-    from . import SurvivalLPRanker
+    from . import SurvivalLPRanker, _runtime
 
     method, n_fits = args.method, args.splits * args.repeats
     fits = f"{n_fits} fits ({args.splits}-fold CV × {args.repeats})"
@@ -621,10 +620,7 @@ def _survival_model(name: str, args, pairs):
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import MinMaxScaler
 
-    from . import SurvivalAUCSVM
-    from . import SurvivalLPRanker
-    from . import SurvivalRankRC
-    from . import SurvivalRankSVM
+    from . import SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM
 
     pair_options = {"variant": "lprex"} if args.lprex else None
     route, _ = _survival_route(name, args, pairs)
@@ -991,8 +987,7 @@ def _list_solvers(args) -> int:
 
 def _list_formulations(args) -> int:
     """``aucopt formulations``: name, kind and first docstring line of each registered formulation."""
-    from . import available_formulations
-    from . import get_formulation
+    from . import available_formulations, get_formulation
 
     columns = [_Column("name", "name", 24), _Column("kind", "kind", 4), _Column("description", "description")]
     with _report(args, columns, text_table=False) as out:
@@ -1154,7 +1149,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=5,
                    help="repetitions R of the k-fold CV (default 5; the p-values need R >= 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the fold assignment (default 0)")
-    p.add_argument("--metric", nargs="+", choices=("harrell",) + SURVIVAL_METRICS, default=["harrell"],
+    p.add_argument("--metric", nargs="+", choices=("harrell", *SURVIVAL_METRICS), default=["harrell"],
                    help="metrics of the table: harrell (the pooled-percentile Harrell's C, Ataman 2007, always "
                         "shown), uno (Uno's IPCW C), auc (mean cumulative/dynamic AUC(t)), ibs (integrated Brier "
                         "score of the survival curves, lower is better); each extra metric is the mean over the "

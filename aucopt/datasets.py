@@ -48,8 +48,15 @@ NOMINAL_COIL = ("STYPE", "MOSHOOFD")
 TICK_DATASETS = "https://github.com/X-DataInitiative/tick-datasets"
 DEEPSURV = "https://github.com/jaredleekatzman/DeepSurv"
 
-__all__ = ["LIBSVM_SETS", "LibsvmSet", "get_data_dir", "libsvm_files", "load_coil2000", "load_survival",
-           "load_deepsurv"]
+__all__ = [
+    "LIBSVM_SETS",
+    "LibsvmSet",
+    "get_data_dir",
+    "libsvm_files",
+    "load_coil2000",
+    "load_deepsurv",
+    "load_survival",
+]
 
 
 class LibsvmSet(NamedTuple):

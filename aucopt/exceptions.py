@@ -27,8 +27,18 @@ import warnings
 
 from ._validation import format_bytes
 
-__all__ = ["ProblemTooLargeError", "NoComparablePairsError", "ConvexityError", "SolverError", "SolverWarning",
-           "SlowFitWarning", "ClusterDataLostError", "InconsistentVersionWarning", "check_memory", "warn"]
+__all__ = [
+    "ClusterDataLostError",
+    "ConvexityError",
+    "InconsistentVersionWarning",
+    "NoComparablePairsError",
+    "ProblemTooLargeError",
+    "SlowFitWarning",
+    "SolverError",
+    "SolverWarning",
+    "check_memory",
+    "warn",
+]
 
 _PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
                        os.path.dirname(os.path.realpath(__file__)) + os.sep})

@@ -27,8 +27,16 @@ KERNELS = ("linear", "rbf", "poly", "precomputed")
 #: the data-dependent rules for ``gamma`` (:func:`gamma_from_rule`)
 GAMMA_RULES = ("scale", "auto", "sigma2")
 
-__all__ = ["Kernel", "kernel_matrix", "kernel_factor", "checked_kernel_matrix", "gamma_from_rule", "check_lp_kernel_values", "KERNELS",
-           "GAMMA_RULES"]
+__all__ = [
+    "GAMMA_RULES",
+    "KERNELS",
+    "Kernel",
+    "check_lp_kernel_values",
+    "checked_kernel_matrix",
+    "gamma_from_rule",
+    "kernel_factor",
+    "kernel_matrix",
+]
 
 #: HiGHS refuses an LP with a constraint coefficient of this magnitude or more (its option
 #: ``large_matrix_value``); the kernel values are the LP Ranker's coefficients
@@ -153,7 +161,7 @@ class Kernel:
     coef0: float = 1.0
 
     @classmethod
-    def from_params(cls, kernel="rbf", gamma="scale", degree=3, coef0=1.0, X=None) -> "Kernel":
+    def from_params(cls, kernel="rbf", gamma="scale", degree=3, coef0=1.0, X=None) -> Kernel:
         """A kernel from estimator-style parameters, resolving a ``gamma`` rule on ``X``.
 
         Parameters

@@ -45,13 +45,32 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import (binary_labels, check_consistent_length, check_finite_1d, check_point_weights,
-                          is_dask_collection, survival_arrays)
+from ._validation import (
+    binary_labels,
+    check_consistent_length,
+    check_finite_1d,
+    check_point_weights,
+    is_dask_collection,
+    survival_arrays,
+)
 
-__all__ = ["ConcordanceCounts", "CrossGroupAUC", "TIED_TOL", "concordance_counts", "harrell_c",
-           "multipartite_c_index", "roc_auc", "xauc",
-           "CensoringSurvival", "brier_score", "censoring_survival", "cumulative_dynamic_auc",
-           "integrated_brier_score", "uno_c", "uno_c_scorer"]
+__all__ = [
+    "TIED_TOL",
+    "CensoringSurvival",
+    "ConcordanceCounts",
+    "CrossGroupAUC",
+    "brier_score",
+    "censoring_survival",
+    "concordance_counts",
+    "cumulative_dynamic_auc",
+    "harrell_c",
+    "integrated_brier_score",
+    "multipartite_c_index",
+    "roc_auc",
+    "uno_c",
+    "uno_c_scorer",
+    "xauc",
+]
 
 TIE_MODES = ("half", "strict")
 
@@ -61,8 +80,15 @@ TIED_TOL = 1e-8
 
 # censoring-aware survival metrics (Uno's C, AUC(t), Brier score); imported after TIED_TOL, which
 # they take as their default, and calling this module's helpers only at run time
-from ._survival_metrics import (CensoringSurvival, brier_score, censoring_survival,  # noqa: E402
-                                cumulative_dynamic_auc, integrated_brier_score, uno_c, uno_c_scorer)
+from ._survival_metrics import (  # noqa: E402
+    CensoringSurvival,
+    brier_score,
+    censoring_survival,
+    cumulative_dynamic_auc,
+    integrated_brier_score,
+    uno_c,
+    uno_c_scorer,
+)
 
 
 def _compiled():
@@ -425,7 +451,7 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
         pos, neg = is_pos & (groups == g), ~is_pos & (groups == h)
         pos_w, neg_w = (None, None) if weights is None else (weights[pos], weights[neg])
         total = (pos.sum(), neg.sum()) if weights is None else (pos_w.sum(), neg_w.sum())
-        for count, kind, label in zip(total, ("positive", "negative"), (g, h)):
+        for count, kind, label in zip(total, ("positive", "negative"), (g, h), strict=False):
             if count == 0:
                 raise ValueError(f"Group {label!r} has no {kind} sample (of positive weight): xAUC({g!r}, {h!r}) "
                                  f"is undefined; each group needs positives and negatives.")

@@ -30,8 +30,8 @@ def whas500():
 
     X, y = load_whas500()
     X = minmax_scale(X.select_dtypes("number").to_numpy(dtype=float))
-    event_field = [n for n in y.dtype.names if y.dtype[n].kind == "b"][0]
-    time_field = [n for n in y.dtype.names if n != event_field][0]
+    event_field = next(n for n in y.dtype.names if y.dtype[n].kind == "b")
+    time_field = next(n for n in y.dtype.names if n != event_field)
     return X, np.asarray(y[event_field], bool), np.asarray(y[time_field], float)
 
 

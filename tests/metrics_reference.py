@@ -10,12 +10,17 @@ one Fenwick-tree sweep. Not a test module.
 from __future__ import annotations
 
 import numpy as np
+from order_reference import suffix_less_equal_counts
 
-from aucopt._validation import (binary_labels, check_consistent_length, check_finite_1d,
-                                check_point_weights, survival_arrays)
+from aucopt._validation import (
+    binary_labels,
+    check_consistent_length,
+    check_finite_1d,
+    check_point_weights,
+    survival_arrays,
+)
 from aucopt.metrics import ConcordanceCounts
 from aucopt.pairs import PairSet
-from order_reference import suffix_less_equal_counts
 
 TIE_MODES = ("half", "strict")
 

@@ -72,7 +72,7 @@ def test_lp_auto_is_smoothing_when_the_full_lp_is_predicted_slow(cancer, monkeyp
 def test_lp_auto_does_not_depend_on_the_solver(cancer, monkeypatch):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
     monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)
-    method, reason = LPRanker(solver="cvxpy:clarabel").select_method(PairSet.bipartite(y))
+    method, _reason = LPRanker(solver="cvxpy:clarabel").select_method(PairSet.bipartite(y))
     assert method == "smoothing"  # it solves no LP
     with pytest.raises(ValueError, match="method='generation' grows one live HiGHS model; solver='osqp'"):
         LPRanker(method="generation", solver="osqp").fit(X, y)

@@ -297,7 +297,7 @@ def _csv_rows(text):
 
 def test_demo_json_and_csv_match_the_estimator(capsys):
     argv = ["demo", "--solvers", "highs", "--train-size", "0.25"]
-    assert main(argv + ["--json"]) == 0
+    assert main([*argv, "--json"]) == 0
     document, err = _json(capsys)
     assert "training points" in err  # the sentence above the table goes to standard error
     assert document["columns"] == ["solver", "status", "objective", "test_auc", "support_vectors", "seconds"]
@@ -310,7 +310,7 @@ def test_demo_json_and_csv_match_the_estimator(capsys):
     assert row["support_vectors"] == len(model.support_) and isinstance(row["support_vectors"], int)
     assert document["summary"]["training_points"] == len(y_tr)
 
-    assert main(argv + ["--csv"]) == 0
+    assert main([*argv, "--csv"]) == 0
     captured = capsys.readouterr()
     (csv_row,) = _csv_rows(captured.out)
     assert list(csv_row) == document["columns"]
@@ -543,18 +543,18 @@ def test_named_set_without_a_checkout_says_where_to_get_the_files(command, tmp_p
     test = tmp_path / "test.svm"
     dump_svmlight_file(np.eye(123)[:6] + 1.0, np.arange(6) % 2, str(test), zero_based=True)
     extra = ["--basis-size", "2"] if command == "sparse" else []
-    assert main([command, "adult", "--test", str(test), "--json"] + extra) == 0
+    assert main([command, "adult", "--test", str(test), "--json", *extra]) == 0
     capsys.readouterr()
 
 
 # --------------------------------------------------------------------------- sparse
 def test_sparse_reports_why_it_stopped_and_the_computed_validation_aucs(capsys):
     argv = ["sparse", "breast_cancer", "--basis-size", "30", "--kappa", "10"]
-    assert main(argv + ["--json"]) == 0
+    assert main([*argv, "--json"]) == 0
     document, err = _json(capsys)
     X, y = load_breast_cancer(return_X_y=True)
     y = (y == 0).astype(int)
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    X_tr, _X_te, y_tr, _y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
     model = SparseAUC(C=1.0, basis_size=30, kappa=10, random_state=0).fit(StandardScaler().fit_transform(X_tr), y_tr)
     summary = document["summary"]
     assert summary["stop_reason"] == model.stop_reason_ and summary["kept"] == len(model.support_)
@@ -731,7 +731,7 @@ def test_survival_missing_optional_package_is_one_line(tmp_path, capsys, monkeyp
     err = _one_line_error(capsys, argv)
     assert err == f"aucopt: error: {package}: pip install 'aucopt[survival]'"
     if "lifelines" in modules:  # --no-cox goes on to the cross-validation without it
-        err = _one_line_error(capsys, argv + ["--no-cox"], code=1)
+        err = _one_line_error(capsys, [*argv, "--no-cox"], code=1)
         assert "the cross-validation ran without the package" in err
 
 
@@ -747,10 +747,10 @@ def test_survival_deepsurv_set_from_the_data_dir(tmp_path, capsys, monkeypatch):
             fh.create_dataset(f"{part}/e", data=(rng.random(n) < 0.7).astype(int))
     monkeypatch.chdir(tmp_path)
     argv = ["survival", "--data", "gbsg", "--model", "newton", "--no-cox", "--splits", "2", "--repeats", "1", "--json"]
-    assert main(argv + ["--data-dir", str(tmp_path)]) == 0
+    assert main([*argv, "--data-dir", str(tmp_path)]) == 0
     document, _ = _json(capsys)
     assert document["summary"]["subjects"] == 60 and [r["method"] for r in document["rows"]] == ["newton"]
-    err = _one_line_error(capsys, argv + ["--data-dir", str(tmp_path / "missing")])
+    err = _one_line_error(capsys, [*argv, "--data-dir", str(tmp_path / "missing")])
     assert "missing" in err and "--data-dir" in err
 
 

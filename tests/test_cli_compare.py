@@ -38,7 +38,7 @@ def test_compare_json_matches_a_direct_solve(capsys, tmp_path):
     path = tmp_path / "points.csv"
     with open(path, "w") as fh:
         fh.write("a,b,c,label\n")
-        for row, lab in zip(X, label):
+        for row, lab in zip(X, label, strict=False):
             fh.write(",".join(repr(float(v)) for v in row) + f",{lab}\n")
     assert main(["compare", "lp_ranker", "--data", str(path), "--solvers", "highs", "clarabel", "--param", "C=0.5",
                  "--kernel", "linear", "--json"]) == 0
@@ -63,7 +63,7 @@ def test_compare_survival_csv_and_errors(capsys, tmp_path):
     path = tmp_path / "surv.csv"
     with open(path, "w") as fh:
         fh.write("x1,x2,t,e\n")
-        for row, t, e in zip(X, time, event):
+        for row, t, e in zip(X, time, event, strict=False):
             fh.write(f"{float(row[0])!r},{float(row[1])!r},{float(t)!r},{int(e)}\n")
     assert main(["compare", "aucsvm_l1_dual", "--data", str(path), "--time", "t", "--event", "e",
                  "--solvers", "clarabel", "highs", "--csv"]) == 0
@@ -120,7 +120,7 @@ def test_compare_default_time_limit_and_none(capsys, monkeypatch):
     assert document["summary"]["time_limit"] == 60.0 and document["summary"]["time_limited"] == []
     assert [row["status"] for row in document["rows"]] == ["optimal", "optimal"]
     assert "ecos: cvxpy:ecos has no time limit: ran without the 60 s limit" in captured.err
-    assert main(argv + ["--time-limit", "none"]) == 0
+    assert main([*argv, "--time-limit", "none"]) == 0
     assert seen[-1] is None and json.loads(capsys.readouterr().out)["summary"]["time_limit"] is None
     for bad in ("0", "-1", "soon", "inf"):
         with pytest.raises(SystemExit) as exc:
@@ -169,7 +169,7 @@ def _fair_csv(tmp_path, n=40, blank=None):
     path = tmp_path / "people.csv"
     with open(path, "w") as fh:
         fh.write("x1,x2,sex,label\n")
-        for k, (row, s, lab) in enumerate(zip(X, sex, label)):
+        for k, (row, s, lab) in enumerate(zip(X, sex, label, strict=False)):
             first = "" if k == blank else repr(float(row[0]))
             fh.write(f"{first},{float(row[1])!r},{s},{lab}\n")
     return path, X, sex, label
@@ -225,7 +225,7 @@ def _write_survival(path, time_text=None):
     X, time, event = _survival_rows()
     with open(path, "w") as fh:
         fh.write("x1,x2,time,event\n")
-        for k, (row, t, e) in enumerate(zip(X, time, event)):
+        for k, (row, t, e) in enumerate(zip(X, time, event, strict=False)):
             t = (time_text or {}).get(k, repr(float(t)))
             fh.write(f"{float(row[0])!r},{float(row[1])!r},{t},{int(e)}\n")
     return str(path)

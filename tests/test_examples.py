@@ -127,7 +127,7 @@ def test_plot_roc_curves(tmp_path):
     aucs = _printed_aucs(proc.stdout)
     assert set(aucs) == {"LP Ranker", "AUC-SVM", "RankSVM", "RankRC", "logistic regression"}
     assert all(0.95 < auc <= 1 for auc in aucs.values()), aucs
-    (full, zoom), = figures
+    (full, _zoom), = figures
     roc_lines = [line for line in full["lines"] if len(line[0]) > 2]   # the chance line has 2 points
     assert len(roc_lines) == 5
     for fpr, tpr in roc_lines:  # ROC curves: monotone from (0, 0) to (1, 1), AUC as printed
@@ -150,7 +150,7 @@ def test_plot_lp_ranker_wdbc(tmp_path):
 
 
 def test_plot_custom_formulation(tmp_path):
-    proc, figures, workdir = run_example("binary/plot_custom_formulation.py", tmp_path)
+    proc, _figures, workdir = run_example("binary/plot_custom_formulation.py", tmp_path)
     _check_ran(proc, workdir)
     rows = re.findall(r"^(highs|osqp|clarabel)\s+(\S+)\s+objective (\S+)\s+test AUC (\S+)", proc.stdout,
                       re.MULTILINE)
@@ -168,7 +168,7 @@ def test_plot_regularization_path(tmp_path):
 
     proc, figures, workdir = run_example("binary/plot_regularization_path.py", tmp_path)
     _check_ran(proc, workdir)
-    (auc_ax, coef_ax), (objective_ax, validation_ax) = figures
+    (auc_ax, coef_ax), (objective_ax, _validation_ax) = figures
     (alphas, train), (_, test) = auc_ax["lines"]
     assert len(alphas) == 29 and np.all(np.diff(alphas) < 0)
     assert train[-1] > test[-1] and max(test) > test[-1]         # the path ends overfitted
@@ -256,7 +256,7 @@ def test_coil2000_on_the_data(tmp_path):
     (ax,), = figures
     lifts = [line for line in ax["lines"] if len(line[0]) == 4000]
     assert len(lifts) == 3
-    for (targeted, captured), count in zip(lifts, found.values()):
+    for (targeted, captured), count in zip(lifts, found.values(), strict=False):
         assert captured[-1] == 1 and np.all(np.diff(captured) >= 0)
         assert round(captured[799] * 238) == count                  # the 20% cut is the printed count
 

@@ -15,14 +15,14 @@ from numbers import Integral
 
 import numpy as np
 import pytest
+from conftest import make_small_binary, make_small_survival
 from sklearn.utils._param_validation import Interval, InvalidParameterError, Options, make_constraint
+from test_common import ESTIMATORS, NAMES, make_estimator
 
 import aucopt
 from aucopt import PairSet, survival_target
 from aucopt._validation import Count
 from aucopt.svm import newton_solve
-from conftest import make_small_binary, make_small_survival
-from test_common import ESTIMATORS, NAMES, make_estimator
 
 
 def _integer_constraints(constraints) -> list:

@@ -8,11 +8,10 @@ import logging
 import subprocess
 import sys
 
-import pytest
+from conftest import make_small_binary
 
 import aucopt
 from aucopt import LPRanker, RankSVM, solve
-from conftest import make_small_binary
 
 
 def test_package_logger_has_a_null_handler_and_module_loggers_are_children():

@@ -8,6 +8,7 @@ The estimates themselves are compared with measured peak memory by
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 
 import numpy as np
@@ -40,7 +41,7 @@ def _suggested(message: str):
     """The estimator the refusal suggests, constructed from its message."""
     match = re.search(r"use (\w+\([^)]*\))", message)
     assert match, f"the refusal names no estimator to use: {message}"
-    return eval(match.group(1), vars(aucopt))  # noqa: S307 - our own message
+    return eval(match.group(1), vars(aucopt))
 
 
 # ============================================================================ formulas
@@ -87,7 +88,7 @@ def test_kernel_paths_count_their_temporaries():
 def test_estimates_grow_with_the_problem(estimate):
     sizes = [100, 400, 1600, 6400]
     values = [estimate(n) for n in sizes]
-    assert all(a < b for a, b in zip(values, values[1:]))
+    assert all(a < b for a, b in itertools.pairwise(values))
 
 
 def test_lifted_lp_is_estimated_smaller_than_dense_rows():

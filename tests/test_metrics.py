@@ -13,14 +13,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metrics_reference import reference_concordance_counts, reference_harrell_c, reference_roc_auc
+from order_reference import suffix_less_equal_counts
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import roc_auc_score
 
-from metrics_reference import reference_concordance_counts, reference_harrell_c, reference_roc_auc
-
-from aucopt import _metrics_numba
-from order_reference import suffix_less_equal_counts
-from aucopt import survival_target
+from aucopt import _metrics_numba, survival_target
 from aucopt.metrics import ConcordanceCounts, concordance_counts, harrell_c, multipartite_c_index, roc_auc, xauc
 
 # ----------------------------------------------------------------------------- brute force
@@ -642,7 +640,7 @@ def test_compiled_concordance_equals_reference_and_brute_force(data, tied_tol):
     scale = np.max(np.abs(risk[keep]), initial=0.0)
     conc, tied, comp = brute_weighted_concordance(event, time, risk, weight, tol=tied_tol * scale)
     assert all(isinstance(v, float) for v in weighted)
-    for got_v, ref_v, brute_v in zip(weighted, ref, (conc, comp - conc - tied, tied, comp)):
+    for got_v, ref_v, brute_v in zip(weighted, ref, (conc, comp - conc - tied, tied, comp), strict=False):
         assert got_v == pytest.approx(ref_v, rel=1e-12, abs=1e-12)
         assert got_v == pytest.approx(brute_v, rel=1e-12, abs=1e-12)
     if np.array_equal(weight, np.round(weight)):  # integer weights: the repeated rows, exactly

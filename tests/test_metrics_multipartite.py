@@ -8,7 +8,6 @@ the margin counts of the sorted-pair core over ``PairSet.multipartite`` (pairs w
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score

@@ -19,8 +19,17 @@ from hypothesis import strategies as st
 
 from aucopt import survival_target
 from aucopt.exceptions import NoComparablePairsError
-from aucopt.metrics import (CensoringSurvival, brier_score, censoring_survival, cumulative_dynamic_auc, harrell_c,
-                            integrated_brier_score, roc_auc, uno_c, uno_c_scorer)
+from aucopt.metrics import (
+    CensoringSurvival,
+    brier_score,
+    censoring_survival,
+    cumulative_dynamic_auc,
+    harrell_c,
+    integrated_brier_score,
+    roc_auc,
+    uno_c,
+    uno_c_scorer,
+)
 
 TOL = 1e-10
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True)
@@ -159,7 +168,7 @@ def test_censoring_survival_equals_its_definition(train, points):
     g = censoring_survival(train)
     assert isinstance(g, CensoringSurvival)
     got = g.at(points)
-    for s, value in zip(points, got):
+    for s, value in zip(points, got, strict=False):
         expected = brute_censoring_survival(*train, s)
         if expected is None:
             assert np.isnan(value)
@@ -196,7 +205,7 @@ def test_uno_c_equals_double_loop(data):
 @given(st.data())
 def test_cumulative_dynamic_auc_equals_double_loop(data):
     test = data.draw(survival_data(min_size=3))
-    event, time = test
+    _event, time = test
     train = data.draw(training_targets(test))
     two_d = data.draw(st.booleans())
     times = sorted(set(data.draw(st.lists(st.floats(float(time.min()), float(time.max()), exclude_max=True),
@@ -220,7 +229,7 @@ def test_cumulative_dynamic_auc_equals_double_loop(data):
 @given(st.data())
 def test_brier_score_equals_loop(data):
     test = data.draw(survival_data(min_size=3))
-    event, time = test
+    _event, time = test
     if time.min() >= time.max():
         return
     train = data.draw(training_targets(test))
@@ -340,7 +349,7 @@ def test_uno_c_scorer_uses_the_scored_fold():
     scorer = uno_c_scorer(tau=1.0)
     cv = KFold(3)
     scores = cross_val_score(SurvivalRankSVM(), X, y, cv=cv, scoring=scorer)
-    for score, (train, test) in zip(scores, cv.split(X)):
+    for score, (train, test) in zip(scores, cv.split(X), strict=False):
         model = SurvivalRankSVM().fit(X[train], y[train])
         assert score == pytest.approx(uno_c(y[test], y[test], model.predict(X[test]), tau=1.0), abs=1e-14)
     search = GridSearchCV(SurvivalRankSVM(), {"alpha": [1e-3, 1.0]}, cv=cv, scoring=scorer).fit(X, y)

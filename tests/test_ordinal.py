@@ -19,8 +19,17 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from aucopt import (LPRanker, Model, PairSet, RankSVM, SurvivalLPRanker, get_formulation, kernel_matrix, solve,
-                    survival_target)
+from aucopt import (
+    LPRanker,
+    Model,
+    PairSet,
+    RankSVM,
+    SurvivalLPRanker,
+    get_formulation,
+    kernel_matrix,
+    solve,
+    survival_target,
+)
 from aucopt.metrics import multipartite_c_index
 
 C = 0.5
@@ -40,7 +49,7 @@ def brute_pairs(y, w=None):
     """Every (i, j) with y_i > y_j, by two loops, with weight w_i w_j."""
     w = np.ones(len(y)) if w is None else np.asarray(w, float)
     pairs = [(i, j) for i in range(len(y)) for j in range(len(y)) if y[i] > y[j]]
-    i, j = (np.array(a) for a in zip(*pairs))
+    i, j = (np.array(a) for a in zip(*pairs, strict=False))
     return i, j, w[i] * w[j]
 
 

@@ -141,7 +141,7 @@ def test_version_is_dynamic_and_read_from_one_file(pyproject):
     assert aucopt.__version__ == importlib.metadata.version("aucopt"), (
         "the installed metadata is stale: reinstall (pip install -e .) after changing aucopt/_version.py")
     others = [p for p in REPO.glob("aucopt/**/*.py") if p.name != "_version.py"
-              and re.search(rf"__version__\s*=\s*['\"]", p.read_text(encoding="utf-8"))]
+              and re.search(r"__version__\s*=\s*['\"]", p.read_text(encoding="utf-8"))]
     assert not others, f"a second version source: {others}"
 
 

@@ -21,8 +21,20 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 
 import aucopt
-from aucopt import (AUCSVM, CoxPH, LPRanker, OnePassAUC, PairSet, RankSVM, SparseAUC, SurvivalAUCSVM,
-                    SurvivalLPRanker, get_formulation, solve, survival_target)
+from aucopt import (
+    AUCSVM,
+    CoxPH,
+    LPRanker,
+    OnePassAUC,
+    PairSet,
+    RankSVM,
+    SparseAUC,
+    SurvivalAUCSVM,
+    SurvivalLPRanker,
+    get_formulation,
+    solve,
+    survival_target,
+)
 from aucopt.exceptions import InconsistentVersionWarning, SolverError, SolverWarning
 from aucopt.solvers import Status
 

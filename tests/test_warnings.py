@@ -12,14 +12,13 @@ import inspect
 import warnings
 
 import pytest
+from conftest import make_small_binary, make_small_survival
 from sklearn.exceptions import ConvergenceWarning
 
 import aucopt
 import aucopt.exceptions
-from aucopt import (AUCSVM, CoxPH, LPRanker, RankSVM, SparseAUC, SurvivalRankSVM, SolverWarning,
-                    survival_target)
+from aucopt import AUCSVM, CoxPH, LPRanker, RankSVM, SolverWarning, SparseAUC, SurvivalRankSVM, survival_target
 from aucopt.exceptions import warn
-from conftest import make_small_binary, make_small_survival
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +103,7 @@ def test_survival_warning_sites_point_at_the_fit(make, category, match, survival
 def test_warning_from_solve_points_at_the_solve_call():
     """Called directly (not through an estimator), raise_for_status warns at the user's line too."""
     from sklearn.datasets import make_classification
+
     from aucopt import PairSet, get_formulation, kernel_matrix, solve
     X, y = make_classification(n_samples=30, n_features=4, random_state=0)
     problem = get_formulation("lp_ranker").build(PairSet.bipartite(y), kernel_matrix(X, gamma=0.5), C=1.0)

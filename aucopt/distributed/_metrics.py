@@ -22,7 +22,8 @@ tens of bytes a row, gathering is the exact route.
 
 from __future__ import annotations
 
-from .._validation import gathered, is_dask_collection as _is_dask
+from .._validation import gathered
+from .._validation import is_dask_collection as _is_dask
 
 __all__ = ["gather_vectors"]
 
@@ -105,4 +106,4 @@ def gathered_call(metric, *args, **kwargs):
     """``metric(*args, **kwargs)`` with every dask input gathered by :func:`gather_vectors` first."""
     names = list(kwargs)
     gathered = gather_vectors(*args, *(kwargs[name] for name in names))
-    return metric(*gathered[:len(args)], **dict(zip(names, gathered[len(args):])))
+    return metric(*gathered[:len(args)], **dict(zip(names, gathered[len(args):], strict=False)))

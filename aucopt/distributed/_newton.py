@@ -41,12 +41,19 @@ from concurrent.futures import CancelledError
 import numpy as np
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
-from .._validation import (check_magnitude_scale, check_point_weights, check_weight_underflow,
-                           is_dask_collection, is_survival_target, largest_magnitude, survival_target)
+from .._validation import (
+    check_magnitude_scale,
+    check_point_weights,
+    check_weight_underflow,
+    is_dask_collection,
+    is_survival_target,
+    largest_magnitude,
+    survival_target,
+)
 from ..exceptions import ClusterDataLostError
 from ._onepass import _require_dask
 
-__all__ = ["DaskRowOperator", "fit_dask_linear_ranker", "dask_linear_scores"]
+__all__ = ["DaskRowOperator", "dask_linear_scores", "fit_dask_linear_ranker"]
 
 
 # ============================================================================ detection and set-up
@@ -363,7 +370,7 @@ class DaskRowOperator:
         except CancelledError as exc:
             if _client_closed(self.client):
                 raise _client_closed_error(self.client) from exc
-            raise _lost_blocks_error([b for b, f in zip(blocks, futures) if f.cancelled()], self.offsets) from exc
+            raise _lost_blocks_error([b for b, f in zip(blocks, futures, strict=False) if f.cancelled()], self.offsets) from exc
 
     def _lost_a_worker(self) -> bool:
         return any(w not in self.client.nthreads() for w in self.placement)
@@ -382,7 +389,7 @@ class DaskRowOperator:
                 args = [payload(worker, blocks) for worker, blocks in groups]
                 futs = [self.client.submit(func, [self._futures[b] for b in blocks], arg, workers=[worker],
                                            allow_other_workers=True, pure=False)
-                        for (worker, blocks), (arg, _) in zip(groups, args)]
+                        for (worker, blocks), (arg, _) in zip(groups, args, strict=False)]
                 results = self.client.gather(futs)
             except _LOSS_ERRORS as exc:
                 if _client_closed(self.client):
@@ -393,7 +400,7 @@ class DaskRowOperator:
                 self.stats["resubmitted"] += 1
                 self._place()
                 continue
-            if any(address != worker for (worker, _), (_, _, address) in zip(groups, results)):
+            if any(address != worker for (worker, _), (_, _, address) in zip(groups, results, strict=False)):
                 self._place()  # a task ran elsewhere: its worker has left, the blocks have moved
             return results, groups, sum(nbytes for _, nbytes in args)
 
@@ -401,8 +408,8 @@ class DaskRowOperator:
     def _validate(self):
         results, groups, _ = self._submit(_block_summary, lambda worker, blocks: (None, 0))
         summary = {}
-        for (worker, blocks), (result, _, _) in zip(groups, results):
-            summary.update(zip(blocks, result))
+        for (worker, blocks), (result, _, _) in zip(groups, results, strict=False):
+            summary.update(zip(blocks, result, strict=False))
         for b in range(len(self._futures)):
             _, finite, _ = summary[b]
             if not finite:
@@ -438,7 +445,7 @@ class DaskRowOperator:
         self.stats["matvec_calls"] += 1
         parts, groups = self._run(_blocks_matvec, lambda worker, blocks: (w, w.nbytes))
         out = np.empty(self.shape[0])
-        for (_, blocks), part in zip(groups, parts):
+        for (_, blocks), part in zip(groups, parts, strict=False):
             offset = 0
             for b in blocks:
                 rows = self.offsets[b + 1] - self.offsets[b]
@@ -529,7 +536,7 @@ def _target_value(value):
         kinds = [value[c].dtype.kind for c in value.columns]
         event_col = value.columns[kinds.index("b")] if "b" in kinds else (
             "event" if "event" in value.columns else value.columns[0])
-        time_col = [c for c in value.columns if c != event_col][0]
+        time_col = next(c for c in value.columns if c != event_col)
         return survival_target(value[event_col].to_numpy(), value[time_col].to_numpy(dtype=float),
                                event_name=str(event_col), time_name=str(time_col))
     if hasattr(value, "to_numpy") and hasattr(value, "index"):  # a pandas Series
@@ -682,14 +689,14 @@ def _run_coordination(client, estimator, X, targets, path, has_path):
                 raise _lost_blocks_error(lost_blocks, offsets) from exc
             if not isinstance(exc, CancelledError):
                 raise
-            lost = [name for name, value, sent in zip(("y", "sample_weight"), targets, inputs or (None, None))
+            lost = [name for name, value, sent in zip(("y", "sample_weight"), targets, inputs or (None, None), strict=False)
                     if any(f.cancelled() for f in _futures_in(sent))]
             if not lost:
                 raise ClusterDataLostError(
                     f"The task running the fit was cancelled on the cluster ({exc}): nothing was fitted. A "
                     "client.restart(), client.cancel() or a scheduler restart during the fit cancels it; fit again."
                 ) from exc
-            graphs = [name for name, value in zip(("y", "sample_weight"), targets)
+            graphs = [name for name, value in zip(("y", "sample_weight"), targets, strict=False)
                       if name in lost and _contains_dask(value)]
             if graphs:
                 raise ClusterDataLostError(

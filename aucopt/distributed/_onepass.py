@@ -26,7 +26,7 @@ __all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit"]
 def _require_dask():
     try:
         import dask
-        import dask.array  # noqa: F401
+        import dask.array
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
             "aucopt.distributed needs dask: install the extra with pip install 'aucopt[dask]' "
@@ -135,7 +135,7 @@ def dask_class_statistics(X, y, *, columns=None, pos_label=None, split_every=8):
             raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}.")
         y = y.rechunk((X.chunks[0],))
         stats = dask.delayed(_partition_stats, pure=True)
-        parts = [stats(xb, yb) for xb, yb in zip(X.to_delayed().ravel(), y.to_delayed().ravel())]
+        parts = [stats(xb, yb) for xb, yb in zip(X.to_delayed().ravel(), y.to_delayed().ravel(), strict=False)]
     elif hasattr(X, "to_delayed") and hasattr(X, "columns"):
         if not isinstance(y, str) or y not in X.columns:
             raise ValueError(f"For a dask DataFrame, y must name its label column; got {y!r}.")

@@ -18,6 +18,19 @@ from ._generation import GenerationResult, row_column_generation
 from ._scale import ChunkingResult, SubgradientResult, chunking, lp_objective, subgradient
 from ._smoothing import SmoothingResult, smoothing
 
-__all__ = ["LPRanker", "SurvivalLPRanker", "SMOOTHING_TOL", "chunking", "subgradient", "lp_objective",
-           "local_clustering", "LocalClusters", "ChunkingResult", "SubgradientResult", "row_column_generation",
-           "GenerationResult", "smoothing", "SmoothingResult"]
+__all__ = [
+           "SMOOTHING_TOL",
+           "ChunkingResult",
+           "GenerationResult",
+           "LPRanker",
+           "LocalClusters",
+           "SmoothingResult",
+           "SubgradientResult",
+           "SurvivalLPRanker",
+           "chunking",
+           "local_clustering",
+           "lp_objective",
+           "row_column_generation",
+           "smoothing",
+           "subgradient",
+]

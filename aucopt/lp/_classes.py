@@ -7,9 +7,9 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .. import _memory, _runtime
 from .._validation import Count
 from ..base import (
     KERNEL_CONSTRAINTS,
@@ -27,13 +27,12 @@ from ..base import (
     non_negative,
     positive,
 )
-from .. import _memory, _runtime
+from ..exceptions import SlowFitWarning, SolverWarning, warn
 from ..kernels import check_lp_kernel_values
 from ..modeling import get_formulation
 from ..modeling._rowgen import PAIR_ROW_CONSTRAINTS, pair_row_generation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..exceptions import SlowFitWarning, SolverWarning, warn
 from ..solvers import Status, check_solver, lp_advice, solve
 from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
 from ._generation import GENERATION_CONSTRAINTS, row_column_generation

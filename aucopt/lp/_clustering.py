@@ -57,12 +57,12 @@ import numpy as np
 from scipy.spatial.distance import pdist, squareform
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .. import _memory
 from .._validation import as_event_indicator
 from ..base import MAX_BYTES_CONSTRAINT
-from .. import _memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
-__all__ = ["local_clustering", "LocalClusters"]
+__all__ = ["LocalClusters", "local_clustering"]
 
 VARIANTS = ("b", "bp", "f")
 

@@ -46,7 +46,7 @@ from ._kernel import KernelOperator
 from ._scale import _Count
 from ._smoothing import SmoothingResult, smoothing
 
-__all__ = ["row_column_generation", "GenerationResult", "GENERATION_CONSTRAINTS"]
+__all__ = ["GENERATION_CONSTRAINTS", "GenerationResult", "row_column_generation"]
 
 #: the smoothing start: its certified gap, and the pairs it hands over (per point and side, those of
 #: margin below 1 + START_MARGIN, the smallest first)

@@ -33,17 +33,17 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
+from .. import _memory
 from .._progress import progress_bar
 from .._validation import Count, CountOptions, check_time_limit
 from ..base import as_generator, positive
-from .. import _memory
 from ..exceptions import warn
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import USABLE, Status, solve
 
-__all__ = ["lp_objective", "subgradient", "SubgradientResult", "chunking", "ChunkingResult"]
+__all__ = ["ChunkingResult", "SubgradientResult", "chunking", "lp_objective", "subgradient"]
 
 STEP_RULES = ("dynamic", "dual_target", "constant", "sqrt")
 #: memory per pair of the chunk partition (defined with the rest of the memory model)
@@ -365,8 +365,8 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
     for k in range(1, max_iter + 1):
         hinge, c = pair_loss(pairs, f, "hinge")
         F = float(alpha.sum()) + C * hinge
-        if F < best_F:
-            improved = F < best_F - min_improvement * abs(best_F) if np.isfinite(best_F) else True
+        if best_F > F:
+            improved = best_F - min_improvement * abs(best_F) > F if np.isfinite(best_F) else True
             best_F, best_alpha, best_k = F, alpha.copy(), k
             if improved:
                 h_count = 0
@@ -711,7 +711,7 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
             fresh = cand[~in_S[cand]]
             in_S[fresh] = True
             added += len(fresh)
-            record = {"pass": passes, "chunk": b, "retained": int(in_S.sum()), "added": int(len(fresh)),
+            record = {"pass": passes, "chunk": b, "retained": int(in_S.sum()), "added": len(fresh),
                       "restricted_objective": result.objective}
             history.append(record)
             if callback is not None:

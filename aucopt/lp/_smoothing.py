@@ -44,7 +44,7 @@ from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian
 from ._kernel import KernelOperator
 from ._scale import _Count
 
-__all__ = ["smoothing", "SmoothingResult", "SMOOTHING_CONSTRAINTS"]
+__all__ = ["SMOOTHING_CONSTRAINTS", "SmoothingResult", "smoothing"]
 
 #: the widest smoothing the pair core's smoothed hinge takes (half-width ε ≤ 1)
 MU_MAX = 2.0
@@ -377,7 +377,7 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
         dual = C * pair_slope_total(pairs, f, "smoothed_hinge", eps=eps)  # Σ π(μ)
         grad = 1.0 + C * y * kernel.matvec(c)  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
         lower = dual / max(1.0, 1.0 - float(grad.min()))
-        if F < best_F:
+        if best_F > F:
             best_F, best_alpha = F, alpha.copy()
         best_LB = max(best_LB, lower)
         gap = _relative_gap(best_F, best_LB)
@@ -424,10 +424,7 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
         PhiT = _working_rows(kernel, y, W, cache)  # Φᵀ: row r is y_l K[l] for l = W[r]
         QPhi = hessian.matmat(PhiT.T)
         touched = np.flatnonzero(QPhi.any(axis=1))  # points in no quadratic-zone pair add nothing
-        if 3 * len(touched) < 2 * m:
-            HW = C * (PhiT[:, touched] @ QPhi[touched])
-        else:
-            HW = C * (PhiT @ QPhi)
+        HW = C * (PhiT[:, touched] @ QPhi[touched]) if 3 * len(touched) < 2 * m else C * (PhiT @ QPhi)
         HW = 0.5 * (HW + HW.T)
         d, at_bound = _newton_step(HW, grad[W], alpha[W], nu, np.isin(W, cache.get("at_bound", ())), deadline)
         del QPhi, HW

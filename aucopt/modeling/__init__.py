@@ -16,6 +16,8 @@ Adding a formulation = adding one file to ``formulations/`` with a ``@formulatio
 function.
 """
 
+from ._compare import compare_solvers, iter_compare_solvers
+from ._interop import CvxpyFormulation, cvxpy_formulation, read_solution
 from ._model import (
     BYTES_PER_NONZERO,
     Affine,
@@ -29,12 +31,26 @@ from ._model import (
     get_formulation,
     lifted_lp_nnz,
 )
-from .problem import Problem
-from ._compare import compare_solvers, iter_compare_solvers
-from ._interop import CvxpyFormulation, cvxpy_formulation, read_solution
 from ._rowgen import pair_row_generation
+from .problem import Problem
 
-__all__ = ["Model", "Formulation", "formulation", "get_formulation", "available_formulations", "Problem",
-           "Affine", "Variable", "Constraint", "Quadratic", "BYTES_PER_NONZERO", "lifted_lp_nnz",
-           "cvxpy_formulation", "CvxpyFormulation", "read_solution", "compare_solvers", "iter_compare_solvers",
-           "pair_row_generation"]
+__all__ = [
+    "BYTES_PER_NONZERO",
+    "Affine",
+    "Constraint",
+    "CvxpyFormulation",
+    "Formulation",
+    "Model",
+    "Problem",
+    "Quadratic",
+    "Variable",
+    "available_formulations",
+    "compare_solvers",
+    "cvxpy_formulation",
+    "formulation",
+    "get_formulation",
+    "iter_compare_solvers",
+    "lifted_lp_nnz",
+    "pair_row_generation",
+    "read_solution",
+]

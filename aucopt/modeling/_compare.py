@@ -14,14 +14,14 @@ status ``time_limit`` and its last point, not a wait.
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from .._validation import check_time_limit
 from .problem import Problem
 
-__all__ = ["compare_solvers", "iter_compare_solvers", "FIRST_ORDER_SOLVERS", "COLUMNS", "DEFAULT_TIME_LIMIT"]
+__all__ = ["COLUMNS", "DEFAULT_TIME_LIMIT", "FIRST_ORDER_SOLVERS", "compare_solvers", "iter_compare_solvers"]
 
 FIRST_ORDER_SOLVERS = frozenset({"osqp", "scs", "cvxpy:osqp", "cvxpy:scs"})
 """Backends whose points are approximate by design (ADMM / splitting): never the reference."""
@@ -139,7 +139,7 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
             row.update(status="unavailable", seconds=time.perf_counter() - start, message=str(exc))
             yield {**row, "_x": None}
             continue
-        except Exception as exc:  # noqa: BLE001 - a failing backend is a row, not a crash
+        except Exception as exc:
             row.update(status="error", seconds=time.perf_counter() - start,
                        message=f"{type(exc).__name__}: {exc}")
             yield {**row, "_x": None}

@@ -31,8 +31,16 @@ import scipy.sparse as sp
 from ._model import _REGISTRY, Formulation
 from .problem import Problem
 
-__all__ = ["to_cvxpy", "from_cvxpy", "cvxpy_formulation", "write_problem", "read_problem", "read_solution",
-           "column_names", "row_names"]
+__all__ = [
+    "column_names",
+    "cvxpy_formulation",
+    "from_cvxpy",
+    "read_problem",
+    "read_solution",
+    "row_names",
+    "to_cvxpy",
+    "write_problem",
+]
 
 INF = 1e30
 """HiGHS's infinity: bounds at or beyond it are ±inf."""
@@ -240,7 +248,7 @@ def _stuffed(cvxpy_problem, cp, target: str):
                          "state it with affine constraints and a linear or convex quadratic objective "
                          "(sum_squares, quad_form).") from None
     new_variable = {}
-    for reduction, inv in zip(chain.reductions, inverse):
+    for reduction, inv in zip(chain.reductions, inverse, strict=False):
         if isinstance(reduction, CvxAttr2Constr) and isinstance(inv, tuple) and inv:
             new_variable = inv[0]  # original variable id -> the variable that replaced it
     offsets = data["param_prob"].var_id_to_col
@@ -1123,7 +1131,7 @@ def read_solution(problem: Problem, path) -> np.ndarray:
         keys = [index[name] for name, *_ in entries]
     x = np.zeros(problem.n_vars)
     first_line: dict[int, int] = {}
-    for (_, value, number, _), j in zip(entries, keys):
+    for (_, value, number, _), j in zip(entries, keys, strict=False):
         if j in first_line:
             raise sol.line_error(number, f"the column {names[j]!r} is given a second value (first on line "
                                          f"{first_line[j]}); a point has one value per column: the file was "

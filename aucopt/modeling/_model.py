@@ -52,8 +52,8 @@ import linecache
 import math
 import os
 import sys
+from collections.abc import Callable
 from numbers import Real
-from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -252,7 +252,7 @@ class Affine:
 
     __array_ufunc__ = None  # let numpy defer ``ndarray @ expr`` / ``scalar * expr`` to us
 
-    def __init__(self, model: "Model", terms: dict, const):
+    def __init__(self, model: Model, terms: dict, const):
         self.model = model
         self.terms = terms  # name -> sparse (size × block size)
         self.const = np.asarray(const, dtype=float)
@@ -273,7 +273,7 @@ class Affine:
         return box
 
     # ----------------------------------------------------------------- algebra
-    def _lift(self, other) -> "Affine":
+    def _lift(self, other) -> Affine:
         if isinstance(other, Affine):
             return other
         if isinstance(other, Real) or (isinstance(other, (np.ndarray, list, tuple)) and np.ndim(other) <= 1):
@@ -281,7 +281,7 @@ class Affine:
             return Affine(self.model, {}, const.copy())
         return NotImplemented
 
-    def _broadcast(self, size: int) -> "Affine":
+    def _broadcast(self, size: int) -> Affine:
         """This size-1 expression repeated ``size`` times."""
         return np.ones((size, 1)) @ self
 
@@ -343,11 +343,11 @@ class Affine:
         terms = {k: sp.csr_matrix(M @ T) for k, T in self.terms.items()}
         return Affine(self.model, terms, M @ self.const)
 
-    def sum(self) -> "Affine":
+    def sum(self) -> Affine:
         """The size-1 expression Σ_k expr_k."""
         return np.ones(self.size) @ self
 
-    def __getitem__(self, key) -> "Affine":
+    def __getitem__(self, key) -> Affine:
         """The entries ``expr[key]`` (an integer, a slice, an index array or a boolean mask), in that order."""
         index = np.atleast_1d(np.arange(self.size)[key])
         if index.ndim != 1:
@@ -1387,7 +1387,7 @@ class Model:
         >>> round(solve(m.build()).objective, 9)
         10.0
         """
-        g, G, counts = self._check_groups(groups, expr.size, "group_mean", nonempty=True)
+        g, _G, counts = self._check_groups(groups, expr.size, "group_mean", nonempty=True)
         return sp.diags(1.0 / counts) @ self.group_sum(expr, g)
 
     def group_max(self, expr: Affine, groups, name: str | None = None) -> Variable:
@@ -1934,7 +1934,7 @@ class Model:
                 parts.append((T.row, T.col + offsets[vname].start, T.data))
             if not parts:
                 return sp.csr_matrix((expr.size, n))
-            r, c, v = (np.concatenate(p) for p in zip(*parts))
+            r, c, v = (np.concatenate(p) for p in zip(*parts, strict=False))
             return sp.csr_matrix((v, (r, c)), shape=(expr.size, n))
 
         A = sp.vstack([row_block(con.expr) for con in self._constraints] or [sp.csr_matrix((0, n))])
@@ -1984,7 +1984,7 @@ class Model:
 
 
 # ============================================================================ registry
-_REGISTRY: dict[str, "Formulation"] = {}
+_REGISTRY: dict[str, Formulation] = {}
 
 
 def lifted_lp_nnz(n_points: int, n_pairs: int, n_basis: int, lifted: bool = True) -> int:

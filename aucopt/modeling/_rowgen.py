@@ -31,7 +31,7 @@ from .._validation import Count, check_time_limit
 from ..exceptions import warn
 from .problem import Problem
 
-__all__ = ["pair_row_generation", "PAIR_ROW_CONSTRAINTS"]
+__all__ = ["PAIR_ROW_CONSTRAINTS", "pair_row_generation"]
 
 #: pair rows per point added in one round (by default)
 PAIRS_PER_POINT = 5

@@ -200,7 +200,7 @@ class Problem:
                 prints[name] = (type(value), id(value))
         return prints
 
-    def validate(self) -> "Problem":
+    def validate(self) -> Problem:
         """Check the problem again after its data were changed in place.
 
         A Problem is checked when it is made; its arrays can still be changed afterwards
@@ -483,7 +483,7 @@ class Problem:
         return to_cvxpy(self)
 
     @classmethod
-    def from_cvxpy(cls, cvxpy_problem, blocks=None, outputs=None, name=None) -> "Problem":
+    def from_cvxpy(cls, cvxpy_problem, blocks=None, outputs=None, name=None) -> Problem:
         """A cvxpy LP or convex QP in standard form; see :func:`aucopt.modeling._interop.from_cvxpy`.
 
         Parameters
@@ -571,7 +571,7 @@ class Problem:
         return write_problem(self, path)
 
     @classmethod
-    def read(cls, path, name=None) -> "Problem":
+    def read(cls, path, name=None) -> Problem:
         """Read an MPS or CPLEX LP file through HiGHS (blocks recovered from ``block(k)`` names).
 
         Parameters

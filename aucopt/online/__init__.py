@@ -16,5 +16,11 @@ from ._onepass import (
     iter_svmlight_chunks,
 )
 
-__all__ = ["OnePassAUC", "ClassStats", "class_statistics", "batch_solution", "batch_solution_from_stats",
-           "iter_svmlight_chunks"]
+__all__ = [
+    "ClassStats",
+    "OnePassAUC",
+    "batch_solution",
+    "batch_solution_from_stats",
+    "class_statistics",
+    "iter_svmlight_chunks",
+]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import bz2
 import contextlib
-import time
 import gzip
 import io
 import os
+import time
 from dataclasses import dataclass
 from numbers import Integral
 
@@ -27,11 +27,19 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
-from .._validation import Count, binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
 from .._progress import progress_bar
-from ..base import (MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT, RANDOM_STATE_CONSTRAINT,
-                    VERBOSE_CONSTRAINT, BinaryRankerMixin, as_generator, positive)
-from ..base import _sample_weight_for
+from .._validation import Count, binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
+from ..base import (
+    MAX_BYTES_CONSTRAINT,
+    PAIR_OPTIONS_CONSTRAINT,
+    POS_LABEL_CONSTRAINT,
+    RANDOM_STATE_CONSTRAINT,
+    VERBOSE_CONSTRAINT,
+    BinaryRankerMixin,
+    _sample_weight_for,
+    as_generator,
+    positive,
+)
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
 
@@ -99,7 +107,7 @@ class ClassStats:
         return self.scatter / self.count if self.count else np.zeros_like(self.scatter)
 
     @classmethod
-    def from_array(cls, X, sample_weight=None) -> "ClassStats":
+    def from_array(cls, X, sample_weight=None) -> ClassStats:
         """The statistics of the rows of ``X``.
 
         Parameters
@@ -129,7 +137,7 @@ class ClassStats:
         return cls(X.shape[0], mean, Xc.T @ Xc)
 
     @classmethod
-    def _from_weighted_array(cls, X, weights) -> "ClassStats":
+    def _from_weighted_array(cls, X, weights) -> ClassStats:
         d = X.shape[1]
         total = float(weights.sum())
         if total == 0:
@@ -144,7 +152,7 @@ class ClassStats:
         Xc = X - mean
         return cls(total, mean, Xc.T @ (Xc * weights[:, None]))
 
-    def merge(self, other: "ClassStats") -> "ClassStats":
+    def merge(self, other: ClassStats) -> ClassStats:
         """The exact statistics of the union of two disjoint samples.
 
         Parameters
@@ -201,10 +209,7 @@ def class_statistics(X, y, pos_label=None, sample_weight=None) -> tuple[ClassSta
     ((2, [0.5]), (2, [4.0]))
     """
     is_pos, _ = binary_labels(y, pos_label)
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-    else:
-        X = np.asarray(X)
+    X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
     weights = check_point_weights(sample_weight, X.shape[0], "sample_weight")
     if weights is None:
         return ClassStats.from_array(X[~is_pos]), ClassStats.from_array(X[is_pos])

@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["OK", "DIVERGED", "CLOSED_FORM", "stream_dense", "stream_csr", "closed_form_steps"]
+__all__ = ["CLOSED_FORM", "DIVERGED", "OK", "closed_form_steps", "stream_csr", "stream_dense"]
 
 OK, DIVERGED, CLOSED_FORM = 0, 1, 2
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (the loss targets ±1)

@@ -20,5 +20,11 @@ from ._pairset import (
     survival_pair_arrays,
 )
 
-__all__ = ["PairSet", "survival_pair_arrays", "DEFAULT_MAX_BYTES", "BYTES_PER_PAIR", "SURVIVAL_VARIANTS",
-           "TIME_WEIGHTS"]
+__all__ = [
+    "BYTES_PER_PAIR",
+    "DEFAULT_MAX_BYTES",
+    "SURVIVAL_VARIANTS",
+    "TIME_WEIGHTS",
+    "PairSet",
+    "survival_pair_arrays",
+]

@@ -296,10 +296,7 @@ def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa
                         for q in range(6):
                             S[p, q] = 0.0
                         continue
-                    if lo == n_uniq:
-                        u = (t0, t1, t2, t3, t4, t5)
-                    else:
-                        u = _tree_prefix(tree, k, lo)
+                    u = (t0, t1, t2, t3, t4, t5) if lo == n_uniq else _tree_prefix(tree, k, lo)
                     d = _tree_prefix(tree, k, hi)
                     S[p, 0] = u[0] - d[0]
                     S[p, 1] = u[1] - d[1]

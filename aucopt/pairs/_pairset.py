@@ -43,7 +43,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..exceptions import NoComparablePairsError, check_memory
 from .._validation import (
     binary_labels,
     check_consistent_length,
@@ -52,6 +51,7 @@ from .._validation import (
     is_survival_target,
     survival_arrays,
 )
+from ..exceptions import NoComparablePairsError, check_memory
 
 DEFAULT_MAX_BYTES = 2 * 1024**3
 """Default memory budget (2 GiB) for explicit pair arrays and assembled problems."""
@@ -180,7 +180,7 @@ class PairSet:
 
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def bipartite(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
+    def bipartite(cls, y, *, pos_label=None, point_weights=None) -> PairSet:
         """Positives × negatives from binary labels.
 
         Parameters
@@ -224,7 +224,7 @@ class PairSet:
     @classmethod
     def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
                  censored_weight: float = 0.5, time_weight=None, time_scale=None, weights=None,
-                 tau=None, horizon=None, max_bytes: int | None = DEFAULT_MAX_BYTES) -> "PairSet":
+                 tau=None, horizon=None, max_bytes: int | None = DEFAULT_MAX_BYTES) -> PairSet:
         """Harrell's comparable pairs, or a variant of them, from a survival target.
 
         With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is the
@@ -387,7 +387,7 @@ class PairSet:
         return replace(pairs, event=np.asarray(event, dtype=bool), time=np.asarray(time, dtype=float))
 
     @classmethod
-    def multipartite(cls, y, *, levels=None, point_weights=None) -> "PairSet":
+    def multipartite(cls, y, *, levels=None, point_weights=None) -> PairSet:
         """Every point of a higher ordinal level over every point of a lower level.
 
         The pairs of multipartite (ordinal) ranking [1]_: with ordered levels y, one pair
@@ -482,7 +482,7 @@ class PairSet:
                    levels=np.array(all_levels))
 
     @classmethod
-    def from_target(cls, y, *, pos_label=None, point_weights=None) -> "PairSet":
+    def from_target(cls, y, *, pos_label=None, point_weights=None) -> PairSet:
         """Survival pairs for a survival target, bipartite pairs for binary labels.
 
         Parameters
@@ -513,7 +513,7 @@ class PairSet:
         return cls.bipartite(y, pos_label=pos_label, point_weights=point_weights)
 
     @classmethod
-    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None, target: str = "custom") -> "PairSet":
+    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None, target: str = "custom") -> PairSet:
         """Explicit pairs from index arrays.
 
         Parameters
@@ -566,7 +566,7 @@ class PairSet:
                    _explicit=(i.astype(np.int32), j.astype(np.int32), w))
 
     @classmethod
-    def _from_order(cls, *, event, time, target, point_weights) -> "PairSet":
+    def _from_order(cls, *, event, time, target, point_weights) -> PairSet:
         m = len(event)
         # Sort by time, events first inside a tied time: an event's partners form a suffix.
         order = np.lexsort((~event, time))
@@ -586,7 +586,7 @@ class PairSet:
                    point_weights=point_weights)
 
     @classmethod
-    def _uno(cls, event, time, tau, point_weights) -> "PairSet":
+    def _uno(cls, event, time, tau, point_weights) -> PairSet:
         """Harrell's comparable pairs of the events before ``tau``, anchor i weighted 1/Ĝ(T_i)²."""
         pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
         m = len(event)
@@ -603,7 +603,7 @@ class PairSet:
         return replace(pairs, start=start, anchor_weights=a)
 
     @classmethod
-    def _horizon(cls, event, time, horizon, ipcw, point_weights) -> "PairSet":
+    def _horizon(cls, event, time, horizon, ipcw, point_weights) -> PairSet:
         """The cases (event, T ≤ horizon) over the controls (T > horizon): one shared suffix."""
         m = len(event)
         case = event & (time <= horizon)
@@ -629,7 +629,7 @@ class PairSet:
         return cls(n_points=m, target="survival", signs=np.where(case, 1.0, -1.0), order=order, start=start,
                    point_weights=point_weights, anchor_weights=a)
 
-    def with_groups(self, groups) -> "PairSet":
+    def with_groups(self, groups) -> PairSet:
         """The same pairs carrying one integer group index per point (``Model.groups``).
 
         Group memberships (a protected attribute, a site, a cluster) are data about the points,
@@ -812,7 +812,7 @@ class PairSet:
         j = self.order[self.start[i] + (index - first[k])]
         return i.astype(np.int32), j.astype(np.int32), self._sorted_weights(i, j)
 
-    def check_nonempty(self) -> "PairSet":
+    def check_nonempty(self) -> PairSet:
         """Return self, or raise when there is no pair to learn from.
 
         Returns

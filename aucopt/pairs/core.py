@@ -81,11 +81,21 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validation import check_finite_1d
-from . import PairSet
-from . import _compiled
+from . import PairSet, _compiled
 
-__all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian", "pair_slope_total",
-           "pair_line_derivatives", "pair_counts", "ViolatedPairs", "violated_pairs"]
+__all__ = [
+    "LOSSES",
+    "PairCounts",
+    "PairHessian",
+    "PairLoss",
+    "ViolatedPairs",
+    "pair_counts",
+    "pair_line_derivatives",
+    "pair_loss",
+    "pair_loss_and_hessian",
+    "pair_slope_total",
+    "violated_pairs",
+]
 
 LOSSES = ("hinge", "squared_hinge", "smoothed_hinge")
 """Names accepted by :class:`PairLoss`."""
@@ -165,7 +175,7 @@ class PairLoss:
         object.__setattr__(self, "eps", eps)
 
     @classmethod
-    def make(cls, loss="squared_hinge", eps: float = 0.5) -> "PairLoss":
+    def make(cls, loss="squared_hinge", eps: float = 0.5) -> PairLoss:
         """A :class:`PairLoss` from a name (with ``eps``), or an existing instance unchanged.
 
         Parameters
@@ -438,7 +448,7 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
 
-def _loss_and_coef(core: "_Core", loss: PairLoss, hessian: bool = False):
+def _loss_and_coef(core: _Core, loss: PairLoss, hessian: bool = False):
     """L and c from one forward and one adjoint sweep; with ``hessian`` the same sweeps also give
     the Hessian's anchor and partner sums ``N`` and ``N'``."""
     m = core.m

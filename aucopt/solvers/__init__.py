@@ -41,13 +41,28 @@ import numpy as np
 
 from ..exceptions import SolverError, SolverWarning
 from ..modeling.problem import Problem
-from .base import USABLE, SolveResult, SolverBackend, Status
+from .base import USABLE, SolverBackend, SolveResult, Status
 from .cvxpy import CVXPY
 from .highs import HiGHS, IncrementalLP
 from .osqp import OSQP
 
-__all__ = ["solve", "available_solvers", "check_solver", "lp_advice", "SolveResult", "Status", "SolverBackend",
-           "REGISTRY", "HiGHS", "IncrementalLP", "OSQP", "CVXPY", "SolverError", "SolverWarning", "USABLE"]
+__all__ = [
+    "CVXPY",
+    "OSQP",
+    "REGISTRY",
+    "USABLE",
+    "HiGHS",
+    "IncrementalLP",
+    "SolveResult",
+    "SolverBackend",
+    "SolverError",
+    "SolverWarning",
+    "Status",
+    "available_solvers",
+    "check_solver",
+    "lp_advice",
+    "solve",
+]
 
 REGISTRY: dict[str, SolverBackend] = {backend.name: backend for backend in (
     HiGHS(),

@@ -27,7 +27,7 @@ import numpy as np
 from ..exceptions import SolverError, SolverWarning, problem_label, warn
 from ..modeling.problem import Problem
 
-__all__ = ["Status", "USABLE", "SolveResult", "SolverBackend"]
+__all__ = ["USABLE", "SolveResult", "SolverBackend", "Status"]
 
 
 class Status(str, Enum):
@@ -162,7 +162,7 @@ class SolveResult:
         """True when the status is :attr:`Status.OPTIMAL`."""
         return self.status == Status.OPTIMAL
 
-    def raise_for_status(self) -> "SolveResult":
+    def raise_for_status(self) -> SolveResult:
         """Return self when a point is usable; raise or warn otherwise.
 
         Returns
@@ -284,7 +284,7 @@ class SolverBackend:
         """Names of the solvers this backend fronts (lower case); empty for a single solver."""
         return []
 
-    def variant(self, name: str) -> "SolverBackend":
+    def variant(self, name: str) -> SolverBackend:
         """The backend configured for the fronted solver ``name``."""
         raise ValueError(f"The {self.name!r} backend has no variants; got {self.name}:{name}.")
 

@@ -10,7 +10,7 @@ from numbers import Real
 import numpy as np
 
 from ..modeling.problem import Problem
-from .base import SolveResult, SolverBackend, Status
+from .base import SolverBackend, SolveResult, Status
 
 __all__ = ["CVXPY"]
 
@@ -144,7 +144,7 @@ class CVXPY(SolverBackend):
             return []
         return [name.lower() for name in cvxpy.installed_solvers()]
 
-    def variant(self, name: str) -> "CVXPY":
+    def variant(self, name: str) -> CVXPY:
         """The backend for the cvxpy solver ``name`` (checked to be installed)."""
         installed = [v.upper() for v in self.variants()]
         if name.upper() not in installed:

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..modeling.problem import Problem
-from .base import USABLE, SolveResult, SolverBackend, Status
+from .base import USABLE, SolverBackend, SolveResult, Status
 
 __all__ = ["HiGHS", "IncrementalLP"]
 
@@ -135,7 +135,7 @@ class HiGHS(SolverBackend):
             start.col_value = list(x0)
             start.value_valid = True
             h.setSolution(start)
-        status, message, x, dual, solution, info = _run(h, highspy)
+        status, message, x, dual, _solution, info = _run(h, highspy)
         iterations = _iterations(info)
         extras = {"highs_objective": float(info.objective_function_value)}
         if status == Status.OPTIMAL and problem.P is not None and x is not None:

@@ -10,7 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..modeling.problem import Problem
-from .base import SolveResult, SolverBackend, Status
+from .base import SolverBackend, SolveResult, Status
 
 __all__ = ["OSQP", "clear_cache"]
 

@@ -19,24 +19,52 @@ The survival rankers themselves live with their model families (:mod:`aucopt.lp`
 from .._breslow import BreslowCalibration, StepFunction
 from .._validation import survival_target
 from ._cox import CoxPH
-from ._nonparametric import (KaplanMeierCurve, LogRankResult, RiskGroups, kaplan_meier, logrank, number_at_risk,
-                             risk_groups)
+from ._nonparametric import (
+                             KaplanMeierCurve,
+                             LogRankResult,
+                             RiskGroups,
+                             kaplan_meier,
+                             logrank,
+                             number_at_risk,
+                             risk_groups,
+)
 from ._plot import RiskGroupsDisplay, plot_risk_groups, save_figure
 from ._protocol import (
-    ComparisonResult,
-    PooledCVResult,
-    compare_methods,
-    comparison_table,
-    evaluate_methods,
-    evaluation_times,
-    percentile_scores,
-    pooled_cindex_cv,
-    survival_probabilities,
-    time_dependent_auc,
+                             ComparisonResult,
+                             PooledCVResult,
+                             compare_methods,
+                             comparison_table,
+                             evaluate_methods,
+                             evaluation_times,
+                             percentile_scores,
+                             pooled_cindex_cv,
+                             survival_probabilities,
+                             time_dependent_auc,
 )
 
-__all__ = ["survival_target", "CoxPH", "StepFunction", "BreslowCalibration", "pooled_cindex_cv", "PooledCVResult",
-           "evaluate_methods", "comparison_table", "compare_methods", "ComparisonResult", "percentile_scores", "time_dependent_auc",
-           "evaluation_times", "survival_probabilities", "kaplan_meier",
-           "KaplanMeierCurve", "number_at_risk", "logrank", "LogRankResult", "risk_groups", "RiskGroups",
-           "plot_risk_groups", "RiskGroupsDisplay", "save_figure"]
+__all__ = [
+                             "BreslowCalibration",
+                             "ComparisonResult",
+                             "CoxPH",
+                             "KaplanMeierCurve",
+                             "LogRankResult",
+                             "PooledCVResult",
+                             "RiskGroups",
+                             "RiskGroupsDisplay",
+                             "StepFunction",
+                             "compare_methods",
+                             "comparison_table",
+                             "evaluate_methods",
+                             "evaluation_times",
+                             "kaplan_meier",
+                             "logrank",
+                             "number_at_risk",
+                             "percentile_scores",
+                             "plot_risk_groups",
+                             "pooled_cindex_cv",
+                             "risk_groups",
+                             "save_figure",
+                             "survival_probabilities",
+                             "survival_target",
+                             "time_dependent_auc",
+]

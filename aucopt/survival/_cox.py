@@ -13,7 +13,8 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._breslow import SurvivalFunctionMixin
-from .._summary import print_summary as _print_summary, summary as _summary
+from .._summary import print_summary as _print_summary
+from .._summary import summary as _summary
 from .._validation import Count, check_consistent_length, check_feature_scale, survival_arrays
 from ..base import VERBOSE_CONSTRAINT, VersionedStateMixin, non_negative, positive
 from ..exceptions import warn

@@ -16,8 +16,16 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from .._validation import check_finite_1d, survival_arrays
 
-__all__ = ["KaplanMeierCurve", "kaplan_meier", "number_at_risk", "LogRankResult", "logrank", "RiskGroups", "risk_groups",
-           "LOGRANK_WEIGHTINGS"]
+__all__ = [
+    "LOGRANK_WEIGHTINGS",
+    "KaplanMeierCurve",
+    "LogRankResult",
+    "RiskGroups",
+    "kaplan_meier",
+    "logrank",
+    "number_at_risk",
+    "risk_groups",
+]
 
 
 # ============================================================================ Kaplan–Meier

@@ -7,10 +7,17 @@ from numbers import Real
 import numpy as np
 
 from .._validation import check_consistent_length, check_finite_1d
-from ._nonparametric import (LOGRANK_WEIGHTINGS, KaplanMeierCurve, _survival_pair, kaplan_meier, logrank,
-                             number_at_risk, risk_groups)
+from ._nonparametric import (
+    LOGRANK_WEIGHTINGS,
+    KaplanMeierCurve,
+    _survival_pair,
+    kaplan_meier,
+    logrank,
+    number_at_risk,
+    risk_groups,
+)
 
-__all__ = ["plot_risk_groups", "RiskGroupsDisplay", "save_figure"]
+__all__ = ["RiskGroupsDisplay", "plot_risk_groups", "save_figure"]
 
 _COLORS = ("C0", "C3", "C2", "C1", "C4", "C5", "C6", "C7", "C8", "C9")
 _LEGEND_LOCATIONS = ("right", "below")

@@ -23,8 +23,8 @@ from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats
 from joblib import Parallel, delayed
+from scipy import stats
 from sklearn.base import clone
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
@@ -36,8 +36,16 @@ from ..metrics import concordance_counts, cumulative_dynamic_auc, harrell_c, int
 from ..pairs import PairSet
 
 __all__ = [
-    "percentile_scores", "pooled_cindex_cv", "PooledCVResult", "evaluate_methods", "comparison_table",
-    "compare_methods", "ComparisonResult", "time_dependent_auc", "evaluation_times", "survival_probabilities",
+    "ComparisonResult",
+    "PooledCVResult",
+    "compare_methods",
+    "comparison_table",
+    "evaluate_methods",
+    "evaluation_times",
+    "percentile_scores",
+    "pooled_cindex_cv",
+    "survival_probabilities",
+    "time_dependent_auc",
 ]
 
 
@@ -408,7 +416,7 @@ class PooledCVResult:
             for metric in self.fold_metrics:
                 line += [number(row[metric], f".{decimals}f"), number(row[f"{metric}_std"], f".{decimals}f"),
                          number(row[f"{metric}_p_value"], ".4g")]
-            body.append(line + [number(row.fit_time, ".3g"), number(row.seconds, ".1f")])
+            body.append([*line, number(row.fit_time, ".3g"), number(row.seconds, ".1f")])
         widths = [max(len(r[c]) for r in [header, *body]) for c in range(len(header))]
         print("<aucopt.survival.PooledCVResult>", file=out)
         print(f"  protocol = pooled-percentile C-index (Ataman 2007), {n_splits} folds x {n_repeats} repetitions, "
@@ -616,10 +624,7 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
             f"Too few events per fold: {n_events} events for n_splits={n_splits} folds "
             f"(min_events_per_fold={min_events_per_fold}). Use fewer folds or more data."
         )
-    if isinstance(y, np.ndarray) and y.dtype.names is not None:
-        y_struct = y
-    else:
-        y_struct = survival_target(event, time)
+    y_struct = y if isinstance(y, np.ndarray) and y.dtype.names is not None else survival_target(event, time)
     if stratify:
         cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
         splits = list(cv.split(np.zeros(m), event.astype(int)))
@@ -647,7 +652,7 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
         for s, (train, test) in enumerate(splits))
     bar = progress_bar(bool(verbose), iterable=runs, total=len(splits), desc=f"CV {model_name}", unit="fold")
     for s, ((train, test), (test_percentiles, test_risk, seconds, values)) in enumerate(
-            zip(splits, runs if bar is None else bar)):
+            zip(splits, runs if bar is None else bar, strict=False)):
         r, k = divmod(s, n_splits)
         for name, value in values.items():
             fold_metrics[name][r, k] = value
@@ -690,10 +695,7 @@ def _check_scoring(scoring) -> dict:
         return {"score": scoring}
     if isinstance(scoring, str):
         scoring = [scoring]
-    if isinstance(scoring, dict):
-        items = list(scoring.items())
-    else:
-        items = [(name, name) for name in scoring]
+    items = list(scoring.items()) if isinstance(scoring, dict) else [(name, name) for name in scoring]
     metrics = {}
     for name, spec in items:
         if not isinstance(name, str):
@@ -994,7 +996,7 @@ def _comparison_lines(results, baseline, metrics=None):
         if baseline is not None and base is None:  # its p-value needs the baseline: hold the row
             waiting.append((name, result))
             continue
-        for held_name, held in waiting + [(name, result)]:
+        for held_name, held in [*waiting, (name, result)]:
             yield _comparison_line(_comparison_record(held_name, held, base, metrics), metrics)
         waiting = []
     for held_name, held in waiting:  # the baseline never came: no p-values

@@ -21,5 +21,16 @@ from ._newton import NewtonResult, newton_solve
 from ._rankers import RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM
 from ._sparse_greedy import SparseAUC, SurvivalSparseAUC
 
-__all__ = ["AUCSVM", "SurvivalAUCSVM", "AUCSVM_AUTO_MAX_PAIRS", "RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC", "SparseAUC",
-           "SurvivalSparseAUC", "newton_solve", "NewtonResult"]
+__all__ = [
+           "AUCSVM",
+           "AUCSVM_AUTO_MAX_PAIRS",
+           "NewtonResult",
+           "RankRC",
+           "RankSVM",
+           "SparseAUC",
+           "SurvivalAUCSVM",
+           "SurvivalRankRC",
+           "SurvivalRankSVM",
+           "SurvivalSparseAUC",
+           "newton_solve",
+]

@@ -8,17 +8,30 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
-from .._validation import Count, format_bytes
-from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
-                    RANDOM_STATE_CONSTRAINT, SOLVER_OPTIONS_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin,
-                    KernelPairRanker, Solution, SurvivalRankerMixin, dense, non_negative,
-                    positive, as_seed)
 from .._memory import check_aucsvm
+from .._validation import Count, format_bytes
+from ..base import (
+    KERNEL_CONSTRAINTS,
+    MAX_BYTES_CONSTRAINT,
+    PAIR_OPTIONS_CONSTRAINT,
+    POS_LABEL_CONSTRAINT,
+    RANDOM_STATE_CONSTRAINT,
+    SOLVER_OPTIONS_CONSTRAINT,
+    VERBOSE_CONSTRAINT,
+    BinaryRankerMixin,
+    KernelPairRanker,
+    Solution,
+    SurvivalRankerMixin,
+    as_seed,
+    dense,
+    non_negative,
+    positive,
+)
+from ..exceptions import ProblemTooLargeError, SolverWarning, warn
 from ..kernels import checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
-from ..exceptions import ProblemTooLargeError, SolverWarning, warn
 from ..solvers import SolveResult, Status, check_solver, solve
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]

@@ -30,13 +30,13 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from .._validation import Count
 from .._progress import progress_bar
+from .._validation import Count
 from ..base import positive
 from ..pairs import PairSet
 from ..pairs.core import PairLoss, pair_line_derivatives, pair_loss_and_hessian
 
-__all__ = ["newton_solve", "NewtonResult", "NEWTON_LOSSES"]
+__all__ = ["NEWTON_LOSSES", "NewtonResult", "newton_solve"]
 
 #: the losses with twice differentiable pieces, as truncated Newton needs
 NEWTON_LOSSES = ("squared_hinge", "smoothed_hinge")

@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from .. import _memory
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 
-__all__ = ["pair_differences", "theorem2_weights", "kmeans_difference_centers"]
+__all__ = ["kmeans_difference_centers", "pair_differences", "theorem2_weights"]
 
 #: liblinear's tolerance and iteration limit by loss when the estimator leaves them at None. The
 #: squared hinge is solved in the primal by liblinear's trust-region Newton method, whose

@@ -24,18 +24,29 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
-                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
-                    label_predict, positive, validated_data_and_pairs)
 from .. import _memory
 from .._validation import Count, is_dask_collection
+from ..base import (
+    KERNEL_CONSTRAINTS,
+    MAX_BYTES_CONSTRAINT,
+    PAIR_OPTIONS_CONSTRAINT,
+    POS_LABEL_CONSTRAINT,
+    RANDOM_STATE_CONSTRAINT,
+    VERBOSE_CONSTRAINT,
+    BinaryRankerMixin,
+    SurvivalRankerMixin,
+    as_generator,
+    label_predict,
+    positive,
+    validated_data_and_pairs,
+)
 from ..exceptions import warn
 from ..kernels import Kernel
 from ..metrics import harrell_c
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ._newton import NEWTON_LOSSES, newton_solve
 
-__all__ = ["RankSVM", "SurvivalRankSVM", "RankRC", "SurvivalRankRC"]
+__all__ = ["RankRC", "RankSVM", "SurvivalRankRC", "SurvivalRankSVM"]
 
 BASIS_CHOICES = ("rare", "random", "full")
 
@@ -77,7 +88,7 @@ class _NewtonRanker(BaseEstimator):
         :class:`~aucopt.distributed.DaskRowOperator` over blocks held by dask workers).
         """
         theta, self.path_ = None, []
-        for alpha in path + [float(self.alpha)]:  # warm starts along the path, ending at self.alpha
+        for alpha in [*path, float(self.alpha)]:  # warm starts along the path, ending at self.alpha
             result = newton_solve(M, pairs, alpha, loss=self.loss, epsilon=self.epsilon, theta0=theta,
                                   tol=self.tol, max_iter=self.max_iter, max_cg_iter=self.max_cg_iter,
                                   verbose=self.verbose)

@@ -55,20 +55,30 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._progress import progress_bar
-from ..exceptions import warn
-from .._validation import Count, check_fit_scale, penalty_from_C
-from ..base import (KERNEL_CONSTRAINTS, MAX_BYTES_CONSTRAINT, PAIR_OPTIONS_CONSTRAINT, POS_LABEL_CONSTRAINT,
-                    RANDOM_STATE_CONSTRAINT, VERBOSE_CONSTRAINT, BinaryRankerMixin, SurvivalRankerMixin, as_generator,
-                    non_negative, positive)
 from .. import _memory
+from .._progress import progress_bar
+from .._validation import Count, check_fit_scale, penalty_from_C
+from ..base import (
+    KERNEL_CONSTRAINTS,
+    MAX_BYTES_CONSTRAINT,
+    PAIR_OPTIONS_CONSTRAINT,
+    POS_LABEL_CONSTRAINT,
+    RANDOM_STATE_CONSTRAINT,
+    VERBOSE_CONSTRAINT,
+    BinaryRankerMixin,
+    SurvivalRankerMixin,
+    as_generator,
+    non_negative,
+    positive,
+)
+from ..exceptions import warn
 from ..kernels import Kernel
 from ..metrics import harrell_c, multipartite_c_index, roc_auc
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian
 from ._newton import newton_solve
 
-__all__ = ["SparseAUC", "SurvivalSparseAUC", "sparse_objective", "line_minimize", "retrain_due"]
+__all__ = ["SparseAUC", "SurvivalSparseAUC", "line_minimize", "retrain_due", "sparse_objective"]
 
 
 def sparse_objective(KJ, KJJ, beta, pairs: PairSet, C: float):

@@ -15,8 +15,7 @@ distributed = pytest.importorskip("dask.distributed")
 
 from aucopt import survival_target  # noqa: E402
 from aucopt.distributed import gather_vectors  # noqa: E402
-from aucopt.metrics import (concordance_counts, harrell_c, multipartite_c_index, roc_auc,  # noqa: E402
-                            xauc)
+from aucopt.metrics import concordance_counts, harrell_c, multipartite_c_index, roc_auc, xauc  # noqa: E402
 
 N = 157
 CHUNKINGS = [N, 50, 17, (1, 100, 56), (60, 0, 97)]

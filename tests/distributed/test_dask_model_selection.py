@@ -87,7 +87,7 @@ def test_grid_search_on_dask_equals_in_memory(client, name):
         fitted = cross_validate(estimator, X, y, cv=cv, n_jobs=-1, return_estimator=True)
     reference = cross_validate(estimator, X, y, cv=cv, n_jobs=1, return_estimator=True)
     assert np.array_equal(fitted["test_score"], reference["test_score"])
-    for a, b in zip(fitted["estimator"], reference["estimator"]):
+    for a, b in zip(fitted["estimator"], reference["estimator"], strict=False):
         assert np.array_equal(a.predict(X), b.predict(X))
 
 

@@ -213,7 +213,7 @@ def test_alpha_path_on_dask(client):
     memory = RankSVM(alpha=0.01).fit(X, y, alpha_path=path)
     model = RankSVM(alpha=0.01).fit(da.from_array(X, chunks=(CHUNK, D)), y, alpha_path=path)
     assert [r["alpha"] for r in model.path_] == [1.0, 0.1, 0.01]
-    for a, b in zip(model.path_, memory.path_):
+    for a, b in zip(model.path_, memory.path_, strict=False):
         np.testing.assert_allclose(a["coef"], b["coef"], rtol=0, atol=1e-8)
         assert a["iterations"] == b["iterations"]
 

@@ -173,7 +173,7 @@ def test_a_lost_scattered_block_is_a_clear_error(client3):
     pieces = [X[i:i + CHUNK] for i in range(0, N, CHUNK)]
     scattered = client3.scatter(pieces, hash=False)
     Xd = client3.persist(da.concatenate([da.from_delayed(f, shape=p.shape, dtype=float)
-                                         for f, p in zip(scattered, pieces)]))
+                                         for f, p in zip(scattered, pieces, strict=False)]))
     with pytest.raises(ClusterDataLostError, match=r"lost with a worker that left the cluster and cannot be "
                                                   r"recomputed: no dask graph describes them") as info:
         with killing(client3, Xd, "block holder") as plugin:

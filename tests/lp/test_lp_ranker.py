@@ -10,6 +10,7 @@ the whole file runs in well under a minute on two cores.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -28,9 +29,9 @@ import aucopt
 import aucopt.kernels
 import aucopt.lp._classes
 import aucopt.lp._scale
+import aucopt.modeling
 import aucopt.solvers
 import aucopt.svm._aucsvm
-import aucopt.modeling
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation, harrell_c, survival_target
 from aucopt.exceptions import ProblemTooLargeError, SolverWarning
 
@@ -218,7 +219,7 @@ def test_cross_val_score_survival_uses_harrell_c(whas):
     scores = cross_val_score(est, X, y, cv=cv)
     assert scores.shape == (3,)
     event, t = _event_time(y)
-    for score, (train, test) in zip(scores, cv.split(X)):
+    for score, (train, test) in zip(scores, cv.split(X), strict=False):
         risk = clone(est).fit(X[train], y[train]).predict(X[test])
         assert score == pytest.approx(harrell_c(y[test], risk), abs=1e-12)
         oracle = sksurv_metrics.concordance_index_censored(event[test], t[test], risk, tied_tol=0)[0]
@@ -636,8 +637,8 @@ _BAD_VALUES = [
     ("lifted", "yes"),
     ("max_bytes", 0), ("max_bytes", -1.0),
 ]
-_BAD_CASES = ([(LPRanker, name, value) for name, value in _BAD_VALUES + [("pos_label", [1])]]
-              + [(SurvivalLPRanker, name, value) for name, value in _BAD_VALUES + [("pair_options", "lprex")]])
+_BAD_CASES = ([(LPRanker, name, value) for name, value in [*_BAD_VALUES, ("pos_label", [1])]]
+              + [(SurvivalLPRanker, name, value) for name, value in [*_BAD_VALUES, ("pair_options", "lprex")]])
 
 
 @pytest.mark.parametrize("cls, name, value", _BAD_CASES,
@@ -730,7 +731,7 @@ def test_chunking_passes_tol_and_solver_options_to_every_lp(recorded_solves):
     assert len(recorded_solves) == run.n_solves == 3 * run.passes
     limits = [call["solver_options"]["time_limit"] for call in recorded_solves]
     assert 59 < limits[-1] <= limits[0] <= 60.0  # each LP gets the time left of the whole run
-    assert all(a >= b for a, b in zip(limits, limits[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(limits))
     for k, call in enumerate(recorded_solves):
         assert call["tol"] == 1e-6 and set(call["solver_options"]) == {"time_limit"}
         assert call["verbose"] is False and "max_iter" not in call  # max_iter counts passes here

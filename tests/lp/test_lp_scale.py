@@ -24,8 +24,8 @@ from sklearn.preprocessing import MinMaxScaler, minmax_scale
 
 import aucopt.kernels
 import aucopt.lp._classes
-import aucopt.svm._aucsvm
 import aucopt.lp._scale
+import aucopt.svm._aucsvm
 from aucopt import LPRanker, PairSet, SurvivalLPRanker, get_formulation
 from aucopt.exceptions import ProblemTooLargeError
 from aucopt.lp._clustering import local_clustering
@@ -54,7 +54,7 @@ def brute_survival(event, time):
 def brute_F(K, y, i, j, w, C, alpha):
     """Σα + C Σ w_ij max(0, 1 − (f_i − f_j)), f = K (y∘α), summed pair by pair."""
     f = K @ (y * alpha)
-    hinge = sum(wk * max(0.0, 1.0 - (f[a] - f[b])) for a, b, wk in zip(i, j, w))
+    hinge = sum(wk * max(0.0, 1.0 - (f[a] - f[b])) for a, b, wk in zip(i, j, w, strict=False))
     return float(np.sum(alpha)) + C * hinge
 
 
@@ -62,7 +62,7 @@ def brute_subgradient(K, y, i, j, w, C, alpha):
     """g = 1 − C Σ_{z_ij < 1} w_ij y∘(K_i· − K_j·) (pairs exactly at margin 1 contribute 0)."""
     f = K @ (y * alpha)
     g = np.ones(len(alpha))
-    for a, b, wk in zip(i, j, w):
+    for a, b, wk in zip(i, j, w, strict=False):
         if f[a] - f[b] < 1.0:
             g -= C * wk * y * (K[a] - K[b])
     return g
@@ -254,7 +254,7 @@ def test_survival_ties_pair_set_matches_definition():
     pairs = _pair_sets()["survival_ties"]
     I, J, _ = pairs.to_arrays()
     bi, bj = brute_survival(event, time)
-    assert set(zip(I.tolist(), J.tolist())) == set(zip(bi.tolist(), bj.tolist()))
+    assert set(zip(I.tolist(), J.tolist(), strict=False)) == set(zip(bi.tolist(), bj.tolist(), strict=False))
     assert np.any(time[I] == time[J])  # event-vs-censored at a tied time is a pair
 
 
@@ -307,8 +307,8 @@ def test_hinge_value_and_subgradient_match_brute_force(name, K, pairs, brute, al
 
     F, f_lib = lp_objective(K, pairs, C, alpha)
     np.testing.assert_allclose(f_lib, f, rtol=0, atol=1e-12)
-    assert F == pytest.approx(F_ref, rel=1e-9, abs=1e-9)
-    hinge, c = pair_loss(pairs, f, "hinge")
+    assert pytest.approx(F_ref, rel=1e-9, abs=1e-9) == F
+    _hinge, c = pair_loss(pairs, f, "hinge")
     g = 1.0 + C * y * (K @ c)
     np.testing.assert_allclose(g, g_ref, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(g_ref).max()))
     if pairs.point_weights is None:  # −c = (#violated as first) − (#violated as second)

@@ -7,6 +7,7 @@ point μ = C w written out pair by pair from a brute-force pair list.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -14,11 +15,10 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
+from test_lp_scale import brute_bipartite, case, full_lp
 
 from aucopt import LPRanker, PairSet
 from aucopt.lp._scale import subgradient
-
-from test_lp_scale import brute_bipartite, case, full_lp
 
 REL = 1e-9
 
@@ -62,7 +62,7 @@ def test_gap_shrinks_with_more_iterations():
     assert long.gap <= short.gap
     assert long.lower_bound >= short.lower_bound
     gaps = [r["gap"] for r in long.history]
-    assert all(b <= a + 1e-12 for a, b in zip(gaps, gaps[1:]))
+    assert all(b <= a + 1e-12 for a, b in itertools.pairwise(gaps))
 
 
 def test_first_dual_point_matches_brute_force():
@@ -72,7 +72,7 @@ def test_first_dual_point_matches_brute_force():
     i, j = brute_bipartite(y)
     sgn = pairs.signs
     rows = np.zeros(len(y))
-    for a, b in zip(i, j):
+    for a, b in zip(i, j, strict=False):
         rows += C * sgn * (K[a] - K[b])  # (Y K Dᵀ μ)_l
     expected = C * len(i) / max(1.0, rows.max())
     run = _run(K, pairs, C, rule="constant", max_iter=1)
@@ -105,7 +105,7 @@ def test_min_improvement_shrinks_the_step_scale_sooner():
         assert run.lower_bound <= opt * (1 + REL) <= run.objective * (1 + REL)
     # λ never grows and, with the threshold, shrinks on every (patience + 1)-th small improvement
     lams = [r["step_scale"] for r in fast.history]
-    assert all(b <= a for a, b in zip(lams, lams[1:]))
+    assert all(b <= a for a, b in itertools.pairwise(lams))
 
 
 def test_min_improvement_through_the_estimator():

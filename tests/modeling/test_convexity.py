@@ -22,7 +22,7 @@ from aucopt.exceptions import ConvexityError
 from aucopt.modeling import formulation
 
 sys.path.insert(0, os.path.dirname(__file__))
-from formulation_cases import CASES  # noqa: E402
+from formulation_cases import CASES
 
 
 def tiny_model():

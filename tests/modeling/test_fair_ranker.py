@@ -80,7 +80,7 @@ def test_backends_agree(solver):
 
 
 def test_large_epsilon_is_the_lp_ranker_and_small_epsilon_closes_the_gap():
-    pairs, K, y, groups = small_case(4)
+    pairs, K, _y, groups = small_case(4)
     lp_ranker = get_formulation("lp_ranker").build(pairs, K, C=0.5)
     ranker = solve(lp_ranker, "highs")
     f_ranker = K @ lp_ranker.output(ranker.x, "coef")

@@ -21,7 +21,7 @@ from aucopt.modeling._interop import column_names, cvxpy_formulation, from_cvxpy
 from aucopt.modeling._model import _REGISTRY
 
 sys.path.insert(0, os.path.dirname(__file__))
-from formulation_cases import CASES, shipped_formulations  # noqa: E402
+from formulation_cases import CASES, shipped_formulations
 
 RTOL = 1e-7
 
@@ -278,7 +278,7 @@ def test_plain_sol_file_by_hand(tmp_path):
     result = solve(problem, "highs")
     names = column_names(problem)
     lines = ["# Solution for model lp_ranker", f"# Objective value = {result.objective!r}"]
-    lines += [f"{n} {float(v)!r}" for n, v in zip(names, result.x) if v != 0.0]  # zeros omitted, as some solvers do
+    lines += [f"{n} {float(v)!r}" for n, v in zip(names, result.x, strict=False) if v != 0.0]  # zeros omitted, as some solvers do
     (tmp_path / "hand.sol").write_text("\n".join(lines) + "\n")
     x = problem.read_solution(tmp_path / "hand.sol")
     np.testing.assert_array_equal(x, result.x)

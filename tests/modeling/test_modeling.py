@@ -12,10 +12,9 @@ import pytest
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from aucopt import Model, PairSet, Problem, available_formulations, get_formulation, kernel_matrix, solve
+from aucopt import Model, PairSet, Problem, _memory, available_formulations, get_formulation, kernel_matrix, solve
 from aucopt.exceptions import ProblemTooLargeError
 from aucopt.kernels import kernel_factor
-from aucopt import _memory
 from aucopt.modeling import Formulation, formulation, lifted_lp_nnz
 from aucopt.modeling._model import _REGISTRY
 
@@ -72,7 +71,7 @@ def solved(problem, **kw):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_lifted_and_dense_have_equal_optimum(seed):
-    X, y, K = random_data(seed)
+    _X, y, K = random_data(seed)
     pairs = PairSet.bipartite(y)
     form = get_formulation("lp_ranker")
     lifted = form.build(pairs, K, C=0.7)
@@ -92,7 +91,7 @@ def test_lifted_and_dense_have_equal_optimum(seed):
 
 
 def test_lifted_structure():
-    X, y, K = random_data(3, m=15)
+    _X, y, K = random_data(3, m=15)
     assert np.all(K != 0)  # a dense kernel
     pairs = PairSet.bipartite(y)
     m, P = len(y), pairs.n_pairs
@@ -132,7 +131,7 @@ def test_lifted_structure():
 
 
 def test_dense_structure():
-    X, y, K = random_data(4, m=15)
+    _X, y, K = random_data(4, m=15)
     pairs = PairSet.bipartite(y)
     m, P = len(y), pairs.n_pairs
     prob = get_formulation("lp_ranker").build(pairs, K, lifted=False)
@@ -167,7 +166,7 @@ def _check_lp_ranker_optimum(K, pairs, brute, C):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_lp_ranker_objective_bipartite(seed):
-    X, y, K = random_data(seed, m=30)
+    _X, y, K = random_data(seed, m=30)
     _check_lp_ranker_optimum(K, PairSet.bipartite(y), brute_pairs(y == 1, 1.0 - y), C=1.3)
 
 
@@ -188,7 +187,7 @@ def test_lp_ranker_objective_survival(seed):
 
 def test_lp_ranker_objective_weighted():
     rng = np.random.default_rng(9)
-    X, y, K = random_data(9, m=28)
+    _X, y, K = random_data(9, m=28)
     w = rng.uniform(0.2, 3.0, len(y))
     w[3] = 0.0
     _check_lp_ranker_optimum(K, PairSet.bipartite(y, point_weights=w), brute_pairs(y == 1, 1.0 - y, w), C=0.9)
@@ -198,7 +197,7 @@ def test_lp_ranker_objective_weighted():
 
 
 def test_coef_output_lp_ranker_and_free_sign():
-    X, y, K = random_data(5, m=26)
+    _X, y, K = random_data(5, m=26)
     pairs = PairSet.bipartite(y)
     signed = get_formulation("lp_ranker").build(pairs, K, C=2.0)
     free = get_formulation("lp_ranker_free_sign").build(pairs, K, C=2.0)
@@ -240,7 +239,7 @@ def budget_ranker(m, C=1.0, budget=0.5):
 
 
 def test_custom_lp_formulation_plain_function():
-    X, y, K = random_data(6, m=20)
+    _X, y, K = random_data(6, m=20)
     pairs = PairSet.bipartite(y)
     form = get_formulation(budget_ranker)
     assert isinstance(form, Formulation) and form.name == "budget_ranker"
@@ -297,7 +296,7 @@ def test_custom_qp_ranker_matches_direct_cvxpy():
         m.minimize(0.5 * m.sum_squares(alpha) + C * (m.pair_weights @ z))
         m.subject_to(m.pair_difference(f) + z >= 1)
 
-    X, y, K = random_data(8, m=20)
+    _X, y, K = random_data(8, m=20)
     pairs = PairSet.bipartite(y)
     prob = get_formulation(qp_ranker).build(pairs, K, C=0.5)
     res = solved(prob)
@@ -356,7 +355,7 @@ def test_unknown_formulation_lists_available():
 
 
 def test_model_input_validation():
-    X, y, K = random_data(0, m=10)
+    _X, y, K = random_data(0, m=10)
     pairs = PairSet.bipartite(y)
     with pytest.raises(ValueError, match="rows"):
         Model(pairs, K[:-1])
@@ -388,7 +387,7 @@ def test_model_max_bytes_refuses_pair_listing():
 
 
 def test_build_max_bytes_refuses_dense_block_only():
-    X, y, K = random_data(2, m=30)
+    _X, y, K = random_data(2, m=30)
     pairs = PairSet.bipartite(y)
     m, P = len(y), pairs.n_pairs
     # enough for the pair arrays, the lifted score rows (~12 m² B) and pair rows (~24 P B),

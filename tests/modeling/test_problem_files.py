@@ -81,7 +81,7 @@ def test_sparse_plain_file_is_still_read(ranker, tmp_path):
     # a plain file listing the nonzeros only is a legitimate format: the others are 0
     result = solve(ranker, "highs")
     names = [f"{block}({k})" for block, sl in ranker.blocks.items() for k in range(sl.stop - sl.start)]
-    lines = [f"{name} {float(value)!r}\n" for name, value in zip(names, result.x) if value != 0.0]
+    lines = [f"{name} {float(value)!r}\n" for name, value in zip(names, result.x, strict=False) if value != 0.0]
     assert len(lines) < ranker.n_vars
     x = ranker.read_solution(write_lines(tmp_path / "nonzeros.sol", lines))
     np.testing.assert_array_equal(x, result.x)
@@ -151,7 +151,7 @@ def test_stated_objective_the_point_does_not_reproduce_is_refused(ranker, tmp_pa
     result = solve(ranker, "highs")
     names = [f"{block}({k})" for block, sl in ranker.blocks.items() for k in range(sl.stop - sl.start)]
     head = ["# Solution for model ranker\n", f"# Objective value = {float(result.objective)!r}\n"]
-    lines = [f"{name} {float(value)!r}\n" for name, value in zip(names, result.x)]
+    lines = [f"{name} {float(value)!r}\n" for name, value in zip(names, result.x, strict=False)]
     x = ranker.read_solution(write_lines(tmp_path / "full.sol", head + lines))
     np.testing.assert_array_equal(x, result.x)
     alpha = ranker.blocks["alpha"]
@@ -191,7 +191,7 @@ def test_non_numeric_value_names_file_and_line(ranker, highs_files, tmp_path, st
     else:  # the first value after the '# Columns' header
         k = 1 + next(k for k, line in enumerate(lines) if line.startswith("# Columns"))
         parts = lines[k].split()
-        lines[k] = " ".join([parts[0], "abc"] + parts[2:]) + "\n"
+        lines[k] = " ".join([parts[0], "abc", *parts[2:]]) + "\n"
     path = write_lines(tmp_path / "bad.sol", lines)
     with pytest.raises(ValueError, match=rf"Line {k + 1} of the solution file '[^']*bad\.sol' is .*: 'abc' is not "
                                          "a number"):

@@ -15,8 +15,18 @@ import numpy as np
 import pytest
 from sklearn.datasets import make_classification
 
-from aucopt import (OnePassAUC, PairSet, RankRC, RankSVM, SurvivalRankSVM, available_solvers,
-                    get_formulation, kernel_matrix, solve, survival_target)
+from aucopt import (
+    OnePassAUC,
+    PairSet,
+    RankRC,
+    RankSVM,
+    SurvivalRankSVM,
+    available_solvers,
+    get_formulation,
+    kernel_matrix,
+    solve,
+    survival_target,
+)
 from aucopt.online import batch_solution
 
 FORMULATIONS = ("ranksvm_squared_hinge", "auc_least_squares")
@@ -59,7 +69,7 @@ def pair_loss(name, d):
 
 def cvxpy_optimum(name, pairs, C, *, K=None, K_RR=None, X=None):
     """min ½ penalty + (C/2) Σ w ℓ(f_i − f_j): kernel form (f = Kβ, ½βᵀK_RRβ by Cholesky) or linear (f = Xw)."""
-    i, j, w = (np.array(a) for a in zip(*pairs))
+    i, j, w = (np.array(a) for a in zip(*pairs, strict=False))
     if X is not None:  # the linear scorer f = X w, penalty ½‖w‖²: a parametrization without any kernel
         theta = cp.Variable(X.shape[1])
         f, penalty = X @ theta, 0.5 * cp.sum_squares(theta)
@@ -76,7 +86,7 @@ def cvxpy_optimum(name, pairs, C, *, K=None, K_RR=None, X=None):
 
 def evaluated_objective(name, pairs, C, f, beta, K_RR):
     """The formulation's objective evaluated from the scores and the coefficients (no solver)."""
-    i, j, w = (np.array(a) for a in zip(*pairs))
+    i, j, w = (np.array(a) for a in zip(*pairs, strict=False))
     return 0.5 * beta @ K_RR @ beta + 0.5 * C * float(w @ pair_loss(name, f[i] - f[j]))
 
 
@@ -139,8 +149,8 @@ def test_slacks_are_the_loss_residuals(name):
     f = problem.block(result.x, "scores")
     i, j = np.array([p[0] for p in brute]), np.array([p[1] for p in brute])
     i_m, j_m, _ = pairs.to_arrays()
-    order = {(a, b): k for k, (a, b) in enumerate(zip(i_m.tolist(), j_m.tolist()))}
-    slack = problem.block(result.x, "z" if name == "ranksvm_squared_hinge" else "r")[[order[p] for p in zip(i, j)]]
+    order = {(a, b): k for k, (a, b) in enumerate(zip(i_m.tolist(), j_m.tolist(), strict=False))}
+    slack = problem.block(result.x, "z" if name == "ranksvm_squared_hinge" else "r")[[order[p] for p in zip(i, j, strict=False)]]
     residual = 1.0 - (f[i] - f[j])
     expected = np.maximum(residual, 0.0) if name == "ranksvm_squared_hinge" else residual
     np.testing.assert_allclose(slack, expected, atol=1e-7)

@@ -20,7 +20,7 @@ from aucopt.modeling import pair_row_generation
 from aucopt.solvers import Status
 
 sys.path.insert(0, os.path.dirname(__file__))
-from formulation_cases import CASES  # noqa: E402
+from formulation_cases import CASES
 
 WITH_PAIR_ROWS = ["lp_ranker", "lp_ranker_free_sign", "partial_auc", "fair_ranker", "ordinal_margin_lp",
                   "ranksvm_squared_hinge"]

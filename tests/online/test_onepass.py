@@ -16,8 +16,14 @@ from sklearn.model_selection import GridSearchCV, train_test_split
 from sklearn.preprocessing import StandardScaler
 
 from aucopt.metrics import roc_auc
-from aucopt.online._onepass import (ClassStats, OnePassAUC, batch_solution, batch_solution_from_stats,
-                            class_statistics, iter_svmlight_chunks)
+from aucopt.online._onepass import (
+    ClassStats,
+    OnePassAUC,
+    batch_solution,
+    batch_solution_from_stats,
+    class_statistics,
+    iter_svmlight_chunks,
+)
 
 
 def _stream(seed=0, n=80, d=7, frac=0.3):
@@ -370,7 +376,7 @@ def test_dask_dataframe_statistics_equal_numpy(dask_client, cancer):
 
 
 def test_chan_merge_is_exact():
-    X, y = _stream(n=100, d=4)
+    X, _y = _stream(n=100, d=4)
     parts = [ClassStats.from_array(X[a:b]) for a, b in [(0, 1), (1, 40), (40, 40), (40, 100)]]
     merged = parts[0]
     for p in parts[1:]:
@@ -593,11 +599,11 @@ def test_weighted_statistics_are_numpy_weighted_means_and_covariances():
         assert stats.count == pytest.approx(w[mask].sum(), rel=1e-12)
         np.testing.assert_allclose(stats.mean, np.average(X[mask], axis=0, weights=w[mask]), rtol=1e-12)
         np.testing.assert_allclose(stats.cov, np.cov(X[mask].T, aweights=w[mask], bias=True), rtol=1e-10, atol=1e-13)
-    for got, want in zip((neg, pos), class_statistics(X, y, sample_weight=w)):
+    for got, want in zip((neg, pos), class_statistics(X, y, sample_weight=w), strict=False):
         assert got.count == pytest.approx(want.count, rel=1e-12)
         np.testing.assert_allclose(got.scatter, want.scatter, rtol=1e-10, atol=1e-12)
     sparse = class_statistics(sp.csr_matrix(X), y, sample_weight=w)
-    for got, want in zip(sparse, (neg, pos)):
+    for got, want in zip(sparse, (neg, pos), strict=False):
         np.testing.assert_allclose(got.scatter, want.scatter, rtol=1e-10, atol=1e-12)
     # the weighted batch minimizer solves the weighted pairwise normal equations
     ws = batch_solution(X, y, alpha=0.1, sample_weight=w)
@@ -709,7 +715,7 @@ def test_svmlight_chunks_are_the_files_lines_in_groups(tmp_path, monkeypatch, re
             expected.append((Xg, yg))
     got = list(iter_svmlight_chunks(path, chunk_size=chunk_size, n_features=6))
     assert len(got) == len(expected)
-    for (Xc, yc), (Xe, ye) in zip(got, expected):
+    for (Xc, yc), (Xe, ye) in zip(got, expected, strict=False):
         np.testing.assert_array_equal(Xc.toarray(), Xe.toarray())
         np.testing.assert_array_equal(yc, ye)
     np.testing.assert_allclose(sp.vstack([c[0] for c in got]).toarray(), X.toarray(), rtol=1e-15)

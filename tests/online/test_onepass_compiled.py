@@ -7,6 +7,8 @@ estimators share validation, labels and sketch draws; only the per-example core 
 models must agree to rounding.
 """
 
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -80,7 +82,7 @@ def streams(draw):
 
 def _fit_chunks(est, X, y, weights, cuts, classes):
     bounds = [0, *cuts, len(y)]
-    for a, b in zip(bounds[:-1], bounds[1:]):
+    for a, b in itertools.pairwise(bounds):
         est.partial_fit(X[a:b], y[a:b], classes=classes,
                         sample_weight=None if weights is None else weights[a:b])
     return est

@@ -68,7 +68,6 @@ programming for problems with binary output*. PhD thesis, University of Iowa.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -76,11 +75,18 @@ import numpy as np
 from aucopt._validation import check_finite_1d
 from aucopt.pairs import PairSet
 
-__all__ = ["LOSSES", "PairLoss", "PairCounts", "PairHessian", "pair_loss", "pair_loss_and_hessian",
-           "pair_counts"]
+__all__ = [
+    "LOSSES",
+    "PairCounts",
+    "PairHessian",
+    "PairLoss",
+    "pair_counts",
+    "pair_loss",
+    "pair_loss_and_hessian",
+]
 
 # the loss pieces are the specification both cores share; this module re-implements the sweeps
-from aucopt.pairs.core import LOSSES, PairLoss, _Piece  # noqa: E402,F401
+from aucopt.pairs.core import LOSSES, PairLoss, _Piece
 
 _INT = np.int64
 
@@ -113,7 +119,7 @@ def _count_not_below(u: np.ndarray, x: np.ndarray, b: float) -> np.ndarray:
 # ============================================================================ cut operators
 def _cumsum0(x: np.ndarray) -> np.ndarray:
     """Prefix sums with a leading 0 along the last axis."""
-    out = np.zeros(x.shape[:-1] + (x.shape[-1] + 1,))
+    out = np.zeros((*x.shape[:-1], x.shape[-1] + 1))
     np.cumsum(x, axis=-1, out=out[..., 1:])
     return out
 
@@ -288,7 +294,7 @@ class _Core:
                      dtype=_INT).reshape(len(self.cuts) - 1, len(self.anchors))
         # rank thresholds per cut (cut 0: every rank); a piece is empty for anchor i when its
         # rank range is; such rows are masked so empty pieces give exact zeros, not roundoff
-        self._y = [np.full(len(self.anchors), len(uniq), dtype=_INT)] + list(y)
+        self._y = [np.full(len(self.anchors), len(uniq), dtype=_INT), *list(y)]
         if len(self.anchors) == 0 or np.all(s == s[0]):
             s0 = s[0] if len(s) else m
             self.op = _SortedCut(m, order[s0:], rank, y)
@@ -309,7 +315,7 @@ class _Core:
     def fold(self, rows_per_piece: dict) -> np.ndarray:
         """Adjoint input ``Y`` with ``Σ_c C_cᵀ Y[c] = Σ_π M_πᵀ rows_π`` (``M_π = C_lo - C_hi``)."""
         first = next(iter(rows_per_piece.values()))
-        Y = np.zeros((len(self.cuts),) + first.shape)
+        Y = np.zeros((len(self.cuts), *first.shape))
         for piece, rows in rows_per_piece.items():
             lo, hi = self.piece_cuts(piece)
             rows = np.where(self._y[lo] > self._y[hi], rows, 0.0)
@@ -443,7 +449,7 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=shared.get("sums"))
 
 
-def _loss_and_coef(core: "_Core", loss: PairLoss, hessian_sums: dict | None = None) -> tuple[float, np.ndarray]:
+def _loss_and_coef(core: _Core, loss: PairLoss, hessian_sums: dict | None = None) -> tuple[float, np.ndarray]:
     """L and c from one pass of the cut operators; with ``hessian_sums`` (a dict) the same pass
     also computes the Hessian's anchor/partner counts (stored under ``"sums"``)."""
     m, w, g = core.m, core.w, core.g

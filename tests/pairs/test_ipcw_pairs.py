@@ -75,7 +75,7 @@ def brute_horizon_pairs(event, time, horizon, weights=None, ipcw=False):
 def listed(pairs):
     """The pairs of a PairSet as a list of (i, j, w) sorted by (i, j)."""
     i, j, w = pairs.to_arrays(None)
-    return sorted(zip(i.tolist(), j.tolist(), w.tolist()))
+    return sorted(zip(i.tolist(), j.tolist(), w.tolist(), strict=False))
 
 
 def assert_same_pairs(got, expected):

@@ -35,7 +35,7 @@ def brute_pairs(y, w=None):
     w = np.ones(m) if w is None else np.asarray(w, float)
     rows = [(i, j, w[i] * w[j]) for i in range(m) for j in range(m) if y[i] > y[j]]
     rows.sort()
-    i, j, pw = (np.array(c) for c in zip(*rows))
+    i, j, pw = (np.array(c) for c in zip(*rows, strict=False))
     return i.astype(np.int64), j.astype(np.int64), pw.astype(float)
 
 
@@ -98,7 +98,7 @@ def test_listing_equals_double_loop(n_levels, weighted):
     assert pairs.target == "multipartite" and pairs.storage == "sorted"
     got = by_pair(*pairs.to_arrays())
     want = brute_pairs(y, w)
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=False):
         np.testing.assert_array_equal(a, b)
     assert pairs.n_pairs == len(want[0])
     assert pairs.total_weight() == pytest.approx(want[2].sum(), rel=1e-12)
@@ -106,7 +106,7 @@ def test_listing_equals_double_loop(n_levels, weighted):
     # pairs_at agrees with the listing order
     listed = pairs.to_arrays()
     pos = np.random.default_rng(1).integers(0, pairs.n_pairs, 25)
-    for a, b in zip(pairs.pairs_at(pos), listed):
+    for a, b in zip(pairs.pairs_at(pos), listed, strict=False):
         np.testing.assert_array_equal(a, b[pos])
 
 
@@ -120,7 +120,7 @@ def test_same_level_points_never_pair_and_order_is_the_label_order():
     alpha = PairSet.multipartite(grades)  # high < low < medium
     ordered = PairSet.multipartite(grades, levels=["low", "medium", "high"])
     for ps, codes in ((alpha, [0, 1, 2, 1]), (ordered, [2, 0, 1, 0])):
-        for a, b in zip(by_pair(*ps.to_arrays()), brute_pairs(np.array(codes))):
+        for a, b in zip(by_pair(*ps.to_arrays()), brute_pairs(np.array(codes)), strict=False):
             np.testing.assert_array_equal(a, b)
     # levels absent from y are allowed; only the order of those present matters
     sparse = PairSet.multipartite([7, 3], levels=[3, 5, 7])
@@ -155,7 +155,7 @@ def test_two_levels_coincide_with_bipartite():
     w = rng.random(40)
     multi = PairSet.multipartite(y, point_weights=w)
     bi = PairSet.bipartite(y, point_weights=w)
-    for a, b in zip(multi.to_arrays(), bi.to_arrays()):
+    for a, b in zip(multi.to_arrays(), bi.to_arrays(), strict=False):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(multi.order, bi.order)
     np.testing.assert_array_equal(multi.start, bi.start)
@@ -164,7 +164,7 @@ def test_two_levels_coincide_with_bipartite():
     for name, eps in LOSS_CASES:
         L1, c1 = pair_loss(multi, f, name, eps)
         L2, c2 = pair_loss(bi, f, name, eps)
-        assert L1 == pytest.approx(L2, rel=1e-12)
+        assert pytest.approx(L2, rel=1e-12) == L1
         np.testing.assert_allclose(c1, c2, rtol=1e-12, atol=1e-12)
 
 
@@ -211,13 +211,13 @@ def test_core_equals_explicit_storage_and_brute_force(n_levels, name, eps):
         L_b, c_b, q_b, active_b, line_b = brute_core(y, w, f, name, eps, v)
         for ps in (pairs, listed):
             L, c = pair_loss(ps, f, name, eps)
-            assert L == pytest.approx(L_b, rel=1e-12, abs=1e-12)
+            assert pytest.approx(L_b, rel=1e-12, abs=1e-12) == L
             np.testing.assert_allclose(c, c_b, rtol=1e-11, atol=1e-11)
             np.testing.assert_allclose(pair_line_derivatives(ps, f, v, name, eps), line_b, rtol=1e-11, atol=1e-11)
             if name == "hinge":
                 continue
             L2, c2, H = pair_loss_and_hessian(ps, f, name, eps)
-            assert L2 == pytest.approx(L_b, rel=1e-12, abs=1e-12)
+            assert pytest.approx(L_b, rel=1e-12, abs=1e-12) == L2
             np.testing.assert_allclose(c2, c_b, rtol=1e-11, atol=1e-11)
             np.testing.assert_allclose(H.matvec(v), q_b, rtol=1e-11, atol=1e-11)
             assert H.n_active == active_b

@@ -179,7 +179,7 @@ def test_rank_thresholds_are_exact_in_float64():
         near = [x - b + k * np.spacing(np.abs(x - b)) * s for k in range(-4, 5) for s in (1, 1e-3, 1e3)]
         u = np.unique(np.concatenate([base, *near, [0.0, 5e-324]]))
         y = _compiled.rank_thresholds(u, np.array([b]))[0]
-        for xq, kq in zip(u, y):
+        for xq, kq in zip(u, y, strict=False):
             assert np.all(xq - u[:kq] >= b) and np.all(xq - u[kq:] < b)
 
 
@@ -234,7 +234,7 @@ def test_hinge_coefficients_are_weighted_violation_counts():
     L, c = pair_loss(pairs, f, "hinge")
     np.testing.assert_array_equal(c, -(counts.first - counts.second))
     Lb, _, _ = brute_loss(pairs, f, PairLoss("hinge"))
-    assert L == pytest.approx(Lb, rel=1e-12)
+    assert pytest.approx(Lb, rel=1e-12) == L
 
 
 def test_decimal_scores_follow_float64_margins():
@@ -341,11 +341,11 @@ def test_zero_scores_bipartite_oracle(eps):
     L, c = pair_loss(pairs, np.zeros(len(y)), "smoothed_hinge", eps)
     expected = 1 - eps if eps <= 0.5 else 1 / (4 * eps)
     d0 = -1.0 if eps <= 0.5 else -1 / (2 * eps)
-    assert L == pytest.approx(n_pos * n_neg * expected, rel=1e-14)
+    assert pytest.approx(n_pos * n_neg * expected, rel=1e-14) == L
     np.testing.assert_allclose(c, np.where(y == 1, n_neg * d0, -n_pos * d0), rtol=1e-14)
     for name, value, slope in (("hinge", 1.0, -1.0), ("squared_hinge", 1.0, -2.0)):
         L, c = pair_loss(pairs, np.zeros(len(y)), name)
-        assert L == pytest.approx(n_pos * n_neg * value)
+        assert pytest.approx(n_pos * n_neg * value) == L
         np.testing.assert_allclose(c, np.where(y == 1, n_neg * slope, -n_pos * slope))
 
 
@@ -365,7 +365,7 @@ def continuous_instance(seed, kind, m=40):
 @pytest.mark.parametrize("kind", ["bipartite", "survival", "explicit"])
 @pytest.mark.parametrize("seed", range(3))
 def test_coefficients_match_finite_differences(kind, seed):
-    pairs, f, rng = continuous_instance(seed, kind)
+    pairs, f, _rng = continuous_instance(seed, kind)
     h = 1e-6
     for loss in [PairLoss("hinge"), PairLoss("squared_hinge"), PairLoss("smoothed_hinge", 0.5),
                  PairLoss("smoothed_hinge", 0.25), PairLoss("smoothed_hinge", 0.3),
@@ -562,7 +562,7 @@ def test_sorted_and_explicit_agree_on_a_medium_weighted_set(kind):
     for loss in ALL_LOSSES:
         L, c = pair_loss(pairs, f, loss)
         Le, ce = pair_loss(listed, f, loss)
-        assert L == pytest.approx(Le, rel=1e-11)
+        assert pytest.approx(Le, rel=1e-11) == L
         np.testing.assert_allclose(c, ce, rtol=1e-10, atol=1e-10 * np.abs(ce).max())
 
 
@@ -582,7 +582,7 @@ def test_core_dispatches_on_storage_not_target():
             for loss in (PairLoss("hinge"), PairLoss("smoothed_hinge", 0.3)):
                 L, c = pair_loss(pairs, f, loss)
                 Lo, co = pair_loss(other, f, loss)
-                assert L == Lo and np.array_equal(c, co)
+                assert Lo == L and np.array_equal(c, co)
             H, Ho = PairHessian(pairs, f), PairHessian(other, f)
             assert np.array_equal(H.matvec(v), Ho.matvec(v))
             assert pair_counts(pairs, f).total == pair_counts(other, f).total
@@ -601,7 +601,7 @@ def test_line_derivatives_match_brute_force(inst, loss):
     want = (np.dot(w, loss.value(z)), np.dot(w * loss.derivative(z), dv), np.dot(w * loss.second(z), dv * dv))
     got = pair_line_derivatives(pairs, f, v, loss)
     scale = (brute_loss(pairs, f, loss)[2] + np.abs(w * loss.second(z)).sum()) * (1 + np.abs(v).max()) ** 2
-    for a, b in zip(got, want):
+    for a, b in zip(got, want, strict=False):
         assert_close(a, b, scale)
 
 
@@ -614,6 +614,6 @@ def test_line_derivatives_are_derivatives_of_the_loss():
         h = 1e-6
         Lp, d1p, _ = pair_line_derivatives(pairs, f + h * v, v, loss)
         Lm, d1m, _ = pair_line_derivatives(pairs, f - h * v, v, loss)
-        assert L == pytest.approx(pair_loss(pairs, f, loss)[0], rel=1e-12)
+        assert pytest.approx(pair_loss(pairs, f, loss)[0], rel=1e-12) == L
         assert d1 == pytest.approx((Lp - Lm) / (2 * h), rel=1e-6, abs=1e-6)
         assert d2 == pytest.approx((d1p - d1m) / (2 * h), rel=1e-5, abs=1e-6)

@@ -38,7 +38,7 @@ def listed(pairs: PairSet):
     if pairs.n_pairs == 0:
         return []
     i, j, _ = pairs.to_arrays()
-    out = sorted(zip(i.tolist(), j.tolist()))
+    out = sorted(zip(i.tolist(), j.tolist(), strict=False))
     assert len(set(out)) == len(out), "to_arrays listed a pair twice"
     return out
 
@@ -399,7 +399,7 @@ def test_every_constructor_target_and_storage(label, factory, target, storage, e
     assert (pairs.target, pairs.storage) == (target, storage)
     assert pairs.n_points == 8 and pairs.n_pairs == len(expected)
     i, j, w = pairs.to_arrays()
-    got = sorted(zip(i.tolist(), j.tolist(), w.tolist()))
+    got = sorted(zip(i.tolist(), j.tolist(), w.tolist(), strict=False))
     want = sorted((a, b, float(c)) for a, b, c in expected)
     assert [g[:2] for g in got] == [e[:2] for e in want]
     np.testing.assert_allclose([g[2] for g in got], [e[2] for e in want], rtol=1e-14)
@@ -469,7 +469,7 @@ def test_scalar_point_weights_weigh_every_point_alike():
                  lambda w: PairSet.survival(event, time, point_weights=w, variant="lprex")):
         scalar, full = make(2.5), make(np.full(5, 2.5))
         assert scalar.total_weight() == full.total_weight() == 6.25 * make(None).total_weight()
-    i, j, w = survival_pair_arrays(event, time, point_weights=3.0)
+    i, _j, w = survival_pair_arrays(event, time, point_weights=3.0)
     np.testing.assert_array_equal(w, np.full(len(i), 9.0))
 
 

@@ -73,7 +73,7 @@ def test_a_warm_started_path_sets_up_once_and_matches_fresh_setups(formulation, 
         results.append(previous)
     assert len(setups) == 1
     assert [r.info["reused_setup"] for r in results] == [False, True, True]
-    for problem, result in zip(problems, results):
+    for problem, result in zip(problems, results, strict=False):
         assert result.status == Status.OPTIMAL
         new = fresh(problem)
         ref = solve(problem, "clarabel", tol=1e-10)
@@ -176,6 +176,6 @@ def test_concurrent_warm_starts_never_share_a_solver():
         thread.start()
     for thread in threads:
         thread.join()
-    for result, value in zip(results, expected):
+    for result, value in zip(results, expected, strict=False):
         assert result.status == Status.OPTIMAL
         assert result.objective == pytest.approx(value, rel=1e-8, abs=1e-10)

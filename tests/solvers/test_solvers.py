@@ -31,7 +31,7 @@ from sklearn.datasets import make_classification
 import aucopt
 import aucopt.solvers
 from aucopt import PairSet, Problem, SolverError, Status, available_solvers, get_formulation, kernel_matrix, solve
-from aucopt.solvers import REGISTRY, SolveResult, SolverBackend, SolverWarning, check_solver
+from aucopt.solvers import REGISTRY, SolverBackend, SolveResult, SolverWarning, check_solver
 
 INF = np.inf
 EXACT = ["highs", "cvxpy", "clarabel"]  # the backends held to 1e-6

@@ -15,8 +15,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from aucopt import (PairSet, SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM, SurvivalSparseAUC,
-                    survival_target)
+from aucopt import (
+    PairSet,
+    SurvivalAUCSVM,
+    SurvivalLPRanker,
+    SurvivalRankRC,
+    SurvivalRankSVM,
+    SurvivalSparseAUC,
+    survival_target,
+)
 from aucopt.exceptions import NoComparablePairsError
 from aucopt.metrics import uno_c
 

@@ -68,7 +68,7 @@ def test_greenwood_variance_by_hand():
     curve = kaplan_meier(time, event, confidence_level=0.95)
     z = 1.959963984540054
     s, acc = 1.0, 0.0
-    for t, lo, hi in zip(curve.times, curve.lower, curve.upper):
+    for t, lo, hi in zip(curve.times, curve.lower, curve.upper, strict=False):
         n = int(np.sum(time >= t))
         d = int(np.sum((time == t) & event))
         s *= 1 - d / n
@@ -88,7 +88,7 @@ def test_kaplan_meier_counts_and_no_band():
     assert curve.lower is None and curve.upper is None
     with pytest.raises(ValueError, match="no confidence interval"):
         curve.confidence_interval_at(1.0)
-    for t, n, d in zip(curve.times, curve.n_at_risk, curve.n_events):
+    for t, n, d in zip(curve.times, curve.n_at_risk, curve.n_events, strict=False):
         assert n == np.sum(time >= t) and d == np.sum((time == t) & event)
     for bad in (0, 1, 1.5, -0.1, "95%"):
         with pytest.raises(ValueError, match="confidence_level must be a number in"):

@@ -23,8 +23,16 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from aucopt import SurvivalRankSVM, survival_target
 from aucopt.metrics import cumulative_dynamic_auc, integrated_brier_score, uno_c, uno_c_scorer
-from aucopt.survival import (PooledCVResult, compare_methods, comparison_table, evaluate_methods, evaluation_times,
-                             pooled_cindex_cv, survival_probabilities, time_dependent_auc)
+from aucopt.survival import (
+    PooledCVResult,
+    compare_methods,
+    comparison_table,
+    evaluate_methods,
+    evaluation_times,
+    pooled_cindex_cv,
+    survival_probabilities,
+    time_dependent_auc,
+)
 
 ARRAYS = ("pooled_c", "fold_c", "percentiles", "scores", "folds")
 
@@ -134,7 +142,7 @@ def test_times_outside_a_fold_name_the_fold():
 
 
 def test_evaluation_times_stay_inside_both_follow_ups():
-    X, y = make_data(5)
+    _X, y = make_data(5)
     train, test = y[:80], y[80:]
     grid = evaluation_times(train, test)
     upper = min(train["time"].max(), test["time"].max())
@@ -365,7 +373,7 @@ def test_cli_text_table_with_metrics_and_tau(tmp_path, capsys):
     header = next(line for line in out.splitlines() if line.startswith("method"))
     assert "mean AUC" in header and "percentiles" in out
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(argv[:-2] + ["--tau", "-1"])
+        cli.main([*argv[:-2], "--tau", "-1"])
     assert exit_info.value.code == 2 and "--tau must be a positive time" in capsys.readouterr().err
 
 

@@ -145,10 +145,10 @@ def test_print_summary_shows_a_dash_for_the_baseline(three_results):
     three_results["LPR"].print_summary(three_results, baseline="LPR", file=out)
     text = out.getvalue()
     assert "p vs LPR" in text and "baseline = LPR" in text
-    lpr_line = [line for line in text.splitlines() if line.startswith("LPR ")][0]
+    lpr_line = next(line for line in text.splitlines() if line.startswith("LPR "))
     assert "—" in lpr_line
     table = three_results["LPR"].summary(three_results, baseline="LPR")
-    rank_line = [line for line in text.splitlines() if line.startswith("RankSVM ")][0]
+    rank_line = next(line for line in text.splitlines() if line.startswith("RankSVM "))
     assert f"{table.loc['RankSVM', 'pooled_c']:.4f}" in rank_line
     assert f"{table.loc['RankSVM', 'p_value']:.4g}" in rank_line
 

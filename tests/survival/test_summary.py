@@ -11,12 +11,12 @@ import time
 
 import numpy as np
 import pytest
+from conftest import make_small_binary, make_small_survival
 from sklearn.exceptions import NotFittedError
+from test_common import ESTIMATORS, make_estimator
 
 import aucopt
 from aucopt._summary import FIT_METHODS, FitSummary, print_summary, summary
-from conftest import make_small_binary, make_small_survival
-from test_common import ESTIMATORS, make_estimator
 
 MIXINS = (aucopt.BinaryRankerMixin, aucopt.SurvivalRankerMixin)
 
@@ -45,7 +45,7 @@ def summarize(estimator):
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
 def test_summary_reports_the_fitted_attributes(name):
     before = time.perf_counter()
-    model, X, y = fitted(name)
+    model, X, _y = fitted(name)
     elapsed = time.perf_counter() - before
     result = summarize(model)
     assert isinstance(result, FitSummary) and result.estimator == name
@@ -67,7 +67,7 @@ def test_summary_reports_the_fitted_attributes(name):
     assert fit["method"] == (getattr(model, "method_", model.method) if "method" in model.get_params()
                              else FIT_METHODS[name])  # the route taken (method="auto" says which)
     if hasattr(model, "optimality_gap_"):
-        assert fit["optimality_gap"] == model.optimality_gap_ and f"optimality_gap = " in str(result)
+        assert fit["optimality_gap"] == model.optimality_gap_ and "optimality_gap = " in str(result)
     if hasattr(model, "coef_"):
         assert list(result.coefficients.index) == [f"x{k}" for k in range(X.shape[1])]
         np.testing.assert_array_equal(result.coefficients["coef"].to_numpy(), model.coef_)

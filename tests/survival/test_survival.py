@@ -19,7 +19,6 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from aucopt import PairSet, SurvivalLPRanker, get_formulation, harrell_c, solve, survival_target
 from aucopt.lp import _scale as lp_scale
-from aucopt.svm._newton import newton_solve
 from aucopt.pairs._pairset import CAPPED_FLOOR
 from aucopt.survival import (
     CoxPH,
@@ -33,6 +32,7 @@ from aucopt.survival import (
     save_figure,
     time_dependent_auc,
 )
+from aucopt.svm._newton import newton_solve
 
 # ----------------------------------------------------------------------------- oracles
 
@@ -59,9 +59,9 @@ def brute_c(event, time, risk):
 
 def as_dict(pairs: PairSet):
     i, j, w = pairs.to_arrays()
-    keys = list(zip(i.tolist(), j.tolist()))
+    keys = list(zip(i.tolist(), j.tolist(), strict=False))
     assert len(set(keys)) == len(keys), "a pair is listed twice"
-    return dict(zip(keys, w.tolist()))
+    return dict(zip(keys, w.tolist(), strict=False))
 
 
 def random_survival(seed, m=30, n_times=8, p_event=0.5):
@@ -115,7 +115,7 @@ def test_default_is_harrell_ordered_suffix_and_harrell_c_uses_it(seed):
     # an explicit Harrell set (via unit user weights) lists the same pairs in to_arrays order
     explicit = PairSet.survival(event, time, weights=np.ones(len(expected)))
     assert explicit.storage == "explicit" and explicit.target == "survival"
-    for a, b in zip(pairs.to_arrays(), explicit.to_arrays()):
+    for a, b in zip(pairs.to_arrays(), explicit.to_arrays(), strict=False):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(explicit.signs, np.where(event, 1.0, -1.0))
 
@@ -163,7 +163,7 @@ def test_time_weights_equal_g_of_gap(variant, tw):
 def test_user_weights_callable_array_and_point_weights():
     _, event, time = random_survival(5, m=20)
     base = PairSet.survival(event, time)
-    i0, j0, _ = base.to_arrays()
+    i0, _j0, _ = base.to_arrays()
     fn = lambda i, j, ti, tj, ei, ej: 1.0 + (tj - ti) * ej + 0.01 * i  # noqa: E731
     got = as_dict(PairSet.survival(event, time, weights=fn))
     for i, j in brute_harrell(event, time):
@@ -226,7 +226,7 @@ def _brute_lp_objective(K, signs, pi, pj, pw, C):
 
 
 def test_lprex_full_lp_matches_brute_force(small_lprex):
-    X, event, time, pairs = small_lprex
+    X, _event, _time, pairs = small_lprex
     K = rbf_kernel(X, gamma=0.5)
     C = 1.0
     problem = get_formulation("lp_ranker").build(pairs, K, C=C)
@@ -237,12 +237,12 @@ def test_lprex_full_lp_matches_brute_force(small_lprex):
     alpha = problem.block(result.x, "alpha")
     F, f = lp_scale.lp_objective(K, pairs, C, alpha)
     brute = alpha.sum() + C * np.sum(w * np.maximum(0.0, 1 - (f[i] - f[j])))
-    assert F == pytest.approx(brute, rel=1e-9) and F == pytest.approx(result.objective, rel=1e-6)
+    assert pytest.approx(brute, rel=1e-9) == F and pytest.approx(result.objective, rel=1e-6) == F
 
 
 def test_lprex_aucsvm_dual_matches_cvxpy_primal(small_lprex):
     cp = pytest.importorskip("cvxpy")
-    X, event, time, pairs = small_lprex
+    X, _event, _time, pairs = small_lprex
     C = 0.3
     problem = get_formulation("aucsvm_l1_dual").build(pairs, factor=X, C=C)
     res = solve(problem, "osqp", tol=1e-9).raise_for_status()
@@ -257,7 +257,7 @@ def test_lprex_aucsvm_dual_matches_cvxpy_primal(small_lprex):
 
 
 def test_lprex_subgradient_runs_and_is_bounded_by_lp(small_lprex):
-    X, event, time, pairs = small_lprex
+    X, _event, _time, pairs = small_lprex
     K = rbf_kernel(X, gamma=0.5)
     C = 1.0
     lp = solve(get_formulation("lp_ranker").build(pairs, K, C=C), "highs").raise_for_status().objective
@@ -272,7 +272,7 @@ def test_lprex_subgradient_runs_and_is_bounded_by_lp(small_lprex):
 def test_lprex_newton_matches_brute_force_minimizer(small_lprex):
     from scipy.optimize import minimize
 
-    X, event, time, pairs = small_lprex
+    X, _event, _time, pairs = small_lprex
     alpha = 0.1
     res = newton_solve(X, pairs, alpha, tol=1e-10)
     assert res.converged
@@ -527,11 +527,10 @@ def test_coxph_constant_column_gets_zero_coefficient():
 
 def test_flchain_loader_drops_the_cause_of_death():
     pytest.importorskip("sksurv")
+    import pandas as pd
     from sksurv.datasets import load_flchain
 
     from aucopt.datasets import load_survival
-
-    import pandas as pd
 
     X, _ = load_survival("flchain")
     frame, _ = load_flchain()

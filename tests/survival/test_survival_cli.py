@@ -10,13 +10,13 @@ pytest.importorskip("sksurv")
 pytest.importorskip("lifelines")
 pytest.importorskip("matplotlib")
 
-from sklearn.pipeline import make_pipeline  # noqa: E402
-from sklearn.preprocessing import MinMaxScaler  # noqa: E402
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import MinMaxScaler
 
-from aucopt.cli import _survival_model, build_parser, main  # noqa: E402
-from aucopt.datasets import load_survival  # noqa: E402
-from aucopt.pairs import PairSet  # noqa: E402
-from aucopt.survival import CoxPH, pooled_cindex_cv  # noqa: E402
+from aucopt.cli import _survival_model, build_parser, main
+from aucopt.datasets import load_survival
+from aucopt.pairs import PairSet
+from aucopt.survival import CoxPH, pooled_cindex_cv
 
 ROW = re.compile(r"^(\S+)\s+([0-9.]+) ± ([0-9.]+)\s+([0-9.]+)\s+(\S+)\s+([0-9.]+)$")
 
@@ -76,7 +76,7 @@ def test_cli_bad_input(tmp_path, capsys, case):
     else:
         argv = ["survival", "--data", _csv(tmp_path, E=0), "--time", "T", "--event", "E"]
     with pytest.raises(SystemExit) as exc:
-        main(argv + ["--km-png", ""])
+        main([*argv, "--km-png", ""])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("aucopt: error: ") and "\n" not in err
@@ -169,7 +169,7 @@ def cv_spy(monkeypatch, capsys):
 
 
 def _n_pairs(path):
-    X, y = load_survival(path, time="T", event="E")
+    _X, y = load_survival(path, time="T", event="E")
     return PairSet.survival(y).n_pairs
 
 
@@ -238,7 +238,7 @@ def test_cli_lpr_auto_takes_the_estimators_choice_and_says_why(tmp_path, capsys,
     monkeypatch.setattr(aucopt._runtime, "AUTO_FULL_SECONDS", 0.0)  # these 60 subjects count as a slow LP
     assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "lpr",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
-    assert (f"lpr: method='auto': smoothing to a certified relative gap of 0.001, predicted"
+    assert ("lpr: method='auto': smoothing to a certified relative gap of 0.001, predicted"
             in cv_spy["printed_before_cv"])
     model = cv_spy["methods"]["lpr"][-1]
     assert model.method == "auto" and model.select_method(PairSet.survival(*_event_time(path)))[0] == "smoothing"

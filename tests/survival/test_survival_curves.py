@@ -9,7 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.pipeline import make_pipeline
@@ -154,8 +155,7 @@ def test_survival_functions_through_a_pipeline_and_after_grid_search():
 
 
 def _survival_rankers():
-    from aucopt import (SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM,
-                        SurvivalSparseAUC)
+    from aucopt import SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM, SurvivalSparseAUC
 
     return [SurvivalRankSVM(alpha=1.0), SurvivalRankRC(alpha=1.0, gamma=0.5), SurvivalLPRanker(C=0.1, gamma=0.5),
             SurvivalAUCSVM(C=0.1), SurvivalSparseAUC(basis_size=10, random_state=0)]

@@ -14,7 +14,6 @@ file runs in well under 90 s on two cores.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -22,12 +21,24 @@ from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
+from test_rankers import PAIR_VARIANTS, pair_options_variant
 
 import aucopt.svm._aucsvm
 import aucopt.svm._pairwise_linear
-from test_rankers import PAIR_VARIANTS, pair_options_variant
-from aucopt import (AUCSVM, Model, PairSet, ProblemTooLargeError, RankSVM, SolverWarning, SurvivalAUCSVM,
-                    SurvivalRankSVM, get_formulation, roc_auc, solve, survival_target)
+from aucopt import (
+    AUCSVM,
+    Model,
+    PairSet,
+    ProblemTooLargeError,
+    RankSVM,
+    SolverWarning,
+    SurvivalAUCSVM,
+    SurvivalRankSVM,
+    get_formulation,
+    roc_auc,
+    solve,
+    survival_target,
+)
 from aucopt.kernels import kernel_factor
 from aucopt.svm._pairwise_linear import kmeans_difference_centers
 
@@ -148,7 +159,7 @@ def test_pairwise_kernel_from_factor_equals_four_term_formula(kernel):
     m = Model(pairs, kernel=K)
     A = m.pair_incidence.toarray()
     i, j, _ = pairs.to_arrays()
-    assert sorted(zip(i.tolist(), j.tolist())) == sorted(map(tuple, _brute_pairs(y).tolist()))
+    assert sorted(zip(i.tolist(), j.tolist(), strict=False)) == sorted(map(tuple, _brute_pairs(y).tolist()))
     # A's rows are +1 at the positive and −1 at the negative of each pair
     np.testing.assert_array_equal(A[np.arange(len(i)), i], 1.0)
     np.testing.assert_array_equal(A[np.arange(len(i)), j], -1.0)
@@ -157,8 +168,8 @@ def test_pairwise_kernel_from_factor_equals_four_term_formula(kernel):
     AL = A @ kernel_factor(K)
     Kp = AL @ AL.T
     brute = np.empty_like(Kp)
-    for p, (ii, jj) in enumerate(zip(i, j)):
-        for q, (uu, vv) in enumerate(zip(i, j)):
+    for p, (ii, jj) in enumerate(zip(i, j, strict=False)):
+        for q, (uu, vv) in enumerate(zip(i, j, strict=False)):
             xi, xj, xu, xv = X[ii], X[jj], X[uu], X[vv]
             brute[p, q] = k(xi, xu) - k(xi, xv) - k(xj, xu) + k(xj, xv)
     scale = np.abs(brute).max()
@@ -306,7 +317,7 @@ def test_small_C_plateau_is_centroid_classifier(cancer40, kernel):
         coef[est.support_] = est.dual_coef_
         cos = (coef @ K @ centroid) / np.sqrt((coef @ K @ coef) * (centroid @ K @ centroid))
         assert cos == pytest.approx(1.0, abs=1e-6)
-        if C < C_star:  # at C = C* the extreme pair has zero gradient: α there is ill-conditioned
+        if C_star > C:  # at C = C* the extreme pair has zero gradient: α there is ill-conditioned
             assert len(est.pair_dual_coef_) == len(pos) * len(neg)
             np.testing.assert_allclose(est.pair_dual_coef_, C, rtol=1e-6)
             np.testing.assert_allclose(coef, C * s, atol=1e-6 * C * np.abs(s).max())

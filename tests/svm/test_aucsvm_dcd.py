@@ -38,8 +38,8 @@ def _assert_same_model(dcd, qp, X, rel=1e-7):
     # the same support: the pairs with a dual coefficient clearly above 0 (QP duals at the optimum
     # of an interior-point method are ~1e-10 off their bounds)
     C = dcd.C
-    big = {tuple(p) for p, a in zip(dcd.support_pairs_, dcd.pair_dual_coef_) if a > 1e-5 * C}
-    ref = {tuple(p) for p, a in zip(qp.support_pairs_, qp.pair_dual_coef_) if a > 1e-5 * C}
+    big = {tuple(p) for p, a in zip(dcd.support_pairs_, dcd.pair_dual_coef_, strict=False) if a > 1e-5 * C}
+    ref = {tuple(p) for p, a in zip(qp.support_pairs_, qp.pair_dual_coef_, strict=False) if a > 1e-5 * C}
     assert len(big ^ ref) <= max(1, len(ref) // 200), (len(big), len(ref), len(big ^ ref))
 
 

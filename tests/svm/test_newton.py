@@ -13,13 +13,15 @@ The sorted-pair core itself is tested in ``test_paircore.py``.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from reference import reference_loss
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
-from reference import reference_loss
 from aucopt import PairSet
 from aucopt.svm._newton import newton_solve
 
@@ -129,7 +131,7 @@ def test_gradient_vanishes_at_tight_tolerance(loss, eps, kind):
     alpha = 1e-2
     M, pairs, i, j, w = make_problem(kind, seed=5)
     fg = brute_objective(M, i, j, w, alpha, loss, eps)
-    F0, g0 = fg(np.zeros(M.shape[1]))
+    _F0, g0 = fg(np.zeros(M.shape[1]))
     result = newton_solve(M, pairs, alpha, loss=loss, epsilon=eps, tol=1e-12)
     _, g = fg(result.theta)
     assert result.converged
@@ -179,7 +181,7 @@ def test_warm_start_from_solution_takes_no_iteration(kind):
 
 
 def test_warm_start_is_not_mutated_and_reaches_same_optimum():
-    M, pairs, i, j, w = make_problem("survival_ties", seed=2)
+    M, pairs, _i, _j, _w = make_problem("survival_ties", seed=2)
     theta0 = np.random.default_rng(0).standard_normal(M.shape[1])
     keep = theta0.copy()
     warm = newton_solve(M, pairs, 1e-2, theta0=theta0)
@@ -201,10 +203,10 @@ def test_history_and_callback_are_consistent(loss, eps, kind):
 
     history = result.history
     assert result.iterations == len(history) >= 1
-    assert calls == history and all(a is b for a, b in zip(calls, history))  # once per iteration
+    assert calls == history and all(a is b for a, b in zip(calls, history, strict=False))  # once per iteration
     assert [r["iteration"] for r in history] == list(range(1, len(history) + 1))
     objectives = [F0] + [r["objective"] for r in history]
-    assert all(b <= a + 1e-15 * abs(a) for a, b in zip(objectives, objectives[1:]))  # non-increasing
+    assert all(b <= a + 1e-15 * abs(a) for a, b in itertools.pairwise(objectives))  # non-increasing
     assert objectives[1] < F0
     assert history[-1]["objective"] == result.objective
     assert history[0]["grad_inf"] == pytest.approx(np.max(np.abs(g0)), rel=1e-10)
@@ -212,7 +214,7 @@ def test_history_and_callback_are_consistent(loss, eps, kind):
         assert r["decrement"] > 0 and r["step"] > 0 and r["cg_iterations"] >= 1
         assert fg(theta0)[0] >= r["objective"]
     assert sum(r["cg_iterations"] for r in history) <= result.cg_iterations
-    assert all(b["seconds"] >= a["seconds"] for a, b in zip(history, history[1:]))
+    assert all(b["seconds"] >= a["seconds"] for a, b in itertools.pairwise(history))
 
 
 def test_max_iter_stops_unconverged():

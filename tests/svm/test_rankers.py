@@ -22,18 +22,18 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from reference import reference_loss
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 import aucopt.kernels
 import aucopt.svm._rankers
-from reference import reference_loss
 from aucopt import PairSet, ProblemTooLargeError, RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM, survival_target
 
 # ============================================================================ data
@@ -219,7 +219,7 @@ def test_alpha_path_matches_fresh_fits_and_saves_iterations(cancer):
     np.testing.assert_array_equal(est.path_[-1]["coef"], est.coef_)
     assert est.path_[-1]["objective"] == est.objective_
     cold = [RankSVM(alpha=v).fit(X, y) for v in alphas]
-    for record, fresh in zip(est.path_, cold):
+    for record, fresh in zip(est.path_, cold, strict=False):
         assert record["converged"]
         assert abs(record["objective"] - fresh.objective_) <= 1e-8, record["alpha"]
     warm_total = sum(r["iterations"] for r in est.path_)
@@ -262,7 +262,7 @@ def test_survival_ranksvm_equals_fast_survival_svm(whas):
     y = survival_target(event, time)
     N = PairSet.survival(y).n_pairs
     i, j = survival_pairs(event, time)
-    assert N == len(i)
+    assert len(i) == N
     alpha = 1e-2
     a_sksurv = 2.0 / (alpha * N)  # scikit-survival's alpha = our C = 2/(αN)
     ours = SurvivalRankSVM(alpha=alpha, tol=1e-10).fit(X, y)
