@@ -31,7 +31,6 @@ import sys
 import time
 
 import numpy as np
-
 from _harness import peak_mb, spawn, sweep
 
 TIME_LIMIT = 600.0
@@ -155,7 +154,8 @@ def main():
     for mode, r in rows.items():
         print(f"{mode:>5}: {r['seconds']:.2f} s, {r['epochs']:,} epochs, F_C " + ", ".join(f"{v:.10g}" for v in
                                                                                       r["objectives"]))
-    same = all(abs(a - b) <= 1e-6 * abs(b) for a, b in zip(rows["warm"]["objectives"], rows["cold"]["objectives"]))
+    warm, cold = rows["warm"]["objectives"], rows["cold"]["objectives"]
+    same = all(abs(a - b) <= 1e-6 * abs(b) for a, b in zip(warm, cold, strict=False))
     ok &= same
     print(f"warm / cold: {rows['cold']['seconds'] / rows['warm']['seconds']:.2f}x faster, "
           f"{rows['cold']['epochs'] / rows['warm']['epochs']:.2f}x fewer epochs; objectives equal to 1e-6: {same}")

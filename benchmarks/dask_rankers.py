@@ -125,7 +125,7 @@ def run_dask(n, chunk_rows):
         calls = stats["matvec_calls"] + stats["rmatvec_calls"]
         return {"seconds": seconds, "driver_peak_mb": _peak_mb(), "driver_base_mb": base,
                 "coef": model.coef_.tolist(),
-                "n_iter": model.n_iter_, "worker_peak_mb": [workers[coordinator]] + others,
+                "n_iter": model.n_iter_, "worker_peak_mb": [workers[coordinator], *others],
                 "worker_peak_after_generation_mb": [base_workers[coordinator]] +
                 [m for w, m in sorted(base_workers.items()) if w != coordinator],
                 "communication_fraction": stats["communication_fraction"],

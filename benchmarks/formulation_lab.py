@@ -136,7 +136,7 @@ def incidence(i, j, n):
                          shape=(P, n))
 
 
-def cvxpy_model(name: str, kind: str, labels, K, C=1.0, **params):
+def cvxpy_model(name: str, kind: str, labels, K, C=1.0, **params):  # noqa: PLR0915 - one cvxpy model per formulation, side by side
     """The formulation's model written directly in cvxpy from its docstring's math; returns the
     cvxpy Problem and the number of pairs. Scores are lifted: s = K Y α (or K β) as rows."""
     import cvxpy as cp
@@ -155,7 +155,7 @@ def cvxpy_model(name: str, kind: str, labels, K, C=1.0, **params):
         alpha, cons = ranker_lp(signs)
         z = cp.Variable(P, nonneg=True)
         rhs = 1.0 if name == "lp_ranker" else params.get("margin", 1.0) * (labels[i] - labels[j])
-        return cp.Problem(cp.Minimize(cp.sum(alpha) + C * (w @ z)), cons + [D @ s + z >= rhs]), P
+        return cp.Problem(cp.Minimize(cp.sum(alpha) + C * (w @ z)), [*cons, D @ s + z >= rhs]), P
     if name == "lp_ranker_free_sign":
         beta, z = cp.Variable(K.shape[1]), cp.Variable(P, nonneg=True)
         return cp.Problem(cp.Minimize(cp.norm1(beta) + C * (w @ z)), [s == K @ beta, D @ s + z >= 1]), P
@@ -255,7 +255,7 @@ def run_generation(route: str, n: str, limit: str) -> dict:
     from aucopt import get_formulation, solve
     from aucopt.modeling import pair_row_generation
 
-    level, K, pairs = ordinal_data(int(n))
+    _level, K, pairs = ordinal_data(int(n))
     start = time.perf_counter()
     problem = get_formulation("ordinal_margin_lp").build(pairs, K, C=1.0)
     build_s = time.perf_counter() - start

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 from _harness import peak_mb, sweep
-from lp_ranker_scale import C, GAMMA, dataset, split, synthetic
+from lp_ranker_scale import GAMMA, C, dataset, split, synthetic
 
 METHODS = ("full", "generation", "subgradient")
 

@@ -64,8 +64,8 @@ def moons(n: int, seed: int = 0):
 
 def survival_frame(name: str):
     import pandas as pd
-    from sksurv.datasets import load_gbsg2, load_whas500
     from sklearn.preprocessing import StandardScaler
+    from sksurv.datasets import load_gbsg2, load_whas500
 
     X, y = load_whas500() if name == "whas500" else load_gbsg2()
     return StandardScaler().fit_transform(pd.get_dummies(X, drop_first=True).astype(float)), y
@@ -250,7 +250,8 @@ def part_routes(names, limit):
                 print(f"{name:>10} {'':>6} {'':>11} | {route:>11} | {r['status']}")
                 continue
             if optimum is not None:  # every bound on the same side of the optimum
-                assert r["objective"] >= optimum * (1 - 1e-8) and not r["lower_bound"] > optimum * (1 + 1e-8), (name, route)
+                assert r["objective"] >= optimum * (1 - 1e-8), (name, route)
+                assert not r["lower_bound"] > optimum * (1 + 1e-8), (name, route)
             true = "" if optimum is None else f"{(r['objective'] - optimum) / r['objective']:9.1e}"
             print(f"{name:>10} {r['points']:6d} {r['pairs']:11,d} | {route:>11} | {r['seconds']:8.1f} "
                   f"{r['peak_mb']:8.0f} | {r['objective']:13.8g} {r['gap']:9.1e} {true:>9} | {r['test']:10.4f}",
@@ -288,10 +289,10 @@ def part_curves(sizes, limit, figure, done=None):
         import matplotlib.pyplot as plt
 
         fig, axes = plt.subplots(1, len(sizes), figsize=(4.2 * len(sizes), 3.4), sharey=True)
-        for ax, n in zip(np.atleast_1d(axes), sizes):
+        for ax, n in zip(np.atleast_1d(axes), sizes, strict=False):
             for route, style in (("smoothing", "-"), ("generation", "--"), ("subgradient", ":")):
                 if (n, route) in curves:
-                    t, g = zip(*curves[(n, route)])
+                    t, g = zip(*curves[(n, route)], strict=False)
                     ax.step(t, np.maximum(g, 1e-7), style, where="post", label=route)
             ax.set(xscale="log", yscale="log", title=f"half-moons, {n:,} points", xlabel="seconds")
             ax.grid(alpha=0.3)

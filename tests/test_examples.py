@@ -256,7 +256,7 @@ def test_coil2000_on_the_data(tmp_path):
     (ax,), = figures
     lifts = [line for line in ax["lines"] if len(line[0]) == 4000]
     assert len(lifts) == 3
-    for (targeted, captured), count in zip(lifts, found.values(), strict=False):
+    for (_targeted, captured), count in zip(lifts, found.values(), strict=False):
         assert captured[-1] == 1 and np.all(np.diff(captured) >= 0)
         assert round(captured[799] * 238) == count                  # the 20% cut is the printed count
 

@@ -318,7 +318,7 @@ def test_errors_name_the_quantity_and_the_fix():
     with pytest.raises(ValueError, match=r"within the follow-up of y_test"):
         brier_score(Y, Y, np.full((7, 1), 0.5), 0.5)
     late_first_event = (np.r_[False, False, EVENT[2:]], TIME)
-    with pytest.raises(ValueError, match="t=1.5 has no case.*first event is at 3"):
+    with pytest.raises(ValueError, match=r"t=1\.5 has no case.*first event is at 3"):
         cumulative_dynamic_auc(Y, late_first_event, RISK, [1.5, 4.0])
     with pytest.raises(ValueError, match=r"risk has shape \(7, 3\).*\(7, 2\)"):
         cumulative_dynamic_auc(Y, Y, np.zeros((7, 3)), [2.0, 3.0])
@@ -333,7 +333,7 @@ def test_errors_name_the_quantity_and_the_fix():
     with pytest.raises(ValueError, match="at least two time points"):
         integrated_brier_score(Y, Y, np.full((7, 1), 0.5), [2.0])
     short = (np.array([True, False, True, False]), np.array([1.0, 2.0, 3.0, 4.0]))  # Ĝ = 0 from 4 on
-    with pytest.raises(ValueError, match="is 0 from time 4.5"):
+    with pytest.raises(ValueError, match=r"is 0 from time 4\.5"):
         brier_score(short, Y, np.full((7, 2), 0.5), [2.0, 4.5])
 
 

@@ -237,7 +237,8 @@ def test_formulation_reading_groups_given_at_fit():
     i, j, pw = pairs.to_arrays()
     assert est.objective_ == pytest.approx(cvxpy_group_slack(K, pairs.signs, i, j, pw, groups, C), rel=1e-7)
     without = LPRanker(C=C, gamma=GAMMA, method="full", formulation=group_slack_lp)
-    with pytest.raises(ValueError, match=r"^the formulation 'group_slack_lp' reads m\.groups: pass groups=\.\.\. to fit"):
+    message = r"^the formulation 'group_slack_lp' reads m\.groups: pass groups=\.\.\. to fit"
+    with pytest.raises(ValueError, match=message):
         without.fit(X, y)
     with pytest.raises(ValueError, match=r"groups must hold one integer per sample \(30\); got shape \(29,\)"):
         without.fit(X, y, groups=groups[:-1])
@@ -371,7 +372,7 @@ def test_ordinal_margin_lp_through_the_estimator_and_its_bipartite_case():
 
 def test_ordinal_margin_lp_refuses_pairs_without_levels():
     event, time = np.array([True, True, False]), np.array([1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="ordinal_margin_lp reads each point's level from m.labels"):
+    with pytest.raises(ValueError, match=r"ordinal_margin_lp reads each point's level from m\.labels"):
         get_formulation("ordinal_margin_lp").build(PairSet.survival(event, time), np.eye(3))
     with pytest.raises(ValueError, match=r"'margin' parameter of the formulation 'ordinal_margin_lp' must be a float "
                                          r"in the range \(0.0, inf\). Got 0 instead."):

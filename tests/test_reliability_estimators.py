@@ -177,7 +177,7 @@ def test_the_route_functions_refuse_a_bad_time_limit_with_the_same_message(binar
              "generation": lambda t: row_column_generation(K, pairs, 1.0, solver_options={"time_limit": t}),
              "dcd": lambda t: dcd_solve(K, *pairs.to_arrays(None), 1.0, 1, linear=False, tol=1e-6, max_iter=10,
                                         time_limit=t)}
-    for name, call in calls.items():
+    for call in calls.values():
         for bad in (-1, float("nan"), True):
             with pytest.raises(ValueError, match=rf"time_limit'?\]? {TIME_LIMIT_MESSAGE}; got {bad!r}\."):
                 call(bad)
