@@ -17,21 +17,15 @@ function.
 """
 
 from ._compare import compare_solvers, iter_compare_solvers
-from ._interop import CvxpyFormulation, cvxpy_formulation, read_solution
-from ._model import (
-    BYTES_PER_NONZERO,
-    Affine,
-    Constraint,
-    Formulation,
-    Model,
-    Quadratic,
-    Variable,
-    available_formulations,
-    formulation,
-    get_formulation,
-    lifted_lp_nnz,
-)
+from ._cvxpy_formulation import CvxpyFormulation, cvxpy_formulation
+from ._expressions import Affine, Constraint, Quadratic, Variable
+from ._formulation import Formulation, available_formulations, formulation, get_formulation
+from ._model import MissingGroupsError as MissingGroupsError
+from ._model import Model
+from ._rowgen import PAIR_ROW_CONSTRAINTS as PAIR_ROW_CONSTRAINTS  # options of pair_row_generation
 from ._rowgen import pair_row_generation
+from ._sizes import BYTES_PER_NONZERO, lifted_lp_nnz
+from ._solutions import read_solution
 from .problem import Problem
 
 __all__ = [

@@ -14,12 +14,20 @@ status ``time_limit`` and its last point, not a wait.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._solver_registry import lookup
 from .._validation import check_time_limit
+from ..pairs import PairSet
+from ._formulation import Formulation, get_formulation
 from .problem import Problem
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["COLUMNS", "DEFAULT_TIME_LIMIT", "FIRST_ORDER_SOLVERS", "compare_solvers", "iter_compare_solvers"]
 
@@ -39,14 +47,13 @@ def _is_exact(solver: str) -> bool:
     return solver.strip().lower() not in FIRST_ORDER_SOLVERS
 
 
-def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
+def _problem(problem_or_formulation: Problem | str | Formulation | Callable, pairs: PairSet | None,
+             kernel: ArrayLike | None, params: dict | None) -> Problem:
     if isinstance(problem_or_formulation, Problem):
         if pairs is not None or kernel is not None or params:
             raise ValueError("pairs, kernel and params build a formulation; they must be None when a Problem is "
                              "given (it is already built).")
         return problem_or_formulation
-    from ._model import get_formulation
-
     form = get_formulation(problem_or_formulation)
     if pairs is None:
         raise ValueError(f"Comparing solvers on the formulation {form.name!r} needs pairs= (a PairSet), and "
@@ -54,7 +61,7 @@ def _problem(problem_or_formulation, pairs, kernel, params) -> Problem:
     return form.build(pairs, kernel, **(params or {}))
 
 
-def _check_time_limit(time_limit) -> float | None:
+def _check_time_limit(time_limit: Any) -> float | None:
     return check_time_limit(time_limit)  # the one check of every time limit
 
 
@@ -71,8 +78,10 @@ def _gaps(row: dict, reference: dict | None, problem: Problem, points: dict) -> 
                                        initial=0.0))
 
 
-def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
-                         kernel=None, params=None, tol=None, time_limit=DEFAULT_TIME_LIMIT) -> Iterator[dict]:
+def iter_compare_solvers(problem_or_formulation: Problem | str | Formulation | Callable,
+                         solvers: Sequence[str] = ("highs", "osqp", "clarabel", "scs"), *,
+                         pairs: PairSet | None = None, kernel: ArrayLike | None = None, params: dict | None = None,
+                         tol: float | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Iterator[dict]:
     """Solve with each backend in turn and yield one row (a dict of :data:`COLUMNS`) as each finishes.
 
     The exact solvers run first (in the given order), then the first-order ones, so that every
@@ -108,8 +117,7 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
     >>> [(row["solver"], row["status"]) for row in rows]
     [('highs', 'optimal'), ('no_such_solver', 'unavailable')]
     """
-    from ..solvers import _resolve, solve
-
+    resolve, solve = lookup("resolve"), lookup("solve")
     time_limit = _check_time_limit(time_limit)
     problem = _problem(problem_or_formulation, pairs, kernel, params)
     solvers = [str(s) for s in solvers]
@@ -123,7 +131,7 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
         row = {"solver": name, "status": "", "objective": float("nan"), "seconds": float("nan"), "iterations": None,
                "objective_gap": float("nan"), "coef_gap": float("nan"), "message": ""}
         try:
-            backend = _resolve(name)
+            backend = resolve(name)
         except ValueError as exc:
             row.update(status="unavailable", message=str(exc))
             yield {**row, "_x": None}
@@ -157,9 +165,10 @@ def iter_compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clar
         yield {**row, "_x": result.x}
 
 
-def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel", "scs"), *, pairs=None,
-                    kernel=None, params=None, tol=None, time_limit=DEFAULT_TIME_LIMIT,
-                    callback: Callable | None = None):
+def compare_solvers(problem_or_formulation: Problem | str | Formulation | Callable,
+                    solvers: Sequence[str] = ("highs", "osqp", "clarabel", "scs"), *, pairs: PairSet | None = None,
+                    kernel: ArrayLike | None = None, params: dict | None = None, tol: float | None = None,
+                    time_limit: float | None = DEFAULT_TIME_LIMIT, callback: Callable | None = None) -> pd.DataFrame:
     """Solve one problem with several backends; one table row per backend, with its disagreement.
 
     Parameters
@@ -236,7 +245,8 @@ def compare_solvers(problem_or_formulation, solvers=("highs", "osqp", "clarabel"
 
     time_limit = _check_time_limit(time_limit)
     problem = _problem(problem_or_formulation, pairs, kernel, params)
-    rows, points = [], {}
+    rows: list[dict] = []
+    points: dict[str, Any] = {}
     for row in iter_compare_solvers(problem, solvers, tol=tol, time_limit=time_limit):
         points[row["solver"]] = row.pop("_x")
         rows.append(row)

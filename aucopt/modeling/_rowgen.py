@@ -22,14 +22,22 @@ Ataman (2007), Sec. 4.2, applied to any formulation without changing its file.
 
 from __future__ import annotations
 
+import sys
 import time
 from numbers import Integral
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.exceptions import ConvergenceWarning
 
+from .._solver_registry import lookup
 from .._validation import Count, check_time_limit
 from ..exceptions import warn
 from .problem import Problem
+
+if TYPE_CHECKING:
+    from ..solvers.base import SolveResult
 
 __all__ = ["PAIR_ROW_CONSTRAINTS", "pair_row_generation"]
 
@@ -70,7 +78,8 @@ def is_pair_constraint(terms: dict, lower: np.ndarray, upper: np.ndarray, i: np.
     return False
 
 
-def _select(violation: np.ndarray, candidates: np.ndarray, pair_index, per_point: int, limit: int) -> np.ndarray:
+def _select(violation: np.ndarray, candidates: np.ndarray, pair_index: tuple[np.ndarray, np.ndarray] | None,
+            per_point: int | None, limit: int) -> np.ndarray:
     """The candidate rows to add: for every point its ``per_point`` most violated rows (a row is
     taken when it is among them for either of its points), the most violated first."""
     order = candidates[np.argsort(-violation[candidates], kind="stable")]
@@ -95,10 +104,11 @@ def _row_violation(values: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> 
     return np.maximum(np.maximum(below, above), 0.0)
 
 
-def pair_row_generation(problem: Problem, pair_rows, solver: str = "highs", *, pair_index=None,
+def pair_row_generation(problem: Problem, pair_rows: ArrayLike, solver: str = "highs", *,
+                        pair_index: tuple[np.ndarray, np.ndarray] | None = None,
                         pairs_per_point: int | None = PAIRS_PER_POINT, max_rows: int | None = None,
                         tol: float = 1e-7, max_iter: int = 200, time_limit: float | None = None,
-                        verbose: int = 0, solver_options: dict | None = None):
+                        verbose: int = 0, solver_options: dict | None = None) -> SolveResult:
     """Solve ``problem`` with its pair rows generated as needed, certifying that none is violated.
 
     Parameters
@@ -172,13 +182,34 @@ def pair_row_generation(problem: Problem, pair_rows, solver: str = "highs", *, p
     >>> run.info["working_rows"] < problem.metadata["n_pairs"]
     True
     """
-    from sklearn.exceptions import ConvergenceWarning
-
-    from ..solvers import solve
-    from ..solvers.base import SolveResult, Status
-
     time_limit = check_time_limit(time_limit)
+    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1 (restricted solves); got {max_iter!r}.")
     start = time.perf_counter()
+    rows = _pair_row_indices(problem, pair_rows, pair_index)
+    limit = max(1000, len(rows) // 20) if max_rows is None else int(max_rows)
+    run = _RowGeneration(problem, rows, solver, pair_index=pair_index, per_point=pairs_per_point, limit=limit,
+                         tol=tol, verbose=verbose, solver_options=solver_options)
+    for rounds in range(1, max_iter + 1):
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        fresh = run.fresh_rows(run.solve_round(rounds, left))
+        if fresh is None:  # the restricted solve itself stopped
+            break
+        run.record(rounds, start)
+        if len(fresh) == 0:
+            break
+        if time_limit is not None and time.perf_counter() - start >= time_limit:
+            run.timed_out = True
+            break
+        if rounds == max_iter:
+            break
+        run.add(fresh)
+    return run.finish(start)
+
+
+def _pair_row_indices(problem: Problem, pair_rows: ArrayLike,
+                      pair_index: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """``pair_rows`` as int64 row indices (from a mask or indices), checked against the problem and ``pair_index``."""
     rows = np.asarray(pair_rows)
     rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64)
     if rows.size and (rows.min() < 0 or rows.max() >= problem.n_rows):
@@ -186,98 +217,133 @@ def pair_row_generation(problem: Problem, pair_rows, solver: str = "highs", *, p
                          f"{rows.min()} to {rows.max()}.")
     if pair_index is not None and any(len(e) != len(rows) for e in pair_index):
         raise ValueError(f"pair_index must give two arrays of {len(rows)} points (one per pair row).")
-    kept = np.setdiff1d(np.arange(problem.n_rows), rows)
-    A = problem.A.tocsr()
-    A_pairs, lo, hi = A[rows], problem.row_lower[rows], problem.row_upper[rows]
-    limit = max(1000, len(rows) // 20) if max_rows is None else int(max_rows)
-    incremental = problem.is_lp and solver == "highs"
+    return rows
 
-    def restricted(working):
-        sub = np.sort(np.concatenate([kept, rows[working]]))
-        return sub, Problem(c=problem.c, A=A[sub].tocsc(), row_lower=problem.row_lower[sub],
+
+class _RowGeneration:
+    """One run of pair-row generation: the working set W of pair rows, the live model and the last point.
+
+    LPs on HiGHS grow one live model (``IncrementalLP``, from the solver registry) whose simplex
+    basis carries over from round to round; other backends and QPs re-solve the restricted problem
+    from the last point.
+    """
+
+    def __init__(self, problem: Problem, rows: np.ndarray, solver: str, *,
+                 pair_index: tuple[np.ndarray, np.ndarray] | None, per_point: int | None, limit: int, tol: float,
+                 verbose: int, solver_options: dict | None):
+        self.problem, self.rows, self.solver = problem, rows, solver
+        self.pair_index, self.per_point, self.limit, self.tol = pair_index, per_point, limit, tol
+        self.verbose, self.solver_options = verbose, solver_options
+        self.kept = np.setdiff1d(np.arange(problem.n_rows), rows)
+        self.A = problem.A.tocsr()
+        self.A_pairs, self.lo, self.hi = self.A[rows], problem.row_lower[rows], problem.row_upper[rows]
+        self.in_w = np.zeros(len(rows), dtype=bool)
+        self.x = np.clip(np.zeros(problem.n_vars), problem.col_lower, problem.col_upper)
+        self.violation = _row_violation(self.A_pairs @ self.x, self.lo, self.hi)
+        first = self.select(np.flatnonzero(self.violation > tol))
+        self.in_w[first] = True
+        self.lp: Any = None
+        self.order = self.sub = np.r_[self.kept, rows[first]]  # the original row of each live row
+        if problem.is_lp and solver == "highs":
+            self.lp = lookup("IncrementalLP")(tol=min(tol, 1e-9), verbose=verbose >= 2, solver_options=solver_options)
+            self.lp.add_columns(problem.c, problem.col_lower, problem.col_upper)
+            self.lp.add_rows(problem.row_lower[self.kept], problem.row_upper[self.kept], self.A[self.kept])
+            self.lp.add_rows(self.lo[first], self.hi[first], self.A_pairs[first])
+        self.history: list[dict] = []
+        self.result: Any = None
+        self.n_violated, self.worst, self.timed_out, self.inner = -1, 0.0, False, None
+
+    def select(self, candidates: np.ndarray) -> np.ndarray:
+        """The candidate rows to add, at most ``per_point`` per point and ``limit`` in all (see :func:`_select`)."""
+        return _select(self.violation, candidates, self.pair_index, self.per_point, self.limit)
+
+    def restricted(self) -> tuple[np.ndarray, Problem]:
+        """The rows of the problem restricted to W (every other row kept), and that problem."""
+        problem = self.problem
+        sub = np.sort(np.concatenate([self.kept, self.rows[np.flatnonzero(self.in_w)]]))
+        return sub, Problem(c=problem.c, A=self.A[sub].tocsc(), row_lower=problem.row_lower[sub],
                             row_upper=problem.row_upper[sub], col_lower=problem.col_lower,
                             col_upper=problem.col_upper, P=problem.P, offset=problem.offset,
                             blocks=problem.blocks, outputs=problem.outputs, name=f"{problem.name} (restricted)",
                             metadata=problem.metadata)
 
-    in_w = np.zeros(len(rows), dtype=bool)
-    x = np.clip(np.zeros(problem.n_vars), problem.col_lower, problem.col_upper)
-    violation = _row_violation(A_pairs @ x, lo, hi)
-    first = _select(violation, np.flatnonzero(violation > tol), pair_index, pairs_per_point, limit)
-    in_w[first] = True
-    if incremental:
-        from ..solvers.highs import IncrementalLP
-
-        lp = IncrementalLP(tol=min(tol, 1e-9), verbose=verbose >= 2, solver_options=solver_options)
-        lp.add_columns(problem.c, problem.col_lower, problem.col_upper)
-        lp.add_rows(problem.row_lower[kept], problem.row_upper[kept], A[kept])
-        lp.add_rows(lo[first], hi[first], A_pairs[first])
-        order = np.r_[kept, rows[first]]  # the original row of each live row
-    history, result, n_violated, worst, timed_out, inner = [], None, -1, 0.0, False, None
-    for rounds in range(1, max_iter + 1):
-        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        if incremental:
-            result = lp.solve(time_limit=left)
-            sub = order
+    def solve_round(self, rounds: int, left: float | None) -> Any:
+        """Solve the restricted problem of this round (the live LP, or a new problem from the last point)."""
+        if self.lp is not None:
+            self.result = self.lp.solve(time_limit=left)
+            self.sub = self.order
         else:
-            sub, sub_problem = restricted(np.flatnonzero(in_w))
-            result = solve(sub_problem, solver, time_limit=left, warm_start=None if rounds == 1 else {"x": x},
-                           solver_options=solver_options)
+            self.sub, sub_problem = self.restricted()
+            self.result = lookup("solve")(sub_problem, self.solver, time_limit=left,
+                                          warm_start=None if rounds == 1 else {"x": self.x},
+                                          solver_options=self.solver_options)
+        return self.result
+
+    def fresh_rows(self, result: Any) -> np.ndarray | None:
+        """The pair rows to add after ``result`` (none when the certificate holds); None when it stopped the run."""
+        Status = lookup("Status")
+        violated = None
         if result.x is not None:
-            x = result.x
-            violation = _row_violation(A_pairs @ x, lo, hi)
-            violated = np.flatnonzero((violation > tol) & ~in_w)
-            n_violated, worst = len(violated), float(violation[violated].max()) if len(violated) else 0.0
-        if result.status in (Status.UNBOUNDED, Status.INFEASIBLE_OR_UNBOUNDED) and not in_w.all():
-            fresh = np.flatnonzero(~in_w)[:limit]  # more rows bound the slacks
-        elif result.x is None or result.status not in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
-            timed_out = result.status == Status.TIME_LIMIT
-            inner = None if timed_out else result.status  # the restricted solve itself stopped
-            break
-        else:
-            fresh = _select(violation, violated, pair_index, pairs_per_point, limit)
-        history.append({"round": rounds, "working_rows": int(in_w.sum()), "objective": result.objective,
-                        "violated": n_violated, "max_violation": worst, "status": str(result.status),
-                        "seconds": time.perf_counter() - start})
-        if verbose:
-            import sys
+            self.x = result.x
+            self.violation = _row_violation(self.A_pairs @ self.x, self.lo, self.hi)
+            violated = np.flatnonzero((self.violation > self.tol) & ~self.in_w)
+            self.n_violated = len(violated)
+            self.worst = float(self.violation[violated].max()) if len(violated) else 0.0
+        if result.status in (Status.UNBOUNDED, Status.INFEASIBLE_OR_UNBOUNDED) and not self.in_w.all():
+            return np.flatnonzero(~self.in_w)[:self.limit]  # more rows bound the slacks
+        if violated is None or result.status not in (Status.OPTIMAL, Status.OPTIMAL_INACCURATE):
+            self.timed_out = result.status == Status.TIME_LIMIT
+            self.inner = None if self.timed_out else result.status  # the restricted solve itself stopped
+            return None
+        return self.select(violated)
 
-            print(f"pair-row generation: round {rounds}, {int(in_w.sum()):,} pair rows, objective "
-                  f"{result.objective:.10g}, {n_violated:,} violated", file=sys.stderr)
-        if len(fresh) == 0:
-            break
-        if time_limit is not None and time.perf_counter() - start >= time_limit:
-            timed_out = True
-            break
-        if rounds == max_iter:
-            break
-        in_w[fresh] = True
-        if incremental:
-            lp.add_rows(lo[fresh], hi[fresh], A_pairs[fresh])
-            order = np.r_[order, rows[fresh]]
-    certified = (result is not None and result.status == Status.OPTIMAL and n_violated == 0)
-    status = Status.OPTIMAL if certified else (
-        Status.TIME_LIMIT if timed_out else result.status if result.status != Status.OPTIMAL
-        else Status.ITERATION_LIMIT)
-    dual = None
-    if result is not None and result.dual is not None:
-        dual = np.zeros(problem.n_rows)
-        dual[sub] = result.dual
-    if not certified and status in (Status.TIME_LIMIT, Status.ITERATION_LIMIT):
-        if inner is None:
-            what = (f"the returned point solves the problem restricted to {int(in_w.sum()):,} of {len(rows):,} pair "
+    def record(self, rounds: int, start: float) -> None:
+        """Log the round in ``history`` (and on stderr when verbose)."""
+        result = self.result
+        self.history.append({"round": rounds, "working_rows": int(self.in_w.sum()), "objective": result.objective,
+                             "violated": self.n_violated, "max_violation": self.worst, "status": str(result.status),
+                             "seconds": time.perf_counter() - start})
+        if self.verbose:
+            print(f"pair-row generation: round {rounds}, {int(self.in_w.sum()):,} pair rows, objective "
+                  f"{result.objective:.10g}, {self.n_violated:,} violated", file=sys.stderr)
+
+    def add(self, fresh: np.ndarray) -> None:
+        """Bring the rows ``fresh`` into W (and into the live LP)."""
+        self.in_w[fresh] = True
+        if self.lp is not None:
+            self.lp.add_rows(self.lo[fresh], self.hi[fresh], self.A_pairs[fresh])
+            self.order = np.r_[self.order, self.rows[fresh]]
+
+    def finish(self, start: float) -> SolveResult:
+        """The run's ``SolveResult``: ``optimal`` only when certified; a ConvergenceWarning when stopped early."""
+        Status, result, problem = lookup("Status"), self.result, self.problem
+        certified = result.status == Status.OPTIMAL and self.n_violated == 0
+        status = Status.OPTIMAL if certified else (
+            Status.TIME_LIMIT if self.timed_out else result.status if result.status != Status.OPTIMAL
+            else Status.ITERATION_LIMIT)
+        dual = None
+        if result.dual is not None:
+            dual = np.zeros(problem.n_rows)
+            dual[self.sub] = result.dual
+        working, n_rows = int(self.in_w.sum()), len(self.rows)
+        if not certified and status in (Status.TIME_LIMIT, Status.ITERATION_LIMIT):
+            self._warn(status, working)
+        return lookup("SolveResult")(
+            status=status, objective=problem.objective(result.x) if result.x is not None else float("nan"),
+            x=result.x, dual=dual, iterations=len(self.history), solve_time=time.perf_counter() - start,
+            solver=self.solver, message=f"pair-row generation: {len(self.history)} rounds, {working:,} of "
+            f"{n_rows:,} pair rows", problem_name=problem.name,
+            info={"rounds": len(self.history), "working_rows": working, "violated": self.n_violated,
+                  "max_violation": self.worst, "history": self.history})
+
+    def _warn(self, status: Any, working: int) -> None:
+        n_rows = len(self.rows)
+        if self.inner is None:
+            what = (f"the returned point solves the problem restricted to {working:,} of {n_rows:,} pair "
                     "rows, so its objective is a lower bound of the optimum; raise max_iter or the time limit")
         else:
-            what = (f"the {solver} solve of the problem restricted to {int(in_w.sum()):,} of {len(rows):,} pair rows "
-                    f"ended with status {inner.value}, so the returned point is its last iterate and nothing is "
+            what = (f"the {self.solver} solve of the problem restricted to {working:,} of {n_rows:,} pair rows "
+                    f"ended with status {self.inner.value}, so the returned point is its last iterate and nothing is "
                     "certified; raise the solver's iteration limit or use solver='highs'")
-        warn(f"Pair-row generation stopped ({status.value}) after {len(history)} rounds with {n_violated:,} pair "
-             f"rows violated (by up to {worst:.2g}): {what}.", ConvergenceWarning)
-    return SolveResult(
-        status=status, objective=problem.objective(result.x) if result is not None and result.x is not None
-        else float("nan"), x=None if result is None else result.x, dual=dual,
-        iterations=len(history), solve_time=time.perf_counter() - start, solver=solver,
-        message=f"pair-row generation: {len(history)} rounds, {int(in_w.sum()):,} of {len(rows):,} pair rows",
-        problem_name=problem.name,
-        info={"rounds": len(history), "working_rows": int(in_w.sum()), "violated": n_violated,
-              "max_violation": worst, "history": history})
+        warn(f"Pair-row generation stopped ({status.value}) after {len(self.history)} rounds with "
+             f"{self.n_violated:,} pair rows violated (by up to {self.worst:.2g}): {what}.", ConvergenceWarning)

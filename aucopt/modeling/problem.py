@@ -18,10 +18,18 @@ solver) and :meth:`Problem.read_solution` (a solver's solution file); see ``_int
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
+
+_NOT_CONVEX_FIX = ("A QP solver would report a wrong optimum, or fail: ½ xᵀPx must be convex. Check the sign of the "
+                   "quadratic term (maximizing a convex quadratic is minimizing a concave one), or build P as a Gram "
+                   "matrix MᵀM, or shift it by at least the eigenvalue's magnitude.")
+"""The remedy named by every refusal of a quadratic term that is not positive semidefinite."""
 
 
 @dataclass
@@ -174,7 +182,7 @@ class Problem:
                     self.P = self.P.copy()
                     self.P.sum_duplicates()
                 self._check_finite_data(self.P, "P", "the quadratic term")
-                self._check_convex_quadratic()
+                self._check_convex_quadratic(self.P)
         self._checked = self._fingerprint()
 
     _DATA_FIELDS = ("c", "A", "row_lower", "row_upper", "col_lower", "col_upper", "P", "offset")
@@ -184,10 +192,10 @@ class Problem:
         """Per data field: its type, shape and a CRC-32 of its bytes (O(nnz), a few GB/s)."""
         import zlib
 
-        def crc(array) -> int:
-            return zlib.crc32(np.ascontiguousarray(array).view(np.uint8).ravel())
+        def crc(array: np.ndarray) -> int:
+            return zlib.crc32(np.ascontiguousarray(array).view(np.uint8).ravel().data)
 
-        prints = {}
+        prints: dict[str, tuple] = {}
         for name in self._DATA_FIELDS:
             value = getattr(self, name)
             if sp.issparse(value):
@@ -277,7 +285,7 @@ class Problem:
                          f"first {values[k]} at {where}; {meaning} must be finite numbers: check the data the "
                          "problem was built from (a kernel, weights or parameters with NaN or inf).")
 
-    def _check_convex_quadratic(self) -> None:
+    def _check_convex_quadratic(self, P: sp.csc_matrix) -> None:
         """P symmetric (relative 1e-10) and positive semidefinite (eigenvalues ≥ −1e-9·max(1, max|P|)).
 
         A cheap certificate on the rows / columns with nonzeros: a diagonal P by its diagonal
@@ -289,7 +297,6 @@ class Problem:
         """
         from ..exceptions import ConvexityError
 
-        P = self.P
         n = P.shape[0]
         rows = P.indices
         cols = np.repeat(np.arange(n), np.diff(P.indptr))
@@ -298,9 +305,6 @@ class Problem:
         if scale == 0.0:
             return
         tol = 1e-9 * max(1.0, scale)
-        fix = ("A QP solver would report a wrong optimum, or fail: ½ xᵀPx must be convex. Check the sign of the "
-               "quadratic term (maximizing a convex quadratic is minimizing a concave one), or build P as a Gram "
-               "matrix MᵀM, or shift it by at least the eigenvalue's magnitude.")
         off = nonzero & (rows != cols)
         if not off.any():  # diagonal: O(nnz)
             negative = nonzero & (P.data < -tol)
@@ -311,7 +315,7 @@ class Problem:
                     f"Problem {self.name!r}: the quadratic term P is diagonal with {bad.size:,} negative entr"
                     f"{'y' if bad.size == 1 else 'ies'}, the smallest P[{cols[k]}, {cols[k]}] = {P.data[k]:g} on "
                     f"{self._column_label(int(cols[k]))} (tolerance {-tol:g}), so P is not positive semidefinite. "
-                    + fix)
+                    + _NOT_CONVEX_FIX)
             return
         asym = (P - P.T).tocoo()
         if asym.nnz and np.max(np.abs(asym.data)) > 1e-10 * scale:
@@ -323,12 +327,18 @@ class Problem:
                 "standard form holds the symmetric matrix of ½ xᵀPx with both triangles stored: for one stored "
                 "triangle T pass T + T.T - diag(T), for any square M pass (M + M.T) / 2 (the same objective).")
         support = np.unique(rows[nonzero])
-        S = P[support][:, support]
+        self._check_semidefinite(P[support][:, support], support, tol)
+
+    def _check_semidefinite(self, S: sp.csc_matrix, support: np.ndarray, tol: float) -> None:
+        """ConvexityError when S, P on the variables ``support`` with nonzeros, has an eigenvalue below −``tol``:
+        a dense Cholesky factorization (and the smallest eigenpair) up to 2,000 rows, LDLᵀ pivots beyond."""
+        from ..exceptions import ConvexityError
+
         m = len(support)
 
-        def refuse(detail):
+        def refuse(detail: str) -> None:
             raise ConvexityError(f"Problem {self.name!r}: the quadratic term P is not positive semidefinite: "
-                                 f"{detail}. {fix}")
+                                 f"{detail}. {_NOT_CONVEX_FIX}")
 
         if m <= 2000:
             import scipy.linalg as sla
@@ -419,7 +429,7 @@ class Problem:
                 f"{self.n_rows:,} rows, {self.nnz:,} nonzeros)")
 
     # ------------------------------------------------------------------ solution maps
-    def objective(self, x) -> float:
+    def objective(self, x: ArrayLike) -> float:
         """½ xᵀPx + cᵀx + offset at ``x``."""
         x = np.asarray(x, dtype=float)
         value = float(self.c @ x) + self.offset
@@ -427,11 +437,11 @@ class Problem:
             value += 0.5 * float(x @ (self.P @ x))
         return value
 
-    def block(self, x, name: str) -> np.ndarray:
+    def block(self, x: ArrayLike, name: str) -> np.ndarray:
         """The entries of ``x`` belonging to the variable block ``name``."""
         return np.asarray(x)[self.blocks[name]]
 
-    def output(self, x, name: str) -> np.ndarray:
+    def output(self, x: ArrayLike, name: str) -> np.ndarray:
         """Evaluate the named affine output map (e.g. ``"coef"``) at ``x``.
 
         Raises
@@ -445,7 +455,7 @@ class Problem:
         M, b = self.outputs[name]
         return M @ np.asarray(x, dtype=float) + b
 
-    def violation(self, x) -> float:
+    def violation(self, x: ArrayLike) -> float:
         """Largest bound or row violation of ``x`` (0 for a feasible point)."""
         x = np.asarray(x, dtype=float)
         Ax = self.A @ x
@@ -453,7 +463,7 @@ class Problem:
         return float(max(0.0, *(np.max(p, initial=0.0) for p in parts)))
 
     # ------------------------------------------------------------------ interoperability
-    def to_cvxpy(self):
+    def to_cvxpy(self) -> tuple[Any, Any]:
         """The problem in cvxpy: ``(cvxpy_problem, x)``, ``x`` the variable vector.
 
         Returns
@@ -478,12 +488,13 @@ class Problem:
         >>> round(float(cvx.solve(solver="CLARABEL")), 6), x.value.round(6)
         (1.0, array([1., 0.]))
         """
-        from ._interop import to_cvxpy
+        from ._cvxpy import to_cvxpy
 
         return to_cvxpy(self)
 
     @classmethod
-    def from_cvxpy(cls, cvxpy_problem, blocks=None, outputs=None, name=None) -> Problem:
+    def from_cvxpy(cls, cvxpy_problem: Any, blocks: dict | None = None, outputs: dict | None = None,
+                   name: str | None = None) -> Problem:
         """A cvxpy LP or convex QP in standard form; see :func:`aucopt.modeling._interop.from_cvxpy`.
 
         Parameters
@@ -520,11 +531,11 @@ class Problem:
         >>> round(solve(problem).objective, 9), problem.blocks
         (2.0, {'t': slice(0, 1, None)})
         """
-        from ._interop import from_cvxpy
+        from ._cvxpy import cvxpy_fields
 
-        return from_cvxpy(cvxpy_problem, blocks=blocks, outputs=outputs, name=name)
+        return cls(**cvxpy_fields(cvxpy_problem, blocks=blocks, outputs=outputs, name=name))
 
-    def write(self, path) -> str:
+    def write(self, path: str | os.PathLike) -> str:
         """Write a free MPS (``.mps``) or CPLEX LP (``.lp``) file through HiGHS, Hessian included.
 
         Columns are named ``block(k)`` (e.g. ``alpha(3)``), rows ``r(i)``, so that Gurobi, CPLEX,
@@ -566,12 +577,12 @@ class Problem:
         >>> print(open(path).read().split("st")[0].splitlines()[-1])
          obj: +1 x(0) +2 x(1)
         """
-        from ._interop import write_problem
+        from ._files import write_problem
 
         return write_problem(self, path)
 
     @classmethod
-    def read(cls, path, name=None) -> Problem:
+    def read(cls, path: str | os.PathLike, name: str | None = None) -> Problem:
         """Read an MPS or CPLEX LP file through HiGHS (blocks recovered from ``block(k)`` names).
 
         Parameters
@@ -610,11 +621,11 @@ class Problem:
         >>> back.kind, back.blocks, round(solve(back).objective, 6)
         ('QP', {'w': slice(0, 1, None)}, -0.125)
         """
-        from ._interop import read_problem
+        from ._files import read_fields
 
-        return read_problem(path, name=name)
+        return cls(**read_fields(path, name=name))
 
-    def read_solution(self, path) -> np.ndarray:
+    def read_solution(self, path: str | os.PathLike) -> np.ndarray:
         """Read a solver's solution file for this problem's model file: the point ``x``.
 
         HiGHS ``writeSolution`` files and the plain ``name value`` lines of Gurobi's ``.sol``
@@ -659,7 +670,7 @@ class Problem:
         >>> lp.read_solution(path), lp.objective(lp.read_solution(path))
         (array([1., 0.]), 1.0)
         """
-        from ._interop import read_solution
+        from ._solutions import read_solution
 
         return read_solution(self, path)
 

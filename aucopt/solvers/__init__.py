@@ -39,6 +39,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._solver_registry import register as _register_solver_layer
 from ..exceptions import SolverError, SolverWarning
 from ..modeling.problem import Problem
 from .base import USABLE, SolverBackend, SolveResult, Status
@@ -350,14 +351,24 @@ def _check_finite(result: SolveResult) -> SolveResult:
 
 
 def _check_arguments(*, tol, max_iter, time_limit, solver_options) -> None:
-    if tol is not None and not (isinstance(tol, Real) and not isinstance(tol, bool) and 0 < tol < float("inf")):
+    if tol is not None and not (isinstance(tol, Real) and not isinstance(tol, bool) and 0 < float(tol) < float("inf")):
         raise ValueError(f"tol must be a positive finite number or None; got {tol!r}.")
     if max_iter is not None and not (isinstance(max_iter, Integral) and not isinstance(max_iter, bool)
-                                     and max_iter >= 1):
+                                     and int(max_iter) >= 1):
         raise ValueError(f"max_iter must be an integer >= 1 or None; got {max_iter!r}.")
     if time_limit is not None and not (isinstance(time_limit, Real) and not isinstance(time_limit, bool)
-                                       and time_limit >= 0):
+                                       and float(time_limit) >= 0):
         raise ValueError(f"time_limit must be a number >= 0 (seconds) or None; got {time_limit!r}.")
     if solver_options is not None and not isinstance(solver_options, dict):
         raise ValueError(f"solver_options must be a dict of the backend's own options or None; "
                          f"got {type(solver_options).__name__}.")
+
+
+def _registered_solve(*args, **kwargs) -> SolveResult:
+    """:func:`solve`, looked up when called (a ``solve`` replaced on this module is the one that runs)."""
+    return solve(*args, **kwargs)
+
+
+# the layers below (aucopt.modeling) solve through the registry, never by importing this package
+_register_solver_layer(solve=_registered_solve, resolve=_resolve, SolveResult=SolveResult, Status=Status,
+                       IncrementalLP=IncrementalLP)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from dataclasses import dataclass
 from numbers import Real
+from typing import Any
 
 import numpy as np
 
@@ -158,30 +160,61 @@ class CVXPY(SolverBackend):
     def solve(self, problem: Problem, *, tol: float | None = None, max_iter: int | None = None,
               time_limit: float | None = None, verbose: bool = False, warm_start: dict | None = None,
               solver_options: dict | None = None) -> SolveResult:
-        """Solve ``problem`` with the cvxpy solver; see the class docstring for the mapping."""
+        """Solve ``problem`` with the cvxpy solver; see the class docstring for the mapping.
+
+        As cvxpy's own solver interfaces do: the options are translated (:meth:`options`), the
+        problem is stated in cvxpy (:func:`apply`), solved, and the solution inverted back to
+        aucopt's status, primal point and row duals (:meth:`invert`).
+        """
         import cvxpy as cp
 
         solver = self.solver
         if solver not in cp.installed_solvers():
             raise ValueError(f"cvxpy solver {solver!r} is not installed; installed: {cp.installed_solvers()}.")
+        kwargs = self.options(tol=tol, max_iter=max_iter, time_limit=time_limit, verbose=verbose,
+                              solver_options=solver_options)
+        if solver == "HIGHS" and not verbose:
+            _silence_highs_banner()
+        data = apply(problem)
+        if warm_start is not None and warm_start.get("x") is not None:
+            data.x.value = _start_point(warm_start["x"], problem.n_vars)
+            kwargs.setdefault("warm_start", True)
+        try:
+            with warnings.catch_warnings():  # cvxpy's "may be inaccurate": the status says it
+                warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
+                data.problem.solve(solver=solver, **kwargs)
+        except cp.error.SolverError as exc:
+            return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
+                               solver=self.label, message=str(exc))
+        except (TypeError, ValueError) as exc:
+            if not solver_options:
+                raise
+            raise ValueError(f"The cvxpy solver {solver} rejected solver_options {dict(solver_options)!r}: "
+                             f"{exc}") from exc
+        return self.invert(data, problem, kwargs)
+
+    def options(self, *, tol: float | None = None, max_iter: int | None = None, time_limit: float | None = None,
+                verbose: bool = False, solver_options: dict | None = None) -> dict[str, Any]:
+        """The keywords of ``cvxpy.Problem.solve`` for the arguments of :meth:`solve` (the solver aside).
+
+        ``tol``, ``max_iter`` and ``time_limit`` become the solver's own keywords
+        (:data:`TOLERANCE_KEYS`, :data:`ITERATION_KEYS`, :data:`TIME_LIMIT_KEYS`);
+        ``solver_options`` are applied last, ``{"time_limit": seconds}`` renamed to the solver's
+        keyword. Raises ``ValueError`` for an option without a mapping for this solver.
+        """
+        solver = self.solver
         raw = dict(solver_options or {})
         if "solver" in raw:
             raise ValueError(f"solver_options may not name the cvxpy solver (got solver={raw['solver']!r}); "
                              "choose it with solver='cvxpy:<NAME>'.")
-        kwargs = {"verbose": bool(verbose)}
-        for value, table, what in ((tol, TOLERANCE_KEYS, "tol"), (max_iter, ITERATION_KEYS, "max_iter")):
-            if value is None:
-                continue
-            if solver not in table:
-                raise ValueError(f"{what}={value!r} has no known mapping for the cvxpy solver {solver}; "
-                                 f"leave {what}=None and pass the solver's own keyword in solver_options.")
-            kwargs.update(dict.fromkeys(table[solver], float(value) if what == "tol" else int(value)))
-        given = dict(raw)
+        kwargs: dict[str, Any] = {"verbose": bool(verbose)}
+        if tol is not None:
+            kwargs.update(dict.fromkeys(self._keys(TOLERANCE_KEYS, "tol", tol), float(tol)))
+        if max_iter is not None:
+            kwargs.update(dict.fromkeys(self._keys(ITERATION_KEYS, "max_iter", max_iter), int(max_iter)))
         if "time_limit" in raw:  # the one spelling of a time limit, whatever the solver's keyword
             time_limit = raw.pop("time_limit")
-            if not (isinstance(time_limit, Real) and not isinstance(time_limit, bool) and time_limit >= 0):
-                raise ValueError(f"solver_options['time_limit'] must be a number of seconds >= 0; "
-                                 f"got {time_limit!r}.")
+            _check_seconds(time_limit)
         if time_limit is not None:
             if solver not in TIME_LIMIT_KEYS:
                 raise ValueError(f"The cvxpy solver {solver} has no time limit (time_limit={time_limit!r}); "
@@ -190,57 +223,24 @@ class CVXPY(SolverBackend):
             # SCS reads 0 as "no limit"; every other backend stops at once
             kwargs[TIME_LIMIT_KEYS[solver]] = max(float(time_limit), 1e-9) if solver == "SCS" else float(time_limit)
         kwargs.update(raw)
-        if solver == "HIGHS" and not verbose:
-            _silence_highs_banner()
+        return kwargs
 
-        n = problem.n_vars
-        x = cp.Variable(n)
-        A, lo, hi = problem.A.tocsr(), problem.row_lower, problem.row_upper
-        eq = np.flatnonzero(lo == hi)
-        ge = np.flatnonzero(np.isfinite(lo) & (lo != hi))
-        le = np.flatnonzero(np.isfinite(hi) & (lo != hi))
-        groups = []  # (constraint, rows, sign mapping its dual to aucopt's convention)
-        if len(eq):
-            groups.append((A[eq] @ x == lo[eq], eq, -1.0))
-        if len(ge):
-            groups.append((A[ge] @ x >= lo[ge], ge, 1.0))
-        if len(le):
-            groups.append((A[le] @ x <= hi[le], le, -1.0))
-        cons = [g[0] for g in groups]
-        cl, cu = problem.col_lower, problem.col_upper
-        for mask, make in ((np.isfinite(cl), lambda idx: x[idx] >= cl[idx]),
-                           (np.isfinite(cu), lambda idx: x[idx] <= cu[idx])):
-            idx = np.flatnonzero(mask)
-            if len(idx):
-                cons.append(make(idx))
-        objective = problem.c @ x + problem.offset
-        if problem.P is not None:
-            objective = objective + 0.5 * cp.quad_form(x, problem.P, assume_PSD=True)
-        prob = cp.Problem(cp.Minimize(objective), cons)
-        if warm_start is not None and warm_start.get("x") is not None:
-            x0 = np.asarray(warm_start["x"], dtype=float)
-            if x0.shape != (n,):
-                raise ValueError(f"warm_start['x'] must have shape ({n},), got {x0.shape}.")
-            x.value = x0
-            kwargs.setdefault("warm_start", True)
-        try:
-            with warnings.catch_warnings():  # cvxpy's "may be inaccurate": the status says it
-                warnings.filterwarnings("ignore", message="Solution may be inaccurate", category=UserWarning)
-                prob.solve(solver=solver, **kwargs)
-        except cp.error.SolverError as exc:
-            return SolveResult(status=Status.NUMERICAL_ERROR, objective=float("nan"), x=None,
-                               solver=self.label, message=str(exc))
-        except (TypeError, ValueError) as exc:
-            if not given:
-                raise
-            raise ValueError(f"The cvxpy solver {solver} rejected solver_options {given!r}: {exc}") from exc
-        status = _status(cp, prob.status, prob.solver_stats, solver, kwargs)
+    def _keys(self, table: dict[str, tuple[str, ...]], what: str, value: float) -> tuple[str, ...]:
+        """The solver's keywords for ``what`` in ``table``, or a ValueError when it has none."""
+        if self.solver not in table:
+            raise ValueError(f"{what}={value!r} has no known mapping for the cvxpy solver {self.solver}; "
+                             f"leave {what}=None and pass the solver's own keyword in solver_options.")
+        return table[self.solver]
+
+    def invert(self, data: CvxpyData, problem: Problem, kwargs: dict[str, Any]) -> SolveResult:
+        """The :class:`SolveResult` of a solved :class:`CvxpyData`: cvxpy's status mapped onto
+        :class:`Status`, the primal point, and the row duals in aucopt's sign convention."""
+        import cvxpy as cp
+
+        prob, x = data.problem, data.x
+        status = _status(cp, prob.status, prob.solver_stats, self.solver, kwargs)
         xv = None if x.value is None else np.asarray(x.value, dtype=float)
-        dual = None
-        if xv is not None and all(g[0].dual_value is not None for g in groups):
-            dual = np.zeros(problem.n_rows)
-            for con, rows, sign in groups:
-                dual[rows] += sign * np.asarray(con.dual_value, dtype=float).ravel()
+        dual = data.row_duals(problem.n_rows) if xv is not None else None
         stats = prob.solver_stats
         return SolveResult(
             status=status, objective=problem.objective(xv) if xv is not None else float("nan"),
@@ -249,6 +249,73 @@ class CVXPY(SolverBackend):
             solver=self.label, message=str(prob.status),
             info={"compilation_time": getattr(prob, "compilation_time", None)},
         )
+
+
+@dataclass
+class CvxpyData:
+    """The standard form stated in cvxpy: the problem, its variable and the row constraint groups.
+
+    ``groups`` holds ``(constraint, rows, sign)``: the equality rows, the finite lower and the
+    finite upper inequality rows of ``A x``, each with the sign that maps its cvxpy dual onto
+    aucopt's convention (≥ 0 at a row's lower bound).
+    """
+
+    problem: Any
+    x: Any
+    groups: list[tuple[Any, np.ndarray, float]]
+
+    def row_duals(self, n_rows: int) -> np.ndarray | None:
+        """The row duals in aucopt's sign convention; None when cvxpy has none for some group."""
+        if not all(con.dual_value is not None for con, _, _ in self.groups):
+            return None
+        dual = np.zeros(n_rows)
+        for con, rows, sign in self.groups:
+            dual[rows] += sign * np.asarray(con.dual_value, dtype=float).ravel()
+        return dual
+
+
+def apply(problem: Problem) -> CvxpyData:
+    """State ``problem`` in cvxpy: ``cp.Variable(n)``, ``A x`` split into equality rows and finite
+    lower / upper inequality rows, the finite column bounds, and ½ xᵀPx + cᵀx + offset."""
+    import cvxpy as cp
+
+    x = cp.Variable(problem.n_vars)
+    A, lo, hi = problem.A.tocsr(), problem.row_lower, problem.row_upper
+    eq = np.flatnonzero(lo == hi)
+    ge = np.flatnonzero(np.isfinite(lo) & (lo != hi))
+    le = np.flatnonzero(np.isfinite(hi) & (lo != hi))
+    groups = []  # (constraint, rows, sign mapping its dual to aucopt's convention)
+    if len(eq):
+        groups.append((A[eq] @ x == lo[eq], eq, -1.0))
+    if len(ge):
+        groups.append((A[ge] @ x >= lo[ge], ge, 1.0))
+    if len(le):
+        groups.append((A[le] @ x <= hi[le], le, -1.0))
+    cons = [g[0] for g in groups]
+    cl, cu = problem.col_lower, problem.col_upper
+    lower, upper = np.flatnonzero(np.isfinite(cl)), np.flatnonzero(np.isfinite(cu))
+    if len(lower):
+        cons.append(x[lower] >= cl[lower])
+    if len(upper):
+        cons.append(x[upper] <= cu[upper])
+    objective = problem.c @ x + problem.offset
+    if problem.P is not None:
+        objective = objective + 0.5 * cp.quad_form(x, problem.P, assume_PSD=True)
+    return CvxpyData(cp.Problem(cp.Minimize(objective), cons), x, groups)
+
+
+def _start_point(x0: Any, n: int) -> np.ndarray:
+    """``warm_start['x']`` as a float vector of ``n`` entries, or a ValueError."""
+    x0 = np.asarray(x0, dtype=float)
+    if x0.shape != (n,):
+        raise ValueError(f"warm_start['x'] must have shape ({n},), got {x0.shape}.")
+    return x0
+
+
+def _check_seconds(value: Any) -> None:
+    """Refuse a ``solver_options['time_limit']`` that is not a number of seconds >= 0."""
+    if not (isinstance(value, Real) and not isinstance(value, bool) and float(value) >= 0):
+        raise ValueError(f"solver_options['time_limit'] must be a number of seconds >= 0; got {value!r}.")
 
 
 def _status(cp, status: str, stats, solver: str = "", kwargs: dict | None = None) -> Status:

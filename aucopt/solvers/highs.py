@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
+from .._highs import clip as _clip
+from .._highs import new_highs as _new_highs
+from .._highs import pass_problem as pass_problem
 from ..modeling.problem import Problem
 from .base import USABLE, SolverBackend, SolveResult, Status
 
@@ -109,7 +115,7 @@ class HiGHS(SolverBackend):
         """Solve ``problem`` with HiGHS; see the class docstring for the option mapping."""
         import highspy
 
-        options = {"output_flag": bool(verbose)}
+        options: dict[str, Any] = {"output_flag": bool(verbose)}
         if problem.is_lp:
             options["solver"] = "simplex"  # dual simplex: HiGHS's default simplex strategy
         if tol is None:
@@ -228,30 +234,31 @@ class IncrementalLP:
     def n_rows(self) -> int:
         return int(self._h.getNumRow())
 
-    def add_columns(self, cost, lower, upper, A=None) -> np.ndarray:
+    def add_columns(self, cost: ArrayLike, lower: ArrayLike, upper: ArrayLike,
+                    A: sp.spmatrix | ArrayLike | None = None) -> np.ndarray:
         """Add columns with costs, bounds and entries ``A`` (n_rows × k, None: no entries); returns their indices."""
         cost = np.asarray(cost, dtype=float).ravel()
         k, n = len(cost), self.n_cols
-        A = sp.csc_matrix((self.n_rows, k)) if A is None else sp.csc_matrix(A)
-        if A.shape != (self.n_rows, k):
-            raise ValueError(f"A must have shape ({self.n_rows}, {k}), got {A.shape}.")
-        A.sort_indices()
-        self._check(self._h.addCols(k, cost, _clip(lower), _clip(upper), A.nnz, A.indptr[:-1].astype(np.int32),
-                                    A.indices.astype(np.int32), A.data.astype(float)), "addCols")
+        cols = sp.csc_matrix((self.n_rows, k)) if A is None else sp.csc_matrix(A)
+        if cols.shape != (self.n_rows, k):
+            raise ValueError(f"A must have shape ({self.n_rows}, {k}), got {cols.shape}.")
+        cols.sort_indices()
+        self._check(self._h.addCols(k, cost, _clip(lower), _clip(upper), cols.nnz, cols.indptr[:-1].astype(np.int32),
+                                    cols.indices.astype(np.int32), cols.data.astype(float)), "addCols")
         return np.arange(n, n + k)
 
-    def add_rows(self, lower, upper, A) -> np.ndarray:
+    def add_rows(self, lower: ArrayLike, upper: ArrayLike, A: sp.spmatrix | ArrayLike) -> np.ndarray:
         """Add rows ``lower <= A x <= upper`` (A: k × n_cols); returns their indices."""
-        A = sp.csr_matrix(A)
-        k, n = A.shape[0], self.n_rows
-        if A.shape[1] != self.n_cols:
-            raise ValueError(f"A must have {self.n_cols} columns, got {A.shape[1]}.")
-        A.sort_indices()
-        self._check(self._h.addRows(k, _clip(lower), _clip(upper), A.nnz, A.indptr[:-1].astype(np.int32),
-                                    A.indices.astype(np.int32), A.data.astype(float)), "addRows")
+        rows = sp.csr_matrix(A)
+        k, n = rows.shape[0], self.n_rows
+        if rows.shape[1] != self.n_cols:
+            raise ValueError(f"A must have {self.n_cols} columns, got {rows.shape[1]}.")
+        rows.sort_indices()
+        self._check(self._h.addRows(k, _clip(lower), _clip(upper), rows.nnz, rows.indptr[:-1].astype(np.int32),
+                                    rows.indices.astype(np.int32), rows.data.astype(float)), "addRows")
         return np.arange(n, n + k)
 
-    def set_start(self, x) -> None:
+    def set_start(self, x: ArrayLike) -> None:
         """A primal point (one value per column) from which the next solve builds its starting basis
         (``Highs.setSolution``), e.g. an approximate solution found by another method."""
         start = self._hs.HighsSolution()
@@ -276,25 +283,6 @@ class IncrementalLP:
     def _check(self, status, what):
         if status == self._hs.HighsStatus.kError:
             raise RuntimeError(f"HiGHS {what} failed on a model of {self.n_rows} rows and {self.n_cols} columns.")
-
-
-def pass_problem(h, highspy, problem: Problem) -> None:
-    """Load ``problem`` (an LP, or a QP with its Hessian) into the HiGHS instance ``h``."""
-    A = problem.A.tocsc()
-    A.sort_indices()
-    h.passModel(
-        problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
-        int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
-        _clip(problem.col_lower), _clip(problem.col_upper),
-        _clip(problem.row_lower), _clip(problem.row_upper),
-        A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
-        np.zeros(problem.n_vars, dtype=np.int32),
-    )
-    if problem.P is not None:
-        Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
-        Q.sort_indices()
-        h.passHessian(problem.n_vars, Q.nnz, int(highspy.HessianFormat.kTriangular),
-                      Q.indptr.astype(np.int32), Q.indices.astype(np.int32), Q.data)
 
 
 def _run(h, highspy):
@@ -359,17 +347,6 @@ def _remove_regularization_bias(h, highspy, problem: Problem, x, dual, tol):
         # HiGHS's objective is that of the shifted cost: add back ε x_{k−1}ᵀx
         extras["highs_objective"] = float(info.objective_function_value) + eps * float(previous @ x)
     return x, dual, iterations, extras
-
-
-def _new_highs(highspy):
-    """A HiGHS instance that prints nothing until asked to.
-
-    ``highspy.Highs()`` registers its Python callbacks at construction, which makes HiGHS print
-    its banner before ``output_flag`` can be set; the bare solver object (no callbacks, which
-    this backend does not use) starts silent.
-    """
-    bare = getattr(getattr(highspy, "_core", None), "_Highs", None)
-    return bare() if bare is not None else highspy.Highs()
 
 
 def _set_option(h, highspy, key, value) -> None:
@@ -451,7 +428,3 @@ def _check_qp_optimum(problem: Problem, x, dual, tol, status, message):
     j = bad[np.argmax(residual[bad])]
     return Status.NUMERICAL_ERROR, (f"HiGHS reported '{message}', but the stationarity residual is "
                                     f"{residual[j]:.3g} at variable {j} (limit {limit:.3g}); the point is not optimal")
-
-
-def _clip(v):
-    return np.clip(np.asarray(v, dtype=float), -INF, INF)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,7 +42,7 @@ use by one thread is out of the cache until it returns."""
 class _Cached:
     """A set-up ``osqp.OSQP`` and the data it holds, to update it for a problem of the same pattern."""
 
-    solver: object
+    solver: Any  # osqp.OSQP (osqp is imported inside solve only)
     P: sp.csc_matrix
     A: sp.csc_matrix
     q: np.ndarray
@@ -343,6 +344,8 @@ def _rejected_message(osqp, raw: dict) -> str:
 
 def _error_code(exc) -> int | None:
     code = exc.args[0] if exc.args else None
+    if code is None:
+        return None
     try:
         return int(code)
     except (TypeError, ValueError):

@@ -105,7 +105,7 @@ def test_quadratic_constraints_are_refused(sense):
     with pytest.raises(ConvexityError, match="quadratic constraint"):
         {"<=": lambda: q <= 1, ">=": lambda: q >= 1, "==": lambda: q == 1}[sense]()
     with pytest.raises(ConvexityError, match="quadratic constraint"):
-        x[0] <= q
+        _ = x[0] <= q
 
 
 @pytest.mark.parametrize("statement, match", [
@@ -256,7 +256,7 @@ def test_random_expression_trees_agree_with_cvxpy_is_dcp():
     rng = np.random.default_rng(20240611)
     verdicts, disagreements = {True: 0, False: 0}, []
     n_trees = 1200
-    for t in range(n_trees):
+    for _ in range(n_trees):
         n = int(rng.integers(2, 4))
         tree = draw(rng, n)
         expr_cvx = build_cvxpy(tree, n)

@@ -156,7 +156,7 @@ def test_declarations_are_checked_when_the_formulation_is_registered():
     declared = Formulation(ranker, "declared_ranker", "lp", params={"C": positive})
     with pytest.raises(InvalidParameterError, match="'C' parameter of the formulation 'declared_ranker'"):
         declared.build(PAIRS, K, C=0.0)
-    with pytest.raises(InvalidParameterError, match="'shift' parameter .* must be a finite number"):
+    with pytest.raises(InvalidParameterError, match=r"'shift' parameter .* must be a finite number"):
         declared.build(PAIRS, K, shift=float("nan"))  # the undeclared one keeps the generic rule
 
 

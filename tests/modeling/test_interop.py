@@ -17,8 +17,8 @@ import pytest
 import scipy.sparse as sp
 
 from aucopt import PairSet, Problem, available_formulations, get_formulation, kernel_matrix, solve
+from aucopt.modeling._formulation import _REGISTRY
 from aucopt.modeling._interop import column_names, cvxpy_formulation, from_cvxpy, read_problem
-from aucopt.modeling._model import _REGISTRY
 
 sys.path.insert(0, os.path.dirname(__file__))
 from formulation_cases import CASES, shipped_formulations
@@ -165,13 +165,13 @@ def test_from_cvxpy_maximize_and_refusals():
     assert close(solve(problem).objective, -(4.0 - 3.0))
     with pytest.raises(ValueError, match="not DCP"):
         Problem.from_cvxpy(cp.Problem(cp.Minimize(-cp.sum_squares(u)), [u <= 1]))
-    with pytest.raises(ValueError, match="cones|LP or a convex QP"):
+    with pytest.raises(ValueError, match=r"cones|LP or a convex QP"):
         Problem.from_cvxpy(cp.Problem(cp.Minimize(cp.norm(u, 2)), [u >= 1]))
     with pytest.raises(ValueError, match="integer"):
         Problem.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(cp.Variable(2, integer=True)))))
     with pytest.raises(ValueError, match="affine"):
         Problem.from_cvxpy(cp.Problem(cp.Minimize(cp.sum(u)), [u >= 0]), outputs={"bad": cp.square(u)})
-    with pytest.raises(TypeError, match="cvxpy.Problem"):
+    with pytest.raises(TypeError, match=r"cvxpy.Problem"):
         Problem.from_cvxpy("min x")
 
 
@@ -239,7 +239,8 @@ def test_written_names_and_free_columns(tmp_path):
                  col_lower=np.zeros(3), col_upper=np.array([np.inf, np.inf, 5.0]),
                  blocks={"my block": slice(0, 2)}, offset=-2.0)
     assert column_names(lp) == ["my_block(0)", "my_block(1)", "_x(2)"]
-    text = open(lp.write(tmp_path / "m.lp")).read()
+    with open(lp.write(tmp_path / "m.lp")) as fh:
+        text = fh.read()
     assert "my_block(0)" in text and "_x(2)" in text and "r(1)" in text
     back = read_problem(tmp_path / "m.lp")
     assert back.blocks == {"my_block": slice(0, 2)}
@@ -278,7 +279,8 @@ def test_plain_sol_file_by_hand(tmp_path):
     result = solve(problem, "highs")
     names = column_names(problem)
     lines = ["# Solution for model lp_ranker", f"# Objective value = {result.objective!r}"]
-    lines += [f"{n} {float(v)!r}" for n, v in zip(names, result.x, strict=False) if v != 0.0]  # zeros omitted, as some solvers do
+    # zeros omitted, as some solvers do
+    lines += [f"{n} {float(v)!r}" for n, v in zip(names, result.x, strict=False) if v != 0.0]
     (tmp_path / "hand.sol").write_text("\n".join(lines) + "\n")
     x = problem.read_solution(tmp_path / "hand.sol")
     np.testing.assert_array_equal(x, result.x)

@@ -16,7 +16,7 @@ from aucopt import Model, PairSet, Problem, _memory, available_formulations, get
 from aucopt.exceptions import ProblemTooLargeError
 from aucopt.kernels import kernel_factor
 from aucopt.modeling import Formulation, formulation, lifted_lp_nnz
-from aucopt.modeling._model import _REGISTRY
+from aucopt.modeling._formulation import _REGISTRY
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -379,7 +379,7 @@ def test_model_max_bytes_refuses_pair_listing():
     pairs = PairSet.bipartite(y)
     K = np.eye(50)
     with pytest.raises(ProblemTooLargeError, match=r"600 pairs.*9\.6 kB") as excinfo:
-        Model(pairs, K, max_bytes=1000).pair_weights
+        _ = Model(pairs, K, max_bytes=1000).pair_weights
     assert "limit max_bytes=1.0 kB" in str(excinfo.value)
     assert isinstance(excinfo.value, MemoryError) and excinfo.value.max_bytes == 1000
     with pytest.raises(ValueError, match=r"\d kB"):

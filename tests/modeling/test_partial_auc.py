@@ -179,7 +179,7 @@ def test_refuses_beta_outside_unit_interval(beta):
 
 def test_refuses_survival_and_weighted_pairs():
     y, K = noisy_data(9, n=12)
-    with pytest.raises(ValueError, match="partial_auc needs bipartite pairs.*survival"):
+    with pytest.raises(ValueError, match=r"partial_auc needs bipartite pairs.*survival"):
         FORM.build(PairSet.survival(y.astype(bool), np.arange(12.0)), K)
     with pytest.raises(ValueError, match="partial_auc takes unweighted pairs"):
         FORM.build(PairSet.bipartite(y, point_weights=np.linspace(1, 2, 12)), K)

@@ -123,9 +123,9 @@ def test_highs_file_cut_short_is_refused(ranker, highs_files, tmp_path, style):
     with pytest.raises(ValueError, match=message):
         ranker.read_solution(cut)
     # cut before the Columns header, and before the primal section
-    with pytest.raises(ValueError, match="cut short.*no '# Columns N' line|cut short: it ends after"):
+    with pytest.raises(ValueError, match=r"cut short.*no '# Columns N' line|cut short: it ends after"):
         ranker.read_solution(write_lines(tmp_path / "cut2.sol", lines[:header]))
-    with pytest.raises(ValueError, match="cut short.*no '# Primal solution values' section"):
+    with pytest.raises(ValueError, match=r"cut short.*no '# Primal solution values' section"):
         ranker.read_solution(write_lines(tmp_path / "cut3.sol", lines[:2]))
 
 

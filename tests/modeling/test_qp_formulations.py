@@ -150,7 +150,8 @@ def test_slacks_are_the_loss_residuals(name):
     i, j = np.array([p[0] for p in brute]), np.array([p[1] for p in brute])
     i_m, j_m, _ = pairs.to_arrays()
     order = {(a, b): k for k, (a, b) in enumerate(zip(i_m.tolist(), j_m.tolist(), strict=False))}
-    slack = problem.block(result.x, "z" if name == "ranksvm_squared_hinge" else "r")[[order[p] for p in zip(i, j, strict=False)]]
+    block = problem.block(result.x, "z" if name == "ranksvm_squared_hinge" else "r")
+    slack = block[[order[p] for p in zip(i, j, strict=False)]]
     residual = 1.0 - (f[i] - f[j])
     expected = np.maximum(residual, 0.0) if name == "ranksvm_squared_hinge" else residual
     np.testing.assert_allclose(slack, expected, atol=1e-7)

@@ -149,7 +149,7 @@ def test_wdbc_builds_and_solves_without_listing_pairs(monkeypatch):
 
 def test_refuses_survival_and_weighted_pairs():
     y, K = noisy_data(7, n=12)
-    with pytest.raises(ValueError, match="top_push needs bipartite pairs.*survival"):
+    with pytest.raises(ValueError, match=r"top_push needs bipartite pairs.*survival"):
         FORM.build(PairSet.survival(y.astype(bool), np.arange(12.0)), K)
     with pytest.raises(ValueError, match="top_push takes unweighted pairs"):
         FORM.build(PairSet.bipartite(y, point_weights=np.linspace(1, 2, 12)), K)

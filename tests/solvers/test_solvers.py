@@ -21,6 +21,7 @@ import sys
 import textwrap
 import warnings
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -451,7 +452,7 @@ class _Origin(SolverBackend):
     name = "origin"
     required_modules = ("numpy",)
     problem_kinds = frozenset({"LP"})
-    calls: list = []
+    calls: ClassVar[list] = []
 
     def solve(self, problem, *, tol=None, max_iter=None, time_limit=None, verbose=False, warm_start=None,
               solver_options=None):
