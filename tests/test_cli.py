@@ -19,7 +19,8 @@ from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 import aucopt
 from aucopt import LPRanker, OnePassAUC, PairSet, SparseAUC, cli
-from aucopt.cli import SPARSE_BASIS_SIZE, _demo_data, build_parser, main
+from aucopt.cli import SPARSE_BASIS_SIZE, build_parser, main
+from aucopt.cli.demo import demo_data
 from aucopt.exceptions import NoComparablePairsError, ProblemTooLargeError, SolverError
 
 
@@ -28,7 +29,7 @@ def test_demo_table_matches_the_estimator(capsys):
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split() for line in out.splitlines() if re.match(r"^(highs|clarabel)\s", line)}
     assert set(rows) == {"highs", "clarabel"}
-    X_tr, X_te, y_tr, y_te = _demo_data(0.25, 0)
+    X_tr, X_te, y_tr, y_te = demo_data(0.25, 0)
     model = LPRanker(C=1.0, gamma=1.0).fit(X_tr, y_tr)
     for _name, row in rows.items():
         assert row[1] == "optimal"
@@ -222,7 +223,7 @@ def _raises(exc):
     ],
 )
 def test_main_turns_errors_into_one_line(monkeypatch, capsys, exc, code, message):
-    monkeypatch.setattr(cli, "_list_solvers", _raises(exc))
+    monkeypatch.setattr(cli.solvers, "run", _raises(exc))
     err = _one_line_error(capsys, ["solvers"], code=code)
     assert err.startswith(message)
     if code == 1:
@@ -230,10 +231,10 @@ def test_main_turns_errors_into_one_line(monkeypatch, capsys, exc, code, message
 
 
 def test_debug_shows_the_traceback(monkeypatch):
-    monkeypatch.setattr(cli, "_list_solvers", _raises(OSError("disk full")))
+    monkeypatch.setattr(cli.solvers, "run", _raises(OSError("disk full")))
     with pytest.raises(OSError, match="disk full"):
         main(["--debug", "solvers"])
-    monkeypatch.setattr(cli, "_list_solvers", _raises(TypeError("bug")))
+    monkeypatch.setattr(cli.solvers, "run", _raises(TypeError("bug")))
     with pytest.raises(TypeError, match="bug"):
         main(["--debug", "solvers"])
 
@@ -302,7 +303,7 @@ def test_demo_json_and_csv_match_the_estimator(capsys):
     assert "training points" in err  # the sentence above the table goes to standard error
     assert document["columns"] == ["solver", "status", "objective", "test_auc", "support_vectors", "seconds"]
     (row,) = document["rows"]
-    X_tr, X_te, y_tr, y_te = _demo_data(0.25, 0)
+    X_tr, X_te, y_tr, y_te = demo_data(0.25, 0)
     model = LPRanker(C=1.0, gamma=1.0).fit(X_tr, y_tr)
     assert row["solver"] == "highs" and row["status"] == "optimal"
     assert row["objective"] == pytest.approx(model.objective_, rel=1e-6)
@@ -325,7 +326,7 @@ def test_demo_support_vectors_agree_across_solvers(solver, train_size, seed, cap
     argv = ["demo", "--solvers", "highs", solver, "--train-size", str(train_size), "--seed", str(seed), "--json"]
     assert main(argv) == 0
     document, err = _json(capsys)
-    X_tr, _, y_tr, _ = _demo_data(train_size, seed)
+    X_tr, _, y_tr, _ = demo_data(train_size, seed)
     vertex = LPRanker(C=1.0, gamma=1.0, method="full", solver="highs", support_threshold=0.0).fit(X_tr, y_tr)
     rows = {row["solver"]: row for row in document["rows"]}
     for row in rows.values():
@@ -633,7 +634,8 @@ def test_survival_csv_and_json_match_the_protocol(tmp_path, capsys, monkeypatch)
     assert rows["cox"]["p_vs_cox"] == ""  # missing: an empty field
     X, y = load_survival(_survival_csv(tmp_path), time="T", event="E")
     args = build_parser().parse_args(_survival_argv(tmp_path))
-    newton = pooled_cindex_cv(cli._survival_model("newton", args, PairSet.survival(y)), X, y, n_splits=2, n_repeats=2)
+    newton = pooled_cindex_cv(cli.survival.build_model("newton", args, PairSet.survival(y)), X, y,
+                              n_splits=2, n_repeats=2)
     cox = pooled_cindex_cv(make_pipeline(MinMaxScaler(), CoxPH(alpha=0.01)), X, y, n_splits=2, n_repeats=2)
     assert float(rows["newton"]["pooled_c_mean"]) == pytest.approx(newton.mean, abs=1e-12)
     assert float(rows["newton"]["p_vs_cox"]) == pytest.approx(compare_methods(newton, cox).pvalue, abs=1e-12)
@@ -782,6 +784,6 @@ def test_comparison_table_streams_and_holds_rows_until_the_baseline():
 
 
 def test_a_closed_pipe_ends_quietly(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "_list_solvers", _raises(BrokenPipeError(32, "Broken pipe")))
+    monkeypatch.setattr(cli.solvers, "run", _raises(BrokenPipeError(32, "Broken pipe")))
     assert main(["solvers"]) == 141
     assert capsys.readouterr().err == ""

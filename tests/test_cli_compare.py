@@ -101,8 +101,9 @@ def test_compare_time_limit_reports_who_hit_it(capsys):
 
 
 def test_compare_default_time_limit_and_none(capsys, monkeypatch):
-    import aucopt.modeling._compare as compare_module
+    import aucopt.modeling as compare_module
     from aucopt.cli import COMPARE_TIME_LIMIT
+    from aucopt.modeling._compare import DEFAULT_TIME_LIMIT
 
     seen = []
     real = compare_module.compare_solvers
@@ -116,7 +117,7 @@ def test_compare_default_time_limit_and_none(capsys, monkeypatch):
     assert main(argv) == 0
     captured = capsys.readouterr()
     document = json.loads(captured.out)
-    assert COMPARE_TIME_LIMIT == compare_module.DEFAULT_TIME_LIMIT == 60.0 and seen == [60.0]
+    assert COMPARE_TIME_LIMIT == DEFAULT_TIME_LIMIT == 60.0 and seen == [60.0]
     assert document["summary"]["time_limit"] == 60.0 and document["summary"]["time_limited"] == []
     assert [row["status"] for row in document["rows"]] == ["optimal", "optimal"]
     assert "ecos: cvxpy:ecos has no time limit: ran without the 60 s limit" in captured.err
