@@ -12,9 +12,10 @@ predicts the time of each route and solves the full LP when it is predicted to t
 seconds, the smoothing route above.
 """
 
-from ._classes import SMOOTHING_TOL, LPRanker, SurvivalLPRanker
+from ._classes import LPRanker, SurvivalLPRanker
 from ._clustering import LocalClusters, local_clustering
 from ._generation import GenerationResult, row_column_generation
+from ._routing import SMOOTHING_TOL
 from ._scale import ChunkingResult, SubgradientResult, chunking, lp_objective, subgradient
 from ._smoothing import SmoothingResult, smoothing
 

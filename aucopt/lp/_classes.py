@@ -1,15 +1,23 @@
-"""LP Ranker estimators (Ataman 2007): the kernel LP over bipartite or survival pairs."""
+"""LP Ranker estimators (Ataman 2007): the kernel LP over bipartite or survival pairs.
+
+:class:`LPRanker` and :class:`SurvivalLPRanker` are thin classes over one model,
+``_LPRankerModel``: the route rules (which ``method``, its options, the memory check) are
+:class:`~aucopt.lp._routing.RouteChoice`'s, the routes themselves the functions of this
+subpackage; the shared docstring parts are in :mod:`aucopt.lp._docs`.
+"""
 
 from __future__ import annotations
 
-import inspect
 import warnings
+from collections.abc import Callable
 from numbers import Integral
+from typing import Any, ClassVar
 
 import numpy as np
-from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
+from numpy.typing import ArrayLike
+from sklearn.utils._param_validation import StrOptions
 
-from .. import _memory, _runtime
+from .._docstrings import fill_doc
 from .._validation import Count
 from ..base import (
     KERNEL_CONSTRAINTS,
@@ -27,45 +35,28 @@ from ..base import (
     non_negative,
     positive,
 )
-from ..exceptions import SlowFitWarning, SolverWarning, warn
-from ..kernels import check_lp_kernel_values
-from ..modeling import get_formulation
-from ..modeling._rowgen import PAIR_ROW_CONSTRAINTS, pair_row_generation
+from ..exceptions import SolverWarning, warn
+from ..kernels import Kernel, check_lp_kernel_values
+from ..modeling import Problem, get_formulation, pair_row_generation
 from ..modeling.problem import missing_output_message
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..solvers import Status, check_solver, lp_advice, solve
-from ._clustering import CLUSTERING_CONSTRAINTS, local_clustering
-from ._generation import GENERATION_CONSTRAINTS, row_column_generation
-from ._kernel import KernelOperator
-from ._scale import CHUNKING_CONSTRAINTS, SUBGRADIENT_CONSTRAINTS, chunking, subgradient
-from ._smoothing import SMOOTHING_CONSTRAINTS, smoothing
+from ..solvers import SolveResult, Status, lp_advice, solve
+from ._clustering import local_clustering
+from ._docs import FIT_PARTS, PARTS
+from ._generation import row_column_generation
+from ._kernel import KernelLike, KernelOperator
+from ._routing import LP_METHODS, SMOOTHING_TOL, RouteChoice
+from ._scale import chunking, subgradient
+from ._smoothing import smoothing
 
-LP_METHODS = ("full", "generation", "smoothing", "chunking", "clustering", "subgradient")
+__all__ = ["SMOOTHING_TOL", "LPRanker", "SurvivalLPRanker"]
 
-#: ``method="smoothing"``'s certified relative gap when ``tol`` is None
-SMOOTHING_TOL = 1e-3
+#: a seed as scikit-learn takes it, or a NumPy generator
+RandomState = int | np.random.RandomState | np.random.Generator | None
 
-
-#: the function behind each scalable route and the constraints of its ``method_options``
-_ROUTES = {
-    "generation": (row_column_generation, GENERATION_CONSTRAINTS),
-    "smoothing": (smoothing, SMOOTHING_CONSTRAINTS),
-    "chunking": (chunking, CHUNKING_CONSTRAINTS),
-    "subgradient": (subgradient, SUBGRADIENT_CONSTRAINTS),
-    "clustering": (local_clustering, CLUSTERING_CONSTRAINTS),
-}
-#: a formulation other than "lp_ranker": method="generation" generates its pair rows
-_FORMULATION_GENERATION = (pair_row_generation, PAIR_ROW_CONSTRAINTS)
-#: arguments of the route functions that the estimator itself supplies
-_DATA_ARGUMENTS = {"K", "pairs", "X", "y_positive", "time_limit",  # time_limit: from solver_options
-                   "problem", "pair_rows", "pair_index"}
-_ESTIMATOR_PARAMETERS = {"C", "tol", "max_iter", "verbose", "random_state", "solver", "solver_options",
-                         "max_bytes"}
-
-
-def _warning_at_fit(route, *args, **kwargs):
+def _warning_at_fit(route: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``route(*args, **kwargs)``, its warnings re-issued at the user's ``fit`` call."""
-    caught = []
+    caught: list[warnings.WarningMessage] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -75,10 +66,10 @@ def _warning_at_fit(route, *args, **kwargs):
             warn(record.message, record.category)
 
 
-class _LPRankerModel(KernelPairRanker):
+class _LPRankerModel(RouteChoice, KernelPairRanker):
     """The LP Ranker model shared by :class:`LPRanker` and :class:`SurvivalLPRanker`."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "C": [positive()],
         **KERNEL_CONSTRAINTS,
         "formulation": [str, callable],
@@ -95,10 +86,12 @@ class _LPRankerModel(KernelPairRanker):
         **MAX_BYTES_CONSTRAINT,
     }
 
-    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
-                 support_threshold=1e-8, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, kernel: str | Callable[..., Any] = "rbf", gamma: float | str = "scale",
+                 degree: int = 3, coef0: float = 1.0, formulation: str | Callable[..., Any] = "lp_ranker",
+                 method: str = "auto", method_options: dict | None = None, solver: str = "highs",
+                 solver_options: dict | None = None, tol: float | None = None, max_iter: int | None = None,
+                 verbose: int = 0, random_state: RandomState = 0, support_threshold: float = 1e-8,
+                 lifted: bool = True, max_bytes: float | None = DEFAULT_MAX_BYTES):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -117,211 +110,25 @@ class _LPRankerModel(KernelPairRanker):
         self.lifted = lifted
         self.max_bytes = max_bytes
 
+    # fitted by the routes
+    method_result_: Any
+    reduction_: dict | None
+    problem_size_: dict | None
+
     #: what this estimator offers instead of another estimator's fit parameter (see ``check_fit_params``)
-    _fit_parameter_hints = {
+    _fit_parameter_hints: ClassVar[dict[str, str]] = {
         "alpha_path": ("Along a path of C, refit after set_params(C=...) with method_options={'warm_start': "
                        "previous.method_result_} (method='smoothing' or 'generation'): each fit starts from the "
                        "previous solution."),
     }
 
     @property
-    def _row_index_attributes(self):
+    def _row_index_attributes(self) -> tuple[str, ...]:
         """Fitted attributes indexing training rows (``support_`` indexes the centers for clustering)."""
         return () if getattr(self, "method_", self.method) == "clustering" else ("support_",)
 
-    @property
-    def _on_highs(self) -> bool:
-        """Whether ``solver`` is the HiGHS backend, the one that can hold a live model for ``"generation"``."""
-        return self.solver.strip().lower() == "highs"
-
-    # ------------------------------------------------------------------ checks
-    def _check_model_params(self):
-        """Rules spanning several parameters: the route, its options, formulation and solver."""
-        if self.method == "auto" and self.method_options:
-            raise ValueError(f"method_options={self.method_options!r} are options of one route: set method to "
-                             "'full', 'generation', 'smoothing', 'chunking', 'clustering' or 'subgradient' with "
-                             "them (method='auto' chooses the route from the problem size).")
-        self._check_method_options()
-        if self.method == "generation" and not self._on_highs and self.formulation == "lp_ranker":
-            raise ValueError(f"method='generation' grows one live HiGHS model; solver={self.solver!r} cannot. Use "
-                             "solver='highs', or method='chunking', which re-solves restricted LPs on any LP solver.")
-        if self.method in ("smoothing", "chunking", "subgradient") and self.formulation != "lp_ranker":
-            raise ValueError(f"method={self.method!r} solves the LP Ranker itself; use formulation='lp_ranker' "
-                             f"(got formulation={self.formulation!r}).")
-        if self.method == "clustering" and self.kernel == "precomputed":
-            raise ValueError("method='clustering' needs binary labels and explicit features (not a precomputed "
-                             "kernel): the centers are means of feature rows.")
-        check_solver(self.solver)
-        get_formulation(self.formulation)
-
-    def _check_method_options(self):
-        """Reject option names the route does not take and option values out of range."""
-        options = self.method_options or {}
-        if not options:
-            return
-        name = type(self).__name__
-        route = _FORMULATION_GENERATION if self._generates_pair_rows else _ROUTES.get(self.method)
-        valid = [] if route is None else [p for p in inspect.signature(route[0]).parameters
-                                          if p not in _DATA_ARGUMENTS | _ESTIMATOR_PARAMETERS]
-        owned = sorted(set(options) & _ESTIMATOR_PARAMETERS)
-        if owned:
-            raise ValueError(
-                f"method_options {owned} are parameters of {name}, not options of method={self.method!r}: "
-                f"pass them to the estimator, e.g. {name}({owned[0]}=...).")
-        unknown = sorted(set(options) - set(valid))
-        if unknown:
-            raise ValueError(f"method_options {unknown} are not options of method={self.method!r}; "
-                             f"valid: {valid or 'none'}.")
-        function, constraints = route
-        validate_parameter_constraints({key: constraints[key] for key in options}, dict(options),
-                                       caller_name=function.__name__)
-
-    def select_method(self, pairs: PairSet) -> tuple[str, str]:
-        """The route ``fit`` takes on these pairs, and why.
-
-        ``method="auto"`` predicts the time of each route from measured constants (as the
-        memory model predicts bytes): the full LP, exact, when it is predicted to finish within
-        5 s (``aucopt._runtime.AUTO_FULL_SECONDS``); above, the smoothing route, which stops at
-        a certified relative optimality gap of ``tol`` (default 1e-3), or, for a formulation
-        other than ``"lp_ranker"``, its pair rows generated as needed
-        (:func:`aucopt.modeling.pair_row_generation`, exact). A choice predicted to take over a minute is announced with a
-        warning at fit time. An explicit ``method`` is returned as it is.
-
-        Parameters
-        ----------
-        pairs : PairSet
-            The training pairs (only their number, points and target are used).
-
-        Returns
-        -------
-        method : {"full", "generation", "smoothing", "chunking", "clustering", "subgradient"}
-            The route.
-        reason : str
-            One sentence saying why, with the predicted times (printed by ``fit`` when
-            ``verbose`` is set).
-
-        Examples
-        --------
-        >>> from aucopt import LPRanker, PairSet
-        >>> LPRanker().select_method(PairSet.bipartite([1] * 100 + [0] * 100))[0]
-        'full'
-        >>> method, reason = LPRanker().select_method(PairSet.bipartite([1] * 1000 + [0] * 1000))
-        >>> method
-        'smoothing'
-        >>> print(reason)  # doctest: +ELLIPSIS
-        method='auto': smoothing to a certified relative gap of 0.001, predicted ... (1,000,000 pairs; the full LP, exact, is predicted to take ...; method='full' forces it).
-        """
-        m, P = pairs.n_points, pairs.n_pairs
-        if self.method != "auto":
-            return self.method, f"method={self.method!r} ({P:,} pairs)."
-        full = _runtime.full_lp_seconds(m, P, pairs.target)
-        if self.formulation != "lp_ranker":
-            if full <= _runtime.AUTO_FULL_SECONDS:
-                return "full", (f"method='auto': the full LP of formulation {self.formulation!r} ({P:,} pairs; "
-                                f"the LP Ranker's would take {_runtime.describe(full)}).")
-            return "generation", (f"method='auto': formulation {self.formulation!r} with its pair rows generated as "
-                                  f"needed, exact ({P:,} pairs; the LP Ranker's full LP would take "
-                                  f"{_runtime.describe(full)}; method='full' solves it whole).")
-        if full <= _runtime.AUTO_FULL_SECONDS:
-            return "full", (f"method='auto': the full LP, one row per pair, exact ({P:,} pairs; predicted "
-                            f"{_runtime.describe(full)}).")
-        tol = SMOOTHING_TOL if self.tol is None else float(self.tol)
-        blocks = "" if self._stores_kernel(m) else (
-            f"; the {m:,} x {m:,} kernel exceeds max_bytes, so it is evaluated in blocks at every step")
-        return "smoothing", (f"method='auto': smoothing to a certified relative gap of {tol:g}, predicted "
-                             f"{_runtime.describe(self._predicted_seconds('smoothing', pairs))} ({P:,} pairs; the full "
-                             f"LP, exact, is predicted to take {_runtime.describe(full)}; method='full' forces "
-                             f"it{blocks}).")
-
-    def _predicted_seconds(self, method: str, pairs: PairSet) -> float:
-        """The runtime model's seconds for ``method`` on these pairs (NaN for routes it does not model)."""
-        m, P = pairs.n_points, pairs.n_pairs
-        if method == "full":
-            return _runtime.full_lp_seconds(m, P, pairs.target)
-        if method == "smoothing":
-            seconds = _runtime.smoothing_seconds(m, SMOOTHING_TOL if self.tol is None else float(self.tol))
-            return seconds if self._stores_kernel(m) else 4.0 * seconds  # kernel blocks at every step
-        return float("nan")
-
-    def _stores_kernel(self, m: int) -> bool:
-        """Whether the smoothing route keeps the kernel matrix (it fits ``max_bytes`` beside the
-        working arrays, or it is given precomputed); otherwise it evaluates kernel blocks."""
-        if self.kernel in ("precomputed", "linear"):
-            return True  # given, or a product of X with itself in O(m d)
-        return self.max_bytes is None or (_memory.kernel_bytes(m) + _memory.smoothing_work_bytes(m, min(m, 1000))
-                                          <= self.max_bytes)
-
-    def check_size(self, pairs: PairSet) -> None:
-        """Refuse, before any work, a problem whose route would exceed ``max_bytes``.
-
-        Estimates the peak memory of the route chosen by ``method`` (see
-        :meth:`select_method`) for these pairs (kernel
-        matrix, assembled LP and the solver's working memory for ``"full"``; a byte per pair, a
-        kernel block and the restricted LP for ``"generation"`` (the kernel is read in blocks);
-        the working set's kernel rows and Hessian block for ``"smoothing"`` (with the kernel
-        when it fits, else the kernel is evaluated in blocks);
-        the kernel, the pair partition and a restricted LP for ``"chunking"``; the kernel for
-        ``"subgradient"``; the distance matrix for ``"clustering"``) and raises when it is
-        over the budget. ``fit`` calls it first; call it yourself to test a size up front.
-
-        Parameters
-        ----------
-        pairs : PairSet
-            The training pairs (their number of points and pairs is all that is used).
-
-        Raises
-        ------
-        ProblemTooLargeError
-            When the estimate exceeds ``max_bytes``. The message (and the error's
-            ``suggestion``) names the first alternative path whose own estimate fits the same
-            budget: another route of this estimator, RankRC with a basis that fits, or RankSVM.
-
-        Examples
-        --------
-        >>> from aucopt import LPRanker, PairSet
-        >>> from aucopt.exceptions import ProblemTooLargeError
-        >>> pairs = PairSet.bipartite([1] * 10_000 + [0] * 10_000)
-        >>> try:
-        ...     LPRanker(method="full").check_size(pairs)
-        ... except ProblemTooLargeError as exc:
-        ...     print(exc.suggestion.estimator, exc.suggestion.params)
-        LPRanker {'method': 'smoothing'}
-        """
-        m, P = pairs.n_points, pairs.n_pairs
-        survival = pairs.target == "survival"
-        method = self.select_method(pairs)[0]
-
-        def routes(*exclude):
-            return lambda: _memory.lp_routes(m, P, survival=survival, solver=self.solver,
-                                             max_bytes=self.max_bytes, exclude=exclude)
-
-        if method == "full" or self.formulation != "lp_ranker":  # the whole problem is built
-            get_formulation(self.formulation).check_size(n_points=m, n_pairs=P, n_basis=m, lifted=self.lifted,
-                                                         max_bytes=self.max_bytes, solver=self.solver,
-                                                         routes=routes())
-        elif method == "generation":
-            _memory.refuse(_memory.generation_work_bytes(m, P), self.max_bytes,
-                           f"Row-and-column generation over {P:,} pairs of {m:,} points (a byte per pair, kernel "
-                           "blocks and the restricted LP)", routes("generation"))
-        elif method == "smoothing":
-            kernel = _memory.kernel_bytes(m) if self._stores_kernel(m) and self.kernel != "linear" else 0.0
-            _memory.refuse(kernel + _memory.smoothing_work_bytes(m, min(m, 50)), self.max_bytes,
-                           f"The smoothing route over {m:,} points (kernel rows of its working set)",
-                           routes("smoothing"))
-        elif method == "clustering":
-            _memory.refuse(_memory.clustering_bytes(m), self.max_bytes,
-                           f"Local clustering of {m:,} points (a {m:,} x {m:,} distance matrix)", routes())
-        elif method == "chunking":
-            n_chunks = (self.method_options or {}).get("n_chunks", 5)
-            _memory.refuse(_memory.chunking_bytes(m, P, n_chunks=n_chunks, solver=self.solver), self.max_bytes,
-                           f"Chunking over {P:,} pairs of {m:,} points (kernel matrix, pair partition and "
-                           "restricted LPs)", routes("chunking"))
-        else:
-            _memory.refuse(_memory.subgradient_bytes(m), self.max_bytes, f"The {m:,} x {m:,} kernel matrix",
-                           routes("chunking", "subgradient"))
-
     # ------------------------------------------------------------------ solve
-    def _fit(self, X, y, sample_weight=None, groups=None):
+    def _fit(self, X: Any, y: Any, sample_weight: Any = None, groups: Any = None) -> Any:
         """The kernel-expansion fit, with the per-row ``groups`` handed to the formulation."""
         self._fit_groups = groups
         try:
@@ -329,7 +136,7 @@ class _LPRankerModel(KernelPairRanker):
         finally:
             del self._fit_groups
 
-    def _solve_lp(self, problem, generation_options=None):
+    def _solve_lp(self, problem: Problem, generation_options: dict | None = None) -> SolveResult:
         """Solve the built LP whole, or, given ``generation_options``, with its pair rows generated
         as needed (:func:`~aucopt.modeling.pair_row_generation`: certified, or the status reached)."""
         if "coef" not in problem.outputs:  # before solving: the model is read from this output
@@ -345,7 +152,8 @@ class _LPRankerModel(KernelPairRanker):
         self.method_result_ = result
         return result if result.x is not None else result.raise_for_status()
 
-    def _solve(self, X, pairs, kernel):
+    def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:
+        """Fit on the training pairs by the route ``method`` (or the one ``"auto"`` chooses)."""
         options = dict(self.method_options or {})
         C = float(self.C)
         self.method_result_ = self.reduction_ = self.problem_size_ = None
@@ -372,6 +180,12 @@ class _LPRankerModel(KernelPairRanker):
             return self._solve_generation(X, pairs, kernel, C, options)
         if method == "smoothing":
             return self._solve_smoothing(X, pairs, kernel, C, options)
+        return self._solve_on_matrix(X, pairs, kernel, method, C, options)
+
+    def _solve_on_matrix(self, X: Any, pairs: PairSet, kernel: Kernel, method: str, C: float,
+                         options: dict) -> Solution:
+        """The routes that read the whole kernel matrix: the subgradient, chunking and the full LP
+        (its pair rows generated for a formulation other than the LP Ranker's)."""
         K = kernel(dense(X) if kernel.precomputed else X)
         check_lp_kernel_values(K, None if method == "subgradient" else self.solver)
         basis = None if kernel.precomputed else X
@@ -394,24 +208,10 @@ class _LPRankerModel(KernelPairRanker):
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
         self.optimality_gap_ = 0.0 if result.status == Status.OPTIMAL else float("nan")
+        assert result.x is not None  # _solve_lp raised otherwise
         return Solution(basis, problem.output(result.x, "coef"), result, result.objective)
 
-    @property
-    def _generates_pair_rows(self) -> bool:
-        """method="generation" on a formulation other than the LP Ranker: its pair rows generated."""
-        return self.method == "generation" and self.formulation != "lp_ranker"
-
-    def _announce_slow_route(self, method, pairs):
-        """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
-        if self.method != "auto":
-            return
-        seconds = self._predicted_seconds(method, pairs)
-        if seconds > _runtime.SLOW_FIT_SECONDS:
-            warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
-                 f"{_runtime.describe(seconds)}: set verbose=1 to follow its certified gap, raise tol for a looser "
-                 "gap, or subsample the data.", SlowFitWarning)
-
-    def _kernel_operator(self, X, kernel, m):
+    def _kernel_operator(self, X: Any, kernel: Kernel, m: int) -> KernelOperator:
         """The kernel as the smoothing route reads it: the given matrix, the features' products for the
         linear kernel, the stored matrix when it fits ``max_bytes``, else blocks evaluated on demand."""
         if kernel.precomputed:
@@ -425,7 +225,7 @@ class _LPRankerModel(KernelPairRanker):
             return KernelOperator(kernel(X), m, symmetric=True)
         return KernelOperator(lambda rows, cols: kernel(X[rows], X[cols]), m)
 
-    def _solve_smoothing(self, X, pairs, kernel, C, options):
+    def _solve_smoothing(self, X: Any, pairs: PairSet, kernel: Kernel, C: float, options: dict) -> Solution:
         """The smoothing route to a certified relative gap of ``tol`` (default 1e-3)."""
         operator = self._kernel_operator(X, kernel, pairs.n_points)
         tol = SMOOTHING_TOL if self.tol is None else float(self.tol)
@@ -435,24 +235,24 @@ class _LPRankerModel(KernelPairRanker):
         self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.iterations, run.gap
         return Solution(None if kernel.precomputed else X, pairs.signs * run.alpha, None, run.objective)
 
-    def _solve_generation(self, X, pairs, kernel, C, options):
+    def _solve_generation(self, X: Any, pairs: PairSet, kernel: Kernel, C: float, options: dict) -> Solution:
         """Row-and-column generation, reading the kernel in blocks (never the whole matrix)."""
+        K: KernelLike
         if kernel.precomputed:
             K, basis = dense(X), None
             check_lp_kernel_values(K, self.solver)
         else:
-            basis = X
-
-            def K(rows, cols):
+            def blocks(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
                 block = kernel(X[rows], X[cols])
                 check_lp_kernel_values(block, self.solver)
                 return block
+            K, basis = blocks, X
         run = _warning_at_fit(row_column_generation, K, pairs, C, tol=self.tol, verbose=self.verbose,
                               solver_options=self._solver_options(), max_bytes=self.max_bytes, **options)
         self.method_result_, self.n_iter_, self.optimality_gap_ = run, run.rounds, run.gap
         return Solution(basis, pairs.signs * run.alpha, run.solve_result, run.objective)
 
-    def _solve_clustered(self, X, pairs, kernel, options):
+    def _solve_clustered(self, X: Any, pairs: PairSet, kernel: Kernel, options: dict) -> Solution:
         """The reduced LP (Ataman 2007, eq. 4.1) on the local-clustering centers, pair weights w_s·w_t."""
         clusters = local_clustering(dense(X), pairs.signs > 0, max_bytes=self.max_bytes, **options)
         self.method_result_ = clusters
@@ -465,9 +265,11 @@ class _LPRankerModel(KernelPairRanker):
         result = self._solve_lp(problem)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
+        assert result.x is not None  # _solve_lp raised otherwise
         return Solution(clusters.centers, problem.output(result.x, "coef"), result, result.objective)
 
 
+@fill_doc(**PARTS)
 class LPRanker(BinaryRankerMixin, _LPRankerModel):
     """LP Ranker: a sparse kernel ranker maximizing the AUC by linear programming.
 
@@ -479,20 +281,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
 
     Parameters
     ----------
-    C : float, default=1.0
-        Weight of the pairwise hinge loss (> 0); larger values fit the pairs harder and keep
-        more ranking vectors.
-    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
-        The kernel k, as in :class:`sklearn.svm.SVC`. With ``"precomputed"``, ``X`` is the
-        kernel matrix (n_samples × n_samples at fit, n_test × n_samples at prediction). A
-        callable is called as ``kernel(A, B)`` and returns the kernel matrix.
-    gamma : float or {"scale", "auto", "sigma2"}, default="scale"
-        Width of the ``"rbf"`` and ``"poly"`` kernels: ``"scale"`` is 1/(n_features·Var(X)),
-        ``"auto"`` 1/n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise squared distance.
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Constant term of the ``"poly"`` kernel.
+    {{kernel_parameters}}
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``, see :func:`aucopt.available_formulations`) or a function
@@ -514,8 +303,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"generation"``: row-and-column generation on one live HiGHS model
         (:func:`aucopt.lp.row_column_generation`), the same optimum, certified, from an LP over
         a working set of pairs and ranking vectors, started from the smoothing route's
-        solution; the kernel is read in blocks. ``"smoothing"``: the smoothed objective, narrowed by continuation and minimized by
-        Newton steps on the sorted-pair core (:func:`aucopt.lp.smoothing`), until the certified
+        solution; the kernel is read in blocks. ``"smoothing"``: the smoothed objective,
+        narrowed by continuation and minimized by Newton steps on the sorted-pair core
+        (:func:`aucopt.lp.smoothing`), until the certified
         relative optimality gap is at most ``tol``; pairs are never listed, and a kernel that
         does not fit ``max_bytes`` is evaluated in blocks.
         The routes of Ataman (2007), Ch. IV: ``"chunking"``, exact constraint generation
@@ -535,31 +325,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``target_frac``, ``min_improvement``, ``step``, ``alpha0``, ``callback``. Options that are estimator
         parameters (``tol``, ``max_iter``, ``verbose``, ``random_state``, ``solver``,
         ``solver_options``, ``max_bytes``) are set on the estimator.
-    solver : str, default="highs"
-        LP backend: ``"highs"``, ``"osqp"``, ``"cvxpy"`` (Clarabel), ``"cvxpy:<NAME>"`` or an
-        installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
-        ``method="smoothing"`` and ``"subgradient"``; ``method="generation"`` needs
-        ``"highs"``. HiGHS (dual simplex) is the LP solver. OSQP is a first-order
-        QP solver: on this degenerate LP it takes minutes at a few hundred points (HiGHS: about
-        a second) and often stops at its iteration limit, so ``"osqp"`` (and
-        ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
-    solver_options : dict, default=None
-        Raw options passed unchanged to the backend, in its own names (e.g. HiGHS
-        ``{"presolve": "off"}``). ``{"time_limit": seconds}`` (a positive number, NumPy
-        scalars included; checked by ``fit`` for every route alike) caps each solve on every
-        backend that has a time limit (HiGHS, OSQP, Clarabel, SCS, HiGHS or OSQP through cvxpy;
-        ECOS has none and raises ``ValueError``); a solve of ``method="full"`` stopped by it
-        keeps its last point, sets ``solve_result_.status == "time_limit"`` and issues a
-        :class:`~aucopt.exceptions.SolverWarning`. It caps the whole fit on every route:
-        generation and chunking give each restricted LP the time left, smoothing (its inner QP
-        solves too) and the subgradient stop at it. A scalable route stopped by it, even inside
-        a restricted LP, issues a ``ConvergenceWarning``: the best point found is kept, with its
-        certified lower bound, and ``optimality_gap_`` says how far from the optimum it can be.
-    tol : float, default=None
-        Stopping tolerance: for ``method="smoothing"``, the certified relative optimality gap at
-        which it stops (None: 1e-3, ``aucopt.lp.SMOOTHING_TOL``); the backend's tolerance for
-        the LP routes (None: the backend's default); for ``method="subgradient"`` the relative
-        move of α below which the run stops (None: no such test).
+    {{solver_parameters}}
     max_iter : int, default=None
         Iteration limit: Newton steps of smoothing (default 1000), subgradient iterations
         (default 5000), generation rounds (default 500), chunking passes (default 50),
@@ -572,11 +338,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         every LP solved (``"full"``, ``"clustering"`` and each LP of ``"chunking"``) and a
         progress bar for ``"generation"``, ``"smoothing"`` (with the certified gap),
         ``"chunking"`` and ``"subgradient"`` (with ≥ 2, also HiGHS's log for ``"generation"``).
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the random partition of the pairs into chunks (``method="chunking"``).
-    support_threshold : float, default=1e-8
-        Coefficients with ``|y_l α_l| ≤ support_threshold · max|y α|`` are dropped
-        from the expansion. The subgradient's α is rarely exactly 0: use e.g. 1e-3 there.
+    {{random_state_parameters}}
     pos_label : int, float, bool or str, default=None
         The positive class; None: the larger of the two labels.
     pair_options : dict, default=None
@@ -590,13 +352,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         learns no cut points between the levels); ``pos_label`` must then be None.
         The formulation receives the pair set of that target (``m.labels``: each point's level
         index). ``method="clustering"`` needs binary labels.
-    lifted : bool, default=True
-        Build the sparse lifted LP (score variables s = K Y α, three nonzeros per pair row);
-        False builds the thesis's dense pair rows (2·n_samples nonzeros per pair row).
-    max_bytes : float or None, default=2147483648
-        Memory budget (bytes, default 2 GiB) of the LP, the kernel matrix and the route's
-        arrays; larger problems raise :class:`~aucopt.exceptions.ProblemTooLargeError` before
-        any work. None: no limit.
+    {{size_parameters}}
 
     Attributes
     ----------
@@ -607,18 +363,14 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     support_ : ndarray of shape (n_support,)
         Indices of the ranking vectors (rows of ``X``, or of the cluster centers for
         ``method="clustering"``).
-    support_vectors_ : ndarray of shape (n_support, n_features) or None
-        The ranking vectors; None for ``kernel="precomputed"``.
+    {{support_vectors}}
     dual_coef_ : ndarray of shape (n_support,)
         Their coefficients y_l α_l in f(x) = Σ_l dual_coef_l k(x, support_vectors_l).
     intercept_ : float
         ``decision_function`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
     threshold_ : float
         The score cut with the best training accuracy, used by ``predict``.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    method_ : str
-        The route taken (``method``, or the one ``method="auto"`` chose).
+    {{kernel_and_method}}
     objective_ : float
         LP objective Σ α + C Σ w_ij z_ij at the solution: the full LP's (over all pairs) for
         every route but ``"clustering"``, whose objective is the reduced LP's.
@@ -651,10 +403,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         ``"generation"``, ``"smoothing"``, ``"chunking"`` and ``"subgradient"``).
     reduction_ : dict or None
         For ``"clustering"``: ``{"points": (m, k), "pairs": (n⁺n⁻, k⁺k⁻)}`` before and after.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{features_in}}
 
     See Also
     --------
@@ -681,8 +430,7 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
 
     References
     ----------
-    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
-       problems with binary output*. PhD thesis, University of Iowa.
+    {{ataman_reference}}
     .. [2] Huangfu, Q., & Hall, J. A. J. (2018). Parallelizing the dual revised simplex method.
        *Mathematical Programming Computation*, 10(1), 119–142.
 
@@ -709,14 +457,16 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     (True, True)
     """
 
-    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
+    _parameter_constraints: ClassVar[dict] = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
                                     **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
-                 support_threshold=1e-8, pos_label=None, pair_options=None, lifted=True,
-                 max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, kernel: str | Callable[..., Any] = "rbf", gamma: float | str = "scale",
+                 degree: int = 3, coef0: float = 1.0, formulation: str | Callable[..., Any] = "lp_ranker",
+                 method: str = "auto", method_options: dict | None = None, solver: str = "highs",
+                 solver_options: dict | None = None, tol: float | None = None, max_iter: int | None = None,
+                 verbose: int = 0, random_state: RandomState = 0, support_threshold: float = 1e-8,
+                 pos_label: int | float | bool | str | None = None, pair_options: dict | None = None,
+                 lifted: bool = True, max_bytes: float | None = DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
                          solver=solver, solver_options=solver_options, tol=tol, max_iter=max_iter,
@@ -725,40 +475,27 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         self.pos_label = pos_label
         self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, groups=None, **fit_params):
+    @fill_doc(**FIT_PARTS)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: float | ArrayLike | None = None,
+            groups: ArrayLike | None = None, **fit_params: Any) -> LPRanker:
         """Fit the LP Ranker.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data (the kernel matrix for ``kernel="precomputed"``).
+        {{fit_X}}
         y : array-like of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class. With
             ``pair_options={"target": "multipartite"}``: ordinal labels of two or more levels.
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        groups : array-like of int of shape (n_samples,), default=None
-            One integer group index per sample (a protected attribute, a site, ...), handed
-            to the formulation as ``m.groups`` (rows of zero ``sample_weight`` are dropped from
-            it with the rows); a formulation that reads ``m.groups`` without them raises a
-            ``ValueError``. Formulations that do not read it ignore it. In a ``Pipeline`` pass
-            ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
-            scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
-            (the same ``groups`` then also reach a group-aware splitter).
-        **fit_params : dict
-            No other fit parameter is taken: a name given here raises a ``TypeError`` naming
-            the estimators that take it (e.g. ``alpha_path`` of the Newton rankers), before
-            any work.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         return super().fit(X, y, sample_weight, groups=groups, **fit_params)
 
 
+@fill_doc(**PARTS)
 class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     """LP Ranker for right-censored survival data: a sparse kernel risk score.
 
@@ -770,18 +507,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
 
     Parameters
     ----------
-    C : float, default=1.0
-        Weight of the pairwise hinge loss (> 0).
-    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
-        The kernel k, as in :class:`sklearn.svm.SVC`; ``"precomputed"`` takes the kernel
-        matrix as ``X``.
-    gamma : float or {"scale", "auto", "sigma2"}, default="scale"
-        Width of the ``"rbf"`` and ``"poly"`` kernels: ``"scale"`` is 1/(n_features·Var(X)),
-        ``"auto"`` 1/n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise squared distance.
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Constant term of the ``"poly"`` kernel.
+    {{kernel_parameters}}
     formulation : str or callable, default="lp_ranker"
         The LP to solve: a registered formulation name (``"lp_ranker"``,
         ``"lp_ranker_free_sign"``) or a function ``f(m, C)`` declaring one. It reads the
@@ -800,17 +526,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         needs binary labels and is refused.
     method_options : dict, default=None
         Options of the route (see :class:`LPRanker`).
-    solver : str, default="highs"
-        LP backend (see :func:`aucopt.available_solvers`). HiGHS is the LP solver; ``"osqp"``
-        (a first-order QP solver, minutes on this LP at a few hundred points) issues a
-        :class:`~aucopt.exceptions.SolverWarning` at fit time (see :class:`LPRanker`).
-    solver_options : dict, default=None
-        Raw options passed unchanged to the backend; ``{"time_limit": seconds}`` caps the
-        whole fit on every route and backend that has a time limit (see :class:`LPRanker`).
-    tol : float, default=None
-        Stopping tolerance: for ``method="smoothing"`` the certified relative optimality gap
-        (None: 1e-3); the backend's for the LP routes (None: its default); for
-        ``method="subgradient"`` the relative move of α below which the run stops.
+    {{solver_parameters}}
     max_iter : int, default=None
         Newton steps of smoothing (default 1000), subgradient iterations (default 5000),
         generation rounds (default 500), chunking passes (default 50) or the backend's
@@ -820,10 +536,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Progress output: 0 silent; ≥ 1 the route taken and why, the backend's own log for
         every LP solved and a progress bar for ``"generation"``, ``"smoothing"``,
         ``"chunking"`` and ``"subgradient"``.
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the random partition of the pairs into chunks (``method="chunking"``).
-    support_threshold : float, default=1e-8
-        Coefficients with ``|y_l α_l| ≤ support_threshold · max|y α|`` are dropped.
+    {{random_state_parameters}}
     pair_options : dict, default=None
         Survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``{"variant":
         "lprex"}`` adds censored–censored pairs (Ataman 2007, Table 5.3), ``{"time_weight":
@@ -834,24 +547,16 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
         AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
         estimate of the fitting rows; both keep the pairs unlisted.
-    lifted : bool, default=True
-        Build the sparse lifted LP (False: the thesis's dense pair rows).
-    max_bytes : float or None, default=2147483648
-        Memory budget (bytes, default 2 GiB); larger problems raise
-        :class:`~aucopt.exceptions.ProblemTooLargeError` before any work. None: no limit.
+    {{size_parameters}}
 
     Attributes
     ----------
     support_ : ndarray of shape (n_support,)
         Indices of the ranking vectors among the training rows.
-    support_vectors_ : ndarray of shape (n_support, n_features) or None
-        The ranking vectors; None for ``kernel="precomputed"``.
+    {{support_vectors}}
     dual_coef_ : ndarray of shape (n_support,)
         Their coefficients y_l α_l (y_l = +1 for events, −1 for censored subjects).
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    method_ : str
-        The route taken (``method``, or the one ``method="auto"`` chose).
+    {{kernel_and_method}}
     objective_ : float
         LP objective at the solution (the full LP's, over all comparable pairs).
     optimality_gap_ : float
@@ -873,10 +578,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         Variables, rows and nonzeros of the assembled LP (``"full"`` only).
     reduction_ : None
         Only set by ``method="clustering"``, which survival data do not support.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{features_in}}
 
     See Also
     --------
@@ -897,8 +599,7 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
 
     References
     ----------
-    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
-       problems with binary output*. PhD thesis, University of Iowa.
+    {{ataman_reference}}
     .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
 
@@ -917,12 +618,15 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
     'survival'
     """
 
-    _parameter_constraints: dict = {**_LPRankerModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_LPRankerModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, C=1.0, *, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 formulation="lp_ranker", method="auto", method_options=None, solver="highs",
-                 solver_options=None, tol=None, max_iter=None, verbose=0, random_state=0,
-                 support_threshold=1e-8, pair_options=None, lifted=True, max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, kernel: str | Callable[..., Any] = "rbf", gamma: float | str = "scale",
+                 degree: int = 3, coef0: float = 1.0, formulation: str | Callable[..., Any] = "lp_ranker",
+                 method: str = "auto", method_options: dict | None = None, solver: str = "highs",
+                 solver_options: dict | None = None, tol: float | None = None, max_iter: int | None = None,
+                 verbose: int = 0, random_state: RandomState = 0, support_threshold: float = 1e-8,
+                 pair_options: dict | None = None, lifted: bool = True,
+                 max_bytes: float | None = DEFAULT_MAX_BYTES):
         super().__init__(C, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          formulation=formulation, method=method, method_options=method_options,
                          solver=solver, solver_options=solver_options, tol=tol, max_iter=max_iter,
@@ -930,34 +634,20 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
                          lifted=lifted, max_bytes=max_bytes)
         self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, groups=None, **fit_params):
+    @fill_doc(**FIT_PARTS)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: float | ArrayLike | None = None,
+            groups: ArrayLike | None = None, **fit_params: Any) -> SurvivalLPRanker:
         """Fit the survival LP Ranker.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data (the kernel matrix for ``kernel="precomputed"``).
+        {{fit_X}}
         y : structured array of shape (n_samples,) or tuple (event, time)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        groups : array-like of int of shape (n_samples,), default=None
-            One integer group index per sample (a protected attribute, a site, ...), handed
-            to the formulation as ``m.groups`` (rows of zero ``sample_weight`` are dropped from
-            it with the rows); a formulation that reads ``m.groups`` without them raises a
-            ``ValueError``. Formulations that do not read it ignore it. In a ``Pipeline`` pass
-            ``fit(X, y, <step>__groups=g)``; in ``GridSearchCV`` or ``cross_validate``, enable
-            scikit-learn's metadata routing and request it with ``set_fit_request(groups=True)``
-            (the same ``groups`` then also reach a group-aware splitter).
-        **fit_params : dict
-            No other fit parameter is taken: a name given here raises a ``TypeError`` naming
-            the estimators that take it (e.g. ``alpha_path`` of the Newton rankers), before
-            any work.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         return super().fit(X, y, sample_weight, groups=groups, **fit_params)

@@ -54,6 +54,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.spatial.distance import pdist, squareform
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
@@ -153,7 +154,7 @@ class LocalClusters:
         return 1.0 - self.n_pairs_after / self.n_pairs_before
 
 
-def local_clustering(X, y_positive, variant: str = "b", *,
+def local_clustering(X: ArrayLike, y_positive: ArrayLike, variant: str = "b", *,
                      max_bytes: float | None = DEFAULT_MAX_BYTES) -> LocalClusters:
     """Agglomerative local clustering of Ataman (2007), Fig. 4.2, for the reduced LP Ranker.
 
@@ -216,102 +217,129 @@ def local_clustering(X, y_positive, variant: str = "b", *,
     >>> int(clusters.weights.sum()), clusters.n_points_after < 60
     (60, True)
     """
-    X, pos = _check_input(X, y_positive, variant, max_bytes)
-    m = X.shape[0]
-    literal = variant == "b"
+    points, pos = _check_input(X, y_positive, variant, max_bytes)
+    run = _Agglomeration(points, pos, variant)
+    while (pair := run.closest()) is not None:
+        run.step(*pair)
+    return run.clusters()
 
-    # Slot i holds the center whose representative (smallest member index) is i; merging slots
-    # a < b keeps a. D[i, j] is the squared center distance (+inf on the diagonal, for dead
-    # slots, for blocked pairs and, in variant "b", for flagged centers). Every candidate pair
-    # has an unflagged member, so only unflagged rows are searched: nn[u] / nnd[u] hold the
-    # exact nearest candidate of each unflagged center u (ties -> smallest index); nnd = inf
-    # for flagged and dead slots, whose rows are never read again.
-    D = squareform(pdist(X, "sqeuclidean"))
-    np.fill_diagonal(D, np.inf)
-    sums = X.copy()
-    w = np.ones(m, dtype=np.int64)
-    centers = X.copy()
-    alive = np.ones(m, dtype=bool)
-    flagged = np.zeros(m, dtype=bool)
-    owner = np.arange(m)  # slot of each original point
-    nn = np.argmin(D, axis=1)
-    nnd = D[np.arange(m), nn]
-    n_merges = n_blocked = 0
 
-    def recompute(rows):
+class _Agglomeration:
+    """The centers of a local-clustering run and the search structure for their closest pair.
+
+    Slot i holds the center whose representative (smallest member index) is i; merging slots
+    a < b keeps a. D[i, j] is the squared center distance (+inf on the diagonal, for dead
+    slots, for blocked pairs and, in variant "b", for flagged centers). Every candidate pair
+    has an unflagged member, so only unflagged rows are searched: nn[u] / nnd[u] hold the
+    exact nearest candidate of each unflagged center u (ties -> smallest index); nnd = inf
+    for flagged and dead slots, whose rows are never read again.
+    """
+
+    def __init__(self, X: np.ndarray, pos: np.ndarray, variant: str):
+        m = X.shape[0]
+        self.m, self.pos, self.variant, self.literal = m, pos, variant, variant == "b"
+        self.D = squareform(pdist(X, "sqeuclidean"))
+        np.fill_diagonal(self.D, np.inf)
+        self.sums = X.copy()
+        self.w = np.ones(m, dtype=np.int64)
+        self.centers = X.copy()
+        self.alive = np.ones(m, dtype=bool)
+        self.flagged = np.zeros(m, dtype=bool)
+        self.owner = np.arange(m)  # slot of each original point
+        self.nn = np.argmin(self.D, axis=1)
+        self.nnd = self.D[np.arange(m), self.nn]
+        self.n_merges = self.n_blocked = 0
+
+    def recompute(self, rows: np.ndarray) -> None:
+        """The nearest candidate of each of these (unflagged) rows, searched again."""
         if len(rows):
-            nn[rows] = np.argmin(D[rows], axis=1)
-            nnd[rows] = D[rows, nn[rows]]
+            self.nn[rows] = np.argmin(self.D[rows], axis=1)
+            self.nnd[rows] = self.D[rows, self.nn[rows]]
 
-    while True:
+    def closest(self) -> tuple[int, int] | None:
+        """The closest candidate pair (a, b), a < b, ties to the smallest (a, b); None when none is left."""
+        nn, nnd = self.nn, self.nnd
         dmin = nnd.min()
         if not np.isfinite(dmin):
-            break
+            return None
         rows = np.flatnonzero(nnd == dmin)
         lo = np.minimum(rows, nn[rows])
         hi = np.maximum(rows, nn[rows])
         t = np.lexsort((hi, lo))[0] if len(rows) > 1 else 0  # tie rule: smallest (lo, hi)
-        a, b = int(lo[t]), int(hi[t])
+        return int(lo[t]), int(hi[t])
 
+    def step(self, a: int, b: int) -> None:
+        """Merge a same-class unflagged pair, flag an opposite-class pair, or (one member flagged)
+        flag the other (variant "bp") or block the pair (variant "f")."""
+        pos, flagged = self.pos, self.flagged
         if pos[a] == pos[b] and not flagged[a] and not flagged[b]:
-            # ---- merge b into a: weighted mean (= mean of all members), unflagged
-            sums[a] += sums[b]
-            w[a] += w[b]
-            centers[a] = sums[a] / w[a]
-            alive[b] = False
-            owner[owner == b] = a
-            D[b, :] = np.inf
-            D[:, b] = np.inf
-            nnd[b] = np.inf
-            cand = alive & ~flagged if literal else alive.copy()
-            cand[a] = False
-            row = np.full(m, np.inf)
-            row[cand] = _sq_dist(centers[cand], centers[a])
-            D[a, :] = row
-            D[:, a] = row
-            searched = alive & ~flagged
-            stale = searched & ((nn == a) | (nn == b))
-            stale[a] = True
-            # other searched rows: only their entries for a (new) and b (now inf, not their nn)
-            better = searched & ~stale & ((row < nnd) | ((row == nnd) & (nn > a)))
-            nn[better] = a
-            nnd[better] = row[better]
-            recompute(np.flatnonzero(stale))
-            n_merges += 1
-            continue
-
+            self.merge(a, b)
+            return
         if pos[a] != pos[b]:
             newly = [c for c in (a, b) if not flagged[c]]  # opposite classes: flag both
-        elif variant == "bp":
+        elif self.variant == "bp":
             newly = [a if flagged[b] else b]  # same class, one flagged: flag the other one
         else:  # variant "f": same class, one flagged: block this pair only
-            D[a, b] = D[b, a] = np.inf
-            recompute(np.array([b if flagged[a] else a]))  # the pair lives in that row only
-            n_blocked += 1
-            continue
+            self.D[a, b] = self.D[b, a] = np.inf
+            self.recompute(np.array([b if flagged[a] else a]))  # the pair lives in that row only
+            self.n_blocked += 1
+            return
+        self.flag(newly)
 
-        flagged[newly] = True
-        nnd[newly] = np.inf
-        if literal:
+    def merge(self, a: int, b: int) -> None:
+        """Merge b into a: the weighted mean (= mean of all members), unflagged."""
+        D, nn, nnd, alive, flagged = self.D, self.nn, self.nnd, self.alive, self.flagged
+        self.sums[a] += self.sums[b]
+        self.w[a] += self.w[b]
+        self.centers[a] = self.sums[a] / self.w[a]
+        alive[b] = False
+        self.owner[self.owner == b] = a
+        D[b, :] = np.inf
+        D[:, b] = np.inf
+        nnd[b] = np.inf
+        cand = alive & ~flagged if self.literal else alive.copy()
+        cand[a] = False
+        row = np.full(self.m, np.inf)
+        row[cand] = _sq_dist(self.centers[cand], self.centers[a])
+        D[a, :] = row
+        D[:, a] = row
+        searched = alive & ~flagged
+        stale = searched & ((nn == a) | (nn == b))
+        stale[a] = True
+        # other searched rows: only their entries for a (new) and b (now inf, not their nn)
+        better = searched & ~stale & ((row < nnd) | ((row == nnd) & (nn > a)))
+        nn[better] = a
+        nnd[better] = row[better]
+        self.recompute(np.flatnonzero(stale))
+        self.n_merges += 1
+
+    def flag(self, newly: list) -> None:
+        """Freeze these centers."""
+        self.flagged[newly] = True
+        self.nnd[newly] = np.inf
+        if self.literal:
             # flagged centers become invisible to the search
-            D[:, newly] = np.inf
-            recompute(np.flatnonzero(alive & ~flagged & np.isin(nn, newly)))
+            self.D[:, newly] = np.inf
+            self.recompute(np.flatnonzero(self.alive & ~self.flagged & np.isin(self.nn, newly)))
         # bp / f: pairs (unflagged, newly flagged) stay candidates and sit in unflagged rows;
         # pairs of two flagged centers are dropped simply by no longer searching flagged rows.
 
-    slots = np.flatnonzero(alive)
-    index_of_slot = np.full(m, -1)
-    index_of_slot[slots] = np.arange(len(slots))
-    positive = pos[slots]
-    k_pos = int(positive.sum())
-    n_pos = int(pos.sum())
-    return LocalClusters(
-        centers=centers[slots], weights=w[slots], positive=positive,
-        labels=index_of_slot[owner], flagged=flagged[slots], variant=variant,
-        n_points_before=m, n_points_after=len(slots),
-        n_pairs_before=n_pos * (m - n_pos), n_pairs_after=k_pos * (len(slots) - k_pos),
-        n_merges=n_merges, n_blocked=n_blocked,
-    )
+    def clusters(self) -> LocalClusters:
+        """The living centers, in slot order (by their smallest member index)."""
+        m, pos = self.m, self.pos
+        slots = np.flatnonzero(self.alive)
+        index_of_slot = np.full(m, -1)
+        index_of_slot[slots] = np.arange(len(slots))
+        positive = pos[slots]
+        k_pos = int(positive.sum())
+        n_pos = int(pos.sum())
+        return LocalClusters(
+            centers=self.centers[slots], weights=self.w[slots], positive=positive,
+            labels=index_of_slot[self.owner], flagged=self.flagged[slots], variant=self.variant,
+            n_points_before=m, n_points_after=len(slots),
+            n_pairs_before=n_pos * (m - n_pos), n_pairs_after=k_pos * (len(slots) - k_pos),
+            n_merges=self.n_merges, n_blocked=self.n_blocked,
+        )
 
 
 def _sq_dist(C, c):
@@ -320,7 +348,7 @@ def _sq_dist(C, c):
     return (diff * diff).sum(axis=1)
 
 
-def _check_input(X, y_positive, variant, max_bytes):
+def _check_input(X, y_positive, variant, max_bytes) -> tuple[np.ndarray, np.ndarray]:
     validate_parameter_constraints(CLUSTERING_CONSTRAINTS, {"variant": variant, "max_bytes": max_bytes},
                                    caller_name="local_clustering")
     try:

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,16 +36,15 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from .. import _memory
-from .._progress import progress_bar
-from .._validation import check_time_limit
+from .._validation import Count, check_time_limit
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_counts, pair_loss, violated_pairs
-from ..solvers import Status
+from ..solvers import SolveResult, Status
 from ..solvers.highs import IncrementalLP
-from ._kernel import KernelOperator
-from ._scale import _Count
+from ._kernel import KernelLike, KernelOperator
+from ._runlog import RunLog
 from ._smoothing import SmoothingResult, smoothing
 
 __all__ = ["GENERATION_CONSTRAINTS", "GenerationResult", "row_column_generation"]
@@ -137,11 +138,11 @@ class GenerationResult:
 #: constraints of the options of :func:`row_column_generation`
 GENERATION_CONSTRAINTS = {
     "C": [positive()],
-    "pairs_per_point": [_Count(Integral, 1, None, closed="left")],
-    "max_pairs": [_Count(Integral, 1, None, closed="left"), None],
-    "columns_per_round": [_Count(Integral, 1, None, closed="left")],
+    "pairs_per_point": [Count(Integral, 1, None, closed="left")],
+    "max_pairs": [Count(Integral, 1, None, closed="left"), None],
+    "columns_per_round": [Count(Integral, 1, None, closed="left")],
     "min_violation": [Interval(Real, 0, 1, closed="left")],
-    "max_iter": [_Count(Integral, 1, None, closed="left")],
+    "max_iter": [Count(Integral, 1, None, closed="left")],
     "tol": [positive(), None],
     "solver_options": [dict, None],
     "verbose": ["verbose"],
@@ -258,10 +259,12 @@ def _most_negative(rc, allowed, count, threshold):
     return cand[np.argsort(rc[cand], kind="stable")]
 
 
-def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int = 5, max_pairs: int | None = None,
-                          columns_per_round: int = 100, min_violation: float = 1e-7, max_iter: int = 500,
-                          tol: float | None = None, solver_options: dict | None = None, verbose: int = 0,
-                          max_bytes: float | None = DEFAULT_MAX_BYTES, callback=None, warm_start=None,
+def row_column_generation(K: KernelLike, pairs: PairSet, C: float, *, pairs_per_point: int = 5,
+                          max_pairs: int | None = None, columns_per_round: int = 100, min_violation: float = 1e-7,
+                          max_iter: int = 500, tol: float | None = None, solver_options: dict | None = None,
+                          verbose: int = 0, max_bytes: float | None = DEFAULT_MAX_BYTES,
+                          callback: Callable[[dict], Any] | None = None,
+                          warm_start: GenerationResult | SmoothingResult | None = None,
                           start: str = "smoothing") -> GenerationResult:
     """The LP Ranker's exact optimum by row-and-column generation on one live HiGHS model.
 
@@ -410,129 +413,191 @@ def row_column_generation(K, pairs: PairSet, C: float, *, pairs_per_point: int =
     lp = IncrementalLP(tol=tol, verbose=verbose >= 2, solver_options=solver_options,
                        name=f"LP Ranker restricted to generated pair rows and columns ({P:,} pairs, {m:,} points)")
     model = _RestrictedLP(kernel, pairs, C, lp)
-    max_pairs = m if max_pairs is None else int(max_pairs)
-
+    rule = _Pricing(pairs_per_point, m if max_pairs is None else int(max_pairs), columns_per_round, min_violation)
     if warm_start is None and start == "smoothing":
         left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
         with warnings.catch_warnings():  # a start stopped early is still a start
             warnings.simplefilter("ignore", ConvergenceWarning)
             warm_start = smoothing(kernel, pairs, C, tol=START_TOL, time_limit=left, max_bytes=max_bytes)
-    start_point = None
     if isinstance(warm_start, SmoothingResult):
-        if len(warm_start.alpha) != m:
-            raise ValueError(f"warm_start comes from a problem with {len(warm_start.alpha)} points; this one has {m}: "
-                             "pass the result of a run on the same pairs.")
-        start_point = np.maximum(np.asarray(warm_start.alpha, dtype=float), 0.0)
-        columns = np.flatnonzero(start_point)
-        f = kernel.product(columns, (pairs.signs * start_point)[columns])
-        model.add_columns(columns)
-        counts = pair_counts(pairs, f, 1.0 + START_MARGIN)  # all of them, as far as the buffers allow
-        most = int(max(counts.first.max(initial=0), counts.second.max(initial=0)))
-        per_point = max(1, min(most, max(START_PAIRS, START_ENTRIES // m)))
-        model.add_pairs(np.unique(violated_pairs(pairs, f, 1.0 + START_MARGIN, per_point=per_point).positions))
-        lp.set_start(model.point(start_point))
+        start_point = _seed_from_smoothing(model, warm_start)
     elif warm_start is not None:
-        columns, rows = np.unique(warm_start.columns), np.unique(warm_start.rows)
-        if (len(columns) and columns[-1] >= m) or (len(rows) and rows[-1] >= P):
-            raise ValueError(f"warm_start comes from another problem (columns up to {columns.max(initial=-1)}, rows "
-                             f"up to {rows.max(initial=-1)}; this one has {m} points and {P} pairs): pass the result "
-                             "of a run on the same pairs.")
-        model.add_columns(columns)
-        model.add_pairs(rows)
+        _seed_from_run(model, warm_start)
     else:
-        # every pair is violated at α = 0, so μ_p = C w_p: price the columns and rank the pairs there
-        _, grad = pair_loss(pairs, np.zeros(m), "hinge")
-        v0 = -C * grad
-        nz = np.flatnonzero(v0)
-        f0 = kernel.product(nz, v0[nz])
-        model.add_columns(_most_negative(1.0 - pairs.signs * f0, np.ones(m, dtype=bool), columns_per_round,
-                                         -min_violation))
-        model.add_pairs(violated_pairs(pairs, f0, np.inf, per_point=pairs_per_point).positions[:max_pairs])
-
-    bar = progress_bar(bool(verbose), desc="row/column generation", unit="LP")
-    history, result, rounds, timed_out = [], None, 0, False
-    alpha = np.zeros(m)
-    n_violated, min_rc, lower = -1, -np.inf, 0.0
-    objective = C * pair_loss(pairs, alpha, "hinge")[0]  # F(0): α = 0 is feasible
-    best_alpha, best_objective = alpha, objective  # the best point of the rounds, kept when the run stops early
-
-    def full_objective(a):
-        """F(a) over every pair: an upper bound of the optimum for any a ≥ 0."""
-        support = np.flatnonzero(a)
-        scores = kernel.product(support, (pairs.signs * a)[support])
-        return scores, float(a.sum()) + C * pair_loss(pairs, scores, "hinge")[0]
-
+        _seed_from_zero(model, rule)
+    run = _GenerationRun(model, rule, start_time, deadline)
+    log = RunLog(verbose, callback, desc="row/column generation", unit="LP")
     for rounds in range(1, max_iter + 1):
-        left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        if not run.round(rounds, log, last=rounds == max_iter):
+            break
+    log.close()
+    if isinstance(warm_start, SmoothingResult):  # a run stopped early may keep the start's point and bound
+        run.offer_start(start_point, warm_start)
+    return run.finish(time_limit, max_iter, log.history)
+
+
+@dataclass
+class _Pricing:
+    """What a round adds: the ``per_point`` most violated pairs per point and side (at most
+    ``max_pairs``) and the ``columns`` most negative reduced costs, both beyond ``min_violation``."""
+
+    per_point: int
+    max_pairs: int
+    columns: int
+    min_violation: float
+
+
+def _seed_from_smoothing(model: _RestrictedLP, warm_start: SmoothingResult) -> np.ndarray:
+    """The ranking vectors of a smoothing run, the pairs at or below margin 1 + START_MARGIN at its
+    scores (all of them, as far as the buffers allow) and its α as HiGHS's start; returns that α."""
+    pairs, m = model.pairs, model.pairs.n_points
+    if len(warm_start.alpha) != m:
+        raise ValueError(f"warm_start comes from a problem with {len(warm_start.alpha)} points; this one has {m}: "
+                         "pass the result of a run on the same pairs.")
+    start_point = np.maximum(np.asarray(warm_start.alpha, dtype=float), 0.0)
+    columns = np.flatnonzero(start_point)
+    f = model.kernel.product(columns, (pairs.signs * start_point)[columns])
+    model.add_columns(columns)
+    counts = pair_counts(pairs, f, 1.0 + START_MARGIN)
+    most = int(max(counts.first.max(initial=0), counts.second.max(initial=0)))
+    per_point = max(1, min(most, max(START_PAIRS, START_ENTRIES // m)))
+    model.add_pairs(np.unique(violated_pairs(pairs, f, 1.0 + START_MARGIN, per_point=per_point).positions))
+    model.lp.set_start(model.point(start_point))
+    return start_point
+
+
+def _seed_from_run(model: _RestrictedLP, warm_start: GenerationResult) -> None:
+    """The final columns and rows of a run on the same pairs."""
+    m, P = model.pairs.n_points, model.pairs.n_pairs
+    columns, rows = np.unique(warm_start.columns), np.unique(warm_start.rows)
+    if (len(columns) and columns[-1] >= m) or (len(rows) and rows[-1] >= P):
+        raise ValueError(f"warm_start comes from another problem (columns up to {columns.max(initial=-1)}, rows "
+                         f"up to {rows.max(initial=-1)}; this one has {m} points and {P} pairs): pass the result "
+                         "of a run on the same pairs.")
+    model.add_columns(columns)
+    model.add_pairs(rows)
+
+
+def _seed_from_zero(model: _RestrictedLP, rule: _Pricing) -> None:
+    """Every pair is violated at α = 0, so μ_p = C w_p: price the columns and rank the pairs there."""
+    pairs, m = model.pairs, model.pairs.n_points
+    _, grad = pair_loss(pairs, np.zeros(m), "hinge")
+    v0 = -model.C * grad
+    nz = np.flatnonzero(v0)
+    f0 = model.kernel.product(nz, v0[nz])
+    model.add_columns(_most_negative(1.0 - pairs.signs * f0, np.ones(m, dtype=bool), rule.columns,
+                                     -rule.min_violation))
+    model.add_pairs(violated_pairs(pairs, f0, np.inf, per_point=rule.per_point).positions[:rule.max_pairs])
+
+
+class _GenerationRun:
+    """The rounds of row-and-column generation on a seeded restricted LP: solve, certify, grow.
+
+    Keeps the last α and its full objective, the best point of the rounds (kept when the run stops
+    early), the best certified lower bound and the last round's certificate (violated pairs, the
+    smallest reduced cost).
+    """
+
+    def __init__(self, model: _RestrictedLP, rule: _Pricing, start_time: float, deadline: float | None):
+        self.model, self.rule, self.start_time, self.deadline = model, rule, start_time, deadline
+        self.result: SolveResult | None = None
+        self.rounds, self.timed_out = 0, False
+        self.n_violated, self.min_rc, self.lower = -1, -np.inf, 0.0
+        self.alpha = np.zeros(model.pairs.n_points)
+        self.objective = model.C * pair_loss(model.pairs, self.alpha, "hinge")[0]  # F(0): α = 0 is feasible
+        self.best_alpha, self.best_objective = self.alpha, self.objective
+
+    def full_objective(self, alpha: np.ndarray) -> tuple[np.ndarray, float]:
+        """The scores at α and F(α) over every pair: an upper bound of the optimum for any α ≥ 0."""
+        model = self.model
+        support = np.flatnonzero(alpha)
+        scores = model.kernel.product(support, (model.pairs.signs * alpha)[support])
+        return scores, float(alpha.sum()) + model.C * pair_loss(model.pairs, scores, "hinge")[0]
+
+    def _offer(self, alpha: np.ndarray, objective: float) -> None:
+        if objective < self.best_objective:
+            self.best_alpha, self.best_objective = alpha, objective
+
+    def round(self, rounds: int, log: RunLog, *, last: bool) -> bool:
+        """Solve the restricted LP, certify its point and grow the LP; whether another round follows."""
+        model, rule = self.model, self.rule
+        self.rounds = rounds
+        left = None if self.deadline is None else max(self.deadline - time.perf_counter(), 1e-3)
         lp_start = time.perf_counter()
-        result = lp.solve(time_limit=left)
+        result = self.result = model.lp.solve(time_limit=left)
         lp_seconds = time.perf_counter() - lp_start
         if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: its point (if any) may help
-            timed_out = True
+            self.timed_out = True
             if result.x is not None:
                 candidate = model.alpha(result.x)
-                _, value = full_objective(candidate)
-                if value < best_objective:
-                    best_alpha, best_objective = candidate, value
-            break
+                self._offer(candidate, self.full_objective(candidate)[1])
+            return False
         result.raise_for_status()
-        alpha = model.alpha(result.x)
-        f, objective = full_objective(alpha)
-        if objective < best_objective:
-            best_alpha, best_objective = alpha, objective
-        found = violated_pairs(pairs, f, 1.0 - min_violation, per_point=pairs_per_point, skip=model.in_rows)
+        self.alpha = model.alpha(result.x)
+        f, self.objective = self.full_objective(self.alpha)
+        self._offer(self.alpha, self.objective)
+        found = violated_pairs(model.pairs, f, 1.0 - rule.min_violation, per_point=rule.per_point,
+                               skip=model.in_rows)
         rc = model.reduced_costs(result.dual)
         allowed = model.alpha_col < 0
-        min_rc = float(rc[allowed].min()) if allowed.any() else 0.0
-        n_violated = found.total
+        self.min_rc = float(rc[allowed].min()) if allowed.any() else 0.0
+        self.n_violated = found.total
         if result.status == Status.OPTIMAL:  # the restricted duals, scaled to feasibility for every column
-            lower = max(lower, result.objective / max(1.0, 1.0 - min(min_rc, 0.0)))
-        new_cols = _most_negative(rc, allowed, columns_per_round, -min_violation)
-        new_rows = found.positions[:max_pairs]
+            self.lower = max(self.lower, result.objective / max(1.0, 1.0 - min(self.min_rc, 0.0)))
+        new_cols = _most_negative(rc, allowed, rule.columns, -rule.min_violation)
+        new_rows = found.positions[:rule.max_pairs]
         record = {"round": rounds, "rows": model.n_pair_rows, "columns": len(model.alpha_points),
-                  "points": len(model.score_points), "lp_objective": result.objective, "objective": objective,
-                  "violated": n_violated, "min_reduced_cost": min_rc, "lower_bound": lower, "added_rows": len(new_rows),
-                  "added_columns": len(new_cols), "simplex_iterations": result.iterations,
-                  "lp_seconds": lp_seconds, "seconds": time.perf_counter() - start_time}
-        history.append(record)
-        if callback is not None:
-            callback(record)
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix({"rows": record["rows"], "columns": record["columns"], "violated": n_violated,
-                             "F": f"{objective:.6g}"})
+                  "points": len(model.score_points), "lp_objective": result.objective, "objective": self.objective,
+                  "violated": self.n_violated, "min_reduced_cost": self.min_rc, "lower_bound": self.lower,
+                  "added_rows": len(new_rows), "added_columns": len(new_cols),
+                  "simplex_iterations": result.iterations, "lp_seconds": lp_seconds,
+                  "seconds": time.perf_counter() - self.start_time}
+        log.add(record, {"rows": record["rows"], "columns": record["columns"], "violated": self.n_violated,
+                         "F": f"{self.objective:.6g}"})
         if len(new_rows) == 0 and len(new_cols) == 0:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            timed_out = True
-            break
-        if rounds == max_iter:
-            break
+            return False
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            self.timed_out = True
+            return False
+        if last:
+            return False
         model.add_columns(new_cols)
         model.add_pairs(new_rows)
-    if bar is not None:
-        bar.close()
-    converged = (not timed_out and result.status == Status.OPTIMAL and n_violated == 0
-                 and min_rc >= -min_violation)
-    if not converged:  # the best point of the rounds, or of the smoothing start, with the best certified bound
-        alpha, objective = best_alpha, best_objective
-        if isinstance(warm_start, SmoothingResult):
-            lower = max(lower, warm_start.lower_bound)
-            if warm_start.objective < objective:
-                alpha, objective = start_point, warm_start.objective
-    gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
-    if not converged:
-        why = (f"time_limit={time_limit:g} s (solver_options)" if timed_out else f"max_iter={max_iter} rounds")
-        status = Status.TIME_LIMIT if timed_out else Status.ITERATION_LIMIT
-        result = replace(result, status=status, message=f"row/column generation stopped at {why}")
-        warn(f"Row-and-column generation stopped at {why} before its certificate held ({max(n_violated, 0):,} "
-             f"violated pairs, smallest reduced cost {min_rc:.3g}); its best point has objective F = {objective:.6g}, "
-             f"certified lower bound {lower:.6g}: at most a fraction {gap:.3g} above the LP optimum (certified "
-             f"relative gap). Raise {'time_limit' if timed_out else 'max_iter'}, or use method='smoothing' for a "
-             "near-optimal solution with a certified gap.", ConvergenceWarning)
-    return GenerationResult(alpha=alpha, objective=objective, rounds=rounds, n_rows=model.n_pair_rows,
-                            n_columns=len(model.alpha_points), n_points=len(model.score_points),
-                            violated_pairs=max(n_violated, 0), min_reduced_cost=min_rc, converged=converged,
-                            lower_bound=objective if converged else lower, gap=gap,
-                            history=history, solve_result=result, columns=model.alpha_points.copy(),
-                            rows=model.pair_rows.copy())
+        return True
+
+    @property
+    def converged(self) -> bool:
+        """The certificate: the last LP optimal, no pair violated and no column priced out."""
+        return (not self.timed_out and self.result is not None and self.result.status == Status.OPTIMAL
+                and self.n_violated == 0 and self.min_rc >= -self.rule.min_violation)
+
+    def offer_start(self, start_point: np.ndarray, start: SmoothingResult) -> None:
+        """A run stopped early keeps the smoothing start's bound, and its point when better than the rounds'."""
+        if self.converged:
+            return
+        self.lower = max(self.lower, start.lower_bound)
+        self._offer(start_point, start.objective)
+
+    def finish(self, time_limit: float | None, max_iter: int, history: list) -> GenerationResult:
+        """The record: the certified optimum, or the best point with its gap and a ConvergenceWarning."""
+        model, converged, result = self.model, self.converged, self.result
+        assert result is not None  # max_iter >= 1: at least one LP was solved
+        alpha, objective, lower = self.alpha, self.objective, self.lower
+        if not converged:  # the best point of the rounds, or of the smoothing start, with the best certified bound
+            alpha, objective = self.best_alpha, self.best_objective
+        gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
+        if not converged:
+            why = (f"time_limit={time_limit:g} s (solver_options)" if self.timed_out else f"max_iter={max_iter} rounds")
+            status = Status.TIME_LIMIT if self.timed_out else Status.ITERATION_LIMIT
+            result = replace(result, status=status, message=f"row/column generation stopped at {why}")
+            warn(f"Row-and-column generation stopped at {why} before its certificate held ({max(self.n_violated, 0):,} "
+                 f"violated pairs, smallest reduced cost {self.min_rc:.3g}); its best point has objective F = "
+                 f"{objective:.6g}, certified lower bound {lower:.6g}: at most a fraction {gap:.3g} above the LP "
+                 f"optimum (certified relative gap). Raise {'time_limit' if self.timed_out else 'max_iter'}, or use "
+                 "method='smoothing' for a near-optimal solution with a certified gap.", ConvergenceWarning)
+        return GenerationResult(alpha=alpha, objective=objective, rounds=self.rounds, n_rows=model.n_pair_rows,
+                                n_columns=len(model.alpha_points), n_points=len(model.score_points),
+                                violated_pairs=max(self.n_violated, 0), min_reduced_cost=self.min_rc,
+                                converged=converged, lower_bound=objective if converged else lower, gap=gap,
+                                history=history, solve_result=result, columns=model.alpha_points.copy(),
+                                rows=model.pair_rows.copy())

@@ -13,12 +13,15 @@ of three forms:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeAlias
+
 import numpy as np
 import scipy.sparse as sp
 
 from .. import _memory
 
-__all__ = ["KernelOperator"]
+__all__ = ["KernelLike", "KernelOperator"]
 
 
 class KernelOperator:
@@ -67,8 +70,8 @@ class KernelOperator:
             self._factor = sp.csr_matrix(factor, dtype=float)
         else:
             self._factor = np.asarray(factor, dtype=float)
-        self._callable = None
-        self.matrix = None
+        self._callable: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+        self.matrix: np.ndarray | None = None
         if self._factor is not None:
             if self._factor.ndim != 2 or self._factor.shape[0] != self.m:
                 raise ValueError(f"The kernel factor must have {self.m} rows, got shape {self._factor.shape}.")
@@ -93,6 +96,7 @@ class KernelOperator:
             return self.matrix[np.ix_(rows, cols)]
         if self._factor is not None:
             return _dense(self._factor[rows] @ self._factor[cols].T)
+        assert self._callable is not None  # neither a matrix nor a factor
         out = np.asarray(self._callable(rows, cols), dtype=float)
         if out.shape != (len(rows), len(cols)):
             raise ValueError(f"The kernel callable returned a block of shape {out.shape} for {len(rows)} rows and "
@@ -148,3 +152,8 @@ def _is_symmetric(K, rows_per_block: int = 1024) -> bool:
 def _dense(block) -> np.ndarray:
     """A kernel block as a dense C-ordered float64 array (products of sparse factors are sparse)."""
     return np.ascontiguousarray(block.toarray() if sp.issparse(block) else block, dtype=float)
+
+
+#: what the scalable routes take as the training kernel: the matrix, a callable ``K(rows, cols)``
+#: returning a block, or an operator
+KernelLike: TypeAlias = np.ndarray | Callable[[np.ndarray, np.ndarray], np.ndarray] | KernelOperator

@@ -26,31 +26,31 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
 
 from .. import _memory
-from .._progress import progress_bar
 from .._validation import Count, CountOptions, check_time_limit
 from ..base import as_generator, positive
 from ..exceptions import warn
-from ..modeling import get_formulation
+from ..modeling import Problem, get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
-from ..solvers import USABLE, Status, solve
+from ..solvers import USABLE, SolveResult, Status, solve
+from ._runlog import RunLog, relative_gap
+from ._steps import STEP_RULES, step_rule
 
 __all__ = ["ChunkingResult", "SubgradientResult", "chunking", "lp_objective", "subgradient"]
 
-STEP_RULES = ("dynamic", "dual_target", "constant", "sqrt")
 #: memory per pair of the chunk partition (defined with the rest of the memory model)
 CHUNKING_BYTES_PER_PAIR = _memory.CHUNKING_BYTES_PER_PAIR
-
-
-_Count = Count  # an integer interval that refuses booleans (``True`` is not a count)
 
 
 #: constraints of the options of :func:`subgradient` (checked by the function and, for
@@ -60,12 +60,12 @@ SUBGRADIENT_CONSTRAINTS = {
     "rule": [StrOptions(set(STEP_RULES))],
     "step0": [positive()],
     "step_min": [positive()],
-    "patience": [_Count(Integral, 0, None, closed="left")],
+    "patience": [Count(Integral, 0, None, closed="left")],
     "shrink": [Interval(Real, 1, None, closed="neither")],
     "target_frac": [Interval(Real, 0, 1, closed="neither")],
     "min_improvement": [Interval(Real, 0, 1, closed="left")],
     "step": [positive()],
-    "max_iter": [_Count(Integral, 1, None, closed="left")],
+    "max_iter": [Count(Integral, 1, None, closed="left")],
     "tol": [positive(), None],
     "alpha0": ["array-like", None],
     "callback": [callable, None],
@@ -75,12 +75,12 @@ SUBGRADIENT_CONSTRAINTS = {
 #: constraints of the options of :func:`chunking`
 CHUNKING_CONSTRAINTS = {
     "C": [positive()],
-    "n_chunks": [_Count(Integral, 1, None, closed="left")],
+    "n_chunks": [Count(Integral, 1, None, closed="left")],
     "scheme": [CountOptions(Integral, {1, 2})],
-    "top_k": [_Count(Integral, 1, None, closed="left")],
+    "top_k": [Count(Integral, 1, None, closed="left")],
     "violation": [StrOptions({"margin", "misorder"})],
     "min_violation": [Interval(Real, 0, 1, closed="left")],
-    "max_iter": [_Count(Integral, 1, None, closed="left")],
+    "max_iter": [Count(Integral, 1, None, closed="left")],
     "solver": [str],
     "solver_options": [dict, None],
     "tol": [positive(), None],
@@ -91,7 +91,7 @@ CHUNKING_CONSTRAINTS = {
 }
 
 
-def lp_objective(K, pairs: PairSet, C: float, alpha) -> tuple[float, np.ndarray]:
+def lp_objective(K: np.ndarray, pairs: PairSet, C: float, alpha: np.ndarray) -> tuple[float, np.ndarray]:
     """Value of the LP Ranker objective and the training scores at a coefficient vector α.
 
     F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)) with f = K Y α, evaluated with the
@@ -213,11 +213,12 @@ def _scores_after_step(K, y, f, alpha, alpha_next, k):
     return f + (y[changed] * (alpha_next[changed] - alpha[changed])) @ K[changed]
 
 
-def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
+def subgradient(K: np.ndarray, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: float = 2.0,
                 step_min: float = 0.005, patience: int = 10, shrink: float = 2.0,
                 target_frac: float = 0.1, min_improvement: float = 0.0, step: float = 0.1,
                 max_iter: int = 5000, tol: float | None = None,
-                alpha0=None, callback=None, verbose: int = 0, time_limit: float | None = None) -> SubgradientResult:
+                alpha0: ArrayLike | None = None, callback: Callable[[dict], Any] | None = None, verbose: int = 0,
+                time_limit: float | None = None) -> SubgradientResult:
     """Projected subgradient method for the LP Ranker, keeping the best iterate.
 
     Minimizes F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)), f = K Y α, over α ≥ 0
@@ -348,73 +349,38 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         caller_name="subgradient")
     time_limit = check_time_limit(time_limit)
     pairs.check_nonempty()
-    m = pairs.n_points
+    steps = step_rule(rule, step0=step0, step_min=step_min, patience=patience, shrink=shrink,
+                      target_frac=target_frac, min_improvement=min_improvement, step=step)
     y = pairs.signs
-    alpha = np.zeros(m) if alpha0 is None else np.maximum(np.asarray(alpha0, dtype=float), 0.0)
-    best_alpha, best_F, best_k = alpha.copy(), np.inf, 0
-    lam, h_count = float(step0), 0
-    history = []
-    stop = "max_iter"
-    bar = progress_bar(bool(verbose), total=max_iter, desc="subgradient")
-    start = time.perf_counter()
-    k = 0
-    lower = 0.0
-    mu_sum = 0.0  # running sums of the dual estimates (ergodic average)
-    reach_sum = np.zeros(m)
+    alpha = np.zeros(pairs.n_points) if alpha0 is None else np.maximum(np.asarray(alpha0, dtype=float), 0.0)
+    best, bound = _BestIterate(alpha.copy()), _DualBound(pairs.n_points)
+    log = RunLog(verbose, callback, total=max_iter, desc="subgradient")
+    start, stop, k = time.perf_counter(), "max_iter", 0
     f = K @ (y * alpha)
     for k in range(1, max_iter + 1):
         hinge, c = pair_loss(pairs, f, "hinge")
         F = float(alpha.sum()) + C * hinge
-        if best_F > F:
-            improved = best_F - min_improvement * abs(best_F) > F if np.isfinite(best_F) else True
-            best_F, best_alpha, best_k = F, alpha.copy(), k
-            if improved:
-                h_count = 0
-            elif h_count < patience:
-                h_count += 1
-            else:
-                lam, h_count = lam / shrink, 0
-        elif h_count < patience:
-            h_count += 1
-        else:
-            lam, h_count = lam / shrink, 0
-        if rule in ("dynamic", "dual_target") and lam < step_min:
+        steps.observe(F, best.objective)
+        best.offer(alpha, F, k)
+        if steps.exhausted():
             stop = "step_min"
             break
         g = 1.0 + C * y * (K @ c)  # K symmetric: Kᵀc = Kc
         # Dual estimate μ_p = C w_p on the violated pairs: Σ μ = C (hinge − c·f) and the dual
         # rows (Y K Dᵀ μ)_l = −C y_l (K c)_l = 1 − g_l; μ / max(1, max_l (1 − g_l)) is feasible.
-        mu_k = C * max(hinge - float(c @ f), 0.0)
-        reach_k = 1.0 - g
-        lower = max(lower, _dual_value(mu_k, reach_k))
-        if k > 1:  # the ergodic average of the later estimates (the first, at α_0, is kept alone)
-            mu_sum += mu_k
-            reach_sum += reach_k
-            lower = max(lower, _dual_value(mu_sum / (k - 1), reach_sum / (k - 1)))
+        lower = bound.add(k, C * max(hinge - float(c @ f), 0.0), 1.0 - g)
         gg = float(g @ g)
         if gg == 0.0:  # α is a stationary point of F
             stop = "stationary"
             break
-        if rule == "dynamic":
-            s = lam * target_frac * F / gg
-        elif rule == "dual_target":
-            s = lam * max(F - lower, target_frac * 1e-3 * F) / gg
-        elif rule == "constant":
-            s = step / np.sqrt(gg)
-        else:
-            s = step / np.sqrt(k * gg)
+        s = steps.step(F, lower, gg, k)
         alpha_next = np.maximum(alpha - s * g, 0.0)
-        record = {"iteration": k, "objective": F, "best": best_F, "step": s, "grad_norm": np.sqrt(gg),
-                  "lower_bound": lower, "gap": _relative_gap(best_F, lower),
+        record = {"iteration": k, "objective": F, "best": best.objective, "step": s, "grad_norm": np.sqrt(gg),
+                  "lower_bound": lower, "gap": relative_gap(best.objective, lower),
                   "seconds": time.perf_counter() - start}
-        if rule in ("dynamic", "dual_target"):
-            record["step_scale"] = lam
-        history.append(record)
-        if callback is not None:
-            callback(record)
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix(F=f"{F:.6g}", best=f"{best_F:.6g}", gap=f"{record['gap']:.2%}")
+        if steps.scale is not None:
+            record["step_scale"] = steps.scale
+        log.add(record, {"F": f"{F:.6g}", "best": f"{best.objective:.6g}", "gap": f"{record['gap']:.2%}"})
         moved = float(np.linalg.norm(alpha_next - alpha))
         small = tol is not None and moved <= tol * max(1.0, float(np.linalg.norm(alpha)))
         f = _scores_after_step(K, y, f, alpha, alpha_next, k)
@@ -425,34 +391,60 @@ def subgradient(K, pairs: PairSet, C: float, *, rule: str = "dynamic", step0: fl
         if time_limit is not None and record["seconds"] >= time_limit:
             stop = "time_limit"
             break
-    if bar is not None:
-        bar.close()
-    gap = _relative_gap(best_F, lower)
+    log.close()
+    gap = relative_gap(best.objective, bound.lower)
     if verbose:
-        print(f"subgradient: F = {best_F:.6g}, lower bound = {lower:.6g}, relative gap = {gap:.3%}")
+        print(f"subgradient: F = {best.objective:.6g}, lower bound = {bound.lower:.6g}, relative gap = {gap:.3%}")
+    _warn_subgradient_stop(stop, k, best.objective, bound.lower, gap, scheduled=steps.scale is not None, tol=tol,
+                           max_iter=max_iter, step_min=step_min, time_limit=time_limit)
+    return SubgradientResult(alpha=best.alpha, objective=best.objective, iterations=k, best_iteration=best.iteration,
+                             history=log.history, stop=stop, lower_bound=bound.lower, gap=gap)
+
+
+class _BestIterate:
+    """The iterate of lowest F seen (the subgradient method is not a descent method)."""
+
+    def __init__(self, alpha: np.ndarray):
+        self.alpha, self.objective, self.iteration = alpha, np.inf, 0
+
+    def offer(self, alpha: np.ndarray, F: float, k: int) -> None:
+        if self.objective > F:
+            self.alpha, self.objective, self.iteration = alpha.copy(), F, k
+
+
+class _DualBound:
+    """The best certified lower bound over the iterates: each iteration's violated-pair dual point
+    (Σ μ and Y K Dᵀ μ given), and the running (ergodic) average of those from the second on."""
+
+    def __init__(self, m: int):
+        self.lower, self.mu_sum, self.reach_sum = 0.0, 0.0, np.zeros(m)
+
+    def add(self, k: int, mu: float, reach: np.ndarray) -> float:
+        self.lower = max(self.lower, _dual_value(mu, reach))
+        if k > 1:  # the ergodic average of the later estimates (the first, at α_0, is kept alone)
+            self.mu_sum += mu
+            self.reach_sum += reach
+            self.lower = max(self.lower, _dual_value(self.mu_sum / (k - 1), self.reach_sum / (k - 1)))
+        return self.lower
+
+
+def _warn_subgradient_stop(stop, k, best_F, lower, gap, *, scheduled, tol, max_iter, step_min, time_limit):
+    """The ConvergenceWarning of a run ended by the time limit, or by ``max_iter`` before its own rule held."""
     if stop == "time_limit":
         warn(f"The subgradient method stopped at time_limit={time_limit:g} s after {k} iterations, before "
              f"its stopping rule held; its best iterate has objective F = {best_F:.6g}, certified lower bound "
              f"{lower:.6g}: at most a fraction {gap:.3g} above the LP optimum (certified relative gap). "
              "Raise time_limit (solver_options={'time_limit': ...}).", ConvergenceWarning)
-    if stop == "max_iter" and (rule in ("dynamic", "dual_target") or tol is not None):
-        scheduled = rule in ("dynamic", "dual_target")
+    if stop == "max_iter" and (scheduled or tol is not None):
         rule_text = f"step scale >= step_min={step_min}" if scheduled else f"moves > tol={tol}"
         warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
              f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
              "Raise max_iter, or raise step_min / tol.", ConvergenceWarning)
-    return SubgradientResult(alpha=best_alpha, objective=best_F, iterations=k, best_iteration=best_k,
-                             history=history, stop=stop, lower_bound=lower, gap=gap)
 
 
 def _dual_value(mu_total, reach):
     """Σ μ' of the dual point μ' = μ / max(1, max_l (Y K Dᵀ μ)_l), given Σ μ and Y K Dᵀ μ."""
     return mu_total / max(1.0, float(np.max(reach)))
-
-
-def _relative_gap(best_F, lower):
-    """(F − LB)/F, 0 when F = 0."""
-    return 0.0 if best_F <= 0.0 else max(best_F - lower, 0.0) / best_F
 
 
 # ============================================================================ chunking
@@ -518,11 +510,12 @@ class ChunkingResult:
     gap: float = 0.0
 
 
-def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1, top_k: int = 1000,
+def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1, top_k: int = 1000,
              violation: str = "margin", min_violation: float = 1e-7, max_iter: int = 50,
              solver: str = "highs", solver_options: dict | None = None, tol: float | None = None,
-             verbose: int = 0, random_state=None, max_bytes: float | None = DEFAULT_MAX_BYTES,
-             callback=None) -> ChunkingResult:
+             verbose: int = 0, random_state: int | np.random.RandomState | np.random.Generator | None = None,
+             max_bytes: float | None = DEFAULT_MAX_BYTES,
+             callback: Callable[[dict], Any] | None = None) -> ChunkingResult:
     """Constraint generation for the LP Ranker ("modified chunking", Ataman 2007, Fig. 4.1).
 
     The pairs are split into ``n_chunks`` random chunks, fixed across passes (a chunk is a set
@@ -644,106 +637,147 @@ def chunking(K, pairs: PairSet, C: float, *, n_chunks: int = 5, scheme: int = 1,
                    f"Chunking over {P:,} pairs (pair partition and restricted LPs)",
                    lambda: _memory.lp_routes(pairs.n_points, P, survival=pairs.target == "survival", solver=solver,
                                              max_bytes=max_bytes, exclude=("chunking",)))
-    form = get_formulation("lp_ranker")
     chunk_of = as_generator(random_state).integers(0, n_chunks, size=P)
     chunks = [np.flatnonzero(chunk_of == b) for b in range(n_chunks)]
     del chunk_of
-    threshold = 1.0 - min_violation if violation == "margin" else 0.0
-    warm_starts = solver.strip().lower() == "highs"
-    in_S = np.zeros(P, dtype=bool)
-    history, n_solves, result, alpha = [], 0, None, np.zeros(pairs.n_points)
-    cold_restarts, violated, lower = 0, True, 0.0
-    bar = progress_bar(bool(verbose), desc="chunking", unit="LP")
-    deadline = None if time_limit is None else time.perf_counter() + time_limit  # each LP gets what is left
-    timed_out = False
+    run = _ChunkingRun(K, pairs, C, chunks, solver=solver, solver_options=solver_options, tol=tol, verbose=verbose,
+                       threshold=1.0 - min_violation if violation == "margin" else 0.0,
+                       top_k=top_k if scheme == 2 else None, time_limit=time_limit)
+    log = RunLog(verbose, callback, desc="chunking", unit="LP")
     passes = 0
     for passes in range(1, max_iter + 1):
+        if run.one_pass(passes, log) == 0 or run.timed_out:
+            break
+    log.close()
+    return run.finish(passes, max_iter, time_limit, log.history)
+
+
+class _ChunkingRun:
+    """One chunking run: the working set S, the last α and its restricted LP, the certified bound.
+
+    A pass solves the LP on S ∪ chunk for each chunk in turn (:meth:`one_pass`) and adds to S the
+    pairs outside that the solution violates (:meth:`_violated_outside`); :meth:`finish` certifies
+    the last α or says why the run stopped before its optimality rule held.
+    """
+
+    def __init__(self, K, pairs: PairSet, C: float, chunks: list, *, solver: str, solver_options: dict | None,
+                 tol: float | None, verbose: int, threshold: float, top_k: int | None, time_limit: float | None):
+        self.K, self.pairs, self.C, self.chunks = K, pairs, C, chunks
+        self.solver, self.solver_options, self.tol, self.verbose = solver, solver_options, tol, verbose
+        self.threshold, self.top_k = threshold, top_k
+        self.form = get_formulation("lp_ranker")
+        self.warm_starts = solver.strip().lower() == "highs"
+        self.in_S = np.zeros(pairs.n_pairs, dtype=bool)
+        self.alpha = np.zeros(pairs.n_points)
+        self.result: SolveResult | None = None
+        self.n_solves = self.cold_restarts = 0
+        self.violated, self.timed_out, self.lower = True, False, 0.0
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit  # each LP gets what is left
+
+    def one_pass(self, passes: int, log: RunLog) -> int:
+        """Solve the LP on S ∪ chunk for every chunk, growing S; the number of pairs added to S."""
         added = 0
-        for b, chunk in enumerate(chunks):
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0 and result is not None:
-                    timed_out = True
+        for b, chunk in enumerate(self.chunks):
+            options = self.solver_options
+            if self.deadline is not None:
+                left = self.deadline - time.perf_counter()
+                if left <= 0 and self.result is not None:
+                    self.timed_out = True
                     break
-                solver_options = {**solver_options, "time_limit": max(left, 1e-3)}
-            R = np.union1d(np.flatnonzero(in_S), chunk)
-            i, j, w = pairs.pairs_at(R)
-            restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
-            problem = form.build(restricted, K, C=C, max_bytes=None)
-            problem.name = (f"{problem.name} restricted to {len(R):,} of {P:,} pairs (chunking pass {passes}, "
-                            f"chunk {b + 1})")
-            warm = {"x": _warm_point(problem, K, pairs.signs, alpha, i, j)} if warm_starts and n_solves else None
-            result = solve(problem, solver, tol=tol, verbose=verbose >= 2, warm_start=warm,
-                           solver_options=solver_options)
-            if warm is not None and result.status not in USABLE:
-                # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
-                result = solve(problem, solver, tol=tol, verbose=verbose >= 2, solver_options=solver_options)
-                cold_restarts += 1
-            n_solves += 1
+                options = {**(options or {}), "time_limit": max(left, 1e-3)}
+            R = np.union1d(np.flatnonzero(self.in_S), chunk)
+            problem, result = self._solve_restricted(R, f"chunking pass {passes}, chunk {b + 1}", options)
             if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: keep the better point
-                timed_out, violated = True, True
-                if result.x is not None:
-                    candidate = np.maximum(problem.block(result.x, "alpha"), 0.0)  # feasible: any α ≥ 0 is
-                    if lp_objective(K, pairs, C, candidate)[0] < lp_objective(K, pairs, C, alpha)[0]:
-                        alpha = candidate
+                self._keep_better(problem, result)
                 break
             result.raise_for_status()
+            assert result.x is not None  # a usable status has a point
             if result.status == Status.OPTIMAL:  # a relaxation of the full LP: a lower bound
-                lower = max(lower, float(result.objective))
-            alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
-            f = K @ (pairs.signs * alpha)
-            in_R = np.zeros(P, dtype=bool)
-            in_R[R] = True
-            new = []
-            for other in chunks:  # scan the pairs outside R, one chunk at a time
-                cand = other[~in_R[other]]
-                if len(cand) == 0:
-                    continue
-                ci, cj, _ = pairs.pairs_at(cand)
-                lhs = f[ci] - f[cj]
-                hit = lhs < threshold
-                new.append((cand[hit], lhs[hit]))
-            cand = np.concatenate([c for c, _ in new]) if new else np.zeros(0, dtype=np.int64)
-            lhs = np.concatenate([v for _, v in new]) if new else np.zeros(0)
-            violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
-            if scheme == 2 and len(cand) > top_k:
-                cand = cand[np.argpartition(lhs, top_k - 1)[:top_k]]
-            fresh = cand[~in_S[cand]]
-            in_S[fresh] = True
+                self.lower = max(self.lower, float(result.objective))
+            self.alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
+            cand = self._violated_outside(R, self.K @ (self.pairs.signs * self.alpha))
+            self.violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
+            fresh = cand[~self.in_S[cand]]
+            self.in_S[fresh] = True
             added += len(fresh)
-            record = {"pass": passes, "chunk": b, "retained": int(in_S.sum()), "added": len(fresh),
+            record = {"pass": passes, "chunk": b, "retained": int(self.in_S.sum()), "added": len(fresh),
                       "restricted_objective": result.objective}
-            history.append(record)
-            if callback is not None:
-                callback(record)
-            if bar is not None:
-                bar.update(1)
-                bar.set_postfix({"pass": passes, "retained": record["retained"], "added": record["added"]})
-            if timed_out:
-                break
-        if added == 0 or timed_out:
-            break
-    if bar is not None:
-        bar.close()
-    objective, _ = lp_objective(K, pairs, C, alpha)
-    gap = 0.0 if not violated else _relative_gap(objective, lower)
-    if timed_out and violated:
-        result = replace(result, status=Status.TIME_LIMIT,
-                         message=f"chunking stopped at time_limit={time_limit:g} s with violated pairs left")
-        warn(f"Chunking stopped at time_limit={time_limit:g} s (solver_options) before its optimality rule "
-             f"held; its best point has objective F = {objective:.6g}, certified lower bound {lower:.6g}: at most a "
-             f"fraction {gap:.3g} above the full LP's optimum (certified relative gap). Raise time_limit.",
-             ConvergenceWarning)
-    elif violated:
-        result = replace(result, status=Status.ITERATION_LIMIT,
-                         message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
-        warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
-             f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is at most a "
-             f"fraction {gap:.3g} above the full LP's optimum (certified relative gap). Raise max_iter.",
-             ConvergenceWarning)
-    return ChunkingResult(alpha=alpha, objective=objective, passes=passes, n_constraints=int(in_S.sum()),
-                          n_solves=n_solves, history=history, solve_result=result, converged=not violated,
-                          cold_restarts=cold_restarts, lower_bound=objective if not violated else lower, gap=gap)
+            log.add(record, {"pass": passes, "retained": record["retained"], "added": record["added"]})
+        return added
+
+    def _solve_restricted(self, R: np.ndarray, where: str, options: dict | None) -> tuple[Problem, SolveResult]:
+        """The LP on the pair positions R, warm-started from the last α with HiGHS (cold when that fails)."""
+        pairs = self.pairs
+        i, j, w = pairs.pairs_at(R)
+        restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
+        problem = self.form.build(restricted, self.K, C=self.C, max_bytes=None)
+        problem.name = f"{problem.name} restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
+        warm = ({"x": _warm_point(problem, self.K, pairs.signs, self.alpha, i, j)}
+                if self.warm_starts and self.n_solves else None)
+        result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, warm_start=warm,
+                       solver_options=options)
+        if warm is not None and result.status not in USABLE:
+            # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
+            result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, solver_options=options)
+            self.cold_restarts += 1
+        self.n_solves += 1
+        self.result = result
+        return problem, result
+
+    def _keep_better(self, problem: Problem, result: SolveResult) -> None:
+        """A restricted LP stopped by the time limit: its point, when better than the last α (any α ≥ 0 is feasible)."""
+        self.timed_out, self.violated = True, True
+        if result.x is not None:
+            candidate = np.maximum(problem.block(result.x, "alpha"), 0.0)
+            if lp_objective(self.K, self.pairs, self.C, candidate)[0] < lp_objective(self.K, self.pairs, self.C,
+                                                                                     self.alpha)[0]:
+                self.alpha = candidate
+
+    def _violated_outside(self, R: np.ndarray, f: np.ndarray) -> np.ndarray:
+        """The pairs outside R with margin f_i − f_j below the threshold, scanned one chunk at a time
+        (the ``top_k`` of smallest margin for scheme 2)."""
+        in_R = np.zeros(self.pairs.n_pairs, dtype=bool)
+        in_R[R] = True
+        found, margins = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
+        for other in self.chunks:
+            cand = other[~in_R[other]]
+            if len(cand) == 0:
+                continue
+            ci, cj, _ = self.pairs.pairs_at(cand)
+            lhs = f[ci] - f[cj]
+            hit = lhs < self.threshold
+            found.append(cand[hit])
+            margins.append(lhs[hit])
+        cand, lhs = np.concatenate(found), np.concatenate(margins)
+        if self.top_k is not None and len(cand) > self.top_k:
+            cand = cand[np.argpartition(lhs, self.top_k - 1)[:self.top_k]]
+        return cand
+
+    def finish(self, passes: int, max_iter: int, time_limit: float | None, history: list) -> ChunkingResult:
+        """The record of the run; a ConvergenceWarning when it stopped with violated pairs left."""
+        objective, _ = lp_objective(self.K, self.pairs, self.C, self.alpha)
+        gap = 0.0 if not self.violated else relative_gap(objective, self.lower)
+        result = self.result
+        if self.violated:
+            assert result is not None  # a pass solves at least one LP before the run can stop
+            if self.timed_out:
+                result = replace(result, status=Status.TIME_LIMIT,
+                                 message=f"chunking stopped at time_limit={time_limit:g} s with violated pairs left")
+                warn(f"Chunking stopped at time_limit={time_limit:g} s (solver_options) before its optimality rule "
+                     f"held; its best point has objective F = {objective:.6g}, certified lower bound "
+                     f"{self.lower:.6g}: at most a fraction {gap:.3g} above the full LP's optimum (certified relative "
+                     "gap). Raise time_limit.", ConvergenceWarning)
+            else:
+                result = replace(result, status=Status.ITERATION_LIMIT,
+                                 message=f"chunking stopped at max_iter={max_iter} passes with violated pairs left")
+                warn(f"Chunking stopped at max_iter={max_iter} passes before its optimality rule held (the last "
+                     f"restricted LP's solution still violates pairs); its objective F = {objective:.6g} is at most "
+                     f"a fraction {gap:.3g} above the full LP's optimum (certified relative gap). Raise max_iter.",
+                     ConvergenceWarning)
+        return ChunkingResult(alpha=self.alpha, objective=objective, passes=passes, n_constraints=int(self.in_S.sum()),
+                              n_solves=self.n_solves, history=history, solve_result=result,
+                              converged=not self.violated, cold_restarts=self.cold_restarts,
+                              lower_bound=objective if not self.violated else self.lower, gap=gap)
 
 
 def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:

@@ -25,8 +25,10 @@ derivatives.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -35,14 +37,13 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
 from .. import _memory
-from .._progress import progress_bar
-from .._validation import check_time_limit
+from .._validation import Count, check_time_limit
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian, pair_slope_total
-from ._kernel import KernelOperator
-from ._scale import _Count
+from ._kernel import KernelLike, KernelOperator
+from ._runlog import RunLog, relative_gap
 
 __all__ = ["SMOOTHING_CONSTRAINTS", "SmoothingResult", "smoothing"]
 
@@ -122,8 +123,8 @@ SMOOTHING_CONSTRAINTS = {
     "C": [positive()],
     "tol": [Interval(Real, 0, 1, closed="neither")],
     "mu0": [Interval(Real, 0, MU_MAX, closed="right")],
-    "max_iter": [_Count(Integral, 1, None, closed="left")],
-    "max_columns": [_Count(Integral, 1, None, closed="left"), None],
+    "max_iter": [Count(Integral, 1, None, closed="left")],
+    "max_columns": [Count(Integral, 1, None, closed="left"), None],
     "verbose": ["verbose"],
     "max_bytes": [positive(), None],
     "callback": [callable, None],
@@ -220,7 +221,7 @@ def _line_search(pairs, C, f, u, slope_alpha, mu, t_max=1.0, expand=False):
 
 
 def _newton_step(HW, g, alpha, nu, active, deadline=None):
-    """The step d ≥ −α of the Levenberg–Marquardt model gᵀd + ½dᵀ(H + ν D)d, D the Hessian's diagonal
+    """The step d ≥ −α of the Levenberg–Marquardt model gᵀd + ½dᵀ(H + nu·D)d, D the Hessian's diagonal
     (floored at 1e-6 of its mean, so that columns without curvature still have a bounded step), and
     the variables it puts at their bound; None when the model has no curvature at all. ``deadline``:
     see :func:`_box_qp`."""
@@ -232,9 +233,10 @@ def _newton_step(HW, g, alpha, nu, active, deadline=None):
     return (d, at_bound) if np.isfinite(d).all() else (None, None)
 
 
-def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.0, max_iter: int = 1000,
-              max_columns: int | None = None, time_limit: float | None = None, verbose: int = 0, callback=None,
-              warm_start=None, max_bytes: float | None = DEFAULT_MAX_BYTES) -> SmoothingResult:
+def smoothing(K: KernelLike, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.0, max_iter: int = 1000,
+              max_columns: int | None = None, time_limit: float | None = None, verbose: int = 0,
+              callback: Callable[[dict], Any] | None = None, warm_start: SmoothingResult | None = None,
+              max_bytes: float | None = DEFAULT_MAX_BYTES) -> SmoothingResult:
     """The LP Ranker to a certified relative optimality gap, by smoothing with continuation.
 
     Minimizes the smoothed objective F_μ(α) = Σ_l α_l + C Σ_p w_p h_μ(t_p) over α ≥ 0 by
@@ -344,122 +346,161 @@ def smoothing(K, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.
     time_limit = check_time_limit(time_limit)
     pairs.check_nonempty()
     m = pairs.n_points
-    C = float(C)
     kernel = K if isinstance(K, KernelOperator) else KernelOperator(K, m)
-    w_max = _column_budget(m, max_columns, max_bytes, pairs)
-    y = pairs.signs.astype(float)
-    if warm_start is not None:
-        if len(warm_start.alpha) != m:
-            raise ValueError(f"warm_start comes from a problem with {len(warm_start.alpha)} points; this one has "
-                             f"{m}: pass the result of a run on the same pairs.")
-        alpha = np.maximum(np.asarray(warm_start.alpha, dtype=float), 0.0)
-        mu = min(float(mu0), 10.0 * warm_start.mu)
-    else:
-        alpha, mu = np.zeros(m), float(mu0)
-    support = np.flatnonzero(alpha)
-    f = kernel.product(support, y[support] * alpha[support])
-
-    best_F, best_alpha, best_LB = np.inf, alpha.copy(), 0.0
-    nu = 1e-3  # Levenberg–Marquardt weight, relative to the Hessian's diagonal
-    stage_smoothed: list[float] = []
-    cache: dict = {}
-    history: list[dict] = []
-    stop, gap, steps = "max_iter", 1.0, 0
-    bar = progress_bar(bool(verbose), total=max_iter, desc="smoothing")
+    run = _SmoothingRun(kernel, pairs, float(C), _column_budget(m, max_columns, max_bytes, pairs), mu0, warm_start)
+    log = RunLog(verbose, callback, total=max_iter, desc="smoothing")
+    stop, gap = "max_iter", 1.0
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     while True:
-        # ---- evaluation and certificate at α
-        eps = mu / 2.0
-        L, c, hessian = pair_loss_and_hessian(pairs, f, "smoothed_hinge", eps=eps)
-        hinge, _ = pair_loss(pairs, f, "hinge")
-        F = float(alpha.sum()) + C * hinge
-        dual = C * pair_slope_total(pairs, f, "smoothed_hinge", eps=eps)  # Σ π(μ)
-        grad = 1.0 + C * y * kernel.matvec(c)  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
-        lower = dual / max(1.0, 1.0 - float(grad.min()))
-        if best_F > F:
-            best_F, best_alpha = F, alpha.copy()
-        best_LB = max(best_LB, lower)
-        gap = _relative_gap(best_F, best_LB)
-        smoothed = float(alpha.sum()) + C * L
-        record = {"iteration": steps, "mu": mu, "objective": F, "best": best_F, "lower_bound": lower,
-                  "best_lower_bound": best_LB, "gap": gap, "smoothed": smoothed,
-                  "support": int(np.count_nonzero(alpha)), "seconds": time.perf_counter() - start}
-        history.append(record)
-        if callback is not None:
-            callback(record)
-        if bar is not None:
-            bar.set_postfix(mu=f"{mu:.1e}", F=f"{best_F:.6g}", gap=f"{gap:.2e}")
+        point = run.evaluate()
+        gap = relative_gap(run.best_F, run.best_LB)
+        record = {"iteration": run.steps, "mu": run.mu, "objective": point.F, "best": run.best_F,
+                  "lower_bound": point.lower, "best_lower_bound": run.best_LB, "gap": gap,
+                  "smoothed": point.smoothed, "support": int(np.count_nonzero(run.alpha)),
+                  "seconds": time.perf_counter() - start}
+        log.add(record, {"mu": f"{run.mu:.1e}", "F": f"{run.best_F:.6g}", "gap": f"{gap:.2e}"}, advance=False)
         if gap <= tol:
             stop = "tol"
             break
         if time_limit is not None and record["seconds"] >= time_limit:
             stop = "time_limit"
             break
-        if steps == max_iter:
+        if run.steps == max_iter:
             break
-
-        # ---- continuation: narrow μ once the smoothing, not the iteration, limits the gap
-        smoothing_gap = _relative_gap(F, dual)
-        stage_smoothed.append(smoothed)
-        final = smoothing_gap <= 0.5 * tol
-        stalled = (not final and len(stage_smoothed) > 5
-                   and stage_smoothed[-6] - smoothed <= STALL * smoothing_gap * abs(smoothed))
-        settled = _relative_gap(F, lower) <= 1.5 * smoothing_gap  # this iterate's dual is nearly feasible
-        if (not final and settled) or stalled or len(stage_smoothed) > STAGE_STEPS:
-            if mu <= MU_MIN:
-                stop = "stalled"
-                break
-            mu = max(MU_MIN, mu * min(NARROWING[1], max(NARROWING[0], 0.5 * tol / max(smoothing_gap, 1e-300))))
-            stage_smoothed = []
+        narrowed = run.continuation(point, tol)
+        if narrowed == "stalled":
+            stop = "stalled"
+            break
+        if narrowed:
             continue
+        record["working_set"], record["step"] = run.newton_step(point, deadline)
+        log.advance()
+    log.close()
+    if verbose:
+        print(f"smoothing: F = {run.best_F:.8g}, certified lower bound = {run.best_LB:.8g}, relative gap = "
+              f"{gap:.2e} ({run.steps} Newton steps, final μ = {run.mu:.1e})", flush=True)
+    if stop in ("max_iter", "time_limit", "stalled"):
+        why, fix = {"max_iter": (f"max_iter={max_iter} Newton steps", "Raise max_iter"),
+                    "time_limit": (f"time_limit={time_limit} s",
+                                   "Raise time_limit (solver_options={'time_limit': ...})"),
+                    "stalled": ("the narrowest smoothing", "Raise tol")}[stop]
+        warn(f"The smoothing route stopped at {why} with a certified relative gap of {gap:.3g} (tol={tol:g}): its "
+             f"best point has objective F = {run.best_F:.8g}, certified lower bound {run.best_LB:.8g}, so it is at "
+             f"most that fraction above the LP optimum. {fix}, or use method='generation' for the exact optimum.",
+             ConvergenceWarning)
+    return SmoothingResult(alpha=run.best_alpha, objective=float(run.best_F), lower_bound=float(run.best_LB),
+                           gap=float(gap), converged=gap <= tol, iterations=run.steps, mu=float(run.mu),
+                           stop=stop, history=log.history)
 
-        # ---- Newton step on the working set W: the support and the most negative gradients
+
+@dataclass
+class _Point:
+    """The objective and certificate at one iterate α for the smoothing width μ."""
+
+    F: float  # the LP objective, over every pair
+    smoothed: float  # F_μ
+    dual: float  # Σ π(μ), the smoothed gradient's pair duals
+    lower: float  # the certified lower bound of this iterate
+    grad: np.ndarray  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
+    hessian: Any  # the pair core's Hessian operator Q of the smoothed hinge
+
+
+class _SmoothingRun:
+    """The iterate α (with its scores f = K Y α), the smoothing width μ, the best point and bound.
+
+    Each pass evaluates the objective and its certificate (:meth:`evaluate`), narrows μ when the
+    smoothing, not the iteration, limits the gap (:meth:`continuation`), or takes a Newton step on
+    a working set of columns (:meth:`newton_step`).
+    """
+
+    def __init__(self, kernel: KernelOperator, pairs: PairSet, C: float, w_max: int, mu0: float,
+                 warm_start: SmoothingResult | None):
+        m = pairs.n_points
+        self.kernel, self.pairs, self.C, self.w_max = kernel, pairs, C, w_max
+        self.y = pairs.signs.astype(float)
+        if warm_start is not None:
+            if len(warm_start.alpha) != m:
+                raise ValueError(f"warm_start comes from a problem with {len(warm_start.alpha)} points; this one "
+                                 f"has {m}: pass the result of a run on the same pairs.")
+            self.alpha = np.maximum(np.asarray(warm_start.alpha, dtype=float), 0.0)
+            self.mu = min(float(mu0), 10.0 * warm_start.mu)
+        else:
+            self.alpha, self.mu = np.zeros(m), float(mu0)
+        support = np.flatnonzero(self.alpha)
+        self.f = kernel.product(support, self.y[support] * self.alpha[support])
+        self.best_F, self.best_alpha, self.best_LB = np.inf, self.alpha.copy(), 0.0
+        self.nu = 1e-3  # Levenberg–Marquardt weight, relative to the Hessian's diagonal
+        self.stage_smoothed: list[float] = []  # F_μ at the iterates of the current smoothing width
+        self.cache: dict = {}
+        self.steps = 0
+
+    def evaluate(self) -> _Point:
+        """The objective, F_μ, the certified lower bound and the gradient at α; keeps the best point and bound."""
+        pairs, C, alpha, f = self.pairs, self.C, self.alpha, self.f
+        eps = self.mu / 2.0
+        L, c, hessian = pair_loss_and_hessian(pairs, f, "smoothed_hinge", eps=eps)
+        hinge, _ = pair_loss(pairs, f, "hinge")
+        F = float(alpha.sum()) + C * hinge
+        dual = C * pair_slope_total(pairs, f, "smoothed_hinge", eps=eps)  # Σ π(μ)
+        grad = 1.0 + C * self.y * self.kernel.matvec(c)  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
+        lower = dual / max(1.0, 1.0 - float(grad.min()))
+        if self.best_F > F:
+            self.best_F, self.best_alpha = F, alpha.copy()
+        self.best_LB = max(self.best_LB, lower)
+        return _Point(F=F, smoothed=float(alpha.sum()) + C * L, dual=dual, lower=lower, grad=grad, hessian=hessian)
+
+    def continuation(self, point: _Point, tol: float) -> str | None:
+        """Narrow μ once the smoothing, not the iteration, limits the gap: ``"narrowed"``, ``"stalled"``
+        (the narrowest width reached) or None (take a Newton step at this width)."""
+        smoothing_gap = relative_gap(point.F, point.dual)
+        self.stage_smoothed.append(point.smoothed)
+        stage = self.stage_smoothed
+        final = smoothing_gap <= 0.5 * tol
+        stalled = (not final and len(stage) > 5
+                   and stage[-6] - point.smoothed <= STALL * smoothing_gap * abs(point.smoothed))
+        settled = relative_gap(point.F, point.lower) <= 1.5 * smoothing_gap  # this iterate's dual is nearly feasible
+        if not ((not final and settled) or stalled or len(stage) > STAGE_STEPS):
+            return None
+        if self.mu <= MU_MIN:
+            return "stalled"
+        self.mu = max(MU_MIN, self.mu * min(NARROWING[1], max(NARROWING[0], 0.5 * tol / max(smoothing_gap, 1e-300))))
+        self.stage_smoothed = []
+        return "narrowed"
+
+    def newton_step(self, point: _Point, deadline: float | None) -> tuple[int, float]:
+        """A Newton step on the working set W (the support and the most negative gradients), exactly
+        line-searched; returns |W| and the step length t."""
+        alpha, grad, C = self.alpha, point.grad, self.C
         entering = np.flatnonzero((alpha == 0.0) & (grad < 0.0))
         support = np.flatnonzero(alpha)
-        room = max(min(w_max - len(support), max(ENTER_MIN, int(ENTER_FRACTION * len(support)))), 1)
+        room = max(min(self.w_max - len(support), max(ENTER_MIN, int(ENTER_FRACTION * len(support)))), 1)
         if len(entering) > room:
             entering = entering[np.argpartition(grad[entering], room - 1)[:room]]
         W = np.union1d(support, entering)
-        PhiT = _working_rows(kernel, y, W, cache)  # Φᵀ: row r is y_l K[l] for l = W[r]
-        QPhi = hessian.matmat(PhiT.T)
+        PhiT = _working_rows(self.kernel, self.y, W, self.cache)  # Φᵀ: row r is y_l K[l] for l = W[r]
+        QPhi = point.hessian.matmat(PhiT.T)
         touched = np.flatnonzero(QPhi.any(axis=1))  # points in no quadratic-zone pair add nothing
-        HW = C * (PhiT[:, touched] @ QPhi[touched]) if 3 * len(touched) < 2 * m else C * (PhiT @ QPhi)
+        HW = (C * (PhiT[:, touched] @ QPhi[touched]) if 3 * len(touched) < 2 * self.pairs.n_points
+              else C * (PhiT @ QPhi))
         HW = 0.5 * (HW + HW.T)
-        d, at_bound = _newton_step(HW, grad[W], alpha[W], nu, np.isin(W, cache.get("at_bound", ())), deadline)
+        d, at_bound = _newton_step(HW, grad[W], alpha[W], self.nu, np.isin(W, self.cache.get("at_bound", ())),
+                                   deadline)
         del QPhi, HW
         if d is None:  # no pair in the quadratic zone touches W: a projected gradient step, exactly searched
             g = grad[W]
             rising = bool((g < 0.0).any())  # up along −g, as far as φ decreases; else down towards 0
             d = np.maximum(-g, 0.0) if rising else np.where(g > 0.0, -alpha[W], 0.0)
-            t = _line_search(pairs, C, f, d @ PhiT, float(d.sum()), mu, expand=rising)
+            t = _line_search(self.pairs, C, self.f, d @ PhiT, float(d.sum()), self.mu, expand=rising)
             at_bound = np.zeros(len(W), dtype=bool)
         else:
-            t = _line_search(pairs, C, f, d @ PhiT, float(d.sum()), mu)
-        cache["at_bound"] = W[at_bound]
-        record["working_set"], record["step"] = len(W), t
-        nu = max(nu / 4.0, 1e-8) if t >= 0.999 else (min(nu * 4.0, 1e8) if t < 0.3 else nu)
+            t = _line_search(self.pairs, C, self.f, d @ PhiT, float(d.sum()), self.mu)
+        self.cache["at_bound"] = W[at_bound]
+        self.nu = max(self.nu / 4.0, 1e-8) if t >= 0.999 else (min(self.nu * 4.0, 1e8) if t < 0.3 else self.nu)
         alpha[W] = np.maximum(alpha[W] + t * d, 0.0)
-        f = alpha[W] @ PhiT  # exact: the support lies in W
-        steps += 1
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    if verbose:
-        print(f"smoothing: F = {best_F:.8g}, certified lower bound = {best_LB:.8g}, relative gap = {gap:.2e} "
-              f"({steps} Newton steps, final μ = {mu:.1e})", flush=True)
-    if stop in ("max_iter", "time_limit", "stalled"):
-        why, fix = {"max_iter": (f"max_iter={max_iter} Newton steps", "Raise max_iter"),
-                    "time_limit": (f"time_limit={time_limit} s", "Raise time_limit (solver_options={'time_limit': ...})"),
-                    "stalled": ("the narrowest smoothing", "Raise tol")}[stop]
-        warn(f"The smoothing route stopped at {why} with a certified relative gap of {gap:.3g} (tol={tol:g}): its "
-             f"best point has objective F = {best_F:.8g}, certified lower bound {best_LB:.8g}, so it is at most that "
-             f"fraction above the LP optimum. {fix}, or use method='generation' for the exact optimum.",
-             ConvergenceWarning)
-    return SmoothingResult(alpha=best_alpha, objective=float(best_F), lower_bound=float(best_LB), gap=float(gap),
-                           converged=gap <= tol, iterations=steps, mu=float(mu),
-                           stop=stop, history=history)
+        self.f = alpha[W] @ PhiT  # exact: the support lies in W
+        self.steps += 1
+        return len(W), t
 
 
 def _working_rows(kernel, y, W, cache):
@@ -482,11 +523,6 @@ def _working_rows(kernel, y, W, cache):
             rows[~kept] = kernel.rows(new) * y[new, None]
     cache["W"], cache["rows"] = W, rows
     return rows
-
-
-def _relative_gap(upper, lower):
-    """(upper − lower)/upper, clipped at 0; 0 when upper is 0."""
-    return 0.0 if upper <= 0.0 else max(upper - lower, 0.0) / upper
 
 
 def _column_budget(m, max_columns, max_bytes, pairs):

@@ -260,6 +260,59 @@ def test_a_restricted_lp_stopped_by_the_time_limit_ends_the_run_with_its_best_po
         run.alpha.sum() + C * np.sum(w * np.maximum(0.0, 1.0 - (f[i] - f[j]))), rel=1e-12)
 
 
+def _highs_time_limit_on_call(monkeypatch, call):
+    """Give the ``call``-th restricted LP of a run a time limit of 0 s: HiGHS itself stops it with its
+    ``time_limit`` status (the LP has rows or columns to work on), whatever the machine's load."""
+    original, statuses = IncrementalLP.solve, []
+
+    def solve_(self, time_limit=None):
+        result = original(self, time_limit=0.0 if len(statuses) + 1 == call else time_limit)
+        statuses.append(result.status)
+        return result
+    monkeypatch.setattr(IncrementalLP, "solve", solve_)
+    return statuses
+
+
+@pytest.mark.parametrize("call", [1, 2])
+def test_highs_time_limit_inside_a_restricted_lp_ends_the_run_with_a_warning_and_its_bound(monkeypatch, call):
+    """HiGHS's own time_limit status inside generation (not a SolverError): a ConvergenceWarning
+    with the best point, its full objective and a certified lower bound below the optimum."""
+    K, pairs, C = CASES["moons"]
+    optimum = full_lp(K, pairs, C)
+    statuses = _highs_time_limit_on_call(monkeypatch, call)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no SolverWarning, no SolverError: the route's own stop
+        with pytest.warns(ConvergenceWarning, match=r"stopped at time_limit=60 s .* certified lower bound"):
+            run = row_column_generation(K, pairs, C, solver_options={"time_limit": 60.0}, max_pairs=20,
+                                        start="zero")
+    assert statuses[-1] == Status.TIME_LIMIT and len(statuses) == call  # HiGHS's status ended the run
+    assert run.solve_result.status == Status.TIME_LIMIT and not run.converged and run.rounds == call
+    assert run.solve_result.problem_name.startswith("LP Ranker restricted to generated pair rows")
+    assert run.objective >= optimum * (1 - 1e-9) >= run.lower_bound * (1 - 1e-9)
+    assert 0.0 < run.gap <= 1.0 and run.gap == pytest.approx(
+        (run.objective - run.lower_bound) / run.objective)
+    f = K @ (pairs.signs * run.alpha)
+    i, j, w = pairs.to_arrays(None)
+    assert run.alpha.min() >= 0 and run.objective == pytest.approx(
+        run.alpha.sum() + C * np.sum(w * np.maximum(0.0, 1.0 - (f[i] - f[j]))), rel=1e-12)
+
+
+def test_lp_ranker_generation_stopped_by_highs_time_limit_keeps_its_best_point(monkeypatch):
+    """The estimator: HiGHS's time_limit inside a restricted LP gives a fitted model, a
+    ConvergenceWarning at fit and the certified gap in ``optimality_gap_``."""
+    X, y = _moons(90)
+    statuses = _highs_time_limit_on_call(monkeypatch, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.warns(ConvergenceWarning, match="stopped at time_limit=60 s"):
+            est = LPRanker(C=10.0, gamma=1.0, method="generation", solver_options={"time_limit": 60.0},
+                           method_options={"start": "zero", "max_pairs": 20}).fit(X, y)
+    assert statuses == [Status.OPTIMAL, Status.TIME_LIMIT]
+    assert est.solve_result_.status == Status.TIME_LIMIT and est.n_iter_ == 2
+    assert est.optimality_gap_ == est.method_result_.gap and 0.0 < est.optimality_gap_ <= 1.0
+    assert est.objective_ == pytest.approx(est.method_result_.objective, rel=1e-12)
+
+
 @pytest.mark.parametrize("kind", ["moons", "survival"])
 def test_the_smoothing_start_hands_over_a_working_set_that_reaches_the_same_optimum(kind):
     from aucopt.lp import smoothing

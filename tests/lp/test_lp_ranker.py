@@ -436,7 +436,7 @@ def test_integer_weights_equal_repeated_rows(cancer, whas):
 def test_all_zero_sample_weight_is_rejected(cancer):
     """All-zero weights leave nothing to learn (the LP optimum is α = 0, a constant model)."""
     Xtr, ytr, _, _ = cancer
-    with pytest.raises(ValueError, match="(?i)weight"):
+    with pytest.raises(ValueError, match=r"(?i)weight"):
         LPRanker(C=1.0, gamma=1.0).fit(Xtr[:40], ytr[:40], sample_weight=np.zeros(40))
 
 
@@ -649,7 +649,8 @@ def test_declared_constraint_rejects_bad_value_before_any_work(no_work, cls, nam
         y = survival_target(y == 1, np.arange(len(y), dtype=float) + 1)
     est = cls(**{name: value})
     with pytest.raises(InvalidParameterError,
-                       match=rf"The '{name}' parameter of {cls.__name__} must be .*Got {re.escape(repr(value))} instead"):
+                       match=rf"The '{name}' parameter of {cls.__name__} must be .*"
+                             rf"Got {re.escape(repr(value))} instead"):
         est.fit(X, y)
 
 

@@ -232,16 +232,16 @@ def _pair_sets():
 @pytest.mark.parametrize("kind", list(_pair_sets()))
 def test_pairs_at_equals_indexing_to_arrays(kind):
     pairs = _pair_sets()[kind]
-    I, J, W = pairs.to_arrays()
+    all_i, all_j, all_w = pairs.to_arrays()
     P = pairs.n_pairs
-    assert P == len(I) > 50
+    assert P == len(all_i) > 50
     rng = np.random.default_rng(3)
     for index in (np.arange(P), rng.permutation(P)[: P // 3], rng.integers(0, P, 200),  # with repeats
                   np.array([0, P - 1, 0]), np.array([], dtype=np.int64)):
         i, j, w = pairs.pairs_at(index)
-        np.testing.assert_array_equal(i, I[index])
-        np.testing.assert_array_equal(j, J[index])
-        np.testing.assert_allclose(w, W[index], rtol=0, atol=0)
+        np.testing.assert_array_equal(i, all_i[index])
+        np.testing.assert_array_equal(j, all_j[index])
+        np.testing.assert_allclose(w, all_w[index], rtol=0, atol=0)
     with pytest.raises(ValueError, match="pair positions must lie in"):
         pairs.pairs_at([P])
     with pytest.raises(ValueError, match="pair positions must lie in"):
@@ -252,10 +252,10 @@ def test_survival_ties_pair_set_matches_definition():
     """The tied-time set used above really has ties of both kinds, and is Harrell's set."""
     _, _, _, event, time = _pair_set_data()
     pairs = _pair_sets()["survival_ties"]
-    I, J, _ = pairs.to_arrays()
+    all_i, all_j, _ = pairs.to_arrays()
     bi, bj = brute_survival(event, time)
-    assert set(zip(I.tolist(), J.tolist(), strict=False)) == set(zip(bi.tolist(), bj.tolist(), strict=False))
-    assert np.any(time[I] == time[J])  # event-vs-censored at a tied time is a pair
+    assert set(zip(all_i.tolist(), all_j.tolist(), strict=False)) == set(zip(bi.tolist(), bj.tolist(), strict=False))
+    assert np.any(time[all_i] == time[all_j])  # event-vs-censored at a tied time is a pair
 
 
 # ============================================================================ hinge and subgradient
