@@ -16,14 +16,18 @@ Platt (1999), Advances in Large Margin Classifiers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from ._step_function import step_values
 from .exceptions import warn
 
 __all__ = ["BreslowCalibration", "StepFunction", "SurvivalFunctionMixin", "fit_breslow"]
@@ -56,19 +60,18 @@ class StepFunction:
     [1.0, 0.5, 0.5, 0.25]
     """
 
-    def __init__(self, x, y, *, a: float = 1.0, before: float = 0.0):
+    def __init__(self, x: ArrayLike, y: ArrayLike, *, a: float = 1.0, before: float = 0.0):
         self.x = np.asarray(x, dtype=float)
         self.y = np.asarray(y, dtype=float)
         self.a = float(a)
         self.before = float(before)
 
-    def __call__(self, t):
+    def __call__(self, t: ArrayLike) -> float | np.ndarray:
         """Values at times ``t`` (a float for a scalar ``t``, else an array of ``t``'s shape)."""
         t = np.asarray(t, dtype=float)
         if np.isnan(t).any():
             raise ValueError("The times at which to evaluate a step function contain NaN.")
-        k = np.searchsorted(self.x, t, side="right") - 1
-        values = np.where(k >= 0, self.a * self.y[np.maximum(k, 0)], self.before)
+        values = step_values(self.x, self.a * self.y, t, self.before)
         return float(values) if values.ndim == 0 else values
 
     def __repr__(self) -> str:
@@ -115,15 +118,15 @@ class BreslowCalibration:
     centre: float
     converged: bool
 
-    def cumulative_hazard(self, scores) -> np.ndarray:
+    def cumulative_hazard(self, scores: ArrayLike) -> np.ndarray:
         """``H(t | s)`` at :attr:`unique_times`, one row per score."""
         return self.relative_risk(scores)[:, None] * self.cum_baseline_hazard[None, :]
 
-    def relative_risk(self, scores) -> np.ndarray:
+    def relative_risk(self, scores: ArrayLike) -> np.ndarray:
         """``exp(coef · (s − centre))``: the factor of :attr:`cum_baseline_hazard` for each score."""
         return np.exp(self.coef * (np.asarray(scores, dtype=float) - self.centre))
 
-    def median_survival_time(self, scores) -> np.ndarray:
+    def median_survival_time(self, scores: ArrayLike) -> np.ndarray:
         """The first training time with ``S(t | s) ≤ ½`` (``inf`` if never reached)."""
         # S(t | s) ≤ ½ ⇔ Ĥ₀(t) ≥ log 2 / r(s); Ĥ₀ is non-decreasing: one binary search per score,
         # no n × n_times hazard matrix
@@ -134,13 +137,13 @@ class BreslowCalibration:
         return np.where(reached, self.unique_times[np.minimum(first, len(self.unique_times) - 1)], np.inf)
 
 
-def _risk_set_sums(order_desc_values, group_end):
+def _risk_set_sums(order_desc_values: np.ndarray, group_end: np.ndarray) -> np.ndarray:
     """Σ over the risk set {j : T_j ≥ t_k} of a per-sample value, for every distinct time t_k."""
     return np.cumsum(order_desc_values)[group_end]
 
 
-def fit_breslow(scores, time, event, sample_weight=None, *, coef: float | None = None, tol: float = 1e-10,
-                max_iter: int = 100) -> BreslowCalibration:
+def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_weight: ArrayLike | None = None, *,
+                coef: float | None = None, tol: float = 1e-10, max_iter: int = 100) -> BreslowCalibration:
     """Calibrate risk scores as a one-covariate Cox model (Breslow ties) and its baseline hazard.
 
     Parameters
@@ -169,7 +172,30 @@ def fit_breslow(scores, time, event, sample_weight=None, *, coef: float | None =
     w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
-    # Descending time order: a prefix holds the risk set of every time (ties kept together).
+    order, unique_times, group_end, group_of = _tie_groups(time)
+    s_desc, w_desc, e_desc = s[order], w[order], event[order]
+    d = np.bincount(group_of, weights=w_desc * e_desc, minlength=len(group_end))  # weighted events per time
+    scale = float(np.std(s)) or 1.0
+    centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
+    if coef is None:  # standardized scores: β̃ = β · scale
+        likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, e_desc, group_end, d)
+        beta, converged = _newton_ascent(likelihood, tol, max_iter)
+    else:
+        beta, converged = float(coef) * scale, True
+    slope = beta / scale
+    # Breslow's baseline for the centred scores.
+    linear = slope * (s_desc - centre)
+    r = w_desc * np.exp(linear - linear.max())
+    m0 = _risk_set_sums(r, group_end) * np.exp(linear.max())
+    increments = np.divide(d, m0, out=np.zeros_like(d), where=d > 0)
+    cum_baseline = np.cumsum(increments[::-1])    # increasing time
+    return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
+
+
+def _tie_groups(time: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The descending time order (a prefix holds the risk set of every time, ties kept together),
+    the distinct times (increasing), the last position of each tie group in that order and the
+    tie group of every position."""
     order = np.argsort(-time, kind="stable")
     t_desc = time[order]
     distinct_desc, first = np.unique(-t_desc, return_index=True)
@@ -177,30 +203,39 @@ def fit_breslow(scores, time, event, sample_weight=None, *, coef: float | None =
     starts = np.sort(first)                       # start of each tie group in the descending order
     group_end = np.append(starts[1:], len(t_desc)) - 1
     group_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(t_desc))))
-    s_desc, w_desc, e_desc = s[order], w[order], event[order]
-    we = w_desc * e_desc                          # event weights
-    d = np.bincount(group_of, weights=we, minlength=len(starts))  # weighted events per time
-    scale = float(np.std(s)) or 1.0
-    centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
-    z = (s_desc - centre) / scale                 # standardized scores: β̃ = β · scale
-    s_events = float(we @ z)
+    return order, unique_times, group_end, group_of
 
-    def pieces(beta):
+
+class _PartialLikelihood:
+    """Cox's log partial likelihood of one standardized covariate z (Breslow ties), with its
+    first two derivatives in β, over samples in descending time order."""
+
+    def __init__(self, z: np.ndarray, w: np.ndarray, event: np.ndarray, group_end: np.ndarray, d: np.ndarray):
+        self.z, self.w, self.group_end, self.d = z, w, group_end, d
+        self.s_events = float((w * event) @ z)
+        self.keep = d > 0
+
+    def __call__(self, beta: float) -> tuple[float, float, float]:
+        """(log-likelihood, gradient, curvature = −second derivative) at β."""
+        z, keep, d = self.z, self.keep, self.d
         shift = max(beta * z.max(), beta * z.min())  # exp never overflows; log m0 adds it back
-        r = w_desc * np.exp(beta * z - shift)
-        m0 = _risk_set_sums(r, group_end)
-        m1 = _risk_set_sums(r * z, group_end)
-        m2 = _risk_set_sums(r * z * z, group_end)
-        keep = d > 0
-        loglik = beta * s_events - float(d[keep] @ (np.log(m0[keep]) + shift))
+        r = self.w * np.exp(beta * z - shift)
+        m0 = _risk_set_sums(r, self.group_end)
+        m1 = _risk_set_sums(r * z, self.group_end)
+        m2 = _risk_set_sums(r * z * z, self.group_end)
+        loglik = beta * self.s_events - float(d[keep] @ (np.log(m0[keep]) + shift))
         mean = m1[keep] / m0[keep]
-        gradient = s_events - float(d[keep] @ mean)
+        gradient = self.s_events - float(d[keep] @ mean)
         curvature = float(d[keep] @ (m2[keep] / m0[keep] - mean * mean))
         return loglik, gradient, curvature
 
+
+def _newton_ascent(pieces: Callable[[float], tuple[float, float, float]], tol: float,
+                   max_iter: int) -> tuple[float, bool]:
+    """Damped Newton ascent on a concave function of β from 0: (β̂, converged)."""
     beta, converged = 0.0, False
     loglik, gradient, curvature = pieces(beta)
-    for _ in range(max_iter if coef is None else 0):
+    for _ in range(max_iter):
         if curvature <= 0:  # at 0: every risk set has one score, flat in β; else the curvature underflowed
             converged = beta == 0.0  # on a likelihood that grows without bound (perfectly ordered events)
             break
@@ -220,16 +255,7 @@ def fit_breslow(scores, time, event, sample_weight=None, *, coef: float | None =
         if abs(newton) <= tol * max(1.0, abs(beta)):
             converged = True
             break
-    if coef is not None:
-        beta, converged = float(coef) * scale, True
-    slope = beta / scale
-    # Breslow's baseline for the centred scores.
-    linear = slope * (s_desc - centre)
-    r = w_desc * np.exp(linear - linear.max())
-    m0 = _risk_set_sums(r, group_end) * np.exp(linear.max())
-    increments = np.divide(d, m0, out=np.zeros_like(d), where=d > 0)
-    cum_baseline = np.cumsum(increments[::-1])    # increasing time
-    return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
+    return beta, converged
 
 
 class SurvivalFunctionMixin:
@@ -239,7 +265,11 @@ class SurvivalFunctionMixin:
     :meth:`_calibrate`); the methods here map risk scores ``self.predict(X)`` to step functions.
     """
 
-    def _calibrate(self, scores, time, event, sample_weight=None, *, coef=None):
+    if TYPE_CHECKING:  # the estimator's risk scores, which the curves calibrate
+        def predict(self, X: Any) -> np.ndarray: ...
+
+    def _calibrate(self, scores: np.ndarray, time: np.ndarray, event: np.ndarray,
+                   sample_weight: np.ndarray | None = None, *, coef: float | None = None) -> None:
         """Fit ``calibration_`` and ``unique_times_`` on the training risk scores (rows of weight 0 left out)."""
         if sample_weight is not None:
             keep = np.asarray(sample_weight) > 0
@@ -252,7 +282,7 @@ class SurvivalFunctionMixin:
                  f"bound; it stopped at {self.calibration_.coef:.4g} and the survival curves are close to steps. "
                  "A stronger penalty (smaller C, larger alpha) gives scores that calibrate.", ConvergenceWarning)
 
-    def _functions(self, X, return_array, survival):
+    def _functions(self, X: ArrayLike, return_array: bool, survival: bool) -> np.ndarray:
         check_is_fitted(self, "calibration_")
         cal = self.calibration_
         scores = np.asarray(self.predict(X), dtype=float)
@@ -267,7 +297,7 @@ class SurvivalFunctionMixin:
                         else StepFunction(cal.unique_times, base, a=r))
         return funcs
 
-    def predict_cumulative_hazard_function(self, X, return_array: bool = False):
+    def predict_cumulative_hazard_function(self, X: ArrayLike, return_array: bool = False) -> np.ndarray:
         """Cumulative hazard functions ``H(t | x) = Ĥ₀(t) exp(β̂ · risk(x))``.
 
         The risk score is calibrated at fit as a one-covariate Cox model (β̂ by partial
@@ -286,7 +316,7 @@ class SurvivalFunctionMixin:
         """
         return self._functions(X, return_array, survival=False)
 
-    def predict_survival_function(self, X, return_array: bool = False):
+    def predict_survival_function(self, X: ArrayLike, return_array: bool = False) -> np.ndarray:
         """Survival functions ``S(t | x) = exp(−Ĥ₀(t) exp(β̂ · risk(x)))``.
 
         Parameters
@@ -303,7 +333,7 @@ class SurvivalFunctionMixin:
         """
         return self._functions(X, return_array, survival=True)
 
-    def predict_median_survival_time(self, X) -> np.ndarray:
+    def predict_median_survival_time(self, X: ArrayLike) -> np.ndarray:
         """Median survival times: the first training time with ``S(t | x) ≤ ½`` (``inf`` if never).
 
         Parameters
@@ -321,10 +351,10 @@ class SurvivalFunctionMixin:
 _CURVE_METHODS = ("predict_survival_function", "predict_cumulative_hazard_function", "predict_median_survival_time")
 
 
-def _pipeline_method(name: str):
+def _pipeline_method(name: str) -> Any:
     """``Pipeline.<name>``: the transforms of all steps but the last, then the last step's ``name``."""
 
-    def method(self, X, **kwargs):
+    def method(self: Pipeline, X: Any, **kwargs: Any) -> Any:
         Xt = X if len(self.steps) == 1 else self[:-1].transform(X)
         return getattr(self.steps[-1][1], name)(Xt, **kwargs)
 

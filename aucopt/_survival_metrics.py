@@ -26,14 +26,17 @@ ever listed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from . import metrics as _metrics
+from ._dispatch import call_in_memory
+from ._metric_rules import TIED_TOL, absolute_tol, check_tied_tol, compiled_kernels
+from ._step_function import step_values
 from ._validation import check_consistent_length, check_finite_1d, is_dask_collection, survival_arrays
 from .exceptions import NoComparablePairsError
-from .metrics import TIED_TOL
 
 __all__ = ["CensoringSurvival", "brier_score", "censoring_survival", "cumulative_dynamic_auc",
            "integrated_brier_score", "uno_c", "uno_c_scorer"]
@@ -89,7 +92,7 @@ class CensoringSurvival(NamedTuple):
     times: np.ndarray
     survival: np.ndarray
 
-    def at(self, t) -> np.ndarray:
+    def at(self, t: ArrayLike) -> np.ndarray:
         """Ĝ(t) at arbitrary times; NaN where it is unknown.
 
         Ĝ is 1 before the first time and, after the last one, 0 when it reached 0 there (a
@@ -107,14 +110,13 @@ class CensoringSurvival(NamedTuple):
             Ĝ at each time point, shaped like ``t``.
         """
         t = np.asarray(t, dtype=float)
-        idx = np.searchsorted(self.times, t, side="right") - 1
-        values = np.where(idx >= 0, self.survival[np.maximum(idx, 0)], 1.0) if len(self.times) else np.ones(t.shape)
+        values = step_values(self.times, self.survival, t, before=1.0)
         if len(self.times) and self.survival[-1] > 0:
             values = np.where(t > self.times[-1], np.nan, values)
         return values
 
 
-def censoring_survival(y) -> CensoringSurvival:
+def censoring_survival(y: ArrayLike) -> CensoringSurvival:
     """The Kaplan–Meier estimate Ĝ of the censoring survival function P(C > t).
 
     Parameters
@@ -185,7 +187,7 @@ def _ipcw_at(g: CensoringSurvival, points: np.ndarray, what: str, fix: str) -> n
     return values
 
 
-def _check_tau(tau) -> float:
+def _check_tau(tau: float | None) -> float:
     if tau is None:
         return np.inf
     if (isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating))
@@ -194,7 +196,7 @@ def _check_tau(tau) -> float:
     return float(tau)
 
 
-def _check_times(times, test_time: np.ndarray, *, strictly_increasing: bool) -> np.ndarray:
+def _check_times(times: ArrayLike, test_time: np.ndarray, *, strictly_increasing: bool) -> np.ndarray:
     """The evaluation times, inside the test follow-up [min T, max T)."""
     times = np.atleast_1d(np.asarray(times, dtype=float))
     if times.ndim != 1 or len(times) == 0:
@@ -221,7 +223,8 @@ def _check_times(times, test_time: np.ndarray, *, strictly_increasing: bool) -> 
 
 
 # ============================================================================ Uno's C
-def uno_c(y_train, y_test, risk, tau=None, *, tied_tol=TIED_TOL) -> float:
+def uno_c(y_train: ArrayLike, y_test: ArrayLike, risk: ArrayLike, tau: float | None = None, *,
+          tied_tol: float = TIED_TOL) -> float:
     """Uno's inverse-probability-of-censoring weighted concordance index (IPCW C-index).
 
     Parameters
@@ -313,15 +316,15 @@ def uno_c(y_train, y_test, risk, tau=None, *, tied_tol=TIED_TOL) -> float:
     0.8387
     """
     if is_dask_collection(y_train, y_test, risk):
-        return _metrics._gathered_call(uno_c, y_train, y_test, risk, tau=tau, tied_tol=tied_tol)
-    tied_tol = _metrics._check_tied_tol(tied_tol)
+        return call_in_memory(uno_c, y_train, y_test, risk, tau=tau, tied_tol=tied_tol)
+    tied_tol = check_tied_tol(tied_tol)
     tau = _check_tau(tau)
     event, time = survival_arrays(y_test)
     risk = check_finite_1d(risk, "risk")
     check_consistent_length(y_test=event, risk=risk)
     g = censoring_survival(y_train)
-    tol = _metrics._absolute_tol(tied_tol, risk)
-    kernels = _metrics._compiled()
+    tol = absolute_tol(tied_tol, risk)
+    kernels = compiled_kernels()
     by_time, time_sorted = kernels.argsort(time)
     event_t = np.ascontiguousarray(event[by_time])
     by_risk, sorted_risk = kernels.argsort(risk[by_time])
@@ -343,7 +346,7 @@ def uno_c(y_train, y_test, risk, tau=None, *, tied_tol=TIED_TOL) -> float:
     return float(min(max(numerator / (2.0 * denominator), 0.0), 1.0))
 
 
-def uno_c_scorer(*, tau=None, tied_tol=TIED_TOL):
+def uno_c_scorer(*, tau: float | None = None, tied_tol: float = TIED_TOL) -> Callable[..., float]:
     """Uno's C (:func:`uno_c`) as a scikit-learn scorer, with Ĝ estimated from the scored fold.
 
     Parameters
@@ -388,17 +391,19 @@ def uno_c_scorer(*, tau=None, tied_tol=TIED_TOL):
     from sklearn.metrics import make_scorer
 
     _check_tau(tau)
-    _metrics._check_tied_tol(tied_tol)
+    check_tied_tol(tied_tol)
     return make_scorer(_uno_c_on_fold, greater_is_better=True, tau=tau, tied_tol=tied_tol)
 
 
-def _uno_c_on_fold(y_true, risk, *, tau=None, tied_tol=TIED_TOL) -> float:
+def _uno_c_on_fold(y_true: ArrayLike, risk: ArrayLike, *, tau: float | None = None,
+                   tied_tol: float = TIED_TOL) -> float:
     """Uno's C of one fold, Ĝ estimated from the fold (the score function of :func:`uno_c_scorer`)."""
     return uno_c(y_true, y_true, risk, tau, tied_tol=tied_tol)
 
 
 # ============================================================================ AUC(t)
-def cumulative_dynamic_auc(y_train, y_test, risk, times, *, tied_tol=TIED_TOL) -> tuple[np.ndarray, float]:
+def cumulative_dynamic_auc(y_train: ArrayLike, y_test: ArrayLike, risk: ArrayLike, times: ArrayLike | float, *,
+                           tied_tol: float = TIED_TOL) -> tuple[np.ndarray, float]:
     """The cumulative/dynamic time-dependent AUC(t) of risk scores, and its mean over the times.
 
     Parameters
@@ -483,8 +488,8 @@ def cumulative_dynamic_auc(y_train, y_test, risk, times, *, tied_tol=TIED_TOL) -
     ([1.0, 0.8148], 0.8971)
     """
     if is_dask_collection(y_train, y_test, risk):
-        return _metrics._gathered_call(cumulative_dynamic_auc, y_train, y_test, risk, times, tied_tol=tied_tol)
-    tied_tol = _metrics._check_tied_tol(tied_tol)
+        return call_in_memory(cumulative_dynamic_auc, y_train, y_test, risk, times, tied_tol=tied_tol)
+    tied_tol = check_tied_tol(tied_tol)
     event, time = survival_arrays(y_test)
     n = len(time)
     if n == 0:
@@ -519,15 +524,15 @@ def cumulative_dynamic_auc(y_train, y_test, risk, times, *, tied_tol=TIED_TOL) -
     ipcw = np.zeros(n)
     ipcw[cases_needed] = 1.0 / _ipcw_at(g, time[cases_needed], "test event(s) that are cases at the given times",
                                         "choose times below the largest training time")
-    kernels = _metrics._compiled()
+    kernels = compiled_kernels()
     auc = np.empty(k_times)
     if columns is None:
-        tol = _metrics._absolute_tol(tied_tol, one)
+        tol = absolute_tol(tied_tol, one)
         by_risk, sorted_risk = kernels.argsort(one)
         event_s, time_s, ipcw_s = event[by_risk], time[by_risk], ipcw[by_risk]
     for k, t in enumerate(times):
         if columns is not None:
-            tol = _metrics._absolute_tol(tied_tol, columns[k])
+            tol = absolute_tol(tied_tol, columns[k])
             by_risk, sorted_risk = kernels.argsort(columns[k])
             event_s, time_s, ipcw_s = event[by_risk], time[by_risk], ipcw[by_risk]
         case = event_s & (time_s <= t)
@@ -545,7 +550,7 @@ def cumulative_dynamic_auc(y_train, y_test, risk, times, *, tied_tol=TIED_TOL) -
 
 
 # ============================================================================ Brier score
-def _check_survival_probabilities(survival_probabilities, n: int, k_times: int) -> np.ndarray:
+def _check_survival_probabilities(survival_probabilities: ArrayLike, n: int, k_times: int) -> np.ndarray:
     probs = np.asarray(survival_probabilities, dtype=float)
     if probs.ndim == 1 and k_times == 1:
         probs = probs[:, None]
@@ -566,7 +571,8 @@ def _check_survival_probabilities(survival_probabilities, n: int, k_times: int) 
     return probs
 
 
-def brier_score(y_train, y_test, survival_probabilities, times) -> tuple[np.ndarray, np.ndarray]:
+def brier_score(y_train: ArrayLike, y_test: ArrayLike, survival_probabilities: ArrayLike,
+                times: ArrayLike | float) -> tuple[np.ndarray, np.ndarray]:
     """The time-dependent Brier score of predicted survival probabilities for censored data.
 
     Parameters
@@ -654,7 +660,8 @@ def brier_score(y_train, y_test, survival_probabilities, times) -> tuple[np.ndar
     return times, scores
 
 
-def integrated_brier_score(y_train, y_test, survival_probabilities, times) -> float:
+def integrated_brier_score(y_train: ArrayLike, y_test: ArrayLike, survival_probabilities: ArrayLike,
+                           times: ArrayLike) -> float:
     """The integrated Brier score: the mean of BS(t) over [t_1, t_last], by the trapezoidal rule.
 
     Parameters

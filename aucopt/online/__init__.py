@@ -7,14 +7,9 @@ partitions of a data set (:class:`ClassStats`, and :mod:`aucopt.distributed` for
 collections), and can be read from LIBSVM files in chunks (:func:`iter_svmlight_chunks`).
 """
 
-from ._onepass import (
-    ClassStats,
-    OnePassAUC,
-    batch_solution,
-    batch_solution_from_stats,
-    class_statistics,
-    iter_svmlight_chunks,
-)
+from ._onepass import OnePassAUC
+from ._stats import ClassStats, batch_solution, batch_solution_from_stats, class_statistics
+from ._svmlight import iter_svmlight_chunks
 
 __all__ = [
     "ClassStats",

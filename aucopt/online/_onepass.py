@@ -11,22 +11,20 @@ also come from partitions of a data set merged exactly (:class:`ClassStats`,
 
 from __future__ import annotations
 
-import bz2
 import contextlib
-import gzip
-import io
-import os
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable
 from numbers import Integral
+from typing import Any, ClassVar, Literal, cast
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d, validate_data
 
+from .._fitting import sample_weight_for
 from .._progress import progress_bar
 from .._validation import Count, binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
 from ..base import (
@@ -36,290 +34,25 @@ from ..base import (
     RANDOM_STATE_CONSTRAINT,
     VERBOSE_CONSTRAINT,
     BinaryRankerMixin,
-    _sample_weight_for,
     as_generator,
     positive,
 )
 from ..exceptions import check_memory
 from ..pairs import DEFAULT_MAX_BYTES
+from ._stats import ClassStats, batch_solution, batch_solution_from_stats, class_statistics
+from ._svmlight import iter_svmlight_chunks
 
+# ClassStats, the batch solutions and iter_svmlight_chunks live in _stats / _svmlight; they stay
+# importable from here (and a pickled ClassStats names its defining module, aucopt.online._stats).
 __all__ = ["ClassStats", "OnePassAUC", "batch_solution", "batch_solution_from_stats",
            "class_statistics", "iter_svmlight_chunks"]
+
+#: what ``random_state`` accepts: a seed, a generator, a legacy RandomState or None
+_RandomState = int | np.random.Generator | np.random.RandomState | None
 
 _COPY_BLOCK = 8192  # rows of a dense X that is not C-contiguous are copied this many at a time
 #: examples per progress-bar update when ``verbose`` is set
 _PROGRESS_BLOCK = 10_000
-
-
-# ============================================================================ class statistics
-@dataclass
-class ClassStats:
-    """Count (or total weight), mean and scatter matrix of the examples of one class.
-
-    The state of :class:`OnePassAUC` for one class. Two statistics of disjoint samples combine
-    exactly with :meth:`merge`, so a data set split over files or workers is summarized part by
-    part (:mod:`aucopt.distributed`).
-
-    Parameters
-    ----------
-    count : int or float
-        Number of examples T; with sample weights v_i, their total weight T = Σ_i v_i.
-    mean : ndarray of shape (n_features,)
-        The class mean c = (1/T) Σ_i v_i x_i (v_i = 1 without weights).
-    scatter : ndarray of shape (n_features, n_features)
-        The scatter matrix Σ_i v_i (x_i − c)(x_i − c)ᵀ.
-
-    Attributes
-    ----------
-    cov : ndarray of shape (n_features, n_features)
-        The population covariance S = scatter / count (zeros when count is 0).
-
-    See Also
-    --------
-    class_statistics : The statistics of both classes of a labelled data set.
-    batch_solution_from_stats : The batch minimizer from two class statistics.
-
-    Notes
-    -----
-    :meth:`merge` uses the pairwise update of Chan, Golub & LeVeque: with n = T_a + T_b and
-    δ = c_b − c_a, the merged mean is c_a + δ T_b / n and the merged scatter is
-    scatter_a + scatter_b + δδᵀ T_a T_b / n.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.online import ClassStats
-    >>> X = np.array([[0.0, 1.0], [2.0, 1.0], [4.0, 4.0]])
-    >>> merged = ClassStats.from_array(X[:1]).merge(ClassStats.from_array(X[1:]))
-    >>> merged.count, merged.mean.tolist()
-    (3, [2.0, 2.0])
-    >>> np.allclose(merged.cov, np.cov(X.T, bias=True))
-    True
-    """
-
-    count: int
-    mean: np.ndarray
-    scatter: np.ndarray
-
-    @property
-    def cov(self) -> np.ndarray:
-        """The population covariance scatter / count (zeros for an empty class)."""
-        return self.scatter / self.count if self.count else np.zeros_like(self.scatter)
-
-    @classmethod
-    def from_array(cls, X, sample_weight=None) -> ClassStats:
-        """The statistics of the rows of ``X``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The examples of one class; may have no rows.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights v_i: ``count`` is their total, the mean and the scatter are
-            weighted (integer weights equal repeating rows). None: every row weighs 1.
-
-        Returns
-        -------
-        stats : ClassStats
-        """
-        if sample_weight is not None:
-            return cls._from_weighted_array(X, np.asarray(sample_weight, dtype=np.float64))
-        if sp.issparse(X):
-            X = sp.csr_matrix(X, dtype=np.float64)
-            n = X.shape[0]
-            mean = np.asarray(X.mean(axis=0)).ravel() if n else np.zeros(X.shape[1])
-            return cls(n, mean, np.asarray((X.T @ X).todense()) - n * np.outer(mean, mean))
-        X = np.asarray(X, dtype=np.float64)
-        if X.shape[0] == 0:
-            return cls(0, np.zeros(X.shape[1]), np.zeros((X.shape[1], X.shape[1])))
-        mean = X.mean(axis=0)
-        Xc = X - mean
-        return cls(X.shape[0], mean, Xc.T @ Xc)
-
-    @classmethod
-    def _from_weighted_array(cls, X, weights) -> ClassStats:
-        d = X.shape[1]
-        total = float(weights.sum())
-        if total == 0:
-            return cls(0, np.zeros(d), np.zeros((d, d)))
-        if sp.issparse(X):
-            X = sp.csr_matrix(X, dtype=np.float64)
-            mean = np.asarray(X.T @ weights).ravel() / total
-            second = np.asarray((X.T @ X.multiply(weights[:, None])).todense())
-            return cls(total, mean, second - total * np.outer(mean, mean))
-        X = np.asarray(X, dtype=np.float64)
-        mean = (weights @ X) / total
-        Xc = X - mean
-        return cls(total, mean, Xc.T @ (Xc * weights[:, None]))
-
-    def merge(self, other: ClassStats) -> ClassStats:
-        """The exact statistics of the union of two disjoint samples.
-
-        Parameters
-        ----------
-        other : ClassStats
-            The statistics of the other sample (same number of features).
-
-        Returns
-        -------
-        stats : ClassStats
-        """
-        if other.count == 0:
-            return self
-        if self.count == 0:
-            return other
-        n = self.count + other.count
-        delta = other.mean - self.mean
-        mean = self.mean + delta * (other.count / n)
-        scatter = self.scatter + other.scatter + np.outer(delta, delta) * (self.count * other.count / n)
-        return ClassStats(n, mean, scatter)
-
-
-def class_statistics(X, y, pos_label=None, sample_weight=None) -> tuple[ClassStats, ClassStats]:
-    """The statistics of the negative and the positive class of a labelled data set.
-
-    Parameters
-    ----------
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        Training data.
-    y : array-like of shape (n_samples,)
-        Two class labels.
-    pos_label : int, float, bool or str, default=None
-        The positive class; None means the larger of the two labels.
-    sample_weight : float or array-like of shape (n_samples,), default=None
-        Non-negative weights: weighted counts, means and scatter matrices.
-
-    Returns
-    -------
-    neg : ClassStats
-        Statistics of the negative class.
-    pos : ClassStats
-        Statistics of the positive class.
-
-    See Also
-    --------
-    batch_solution_from_stats : The batch minimizer from these statistics.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.online import class_statistics
-    >>> neg, pos = class_statistics(np.array([[0.0], [1.0], [3.0], [5.0]]), [0, 0, 1, 1])
-    >>> (neg.count, neg.mean.tolist()), (pos.count, pos.mean.tolist())
-    ((2, [0.5]), (2, [4.0]))
-    """
-    is_pos, _ = binary_labels(y, pos_label)
-    X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
-    weights = check_point_weights(sample_weight, X.shape[0], "sample_weight")
-    if weights is None:
-        return ClassStats.from_array(X[~is_pos]), ClassStats.from_array(X[is_pos])
-    return (ClassStats.from_array(X[~is_pos], weights[~is_pos]),
-            ClassStats.from_array(X[is_pos], weights[is_pos]))
-
-
-@validate_params({"neg": [ClassStats], "pos": [ClassStats], "alpha": [positive()]},
-                 prefer_skip_nested_validation=True)
-def batch_solution_from_stats(neg: ClassStats, pos: ClassStats, alpha: float) -> np.ndarray:
-    """The minimizer of the batch square-loss AUC objective from the two class statistics.
-
-    Parameters
-    ----------
-    neg : ClassStats
-        Statistics of the negative class.
-    pos : ClassStats
-        Statistics of the positive class.
-    alpha : float
-        Penalty multiplier α > 0 of (α/2)‖w‖².
-
-    Returns
-    -------
-    coef : ndarray of shape (n_features,)
-        w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ.
-
-    See Also
-    --------
-    batch_solution : The same from a labelled data set.
-    OnePassAUC : The one-pass estimate of the same minimizer.
-
-    Notes
-    -----
-    The objective (Gao et al. 2013, Eq. (2), with α in place of their λ)
-
-        L(w) = (α/2)‖w‖² + (1/(2T₊T₋)) Σ_i Σ_j (1 − wᵀ(x_i⁺ − x_j⁻))²
-
-    is quadratic; setting its gradient to zero gives (αI + S₊ + S₋ + δδᵀ) w = δ, with S± the
-    population (1/T±) class covariances and δ = c₊ − c₋ the difference of the class means.
-
-    References
-    ----------
-    .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
-       *Proceedings of the 30th International Conference on Machine Learning (ICML)*,
-       PMLR 28(3), 906–914.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.online import batch_solution_from_stats, class_statistics
-    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
-    >>> neg, pos = class_statistics(X, [0, 0, 1, 1])
-    >>> batch_solution_from_stats(neg, pos, alpha=0.1).round(3).tolist()
-    [0.333, 0.313]
-    """
-    delta = pos.mean - neg.mean
-    A = pos.cov + neg.cov + np.outer(delta, delta)
-    A[np.diag_indices_from(A)] += alpha
-    return scipy.linalg.solve(A, delta, assume_a="pos")
-
-
-def batch_solution(X, y, alpha: float = 1e-4, pos_label=None, sample_weight=None) -> np.ndarray:
-    """The minimizer of the batch square-loss AUC objective of a labelled data set.
-
-    Parameters
-    ----------
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        Training data.
-    y : array-like of shape (n_samples,)
-        Two class labels.
-    alpha : float, default=1e-4
-        Penalty multiplier α > 0 of (α/2)‖w‖².
-    pos_label : int, float, bool or str, default=None
-        The positive class; None means the larger of the two labels.
-    sample_weight : float or array-like of shape (n_samples,), default=None
-        Non-negative weights v: pair (i, j) weighs v_i v_j and T± become the class weight totals.
-
-    Returns
-    -------
-    coef : ndarray of shape (n_features,)
-        The minimizer w* of (α/2)‖w‖² + (1/(2T₊T₋)) Σ_ij (1 − wᵀ(x_i⁺ − x_j⁻))².
-
-    See Also
-    --------
-    batch_solution_from_stats : The closed form, from class statistics.
-    OnePassAUC : The one-pass estimate, whose fixed point is this minimizer.
-
-    Notes
-    -----
-    The objective is Eq. (2) of Gao et al. (2013) with α in place of their λ; its minimizer is
-    w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ (see :func:`batch_solution_from_stats`). The cost is O(nd²)
-    and no pair is listed.
-
-    References
-    ----------
-    .. [1] Gao, W., Jin, R., Zhu, S., & Zhou, Z.-H. (2013). One-pass AUC optimization.
-       *Proceedings of the 30th International Conference on Machine Learning (ICML)*,
-       PMLR 28(3), 906–914.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import make_classification
-    >>> from aucopt.metrics import roc_auc
-    >>> from aucopt.online import batch_solution
-    >>> X, y = make_classification(n_samples=60, n_features=5, random_state=0)
-    >>> w = batch_solution(X, y, alpha=0.01)
-    >>> round(roc_auc(y, X @ w), 2)
-    0.91
-    """
-    return batch_solution_from_stats(*class_statistics(X, y, pos_label, sample_weight), alpha)
 
 
 # ============================================================================ estimator
@@ -536,7 +269,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     60
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "alpha": [positive()],
         "eta0": [positive(), StrOptions({"auto"})],
         "rank": [Count(Integral, 1, None, closed="left"), None],
@@ -550,13 +283,15 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     }
 
     #: the one-pass statistics are those of two classes: binary labels only
-    _pair_targets = ("bipartite",)
+    _pair_targets: tuple[str, ...] = ("bipartite",)
     _pair_target_reason = ("Its one-pass state is the mean and covariance of each of two classes (Gao et al. "
                            "2013), which has no ordering of more levels: fit ordinal labels with "
                            "RankSVM(pair_options={'target': 'multipartite'}) (linear, any size) or LPRanker.")
 
-    def __init__(self, alpha=1e-4, eta0="auto", rank=None, average=True, random_state=0,
-                 pos_label=None, pair_options=None, sketch=None, max_bytes=DEFAULT_MAX_BYTES, verbose=0):
+    def __init__(self, alpha: float = 1e-4, eta0: float | Literal["auto"] = "auto", rank: int | None = None,
+                 average: bool = True, random_state: _RandomState = 0, pos_label: Any = None,
+                 pair_options: dict | None = None, sketch: ArrayLike | None = None,
+                 max_bytes: float | None = DEFAULT_MAX_BYTES, verbose: int = 0):
         self.alpha = alpha
         self.eta0 = eta0
         self.rank = rank
@@ -685,7 +420,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         u = x - self.class_mean_[o]
         return self.alpha * w - sign * u + u * (u @ w) + self._cov_matvec(o, w)
 
-    def loss_gradient(self, x, y, coef=None) -> np.ndarray:
+    def loss_gradient(self, x: ArrayLike, y: Any, coef: ArrayLike | None = None) -> np.ndarray:
         """Gradient of the loss L_t of a new example under the current class statistics.
 
         Parameters
@@ -714,7 +449,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     def _kernel_state(self):
         """The state arrays, C-contiguous float64 (copied once if they are not), in kernel order:
         count, mean, covariances, sketch, sketch sums, iterate, averaged iterate."""
-        names = ("class_count_", "class_mean_", "class_cov_" if self.rank_ is None else "class_sketch_")
+        names: tuple[str, ...] = ("class_count_", "class_mean_",
+                                  "class_cov_" if self.rank_ is None else "class_sketch_")
         names += (() if self.rank_ is None else ("class_sketch_sum_",)) + ("coef_", "coef_avg_")
         for name in names:
             arr = getattr(self, name)
@@ -734,9 +470,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             return np.empty((n, 0))
         if self.sketch is None:
             return self._rng.standard_normal((n, self.rank_)) / np.sqrt(self.rank_)
-        R = np.asarray(self.sketch, dtype=np.float64)[self.n_seen_:self.n_seen_ + n]
+        sketch = np.asarray(self.sketch, dtype=np.float64)
+        R = sketch[self.n_seen_:self.n_seen_ + n]
         if R.shape[0] < n:
-            raise ValueError(f"sketch has {len(self.sketch)} rows but the stream has at least "
+            raise ValueError(f"sketch has {sketch.shape[0]} rows but the stream has at least "
                              f"{self.n_seen_ + n} examples; pass one sketch row per example.")
         return _writeable(R)
 
@@ -763,7 +500,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             for a in range(0, n, max(step, 1)):
                 b = min(a + step, n)
                 if sparse:
-                    rows = (X.indptr.astype(np.int64), X.indices.astype(np.int64), _writeable(X.data))
+                    rows: tuple[np.ndarray, ...] = (X.indptr.astype(np.int64), X.indices.astype(np.int64),
+                                                    _writeable(X.data))
                     stream = _kernels.stream_csr
                 else:
                     rows, stream = (_writeable(X[a:b]),), _kernels.stream_dense
@@ -803,7 +541,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if reset:
             self._clear()
         first = not hasattr(self, "coef_")
-        sample_weight = _sample_weight_for(X, sample_weight)  # refused before any state is set
+        sample_weight = sample_weight_for(X, sample_weight)  # refused before any state is set
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
         check_feature_scale(X)  # the step size and the averaged iterate need x**2
         y = column_or_1d(y, warn=True)
@@ -834,7 +572,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    sample_weight: ArrayLike | float | None = None) -> OnePassAUC:
         """Stream the rows of (X, y), in order, through one more part of the pass.
 
         Parameters
@@ -871,7 +610,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 self._bar.close()
             del self._bar
 
-    def fit(self, X, y=None, sample_weight=None):
+    def fit(self, X: ArrayLike | Iterable[tuple], y: ArrayLike | None = None,  # type: ignore[override]
+            sample_weight: ArrayLike | float | None = None) -> OnePassAUC:  # (chunks in X; no fit_params)
         """Reset, then make one pass over (X, y).
 
         Parameters
@@ -903,7 +643,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                                  "(X_chunk, y_chunk, weight_chunk) tuples instead.")
             reset = True
             with self._progress(None):
-                for chunk in X:
+                for chunk in cast("Iterable[tuple]", X):  # not an array: checked above
                     Xc, yc, *wc = chunk
                     self._partial_fit(Xc, yc, reset=reset, sample_weight=wc[0] if wc else None)
                     reset = False
@@ -953,10 +693,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             raise ValueError("A sketched model (rank set) keeps no covariance; fit with rank=None.")
         n = self.class_count_
         counts = [int(c) if float(c).is_integer() else float(c) for c in n]
-        return tuple(ClassStats(counts[k], self.class_mean_[k].copy(), self.class_cov_[k] * n[k])
-                     for k in (0, 1))
+        neg, pos = (ClassStats(counts[k], self.class_mean_[k].copy(), self.class_cov_[k] * n[k]) for k in (0, 1))
+        return neg, pos
 
-    def batch_solution(self, alpha=None) -> np.ndarray:
+    def batch_solution(self, alpha: float | None = None) -> np.ndarray:
         """The batch minimizer w* from the streamed class statistics (full covariances only).
 
         Parameters
@@ -972,7 +712,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         return batch_solution_from_stats(*self.statistics(), self.alpha if alpha is None else alpha)
 
     @classmethod
-    def from_statistics(cls, neg: ClassStats, pos: ClassStats, classes, coef=None, **params):
+    def from_statistics(cls, neg: ClassStats, pos: ClassStats, classes: ArrayLike, coef: ArrayLike | None = None,
+                        **params: Any) -> OnePassAUC:
         """A full-covariance model holding given class statistics, ready for ``partial_fit``.
 
         Parameters
@@ -1025,92 +766,3 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = False
         return tags
-
-
-# ============================================================================ LIBSVM streaming
-@validate_params(
-    {
-        "path": [str, os.PathLike],
-        "chunk_size": [Count(Integral, 1, None, closed="left")],
-        "n_features": [Count(Integral, 1, None, closed="left")],
-        "zero_based": ["boolean"],
-    },
-    prefer_skip_nested_validation=True,
-)
-def iter_svmlight_chunks(path, chunk_size=10_000, n_features=None, *, zero_based=False):
-    """Stream a LIBSVM / svmlight file as ``(X_chunk, y_chunk)`` pairs, never holding it whole.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file: plain text, or compressed when its name ends in ``.bz2`` or ``.gz``.
-    chunk_size : int, default=10000
-        Lines per chunk.
-    n_features : int
-        Number of features (every chunk gets this width); required.
-    zero_based : bool, default=False
-        Whether feature indices start at 0 (LIBSVM files are 1-based). Must be explicit:
-        scikit-learn's ``"auto"`` cannot be decided chunk by chunk.
-
-    Yields
-    ------
-    X_chunk : scipy.sparse.csr_matrix of shape (n_chunk, n_features)
-        The next rows.
-    y_chunk : ndarray of shape (n_chunk,)
-        Their labels.
-
-    See Also
-    --------
-    sklearn.datasets.load_svmlight_file : Parses each chunk.
-    OnePassAUC.fit : Accepts this iterator in place of (X, y).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from aucopt.online import iter_svmlight_chunks
-    >>> path = os.path.join(tempfile.mkdtemp(), "toy.svm")
-    >>> with open(path, "w") as fh:
-    ...     _ = fh.write("1 1:0.5 3:1\\n-1 2:1\\n1 1:2\\n")
-    >>> [X.shape for X, y in iter_svmlight_chunks(path, chunk_size=2, n_features=3)]
-    [(2, 3), (1, 3)]
-    """
-    from sklearn.datasets import load_svmlight_file
-
-    return _svmlight_chunks(load_svmlight_file, str(path), chunk_size, n_features, zero_based)
-
-
-_READ_BYTES = 1 << 22  # the file is read (and decompressed) in blocks of this many bytes
-
-
-def _svmlight_chunks(load_svmlight_file, path, chunk_size, n_features, zero_based):
-    """Chunks of ``chunk_size`` lines, cut at newlines found by numpy in blocks of bytes (no
-    step per line in Python); each chunk is parsed by ``load_svmlight_file``."""
-    opener = bz2.open if path.endswith(".bz2") else gzip.open if path.endswith(".gz") else open
-
-    def parse(pieces):
-        X, y = load_svmlight_file(io.BytesIO(b"".join(pieces)), n_features=n_features,
-                                  zero_based=zero_based, dtype=np.float64)
-        return X, y
-
-    with opener(path, "rb") as fh:
-        pieces, lines = [], 0  # the unfinished chunk: its byte pieces and complete lines
-        while True:
-            block = fh.read(_READ_BYTES)
-            if not block:
-                break
-            ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)  # b"\n"
-            start = 0
-            for end in ends[chunk_size - lines - 1::chunk_size]:
-                pieces.append(block[start:end + 1])
-                X, y = parse(pieces)
-                if X.shape[0]:
-                    yield X, y
-                pieces, lines, start = [], 0, end + 1
-            lines += int(np.count_nonzero(ends >= start))
-            if start < len(block):
-                pieces.append(block[start:])
-        if pieces:
-            last = b"".join(pieces)
-            X, y = parse([last if last.endswith(b"\n") else last + b"\n"])
-            if X.shape[0]:
-                yield X, y

@@ -19,6 +19,9 @@ The survival rankers themselves live with their model families (:mod:`aucopt.lp`
 from .._breslow import BreslowCalibration, StepFunction
 from .._validation import survival_target
 from ._cox import CoxPH
+from ._fold_metrics import METRIC_DESCRIPTIONS as METRIC_DESCRIPTIONS
+from ._fold_metrics import METRIC_LABELS as METRIC_LABELS
+from ._fold_metrics import evaluation_times, survival_probabilities, time_dependent_auc
 from ._nonparametric import (
                              KaplanMeierCurve,
                              LogRankResult,
@@ -29,18 +32,11 @@ from ._nonparametric import (
                              risk_groups,
 )
 from ._plot import RiskGroupsDisplay, plot_risk_groups, save_figure
-from ._protocol import (
-                             ComparisonResult,
-                             PooledCVResult,
-                             compare_methods,
-                             comparison_table,
-                             evaluate_methods,
-                             evaluation_times,
-                             percentile_scores,
-                             pooled_cindex_cv,
-                             survival_probabilities,
-                             time_dependent_auc,
-)
+from ._protocol import evaluate_methods, percentile_scores, pooled_cindex_cv
+from ._results import ComparisonResult, PooledCVResult, compare_methods
+from ._tables import comparison_line as comparison_line
+from ._tables import comparison_record as comparison_record
+from ._tables import comparison_table
 
 __all__ = [
                              "BreslowCalibration",

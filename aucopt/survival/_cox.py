@@ -5,8 +5,10 @@ from __future__ import annotations
 import time as _time
 import warnings
 from numbers import Integral, Real
+from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
@@ -24,7 +26,7 @@ from ..pairs import PairSet
 __all__ = ["CoxPH"]
 
 
-def _count_newton_steps(fitter):
+def _count_newton_steps(fitter: Any) -> list[int] | None:
     """Count lifelines' Newton–Raphson steps: one gradient evaluation per step.
 
     Wraps the fitter's gradient calculator on the instance (removed after the fit); returns a
@@ -35,10 +37,10 @@ def _count_newton_steps(fitter):
         return None
     steps = [0]
 
-    def choose_counting(*args, **kwargs):
+    def choose_counting(*args: Any, **kwargs: Any) -> Any:
         gradients = choose(*args, **kwargs)
 
-        def counted(*a, **k):
+        def counted(*a: Any, **k: Any) -> Any:
             steps[0] += 1
             return gradients(*a, **k)
 
@@ -142,7 +144,7 @@ class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
     ((3,), True, 4, 0.78)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "alpha": [non_negative()],
         "l1_ratio": [Interval(Real, 0, 1, closed="both")],
         "tol": [positive()],
@@ -150,14 +152,15 @@ class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
         **VERBOSE_CONSTRAINT,
     }
 
-    def __init__(self, alpha=0.0, *, l1_ratio=0.0, tol=1e-7, max_iter=500, verbose=0):
+    def __init__(self, alpha: float = 0.0, *, l1_ratio: float = 0.0, tol: float = 1e-7, max_iter: int = 500,
+                 verbose: int = 0):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.tol = tol
         self.max_iter = max_iter
         self.verbose = verbose
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> CoxPH:
         """Fit the Cox model.
 
         Parameters
@@ -180,13 +183,13 @@ class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError("CoxPH needs lifelines: pip install 'aucopt[survival]' (or lifelines).") from exc
         event, time = survival_arrays(y)
-        X = validate_data(self, X, dtype=np.float64, reset=True)
-        check_feature_scale(X)  # the Newton steps on the partial likelihood need x**2
-        check_consistent_length(X=X, y=event)
+        data: np.ndarray = validate_data(self, X, dtype=np.float64, reset=True)
+        check_feature_scale(data)  # the Newton steps on the partial likelihood need x**2
+        check_consistent_length(X=data, y=event)
         PairSet.survival(event, time).check_nonempty()  # no event, or no one at risk after any event
-        varying = np.ptp(X, axis=0) > 0
+        varying = np.ptp(data, axis=0) > 0
         cols = [f"x{c}" for c in np.flatnonzero(varying)]
-        df = pd.DataFrame(X[:, varying], columns=cols)
+        df = pd.DataFrame(data[:, varying], columns=cols)
         df["_time"] = time
         df["_event"] = event.astype(int)
         # the model lifelines' CoxPHFitter fits with its default Breslow baseline, built directly
@@ -220,16 +223,16 @@ class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
                 "max_iter, or use alpha > 0 for collinear or separable data.",
                 ConvergenceWarning,
             )
-        self.coef_ = np.zeros(X.shape[1])
+        self.coef_ = np.zeros(data.shape[1])
         self.coef_[varying] = self.fitter_.params_[cols].to_numpy(dtype=float)
-        self._calibrate(X @ self.coef_, time, event, coef=1.0)  # Breslow's baseline for the fitted β
+        self._calibrate(data @ self.coef_, time, event, coef=1.0)  # Breslow's baseline for the fitted β
         self.fit_time_ = _time.perf_counter() - start
         return self
 
     summary = _summary
     print_summary = _print_summary
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Risk scores: the linear predictor βᵀx (higher = earlier event).
 
         Parameters
@@ -241,10 +244,10 @@ class CoxPH(VersionedStateMixin, SurvivalFunctionMixin, BaseEstimator):
         risk : ndarray of shape (n_samples,)
         """
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.coef_
+        data: np.ndarray = validate_data(self, X, dtype=np.float64, reset=False)
+        return data @ self.coef_
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
         Parameters

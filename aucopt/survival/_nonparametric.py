@@ -8,12 +8,14 @@ high-risk group and the rest, draw both groups' Kaplan–Meier curves and test t
 from __future__ import annotations
 
 from numbers import Real
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from .._step_function import step_values
 from .._validation import check_finite_1d, survival_arrays
 
 __all__ = [
@@ -70,7 +72,7 @@ class KaplanMeierCurve(NamedTuple):
     n_events: np.ndarray | None = None
     confidence_level: float | None = None
 
-    def at(self, t) -> np.ndarray:
+    def at(self, t: ArrayLike) -> np.ndarray:
         """Ŝ(t) at arbitrary times (1 before the first event time).
 
         Parameters
@@ -85,7 +87,7 @@ class KaplanMeierCurve(NamedTuple):
         """
         return self._step(self.survival, t)
 
-    def confidence_interval_at(self, t) -> tuple[np.ndarray, np.ndarray]:
+    def confidence_interval_at(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The pointwise confidence interval of Ŝ(t) at arbitrary times ((1, 1) before the first event).
 
         Parameters
@@ -111,19 +113,18 @@ class KaplanMeierCurve(NamedTuple):
                              "kaplan_meier(time, event, confidence_level=0.95).")
         return self._step(self.lower, t), self._step(self.upper, t)
 
-    def _step(self, values, t) -> np.ndarray:
-        idx = np.searchsorted(self.times, np.asarray(t, dtype=float), side="right") - 1
-        return np.where(idx >= 0, values[np.maximum(idx, 0)] if len(values) else 1.0, 1.0)
+    def _step(self, values: np.ndarray, t: ArrayLike) -> np.ndarray:
+        return step_values(self.times, values, t, before=1.0)
 
 
-def _survival_pair(time, event):
+def _survival_pair(time: ArrayLike, event: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     event, time = survival_arrays(event, time)
     if len(time) == 0:
         raise ValueError("A Kaplan–Meier group must contain at least one sample.")
     return time, event
 
 
-def number_at_risk(time, at) -> np.ndarray:
+def number_at_risk(time: ArrayLike, at: ArrayLike) -> np.ndarray:
     """The number of subjects still at risk at each time point: ``|{i : time_i ≥ t}|``.
 
     Parameters
@@ -153,7 +154,8 @@ def number_at_risk(time, at) -> np.ndarray:
     return len(ts) - np.searchsorted(ts, np.asarray(at, dtype=float), side="left")
 
 
-def _greenwood_loglog(survival, n_at_risk, n_events, confidence_level):
+def _greenwood_loglog(survival: np.ndarray, n_at_risk: np.ndarray, n_events: np.ndarray,
+                      confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     """Greenwood's log-log ("exponential Greenwood") pointwise interval of Ŝ at the event times."""
     z = stats.norm.ppf(0.5 + confidence_level / 2.0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -170,7 +172,7 @@ def _greenwood_loglog(survival, n_at_risk, n_events, confidence_level):
     return lower, upper
 
 
-def kaplan_meier(time, event, *, confidence_level=0.95) -> KaplanMeierCurve:
+def kaplan_meier(time: ArrayLike, event: ArrayLike, *, confidence_level: float | None = 0.95) -> KaplanMeierCurve:
     """The Kaplan–Meier product-limit estimate of the survival function, with a confidence band.
 
     Parameters
@@ -287,7 +289,8 @@ LOGRANK_WEIGHTINGS = (None, "wilcoxon", "tarone-ware")
      "event_b": ["array-like"], "weighting": [StrOptions({"wilcoxon", "tarone-ware"}), None]},
     prefer_skip_nested_validation=True,
 )
-def logrank(time_a, event_a, time_b, event_b, *, weighting=None) -> LogRankResult:
+def logrank(time_a: ArrayLike, event_a: ArrayLike, time_b: ArrayLike, event_b: ArrayLike, *,
+            weighting: Literal["wilcoxon", "tarone-ware"] | None = None) -> LogRankResult:
     """Two-sample weighted log-rank test of equal survival functions (χ² with 1 df).
 
     Parameters
@@ -399,7 +402,7 @@ class RiskGroups(NamedTuple):
 @validate_params({"pooled_percentiles": ["array-like"],
                   "top": [Interval(Real, 0, 100, closed="neither")]},
                  prefer_skip_nested_validation=True)
-def risk_groups(pooled_percentiles, top=10) -> RiskGroups:
+def risk_groups(pooled_percentiles: ArrayLike, top: float = 10) -> RiskGroups:
     """Split a risk ordering into the top ``top`` % (high risk) and the rest.
 
     Parameters

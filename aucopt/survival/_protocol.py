@@ -11,6 +11,10 @@ fold. The Kaplan–Meier
 risk-group analysis of the same section lives in :mod:`aucopt.survival` (``kaplan_meier``,
 ``logrank``, ``risk_groups``, ``plot_risk_groups``).
 
+This module runs the cross-validation (:func:`pooled_cindex_cv`, :func:`evaluate_methods`); the
+fold metrics are in ``_fold_metrics``, the results and the t-test in ``_results`` and the text
+tables in ``_tables``.
+
 Risk convention everywhere: higher score = higher risk = earlier event (scikit-survival's
 ``predict``).
 """
@@ -18,23 +22,35 @@ Risk convention everywhere: higher score = higher risk = earlier event (scikit-s
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from numbers import Integral, Real
-from typing import NamedTuple
+from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
-from scipy import stats
+from numpy.typing import ArrayLike
 from sklearn.base import clone
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 
 from .._progress import progress_bar
-from .._validation import Count, check_consistent_length, check_finite_1d, survival_arrays, survival_target
-from ..exceptions import NoComparablePairsError, warn
-from ..metrics import concordance_counts, cumulative_dynamic_auc, harrell_c, integrated_brier_score, uno_c
+from .._validation import Count, check_finite_1d, survival_arrays, survival_target
+from ..exceptions import warn
+from ..metrics import concordance_counts, harrell_c
 from ..pairs import PairSet
+from ._fold_metrics import METRIC_DESCRIPTIONS as METRIC_DESCRIPTIONS
+from ._fold_metrics import METRIC_LABELS as METRIC_LABELS
+from ._fold_metrics import Scoring, _check_scoring, _fold_metric, _has_curves, evaluation_times, survival_probabilities
+from ._fold_metrics import time_dependent_auc as time_dependent_auc
+from ._results import ComparisonResult as ComparisonResult
+from ._results import PooledCVResult, compare_methods
+from ._tables import comparison_line as comparison_line
+from ._tables import comparison_record as comparison_record
+from ._tables import comparison_table as comparison_table
 
+# pooled_cindex_cv runs here; the fold metrics are in _fold_metrics, the results and the paired
+# t-test in _results, the text tables in _tables. Their public names stay importable from this
+# module (a PooledCVResult pickled before the split names it).
 __all__ = [
     "ComparisonResult",
     "PooledCVResult",
@@ -49,24 +65,12 @@ __all__ = [
 ]
 
 
-#: the metrics ``scoring`` names, with their labels in printed tables
-METRIC_LABELS = {"harrell": "pooled C", "uno": "Uno C", "auc": "mean AUC", "ibs": "IBS"}
-
-#: what each metric of ``scoring`` is, for printed reports
-METRIC_DESCRIPTIONS = {
-    "uno": "Uno's IPCW C-index per test fold, Ĝ from the training fold, truncated at the training fold's "
-           "largest time (or tau)",
-    "auc": "mean cumulative/dynamic AUC(t) per test fold, Ĝ from the training fold",
-    "ibs": "integrated Brier score of the survival curves per test fold (lower is better), Ĝ from the training fold",
-}
-
-#: the percentiles of a test fold's event times at which AUC(t) and the Brier score are evaluated
-#: when ``times`` is None: the 10th, 12.5th, ..., 90th
-EVALUATION_PERCENTILES = np.linspace(10.0, 90.0, 33)
+#: a seed, a generator, a legacy RandomState or None (scikit-learn's ``random_state``)
+RandomStateLike = int | np.random.RandomState | np.random.Generator | None
 
 
 # ============================================================================ percentiles
-def percentile_scores(train_scores, test_scores) -> np.ndarray:
+def percentile_scores(train_scores: ArrayLike, test_scores: ArrayLike) -> np.ndarray:
     """The percentage of training scores strictly below each test score.
 
     Parameters
@@ -112,326 +116,7 @@ def percentile_scores(train_scores, test_scores) -> np.ndarray:
 
 
 # ============================================================================ pooled CV
-@dataclass
-class PooledCVResult:
-    """The result of :func:`pooled_cindex_cv` (R repetitions of k folds over m samples).
-
-    Attributes
-    ----------
-    pooled_c : ndarray of shape (R,)
-        Harrell's C (tied risks ½) of each repetition's pooled percentile ordering.
-    fold_c : ndarray of shape (R, k)
-        Ordinary Harrell's C of the raw risks of each test fold; NaN for a test fold with no
-        comparable pair (e.g. no event in it).
-    percentiles : ndarray of shape (R, m)
-        The pooled test percentiles, indexed like the input samples.
-    scores : ndarray of shape (R, m)
-        The raw test risks (not comparable across folds).
-    folds : ndarray of shape (R, m)
-        The test fold of every sample in each repetition.
-    seconds : float, default=nan
-        Wall time of the cross-validation, in seconds.
-    fit_seconds : ndarray of shape (R, k) or None, default=None
-        Seconds spent fitting the model of each fold.
-    name : str or None, default=None
-        The method's name in reports: :func:`pooled_cindex_cv` names it after the estimator
-        (a pipeline's last step).
-    fold_metrics : dict of str to ndarray of shape (R, k), default={}
-        The metrics of ``scoring`` on every test fold, by name (``"uno"``, ``"auc"``, ``"ibs"``
-        or a scorer's name); NaN where a fold has no value (see :func:`pooled_cindex_cv`).
-        :meth:`metric` averages them over the folds of each repetition.
-    mean : float
-        Mean of ``pooled_c``.
-    std : float
-        Sample standard deviation (ddof=1) of ``pooled_c``; 0 for one repetition.
-    mean_percentiles : ndarray of shape (m,)
-        Each sample's percentile averaged over the repetitions.
-
-    See Also
-    --------
-    pooled_cindex_cv : Produces this result.
-    compare_methods : Paired t-test of two results over the repetitions.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.survival import PooledCVResult
-    >>> result = PooledCVResult(pooled_c=np.array([0.7, 0.8]), fold_c=np.full((2, 3), 0.75),
-    ...                         percentiles=np.zeros((2, 6)), scores=np.zeros((2, 6)),
-    ...                         folds=np.zeros((2, 6), dtype=int), name="LPR")
-    >>> round(result.mean, 2), round(result.std, 4)
-    (0.75, 0.0707)
-    >>> result
-    PooledCVResult(LPR: 3 folds x 2 repetitions, 6 samples)
-      pooled C  0.7500 ± 0.0707  per repetition [0.7000 0.8000]
-      fold C    0.7500 ± 0.0000  over 6 folds
-    """
-
-    pooled_c: np.ndarray
-    fold_c: np.ndarray
-    percentiles: np.ndarray
-    scores: np.ndarray
-    folds: np.ndarray
-    seconds: float = float("nan")
-    fit_seconds: np.ndarray | None = None
-    name: str | None = None
-    fold_metrics: dict = field(default_factory=dict)
-
-    def metric(self, name: str = "harrell") -> np.ndarray:
-        """One value per repetition of a metric: the pooled C, or a fold metric averaged over the folds.
-
-        Parameters
-        ----------
-        name : str, default="harrell"
-            ``"harrell"`` for :attr:`pooled_c`, or a key of :attr:`fold_metrics`.
-
-        Returns
-        -------
-        values : ndarray of shape (R,)
-            ``pooled_c`` for ``"harrell"``; otherwise the mean over the folds of each
-            repetition that have a value (NaN when none has).
-
-        Raises
-        ------
-        KeyError
-            When the metric was not computed (not in ``scoring``).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from aucopt.survival import PooledCVResult
-        >>> result = PooledCVResult(np.array([0.7, 0.8]), np.full((2, 2), 0.75), np.zeros((2, 4)),
-        ...                         np.zeros((2, 4)), np.zeros((2, 4), dtype=int),
-        ...                         fold_metrics={"uno": np.array([[0.6, 0.7], [0.8, np.nan]])})
-        >>> result.metric("uno").round(2).tolist(), result.metric().tolist()
-        ([0.65, 0.8], [0.7, 0.8])
-        """
-        if name == "harrell":
-            return np.asarray(self.pooled_c, dtype=float)
-        if name not in self.fold_metrics:
-            raise KeyError(f"No metric {name!r} in this result: it holds 'harrell'"
-                           + "".join(f", {m!r}" for m in self.fold_metrics)
-                           + ". Pass scoring=[...] to pooled_cindex_cv to compute more.")
-        values = np.asarray(self.fold_metrics[name], dtype=float)
-        counts = np.sum(~np.isnan(values), axis=1)
-        sums = np.nansum(values, axis=1)
-        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
-
-    @property
-    def mean(self) -> float:
-        """Mean of the per-repetition pooled C."""
-        return float(np.mean(self.pooled_c))
-
-    @property
-    def std(self) -> float:
-        """Sample standard deviation (ddof=1) of the per-repetition pooled C; 0 for R = 1."""
-        return float(np.std(self.pooled_c, ddof=1)) if len(self.pooled_c) > 1 else 0.0
-
-    @property
-    def mean_percentiles(self) -> np.ndarray:
-        """Per-sample percentile averaged over the repetitions (one ordering for KM groups)."""
-        return self.percentiles.mean(axis=0)
-
-    @property
-    def fit_time(self) -> float:
-        """Mean seconds to fit one fold's model (NaN when not recorded)."""
-        return float(np.mean(self.fit_seconds)) if self.fit_seconds is not None else float("nan")
-
-    def __repr__(self) -> str:
-        n_repeats, n_splits = np.shape(self.fold_c)
-        fold_c = np.asarray(self.fold_c, dtype=float)
-        valid = fold_c[~np.isnan(fold_c)]
-        lines = [f"PooledCVResult({self.name or 'model'}: {n_splits} folds x {n_repeats} repetitions, "
-                 f"{np.shape(self.percentiles)[1]} samples)"]
-        per_rep = (" per repetition [" + " ".join(f"{c:.4f}" for c in self.pooled_c) + "]"
-                   if len(self.pooled_c) <= 10 else "")
-        lines.append(f"  pooled C  {self.mean:.4f} ± {self.std:.4f} {per_rep}".rstrip())
-        fold_std = float(np.std(valid, ddof=1)) if len(valid) > 1 else 0.0
-        missing = fold_c.size - len(valid)
-        lines.append(f"  fold C    {np.mean(valid) if len(valid) else float('nan'):.4f} ± {fold_std:.4f}  over "
-                     f"{len(valid)} folds" + (f" ({missing} without comparable pairs)" if missing else ""))
-        for name in self.fold_metrics:
-            per_rep = self.metric(name)
-            finite = per_rep[np.isfinite(per_rep)]
-            if len(finite) == 0:
-                lines.append(f"  {METRIC_LABELS.get(name, name):9} {MISSING}  (no fold has a value)")
-                continue
-            sd = float(np.std(finite, ddof=1)) if len(finite) > 1 else 0.0
-            lines.append(f"  {METRIC_LABELS.get(name, name):9} {np.mean(finite):.4f} ± {sd:.4f}  mean of the "
-                         f"folds, over {len(finite)} repetition(s)")
-        if self.fit_seconds is not None or not np.isnan(self.seconds):
-            lines.append(f"  time      {self.fit_time:.3g} s per fold fit, {self.seconds:.3g} s in all")
-        return "\n".join(lines)
-
-    def summary(self, others=None, *, baseline=None):
-        """A table of this result (and others on the same splits): one row per method.
-
-        Parameters
-        ----------
-        others : dict of str to PooledCVResult, default=None
-            More methods' results from the same splits (same ``n_splits``, ``n_repeats`` and
-            ``random_state``), e.g. the dict of :func:`evaluate_methods`; this result is not
-            repeated when it is among them.
-        baseline : str, default=None
-            The row every other method is tested against by :func:`compare_methods`; None
-            takes this result.
-
-        Returns
-        -------
-        table : pandas.DataFrame
-            Indexed by method (this result first, under its ``name``, unless it is among
-            ``others``), with the columns ``pooled_c`` (mean over the repetitions),
-            ``pooled_c_std`` (ddof=1), ``fold_c_mean`` and ``fold_c_std`` (over the folds with
-            comparable pairs, ddof=1), ``p_value`` (paired t-test over the repetitions against
-            ``baseline``: NaN for the baseline itself and with fewer than 2 repetitions),
-            ``fit_time`` (mean seconds per fold fit) and ``seconds`` (wall time); then, for
-            every metric ``m`` of this result's ``scoring`` (:attr:`fold_metrics`), ``m`` (the
-            mean over the repetitions of :meth:`metric`), ``m_std`` (ddof=1) and ``m_p_value``
-            (the same paired t-test on that metric; NaN where a method has no value). The
-            baseline's name is in ``table.attrs["baseline"]``.
-
-        Raises
-        ------
-        ValueError
-            When ``baseline`` names no row, or a result's shape differs from this one's.
-
-        See Also
-        --------
-        print_summary : The same table, printed.
-        compare_methods : The paired t-test.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from aucopt import CoxPH, SurvivalRankSVM, survival_target
-        >>> from aucopt.survival import pooled_cindex_cv
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.normal(size=(80, 3))
-        >>> y = survival_target(rng.random(80) < 0.7, rng.exponential(np.exp(-X[:, 0])))
-        >>> cox = pooled_cindex_cv(CoxPH(alpha=0.01), X, y, n_splits=3, n_repeats=3)
-        >>> ranker = pooled_cindex_cv(SurvivalRankSVM(alpha=0.1), X, y, n_splits=3, n_repeats=3)
-        >>> table = cox.summary({"RankSVM": ranker})
-        >>> table.index.tolist(), table.attrs["baseline"]
-        (['CoxPH', 'RankSVM'], 'CoxPH')
-        >>> bool(table.loc["RankSVM", "pooled_c"] == ranker.mean), bool(np.isnan(table.loc["CoxPH", "p_value"]))
-        (True, True)
-        """
-        import pandas as pd
-
-        rows = {}
-        if others is None or not any(result is self for result in others.values()):
-            rows[self.name or "model"] = self
-        for name, result in (others or {}).items():
-            if not isinstance(result, PooledCVResult):
-                raise TypeError(f"others[{name!r}] is a {type(result).__name__}, not a PooledCVResult.")
-            if np.shape(result.fold_c) != np.shape(self.fold_c):
-                raise ValueError(f"others[{name!r}] has {np.shape(result.fold_c)} (repetitions, folds), this "
-                                 f"result {np.shape(self.fold_c)}: compare results of the same splits.")
-            rows[name] = result
-        if baseline is None:
-            baseline = next(name for name, result in rows.items() if result is self)
-        if baseline not in rows:
-            raise ValueError(f"baseline={baseline!r} is none of the methods {list(rows)}.")
-        records = {}
-        for name, result in rows.items():
-            folds = np.asarray(result.fold_c, dtype=float)
-            folds = folds[~np.isnan(folds)]
-            paired = name != baseline and len(result.pooled_c) >= 2
-            records[name] = {
-                "pooled_c": result.mean,
-                "pooled_c_std": result.std,
-                "fold_c_mean": float(np.mean(folds)) if len(folds) else float("nan"),
-                "fold_c_std": float(np.std(folds, ddof=1)) if len(folds) > 1 else float("nan"),
-                "p_value": compare_methods(result, rows[baseline]).pvalue if paired else float("nan"),
-                "fit_time": result.fit_time,
-                "seconds": float(result.seconds),
-            }
-            for metric in self.fold_metrics:
-                mean, sd, p_value = _metric_stats(result, rows[baseline], metric, paired=name != baseline)
-                records[name].update({metric: mean, f"{metric}_std": sd, f"{metric}_p_value": p_value})
-        table = pd.DataFrame.from_dict(records, orient="index")
-        table.index.name = "method"
-        table.attrs["baseline"] = baseline
-        return table
-
-    def print_summary(self, others=None, *, baseline=None, decimals=4, file=None):
-        """Print the protocol and :meth:`summary` as a text table.
-
-        Parameters
-        ----------
-        others : dict of str to PooledCVResult, default=None
-            More methods' results from the same splits (see :meth:`summary`).
-        baseline : str, default=None
-            The method the p-values refer to; None takes this result.
-        decimals : int, default=4
-            Decimals of the C-indices.
-        file : file-like, default=None
-            Where to print; None prints to ``sys.stdout``.
-
-        See Also
-        --------
-        summary : The table as a DataFrame.
-
-        References
-        ----------
-        .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
-           for problems with binary output*. PhD thesis, University of Iowa.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from aucopt.survival import PooledCVResult
-        >>> def result(c, name):
-        ...     return PooledCVResult(np.array(c), np.array([c, c]).T, np.zeros((3, 8)), np.zeros((3, 8)),
-        ...                           np.zeros((3, 8), dtype=int), seconds=2.0, name=name)
-        >>> cox = result([0.65, 0.66, 0.68], "Cox")
-        >>> cox.print_summary({"LPR": result([0.70, 0.72, 0.71], "LPR")})
-        <aucopt.survival.PooledCVResult>
-          protocol = pooled-percentile C-index (Ataman 2007), 2 folds x 3 repetitions, 8 samples
-          baseline = Cox (paired t-test over the repetitions)
-        ---
-        method  pooled C      sd  fold C      sd  p vs Cox  fit s/fold  seconds
-        Cox       0.6633  0.0153  0.6633  0.0137         —           —      2.0
-        LPR       0.7100  0.0100  0.7100  0.0089   0.03391           —      2.0
-        """
-        import sys
-
-        table = self.summary(others, baseline=baseline)
-        baseline = table.attrs["baseline"]
-        n_repeats, n_splits = np.shape(self.fold_c)
-        out = file if file is not None else sys.stdout
-
-        def number(value, fmt):
-            return "—" if value is None or np.isnan(value) else format(value, fmt)
-
-        header = ["method", "pooled C", "sd", "fold C", "sd", f"p vs {baseline}"]
-        for metric in self.fold_metrics:
-            header += [METRIC_LABELS.get(metric, metric), "sd", "p"]
-        header += ["fit s/fold", "seconds"]
-        body = []
-        for name, row in table.iterrows():
-            line = [str(name), number(row.pooled_c, f".{decimals}f"), number(row.pooled_c_std, f".{decimals}f"),
-                    number(row.fold_c_mean, f".{decimals}f"), number(row.fold_c_std, f".{decimals}f"),
-                    number(row.p_value, ".4g")]
-            for metric in self.fold_metrics:
-                line += [number(row[metric], f".{decimals}f"), number(row[f"{metric}_std"], f".{decimals}f"),
-                         number(row[f"{metric}_p_value"], ".4g")]
-            body.append([*line, number(row.fit_time, ".3g"), number(row.seconds, ".1f")])
-        widths = [max(len(r[c]) for r in [header, *body]) for c in range(len(header))]
-        print("<aucopt.survival.PooledCVResult>", file=out)
-        print(f"  protocol = pooled-percentile C-index (Ataman 2007), {n_splits} folds x {n_repeats} repetitions, "
-              f"{np.shape(self.percentiles)[1]} samples", file=out)
-        print(f"  baseline = {baseline} (paired t-test over the repetitions)", file=out)
-        if self.fold_metrics:
-            print("  metrics  = " + "; ".join(f"{METRIC_LABELS.get(m, m)}: {METRIC_DESCRIPTIONS.get(m, 'a scorer')}"
-                                             for m in self.fold_metrics), file=out)
-        print("---", file=out)
-        for r in [header, *body]:
-            print("  ".join(r[0].ljust(widths[0]) if c == 0 else r[c].rjust(widths[c])
-                            for c in range(len(r))), file=out)
-
-
-def _take(X, idx):
+def _take(X: Any, idx: np.ndarray) -> Any:
     return X.iloc[idx] if hasattr(X, "iloc") else X[idx]
 
 
@@ -462,9 +147,10 @@ _SCORING_CONSTRAINTS = {
     },
     prefer_skip_nested_validation=False,
 )
-def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=0, stratify=True,
-                     min_events_per_fold=1, verbose=0, n_jobs=None, scoring=None, times=None,
-                     tau=None) -> PooledCVResult:
+def pooled_cindex_cv(estimator: Any, X: ArrayLike, y: ArrayLike, *, n_splits: int = 10, n_repeats: int = 5,
+                     random_state: RandomStateLike = 0, stratify: bool = True, min_events_per_fold: int = 1,
+                     verbose: int = 0, n_jobs: int | None = None, scoring: Scoring = None,
+                     times: ArrayLike | float | None = None, tau: float | None = None) -> PooledCVResult:
     """Pooled-percentile C-index by repeated k-fold cross-validation (Ataman 2007, Sec. 5.3.5).
 
     Parameters
@@ -600,18 +286,42 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
     (['ibs', 'uno'], (2, 3), (2,))
     """
     metrics = _check_scoring(scoring)
-    if times is not None:
-        times = np.atleast_1d(np.asarray(times, dtype=float))
-        if times.ndim != 1 or len(times) == 0 or not np.all(np.isfinite(times)):
-            raise ValueError(f"times must be a finite time or a non-empty 1-d array of finite times; got {times!r}.")
+    times = _check_times(times)
+    model_name = type(estimator[-1] if hasattr(estimator, "steps") else estimator).__name__  # a Pipeline's model
     if "ibs" in metrics.values() and not _has_curves(estimator):
-        model = estimator[-1] if hasattr(estimator, "steps") else estimator
-        warn(f"{type(model).__name__} has no predict_survival_function: its integrated Brier score is "
+        warn(f"{model_name} has no predict_survival_function: its integrated Brier score is "
              "NaN (shown as '—').", UserWarning)
     event, time = survival_arrays(y)
-    m = len(event)
     if not hasattr(X, "shape"):
         X = np.asarray(X)
+    _check_cv_data(X, event, n_splits, min_events_per_fold)
+    y_struct = y if isinstance(y, np.ndarray) and y.dtype.names is not None else survival_target(event, time)
+    splits = _cv_splits(event, time, n_splits, n_repeats, random_state, stratify)
+    start = _time.perf_counter()
+    # each fold's model is a clone fitted on its own: the same numbers in any order, on any worker
+    runs = Parallel(n_jobs=n_jobs, return_as="generator")(
+        delayed(_fit_and_score_fold)(clone(estimator), X, y_struct, train, test, metrics=metrics, times=times,
+                                     tau=tau, where=(s // n_splits, s % n_splits))
+        for s, (train, test) in enumerate(splits))
+    bar = progress_bar(bool(verbose), iterable=runs, total=len(splits), desc=f"CV {model_name}", unit="fold")
+    result = _pool_folds(event, time, splits, runs if bar is None else bar, n_repeats, n_splits, metrics)
+    result.seconds, result.name = _time.perf_counter() - start, model_name
+    return result
+
+
+def _check_times(times: ArrayLike | float | None) -> np.ndarray | None:
+    """``times`` as a non-empty 1-d array of finite times, or None."""
+    if times is None:
+        return None
+    checked = np.atleast_1d(np.asarray(times, dtype=float))
+    if checked.ndim != 1 or len(checked) == 0 or not np.all(np.isfinite(checked)):
+        raise ValueError(f"times must be a finite time or a non-empty 1-d array of finite times; got {checked!r}.")
+    return checked
+
+
+def _check_cv_data(X: Any, event: np.ndarray, n_splits: int, min_events_per_fold: int) -> None:
+    """Refuse, before any fit, data that cannot fill ``n_splits`` folds with events."""
+    m = len(event)
     if X.shape[0] != m:
         raise ValueError(f"X has {X.shape[0]} samples but the survival target has {m}.")
     n_events = int(event.sum())
@@ -624,35 +334,40 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
             f"Too few events per fold: {n_events} events for n_splits={n_splits} folds "
             f"(min_events_per_fold={min_events_per_fold}). Use fewer folds or more data."
         )
-    y_struct = y if isinstance(y, np.ndarray) and y.dtype.names is not None else survival_target(event, time)
+
+
+def _cv_splits(event: np.ndarray, time: np.ndarray, n_splits: int, n_repeats: int, random_state: Any,
+               stratify: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (train, test) index pairs of every repetition, each training fold checked for comparable pairs."""
+    m = len(event)
     if stratify:
         cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
         splits = list(cv.split(np.zeros(m), event.astype(int)))
     else:
-        cv = RepeatedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
-        splits = list(cv.split(np.zeros(m)))
+        splits = list(RepeatedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+                      .split(np.zeros(m)))
     for s, (train, _) in enumerate(splits):  # validate every split before the first fit
         if PairSet.survival(event[train], time[train]).n_pairs == 0:
             raise ValueError(
                 f"Training fold {s % n_splits} of repetition {s // n_splits} has no comparable pairs "
                 f"({int(event[train].sum())} events); use fewer folds or more data."
             )
+    return splits
+
+
+def _pool_folds(event: np.ndarray, time: np.ndarray, splits: list[tuple[np.ndarray, np.ndarray]],
+                runs: Iterable[tuple], n_repeats: int, n_splits: int, metrics: dict) -> PooledCVResult:
+    """Gather the fold runs (in split order) into the pooled percentiles of every repetition and
+    their Harrell's C, the per-fold C and the fold metrics."""
+    m = len(event)
     fold_c = np.full((n_repeats, n_splits), np.nan)
     percentiles = np.full((n_repeats, m), np.nan)
     scores = np.full((n_repeats, m), np.nan)
     folds = np.full((n_repeats, m), -1, dtype=np.int64)
     fit_seconds = np.full((n_repeats, n_splits), np.nan)
-    model_name = type(estimator[-1] if hasattr(estimator, "steps") else estimator).__name__  # a Pipeline's model
-    start = _time.perf_counter()
-    # each fold's model is a clone fitted on its own: the same numbers in any order, on any worker
     fold_metrics = {name: np.full((n_repeats, n_splits), np.nan) for name in metrics}
-    runs = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_fit_and_score_fold)(clone(estimator), X, y_struct, train, test, metrics=metrics, times=times,
-                                     tau=tau, where=(s // n_splits, s % n_splits))
-        for s, (train, test) in enumerate(splits))
-    bar = progress_bar(bool(verbose), iterable=runs, total=len(splits), desc=f"CV {model_name}", unit="fold")
-    for s, ((train, test), (test_percentiles, test_risk, seconds, values)) in enumerate(
-            zip(splits, runs if bar is None else bar, strict=False)):
+    for s, ((_train, test), (test_percentiles, test_risk, seconds, values)) in enumerate(
+            zip(splits, runs, strict=False)):
         r, k = divmod(s, n_splits)
         for name, value in values.items():
             fold_metrics[name][r, k] = value
@@ -664,11 +379,12 @@ def pooled_cindex_cv(estimator, X, y, *, n_splits=10, n_repeats=5, random_state=
             fold_c[r, k] = harrell_c((event[test], time[test]), test_risk)
     pooled = np.array([harrell_c((event, time), percentiles[r]) for r in range(n_repeats)])
     return PooledCVResult(pooled_c=pooled, fold_c=fold_c, percentiles=percentiles, scores=scores,
-                          folds=folds, seconds=_time.perf_counter() - start, fit_seconds=fit_seconds,
-                          name=model_name, fold_metrics=fold_metrics)
+                          folds=folds, fit_seconds=fit_seconds, fold_metrics=fold_metrics)
 
 
-def _fit_and_score_fold(model, X, y, train, test, *, metrics=None, times=None, tau=None, where=(0, 0)):
+def _fit_and_score_fold(model: Any, X: Any, y: np.ndarray, train: np.ndarray, test: np.ndarray, *,
+                        metrics: dict | None = None, times: np.ndarray | None = None, tau: float | None = None,
+                        where: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray, float, dict]:
     """Fit ``model`` on the rows ``train``; the test risks as training percentiles, the raw test risks,
     the seconds the fit took and the ``metrics`` of the test fold (a dict)."""
     start = _time.perf_counter()
@@ -685,179 +401,13 @@ def _fit_and_score_fold(model, X, y, train, test, *, metrics=None, times=None, t
     return percentile_scores(train_risk, test_risk), test_risk, seconds, values
 
 
-# ============================================================================ fold metrics
-def _check_scoring(scoring) -> dict:
-    """``scoring`` as an ordered dict name -> built-in metric name or scorer; "harrell" (always
-    computed, as the pooled C) is left out."""
-    if scoring is None:
-        return {}
-    if callable(scoring):  # one scorer, named as in scikit-learn's cross_validate
-        return {"score": scoring}
-    if isinstance(scoring, str):
-        scoring = [scoring]
-    items = list(scoring.items()) if isinstance(scoring, dict) else [(name, name) for name in scoring]
-    metrics = {}
-    for name, spec in items:
-        if not isinstance(name, str):
-            raise ValueError(f"scoring names must be strings; got {name!r}.")
-        if isinstance(spec, str):
-            if spec not in METRIC_LABELS:
-                raise ValueError(f"Unknown metric {spec!r} in scoring: use {', '.join(map(repr, METRIC_LABELS))} "
-                                 "or a dict of name to scorer(estimator, X, y).")
-            if spec == "harrell":
-                continue
-        elif not callable(spec):
-            raise ValueError(f"scoring[{name!r}] is a {type(spec).__name__}: give a metric name or a "
-                             "scorer(estimator, X, y).")
-        if name == "harrell" or name in metrics:
-            raise ValueError(f"scoring names the metric {name!r} twice (or names a scorer 'harrell', the pooled C).")
-        metrics[name] = spec
-    return metrics
-
-
-def _has_curves(estimator) -> bool:
-    """Whether the (unfitted) estimator will have survival curves; a search's inner estimator counts."""
-    return hasattr(estimator, "predict_survival_function") or hasattr(
-        getattr(estimator, "estimator", None), "predict_survival_function")
-
-
-def _curve_model(model):
-    """The fitted model whose ``predict_survival_function`` to use (a search's best estimator), or None."""
-    if hasattr(model, "predict_survival_function"):
-        return model
-    best = getattr(model, "best_estimator_", None)
-    return best if hasattr(best, "predict_survival_function") else None
-
-
-def evaluation_times(y_train, y_test) -> np.ndarray:
-    """The 10th, 12.5th, ..., 90th percentiles of the test events inside both follow-ups.
-
-    The evaluation times of ``"auc"`` and ``"ibs"`` in :func:`pooled_cindex_cv` when ``times``
-    is None: percentiles of the event times of ``y_test`` that are earlier than the largest time
-    of ``y_test`` (where AUC(t) has no control left) and of ``y_train`` (after which the
-    censoring distribution Ĝ is not estimable).
-
-    Parameters
-    ----------
-    y_train : structured array or tuple (event, time)
-        The training target (Ĝ's sample).
-    y_test : structured array or tuple (event, time)
-        The test target.
-
-    Returns
-    -------
-    times : ndarray of shape (n_times,)
-        Distinct increasing times (at most 33); empty when the test data hold no such event.
-
-    Examples
-    --------
-    >>> from aucopt.survival import evaluation_times
-    >>> y = ([True, True, False, True, True, False], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
-    >>> evaluation_times(y, y)[[0, -1]].tolist()
-    [1.3, 4.7]
-    """
-    _, train_time = survival_arrays(y_train)
-    event, time = survival_arrays(y_test)
-    if len(train_time) == 0 or len(time) == 0:
-        return np.zeros(0)
-    upper = min(float(time.max()), float(train_time.max()))
-    events = time[event & (time < upper)]
-    if len(events) == 0:
-        return np.zeros(0)
-    return np.unique(np.percentile(events, EVALUATION_PERCENTILES))
-
-
-def survival_probabilities(model, X, times) -> np.ndarray:
-    """Predicted survival probabilities of a fitted model at given times, one row per sample.
-
-    Parameters
-    ----------
-    model : estimator
-        A fitted model with ``predict_survival_function(X)`` returning callable step functions
-        (aucopt's survival estimators, scikit-survival's, pipelines of these), or a fitted
-        search (``GridSearchCV``) whose best estimator has it.
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        Covariates.
-    times : array-like of shape (n_times,)
-        Time points.
-
-    Returns
-    -------
-    survival : ndarray of shape (n_samples, n_times)
-        Ŝ(t | x) in [0, 1], the input of :func:`aucopt.metrics.brier_score`. A step function
-        that stops at its last jump (scikit-survival refuses later times) is read at that jump
-        for later times: its value does not change there.
-
-    Raises
-    ------
-    TypeError
-        When the model has no survival curves.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import SurvivalRankSVM, survival_target
-    >>> from aucopt.survival import survival_probabilities
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(50, 2))
-    >>> y = survival_target(rng.random(50) < 0.7, rng.exponential(np.exp(-X[:, 0])))
-    >>> survival_probabilities(SurvivalRankSVM().fit(X, y), X[:3], [0.5, 1.0]).shape
-    (3, 2)
-    """
-    fitted = _curve_model(model)
-    if fitted is None:
-        raise TypeError(f"{type(model).__name__} has no predict_survival_function.")
-    times = np.atleast_1d(np.asarray(times, dtype=float))
-    functions = fitted.predict_survival_function(X)
-    out = np.empty((len(functions), len(times)))
-    for i, function in enumerate(functions):
-        jumps = getattr(function, "x", None)
-        at = np.minimum(times, jumps[-1]) if jumps is not None and len(jumps) else times
-        out[i] = np.asarray(function(at), dtype=float).reshape(-1)
-    return np.clip(out, 0.0, 1.0)
-
-
-def _fold_metric(spec, model, X_test, y_train, y_test, test_risk, times, tau) -> float:
-    """One ``scoring`` metric of one test fold (NaN where it is undefined for the fold)."""
-    if callable(spec):
-        return float(spec(model, X_test, y_test))
-    train_end = float(survival_arrays(y_train)[1].max())
-    if spec == "uno":
-        try:
-            return uno_c(y_train, y_test, test_risk, tau=train_end if tau is None else min(float(tau), train_end))
-        except NoComparablePairsError:
-            return float("nan")
-    fold_times = evaluation_times(y_train, y_test) if times is None else times
-    if spec == "auc":
-        return float(cumulative_dynamic_auc(y_train, y_test, test_risk, fold_times)[1]) if len(fold_times) else np.nan
-    if _curve_model(model) is None or len(np.unique(fold_times)) < 2:  # "ibs"
-        return float("nan")
-    probabilities = survival_probabilities(model, X_test, fold_times)
-    return float(integrated_brier_score(y_train, y_test, probabilities, fold_times))
-
-
-def _metric_stats(result, base, metric, *, paired=True):
-    """Mean and sd (ddof=1) over the repetitions of ``result.metric(metric)``, and the paired
-    t-test p-value against ``base`` (NaN where undefined)."""
-    nan = float("nan")
-    if metric not in result.fold_metrics:
-        return nan, nan, nan
-    values = result.metric(metric)
-    finite = values[np.isfinite(values)]
-    mean = float(finite.mean()) if len(finite) else nan
-    sd = float(finite.std(ddof=1)) if len(finite) > 1 else (0.0 if len(finite) == 1 else nan)
-    p_value = nan
-    if paired and base is not None and base is not result and metric in base.fold_metrics and len(values) >= 2:
-        other = base.metric(metric)
-        if len(other) == len(values) and np.all(np.isfinite(values)) and np.all(np.isfinite(other)):
-            p_value = compare_methods(values, other).pvalue
-    return mean, sd, p_value
-
-
 @validate_params({"methods": [dict], **_CV_CONSTRAINTS, "callback": [callable, None], **_SCORING_CONSTRAINTS},
                  prefer_skip_nested_validation=False)
-def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0, verbose=0,
-                     callback=None, n_jobs=None, scoring=None, times=None, tau=None) -> dict:
+def evaluate_methods(methods: dict[str, Any], X: ArrayLike, y: ArrayLike, *, n_splits: int = 10,
+                     n_repeats: int = 5, random_state: RandomStateLike = 0, verbose: int = 0,
+                     callback: Callable[[str, PooledCVResult], Any] | None = None, n_jobs: int | None = None,
+                     scoring: Scoring = None, times: ArrayLike | float | None = None,
+                     tau: float | None = None) -> dict[str, PooledCVResult]:
     """:func:`pooled_cindex_cv` for several estimators on the same folds, timed.
 
     Parameters
@@ -930,304 +480,3 @@ def evaluate_methods(methods, X, y, *, n_splits=10, n_repeats=5, random_state=0,
         if callback is not None:
             callback(name, results[name])
     return results
-
-
-#: the text of a missing value in :func:`comparison_table` (a p-value without baseline, ...)
-MISSING = "—"
-
-
-def _comparison_record(name, result, base=None, metrics=()) -> dict:
-    """One row of :func:`comparison_table` as numbers (None where missing): ``method``,
-    ``pooled_c_mean``, ``pooled_c_sd``, ``fold_c``, ``p_value`` (paired t-test against the
-    baseline result ``base``; None for the baseline itself, without one, or with < 2
-    repetitions) and ``seconds``; for every name m of ``metrics``, ``m_mean``, ``m_sd`` and
-    ``m_p_value`` (the same for :meth:`PooledCVResult.metric`)."""
-    def number(value):
-        value = float(value)
-        return value if np.isfinite(value) else None
-
-    paired = base is not None and base is not result and len(result.pooled_c) >= 2
-    fold = result.fold_c[np.isfinite(result.fold_c)]
-    record = {"method": name, "pooled_c_mean": number(result.mean), "pooled_c_sd": number(result.std),
-              "fold_c": number(fold.mean()) if fold.size else None,
-              "p_value": number(compare_methods(result, base).pvalue) if paired else None,
-              "seconds": number(getattr(result, "seconds", float("nan")))}
-    for metric in metrics:
-        mean, sd, p_value = _metric_stats(result, base, metric, paired=paired)
-        record.update({f"{metric}_mean": number(mean), f"{metric}_sd": number(sd),
-                       f"{metric}_p_value": number(p_value)})
-    return record
-
-
-def _comparison_line(record, metrics=()) -> str:
-    def cell(value, spec, width):
-        return f"{MISSING:>{width}}" if value is None else f"{value:{width}{spec}}"
-
-    def mean_sd(mean, sd):
-        if mean is None:
-            return f"{MISSING:>17}"
-        sd = MISSING if sd is None else f"{sd:6.4f}"
-        return f"{mean:8.4f} ± {sd:>6}"
-
-    extra = "".join(f"{mean_sd(record[f'{m}_mean'], record[f'{m}_sd'])} {cell(record[f'{m}_p_value'], '.4g', 10)} "
-                    for m in metrics)
-    return (f"{record['method']:14} {mean_sd(record['pooled_c_mean'], record['pooled_c_sd'])} "
-            f"{cell(record['fold_c'], '.4f', 8)} {cell(record['p_value'], '.4g', 10)} {extra}"
-            f"{cell(record['seconds'], '.1f', 8)}")
-
-
-def _comparison_header(baseline, metrics=()) -> str:
-    p_title = f"{'p vs ' + str(baseline or '-'):>10}"
-    extra = "".join(f"{METRIC_LABELS.get(m, m):>17} {p_title} " for m in metrics)
-    return f"{'method':14} {'pooled C':>17} {'fold C':>8} {p_title} {extra}{'seconds':>8}"
-
-
-def _comparison_lines(results, baseline, metrics=None):
-    pairs = results.items() if isinstance(results, dict) else results
-    if metrics is None:  # a dict shows the metrics of its first result; a stream, none unless named
-        first = next(iter(results.values()), None) if isinstance(results, dict) else None
-        metrics = tuple(first.fold_metrics) if first is not None else ()
-    metrics = tuple(metrics)
-    yield _comparison_header(baseline, metrics)
-    waiting, base = [], None
-    for name, result in pairs:
-        if name == baseline:
-            base = result
-        if baseline is not None and base is None:  # its p-value needs the baseline: hold the row
-            waiting.append((name, result))
-            continue
-        for held_name, held in [*waiting, (name, result)]:
-            yield _comparison_line(_comparison_record(held_name, held, base, metrics), metrics)
-        waiting = []
-    for held_name, held in waiting:  # the baseline never came: no p-values
-        yield _comparison_line(_comparison_record(held_name, held, metrics=metrics), metrics)
-
-
-def comparison_table(results, baseline: str | None = None, *, stream: bool = False, metrics=None):
-    """A text table of cross-validation results, one row per method (as Ataman 2007, Table 5.2).
-
-    Parameters
-    ----------
-    results : dict of str to PooledCVResult, or iterable of (str, PooledCVResult)
-        As returned by :func:`evaluate_methods`, or (name, result) pairs in the order the
-        methods finish.
-    baseline : str, default=None
-        The method every other method is tested against; None leaves the p-value column
-        empty.
-    stream : bool, default=False
-        False returns the table as one string. True returns a generator of its lines: the
-        header at once, then each method's row as soon as ``results`` yields it (a row that
-        comes before the baseline's is held until the baseline's arrives, since its p-value
-        needs it; put the baseline first to stream every row).
-    metrics : list of str, default=None
-        The ``scoring`` metrics to show after the Harrell columns, each as mean ± sd over the
-        repetitions and its p-value against ``baseline``. None: those of the first result
-        when ``results`` is a dict, none for an iterable (the header is written before any
-        result arrives).
-
-    Returns
-    -------
-    table : str or generator of str
-        Columns: method, pooled C mean ± sd, mean per-fold C, the paired t-test p-value
-        against ``baseline``, the ``metrics`` and seconds (the sd is 0 for a single
-        repetition, as :attr:`PooledCVResult.std`). A missing value (the baseline's own
-        p-value, a p-value with fewer than 2 repetitions, a fold C with no comparable pair in
-        any test fold, the IBS of a model without survival curves) is shown as "—".
-
-    See Also
-    --------
-    evaluate_methods : Produces the results; its ``callback`` reports each as it ends.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.survival import PooledCVResult, comparison_table
-    >>> def result(c):
-    ...     return PooledCVResult(np.array(c), np.array([c]), np.zeros((3, 4)), np.zeros((3, 4)),
-    ...                           np.zeros((3, 4), dtype=int), seconds=1.0)
-    >>> print(comparison_table({"A": result([0.70, 0.72, 0.71]), "B": result([0.65, 0.66, 0.68])},
-    ...                        baseline="B"))
-    method                  pooled C   fold C     p vs B  seconds
-    A                0.7100 ± 0.0100   0.7100    0.03391      1.0
-    B                0.6633 ± 0.0153   0.6633          —      1.0
-
-    Streaming, with the baseline first so that every row is printed as soon as it is known:
-
-    >>> lines = comparison_table(iter([("B", result([0.65, 0.66, 0.68])), ("A", result([0.70, 0.72, 0.71]))]),
-    ...                          baseline="B", stream=True)
-    >>> next(lines).split()
-    ['method', 'pooled', 'C', 'fold', 'C', 'p', 'vs', 'B', 'seconds']
-    >>> next(lines).split()[-2]
-    '—'
-    """
-    lines = _comparison_lines(results, baseline, metrics)
-    return lines if stream else "\n".join(lines)
-
-
-# ============================================================================ comparison
-class ComparisonResult(NamedTuple):
-    """A paired t-test of two methods' per-repetition scores, returned by :func:`compare_methods`.
-
-    Attributes
-    ----------
-    mean_a, sd_a : float
-        Mean and sample standard deviation (ddof=1) of method a's scores.
-    mean_b, sd_b : float
-        The same for method b.
-    mean_diff : float
-        Mean of the differences a − b.
-    statistic : float
-        The t statistic (positive when a scores higher).
-    pvalue : float
-        Two-sided p-value with n − 1 degrees of freedom.
-    n : int
-        Number of repetitions.
-
-    Examples
-    --------
-    >>> from aucopt.survival import compare_methods
-    >>> print(compare_methods([0.71, 0.69, 0.72], [0.68, 0.69, 0.70]))
-    0.7067 ± 0.0153 vs 0.6900 ± 0.0100 (diff +0.0167, t = 1.890, p = 0.1994, n = 3)
-    """
-
-    mean_a: float
-    sd_a: float
-    mean_b: float
-    sd_b: float
-    mean_diff: float
-    statistic: float
-    pvalue: float
-    n: int
-
-    def __str__(self) -> str:
-        return (f"{self.mean_a:.4f} ± {self.sd_a:.4f} vs {self.mean_b:.4f} ± {self.sd_b:.4f} "
-                f"(diff {self.mean_diff:+.4f}, t = {self.statistic:.3f}, p = {self.pvalue:.4g}, n = {self.n})")
-
-
-def _per_repetition(results, name, metric="harrell"):
-    values = results.metric(metric) if isinstance(results, PooledCVResult) else results
-    return check_finite_1d(values, name)
-
-
-def compare_methods(results_a, results_b, *, metric="harrell") -> ComparisonResult:
-    """Paired two-sided t-test of two methods over the cross-validation repetitions.
-
-    Parameters
-    ----------
-    results_a : PooledCVResult or array-like of shape (R,)
-        Method a's result (its ``pooled_c`` is used) or per-repetition scores.
-    results_b : PooledCVResult or array-like of shape (R,)
-        Method b's, from the same splits (same ``random_state``), so that the scores pair up.
-    metric : str, default="harrell"
-        Which score of a :class:`PooledCVResult` to test: ``"harrell"`` (the pooled C) or a
-        metric of its ``scoring`` (:meth:`PooledCVResult.metric`, e.g. ``"uno"``, ``"ibs"``);
-        ignored for arrays.
-
-    Returns
-    -------
-    result : ComparisonResult
-        Means and sample standard deviations (ddof=1), the mean difference, the t statistic
-        and the p-value of ``scipy.stats.ttest_rel(a, b)``.
-
-    Raises
-    ------
-    ValueError
-        When the two hold different numbers of repetitions, or fewer than 2, or a score is
-        NaN (a metric without a value in some repetition).
-
-    See Also
-    --------
-    pooled_cindex_cv : Produces the per-repetition scores.
-
-    Notes
-    -----
-    Ataman (2007), Sec. 5.3.5, compares the ratios of five repetitions of 10-fold
-    cross-validation "for statistical significance using a paired t-test at the 0.05 level";
-    the pairs are the repetitions (R − 1 degrees of freedom).
-
-    References
-    ----------
-    .. [1] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming
-       for problems with binary output*. PhD thesis, University of Iowa.
-
-    Examples
-    --------
-    >>> from aucopt.survival import compare_methods
-    >>> result = compare_methods([0.71, 0.69, 0.72, 0.70, 0.73], [0.68, 0.69, 0.70, 0.66, 0.71])
-    >>> round(result.mean_diff, 3), round(result.pvalue, 4)
-    (0.022, 0.0295)
-    """
-    a = _per_repetition(results_a, "results_a", metric)
-    b = _per_repetition(results_b, "results_b", metric)
-    check_consistent_length(results_a=a, results_b=b)
-    if len(a) < 2:
-        raise ValueError(f"A paired t-test needs at least 2 repetitions; got {len(a)}.")
-    test = stats.ttest_rel(a, b)
-    return ComparisonResult(
-        mean_a=float(a.mean()), sd_a=float(a.std(ddof=1)), mean_b=float(b.mean()),
-        sd_b=float(b.std(ddof=1)), mean_diff=float((a - b).mean()), statistic=float(test.statistic),
-        pvalue=float(test.pvalue), n=len(a),
-    )
-
-
-# ============================================================================ time-dependent AUC
-def time_dependent_auc(y_train, y_test, risk, times):
-    """Cumulative/dynamic AUC(t) of risk scores, and its mean over the times.
-
-    Parameters
-    ----------
-    y_train : structured array of shape (n_train,) or tuple (event, time)
-        Training target, used to estimate the censoring distribution.
-    y_test : structured array of shape (n_test,) or tuple (event, time)
-        Test target.
-    risk : array-like of shape (n_test,)
-        Risk scores of the test samples (higher = earlier event).
-    times : float or array-like of shape (n_times,)
-        Time points, inside the follow-up of ``y_test``.
-
-    Returns
-    -------
-    auc : ndarray of shape (n_times,)
-        AUC(t) at each time point.
-    mean_auc : float
-        Its average weighted by the survival function.
-
-    Raises
-    ------
-    ValueError
-        As :func:`aucopt.metrics.cumulative_dynamic_auc`: times outside the test follow-up or
-        before the first test event, or beyond the training follow-up.
-
-    See Also
-    --------
-    aucopt.metrics.cumulative_dynamic_auc : The implementation (with a tie tolerance and
-        time-dependent risks); this function is its short form.
-    pooled_cindex_cv : ``scoring="auc"`` computes it on every test fold.
-
-    Notes
-    -----
-    :func:`aucopt.metrics.cumulative_dynamic_auc` with its default tie tolerance: the
-    estimator of Uno, Cai, Tian & Wei (2007) with the censoring distribution estimated from
-    ``y_train``, equal to scikit-survival's ``cumulative_dynamic_auc`` (which it no longer
-    needs).
-
-    References
-    ----------
-    .. [1] Uno, H., Cai, T., Tian, L., & Wei, L. J. (2007). Evaluating prediction rules for
-       t-year survivors with censored regression models. *Journal of the American Statistical
-       Association*, 102(478), 527–537.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import survival_target
-    >>> from aucopt.survival import time_dependent_auc
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=80)
-    >>> y = survival_target(rng.random(80) < 0.7, rng.exponential(np.exp(-x)))
-    >>> auc, mean_auc = time_dependent_auc(y, y, x, [0.3, 0.6])
-    >>> auc.shape, bool(mean_auc > 0.5)
-    ((2,), True)
-    """
-    risk = check_finite_1d(risk, "risk")
-    return cumulative_dynamic_auc(y_train, y_test, risk, times)

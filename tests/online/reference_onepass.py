@@ -110,8 +110,8 @@ class ReferenceOnePassAUC(OnePassAUC):
                 last = join(star + power * (w0 - star))
                 total = join(m * star + geometric * (w0 - star))
                 return last, total
-            (b, b_out), (w0, w_out) = split(sign * u), split(w)
-            # off the span, b_out = 0 (u is in the span) and every direction shares h = α
+            (b, _b_out), (w0, w_out) = split(sign * u), split(w)
+            # off the span, _b_out = 0 (u is in the span) and every direction shares h = α
             star = b / values
             star[-1] = 0.0
             w0[-1] = 1.0

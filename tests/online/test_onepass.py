@@ -695,9 +695,9 @@ def test_svmlight_chunks_are_the_files_lines_in_groups(tmp_path, monkeypatch, re
                                                        trailing_newline):
     """The reader cuts the file at every chunk_size-th newline, whatever the block boundaries: the
     chunks are those of splitting the lines in Python and parsing each group."""
-    import aucopt.online._onepass as onepass
+    import aucopt.online._svmlight as svmlight
 
-    monkeypatch.setattr(onepass, "_READ_BYTES", read_bytes)
+    monkeypatch.setattr(svmlight, "_READ_BYTES", read_bytes)
     rng = np.random.default_rng(3)
     X = sp.random(37, 6, density=0.4, random_state=2, format="csr")
     y = np.where(rng.random(37) < 0.5, 1, -1)

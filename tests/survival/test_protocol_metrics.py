@@ -339,7 +339,7 @@ def test_cli_metric_columns_match_the_protocol(tmp_path, capsys):
     assert list(rows[0]) == ["method", "pooled_c_mean", "pooled_c_sd", "fold_c", "p_vs_cox", "uno_mean", "uno_sd",
                              "uno_p_vs_cox", "ibs_mean", "ibs_sd", "ibs_p_vs_cox", "seconds"]
     X, y = load_survival(path, time="T", event="E")
-    model = cli._survival_model("newton", cli.build_parser().parse_args(argv), PairSet.survival(y))
+    model = cli.survival.build_model("newton", cli.build_parser().parse_args(argv), PairSet.survival(y))
     result = pooled_cindex_cv(model, X, y, n_splits=3, n_repeats=2, scoring=["uno", "ibs"])
     assert float(rows[0]["pooled_c_mean"]) == pytest.approx(result.mean, abs=1e-12)
     assert float(rows[0]["uno_mean"]) == pytest.approx(result.metric("uno").mean(), abs=1e-12)

@@ -85,7 +85,7 @@ def test_n_jobs_is_validated():
 
 # ============================================================================ repr
 def test_repr_is_short_and_names_the_protocol(three_results):
-    for name, result in three_results.items():
+    for result in three_results.values():
         text = repr(result)
         lines = text.splitlines()
         assert len(lines) <= 4, text

@@ -19,7 +19,7 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from aucopt import PairSet, SurvivalLPRanker, get_formulation, harrell_c, solve, survival_target
 from aucopt.lp import _scale as lp_scale
-from aucopt.pairs._pairset import CAPPED_FLOOR
+from aucopt.pairs import CAPPED_FLOOR
 from aucopt.survival import (
     CoxPH,
     compare_methods,

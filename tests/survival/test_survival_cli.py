@@ -13,7 +13,8 @@ pytest.importorskip("matplotlib")
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MinMaxScaler
 
-from aucopt.cli import _survival_model, build_parser, main
+from aucopt.cli import build_parser, main
+from aucopt.cli.survival import build_model as _survival_model
 from aucopt.datasets import load_survival
 from aucopt.pairs import PairSet
 from aucopt.survival import CoxPH, pooled_cindex_cv
@@ -106,8 +107,10 @@ def test_cli_csv_without_covariates(tmp_path, capsys):
     assert "no covariate column" in err
 
 
-@pytest.mark.parametrize("content, message", [("a,T,E\n", "no data rows"), ("", "is empty"),
-                                              ("a,T,E\n,1.0,1\n,2.0,0\n", "2 missing value(s): column 'a' on lines 2, 3")])
+@pytest.mark.parametrize("content, message", [
+    ("a,T,E\n", "no data rows"), ("", "is empty"),
+    ("a,T,E\n,1.0,1\n,2.0,0\n", "2 missing value(s): column 'a' on lines 2, 3"),
+])
 def test_cli_csv_without_usable_rows(tmp_path, capsys, content, message):
     path = tmp_path / "rows.csv"
     path.write_text(content)
@@ -178,7 +181,7 @@ def test_cli_aucsvm_auto_on_many_pairs_takes_the_newton_path_and_says_why(tmp_pa
 
     path = _csv(tmp_path)
     n_pairs = _n_pairs(path)
-    monkeypatch.setattr(cli, "AUCSVM_QP_MAX_PAIRS", n_pairs - 1)  # these 60 subjects count as "many pairs"
+    monkeypatch.setattr(cli.survival, "AUCSVM_QP_MAX_PAIRS", n_pairs - 1)  # these 60 subjects count as "many pairs"
     assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
     before = cv_spy["printed_before_cv"]
@@ -209,7 +212,7 @@ def test_cli_explicit_full_path_on_many_pairs_prints_the_size_before_the_cv(tmp_
 
     path = _csv(tmp_path)
     n_pairs = _n_pairs(path)
-    monkeypatch.setattr(cli, "AUCSVM_QP_MAX_PAIRS", 10)
+    monkeypatch.setattr(cli.survival, "AUCSVM_QP_MAX_PAIRS", 10)
     assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm", "--method", "full",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
     notes = [line for line in cv_spy["printed_before_cv"].splitlines() if line.startswith("aucsvm --method full")]
