@@ -13,14 +13,20 @@ subpackage                what lives there
 :mod:`aucopt.online`      one-pass AUC from streamed class statistics
 :mod:`aucopt.survival`    evaluation protocol, Cox baseline, Kaplan–Meier, log-rank tests
 ``aucopt.formulations``   the shipped formulations, one declarative file each
+:mod:`aucopt.distributed` dask collections in, the same models and metrics out
 ========================  ===========================================================
+
+``import aucopt`` imports neither dask nor :mod:`aucopt.distributed`: the metrics and rankers
+hand dask inputs to it through the array backends of ``aucopt._dispatch``, which import it on
+the first dask input. ``aucopt.formulations`` is imported here (registering the shipped
+formulations); ``aucopt._formulations_path`` says where it comes from.
 """
 
 import logging as _logging
 
 from ._formulations_path import ensure_formulations_package as _ensure_formulations_package
 from ._validation import survival_target
-from ._version import __version__
+from ._version import __version__ as __version__
 from .base import BinaryRankerMixin, KernelPairRanker, SurvivalRankerMixin
 from .exceptions import (
     ClusterDataLostError,

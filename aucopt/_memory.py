@@ -200,7 +200,7 @@ def problem_bytes(nnz: float, rows: float, cols: float, *, kind: str = "lp", sol
     return float(max(build, solve))
 
 
-def lp_ranker_size(n_points: int, n_pairs: int, n_basis: int, *, lifted: bool = True,
+def lp_ranker_size(n_points: int, n_pairs: float, n_basis: int, *, lifted: bool = True,
                    nnz: float | None = None) -> tuple[float, float, float]:
     """(nonzeros, rows, columns) of the LP Ranker (``nnz`` overrides the declared count).
 
@@ -375,10 +375,10 @@ def sparse_auc_bytes(n_rows: int, max_basis: int, n_candidates: int, *, n_retrai
     >>> round(sparse_auc_bytes(1_600, 512, 100) / 1e6, 1)  # the retrain at 512 vectors dominates
     29.0
     """
-    l, k, kappa = float(n_rows), float(max_basis if n_retrained is None else n_retrained), float(n_candidates)
-    candidates = FLOAT * SPARSE_CANDIDATE_COPIES * l * kappa
-    retrain = FLOAT * (l * k + SPARSE_BASIS_COPIES * k * k + l * kappa) + NEWTON_BYTES_PER_POINT * l
-    return FLOAT * SPARSE_BLOCK_COPIES * l * float(max_basis) + max(candidates, retrain) + fit_bytes(n_rows)
+    rows, k, kappa = float(n_rows), float(max_basis if n_retrained is None else n_retrained), float(n_candidates)
+    candidates = FLOAT * SPARSE_CANDIDATE_COPIES * rows * kappa
+    retrain = FLOAT * (rows * k + SPARSE_BASIS_COPIES * k * k + rows * kappa) + NEWTON_BYTES_PER_POINT * rows
+    return FLOAT * SPARSE_BLOCK_COPIES * rows * float(max_basis) + max(candidates, retrain) + fit_bytes(n_rows)
 
 
 def sparse_auc_max_basis(n_rows: int, n_candidates: int, max_bytes: float) -> int:
@@ -445,7 +445,7 @@ def smoothing_work_bytes(n_points: int, max_columns: int) -> float:
 
 
 def chunking_work_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs",
-                        restricted: int | None = None) -> float:
+                        restricted: float | None = None) -> float:
     """Peak bytes chunking adds to the kernel matrix: the pair partition and a restricted LP.
 
     The restricted LP is taken at ``restricted`` pairs (default 2·P/n_chunks: a chunk and the
@@ -459,7 +459,7 @@ def chunking_work_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solve
 
 
 def chunking_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: str = "highs",
-                   restricted: int | None = None) -> float:
+                   restricted: float | None = None) -> float:
     """Peak bytes of chunking: the kernel matrix, then :func:`chunking_work_bytes` beside it.
 
     Examples
@@ -644,6 +644,7 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
     factor_nnz = float(X.nnz) if sparse and kernel == "linear" else None
     name = kernel if isinstance(kernel, str) else "callable"
     need = aucsvm_bytes(method, name, n, P, d, per_row, loss=loss, solver=solver, factor_nnz=factor_nnz)
+    exclude: tuple[str, ...]
     if method in ("liblinear", "kmeans"):
         what = f"The {method} route over {P:,} pair differences of {d:,} features"
         exclude = (method,)
@@ -669,7 +670,8 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
 def pair_free_routes(n_points: int, survival: bool = False, *, max_bytes=None):
     """Paths that never list pairs: the LP Ranker's subgradient route, RankRC, RankSVM."""
     prefix = "Survival" if survival else ""
-    return ([Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points)), *kernel_ranker_routes(n_points, survival, max_bytes=max_bytes)])
+    return [Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points)),
+            *kernel_ranker_routes(n_points, survival, max_bytes=max_bytes)]
 
 
 def rankrc_routes(estimator: str, n_points: int, *, survival: bool = False, max_bytes=None):

@@ -24,8 +24,14 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from ._formulations_path import formulations_folders
 from ._validation import format_bytes
+
+if TYPE_CHECKING:  # annotations only: aucopt.solvers imports this module
+    from .solvers import SolveResult
 
 __all__ = [
     "ClusterDataLostError",
@@ -46,8 +52,7 @@ _PACKAGE_DIRS = tuple({os.path.dirname(os.path.abspath(__file__)) + os.sep,
 
 def _package_dirs() -> tuple[str, ...]:
     """The folders whose frames are aucopt's own: the package and the formulations folder."""
-    formulations = sys.modules.get("aucopt.formulations")
-    extra = tuple(os.path.abspath(p) + os.sep for p in getattr(formulations, "__path__", ()))
+    extra = tuple(os.path.abspath(p) + os.sep for p in formulations_folders())
     return _PACKAGE_DIRS + extra
 
 
@@ -55,7 +60,7 @@ def _is_internal(filename: str, dirs: tuple[str, ...]) -> bool:
     return filename.startswith(dirs) or os.path.abspath(filename).startswith(dirs)
 
 
-def warn(message, category: type[Warning] = UserWarning) -> None:
+def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """Issue a warning attributed to the first stack frame outside the aucopt package.
 
     ``warnings.warn`` with a fixed ``stacklevel`` points at the right line only from one call
@@ -149,14 +154,15 @@ class ProblemTooLargeError(MemoryError, ValueError):
     check_memory : raises this error when an estimate exceeds the budget.
     """
 
-    def __init__(self, what: str, nbytes: float, max_bytes: float, fix: str, suggestion=None):
+    def __init__(self, what: str, nbytes: float, max_bytes: float, fix: str, suggestion: object = None):
         self.what, self.nbytes, self.max_bytes = what, float(nbytes), float(max_bytes)
         self.suggestion = suggestion
         super().__init__(f"{what} would need about {format_bytes(nbytes)} "
                          f"(limit max_bytes={format_bytes(max_bytes)}): {fix}, or raise max_bytes.")
 
 
-def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str, *, suggestion=None) -> None:
+def check_memory(nbytes: float, max_bytes: float | None, what: str, fix: str, *,
+                 suggestion: object = None) -> None:
     """Raise :class:`ProblemTooLargeError` when ``nbytes`` exceeds ``max_bytes`` (None: no limit).
 
     Parameters
@@ -313,7 +319,9 @@ class InconsistentVersionWarning(UserWarning):
     >>> from aucopt.exceptions import InconsistentVersionWarning
     >>> print(InconsistentVersionWarning(estimator_name="AUCSVM", current_version="0.3.0",
     ...                                  original_version="0.2.0", filled_parameters={"verbose": 0}))
-    Trying to unpickle estimator AUCSVM from aucopt 0.2.0 with aucopt 0.3.0. The parameters it lacks were set to their defaults: verbose=0. The fitted model is unchanged, but it may not behave as it did with aucopt 0.2.0: refit it with aucopt 0.3.0, or load it with aucopt 0.2.0.
+    Trying to unpickle estimator AUCSVM from aucopt 0.2.0 with aucopt 0.3.0. The parameters it lacks were set to
+    their defaults: verbose=0. The fitted model is unchanged, but it may not behave as it did with aucopt 0.2.0:
+    refit it with aucopt 0.3.0, or load it with aucopt 0.2.0.
     """
 
     def __init__(self, *, estimator_name: str, current_version: str, original_version: str | None,
@@ -403,7 +411,7 @@ class ClusterDataLostError(RuntimeError):
     (('block 0 of X (rows 0 to 99)',), True)
     """
 
-    def __init__(self, message: str, lost=()):
+    def __init__(self, message: str, lost: Iterable[str] = ()):
         super().__init__(message)
         self.lost = tuple(lost)
 
@@ -442,7 +450,7 @@ class SolverError(RuntimeError):
     infeasible | highs returned status 'infeasible' on 'x >= 2, x <= 1': Infeasible
     """
 
-    def __init__(self, result):
+    def __init__(self, result: SolveResult):
         self.result = result
         super().__init__(
             f"{result.solver} returned status '{result.status}' on {problem_label(result.problem_name)}"

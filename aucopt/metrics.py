@@ -22,8 +22,9 @@ integers; no pair is ever materialized.
 
 Dask arrays, Series and (as a survival target) DataFrames are accepted wherever numpy arrays
 are: the n-vectors are computed to the driver in one ``dask.compute`` call
-(:func:`aucopt.distributed.gather_vectors`; 26 to 124 bytes a row on the driver in all) and
-counted there, so the value equals the in-memory one exactly, whatever the chunking.
+(:func:`aucopt.distributed.gather_vectors`, reached through the array backends of
+:mod:`aucopt._dispatch`; 26 to 124 bytes a row on the driver in all) and counted there, so the
+value equals the in-memory one exactly, whatever the chunking.
 
 The counting runs in compiled code (numba, compiled on the first call on a machine and cached):
 one numpy sort per class for the AUC, then a linear merge of the two sorted classes; two sorts
@@ -41,10 +42,31 @@ Harrell et al. (1982) for the concordance index.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from ._dispatch import call_in_memory
+from ._metric_rules import (
+    TIED_TOL,
+    TieMode,
+    absolute_tol,
+    check_tied_tol,
+    check_ties,
+    compiled_kernels,
+    tie_credited_ratio,
+)
+from ._survival_metrics import (
+    CensoringSurvival,
+    brier_score,
+    censoring_survival,
+    cumulative_dynamic_auc,
+    integrated_brier_score,
+    uno_c,
+    uno_c_scorer,
+)
 from ._validation import (
     binary_labels,
     check_consistent_length,
@@ -53,6 +75,8 @@ from ._validation import (
     is_dask_collection,
     survival_arrays,
 )
+from .exceptions import NoComparablePairsError
+from .pairs import ordinal_codes
 
 __all__ = [
     "TIED_TOL",
@@ -72,74 +96,6 @@ __all__ = [
     "xauc",
 ]
 
-TIE_MODES = ("half", "strict")
-
-TIED_TOL = 1e-8
-"""Default relative tie tolerance of :func:`roc_auc`, :func:`concordance_counts` and
-:func:`harrell_c` (scikit-survival's ``concordance_index_censored`` default, which is absolute)."""
-
-# censoring-aware survival metrics (Uno's C, AUC(t), Brier score); imported after TIED_TOL, which
-# they take as their default, and calling this module's helpers only at run time
-from ._survival_metrics import (  # noqa: E402
-    CensoringSurvival,
-    brier_score,
-    censoring_survival,
-    cumulative_dynamic_auc,
-    integrated_brier_score,
-    uno_c,
-    uno_c_scorer,
-)
-
-
-def _compiled():
-    """The compiled kernels; numba is imported with the first metric computed, not with aucopt."""
-    from . import _metrics_numba
-
-    return _metrics_numba
-
-
-def _gathered_call(metric, *args, **kwargs):
-    """``metric`` on dask inputs gathered to the driver (:func:`aucopt.distributed.gather_vectors`).
-
-    The metric then runs on the numpy arrays: the value does not depend on the chunking.
-    """
-    from .distributed._metrics import gathered_call
-
-    return gathered_call(metric, *args, **kwargs)
-
-
-def _check_ties(ties) -> str:
-    if ties not in TIE_MODES:
-        raise ValueError(f"ties must be one of {TIE_MODES}, got {ties!r}.")
-    return ties
-
-
-def _check_tied_tol(tied_tol) -> float:
-    if (isinstance(tied_tol, bool) or not isinstance(tied_tol, (int, float, np.integer, np.floating))
-            or not np.isfinite(tied_tol) or tied_tol < 0):
-        raise ValueError(
-            f"tied_tol must be a non-negative finite number (0 ties only equal scores); got {tied_tol!r}."
-        )
-    return float(tied_tol)
-
-
-def _absolute_tol(tied_tol: float, scores: np.ndarray) -> float:
-    """The absolute tie tolerance ``tied_tol · max|scores|``: ties relative to the scores' scale."""
-    return tied_tol * float(np.max(np.abs(scores), initial=0.0)) if tied_tol > 0 else 0.0
-
-
-def _tie_credited_ratio(wins, tied, total, ties: str) -> float:
-    """``(wins + c * tied) / total`` with ``c`` = 1/2 or 0, as one correctly rounded division.
-
-    Integer counts are divided exactly as integers; float (weighted) sums as floats.
-    """
-    if isinstance(total, (float, np.floating)):
-        value = (2.0 * wins + tied) / (2.0 * total) if ties == "half" else wins / total
-        return float(min(max(value, 0.0), 1.0))  # sums of prefix differences: clip round-off
-    if ties == "half":
-        return (2 * int(wins) + int(tied)) / (2 * int(total))
-    return int(wins) / int(total)
-
 
 def _positive_weight_rows(sample_weight, n_samples: int):
     """``sample_weight`` validated, and the mask of rows with positive weight (None: no weights).
@@ -153,7 +109,8 @@ def _positive_weight_rows(sample_weight, n_samples: int):
     return weights, weights > 0
 
 
-def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, sample_weight=None) -> float:
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, ties: TieMode = "half", pos_label: Any = None,
+            tied_tol: float = TIED_TOL, sample_weight: ArrayLike | float | None = None) -> float:
     """Area under the ROC curve, as the normalized Wilcoxon–Mann–Whitney statistic.
 
     Parameters
@@ -235,23 +192,23 @@ def roc_auc(y_true, y_score, *, ties="half", pos_label=None, tied_tol=TIED_TOL, 
     0.6666666666666666
     """
     if is_dask_collection(y_true, y_score, sample_weight):
-        return _gathered_call(roc_auc, y_true, y_score, ties=ties, pos_label=pos_label, tied_tol=tied_tol,
+        return call_in_memory(roc_auc, y_true, y_score, ties=ties, pos_label=pos_label, tied_tol=tied_tol,
                               sample_weight=sample_weight)
-    ties = _check_ties(ties)
-    tied_tol = _check_tied_tol(tied_tol)
-    y_score = check_finite_1d(y_score, "y_score")
+    ties = check_ties(ties)
+    tied_tol = check_tied_tol(tied_tol)
+    score = check_finite_1d(y_score, "y_score")
     y_arr = np.asarray(y_true)
-    check_consistent_length(y_true=y_arr, y_score=y_score)
+    check_consistent_length(y_true=y_arr, y_score=score)
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
-    weights, keep = _positive_weight_rows(sample_weight, len(y_score))
+    weights, keep = _positive_weight_rows(sample_weight, len(score))
     if weights is not None:
-        is_pos, y_score, weights = is_pos[keep], y_score[keep], weights[keep]
-    tol = _absolute_tol(tied_tol, y_score)
+        is_pos, score, weights = is_pos[keep], score[keep], weights[keep]
+    tol = absolute_tol(tied_tol, score)
     if weights is None:
-        return _two_sample_auc(y_score[is_pos], y_score[~is_pos], None, None, tol, ties)
+        return _two_sample_auc(score[is_pos], score[~is_pos], None, None, tol, ties)
     pos_weight, neg_weight = weights[is_pos], weights[~is_pos]
     _check_class_weights(pos_weight, neg_weight)
-    return _two_sample_auc(y_score[is_pos], y_score[~is_pos], pos_weight, neg_weight, tol, ties)
+    return _two_sample_auc(score[is_pos], score[~is_pos], pos_weight, neg_weight, tol, ties)
 
 
 def _check_class_weights(pos_weight: np.ndarray, neg_weight: np.ndarray) -> None:
@@ -280,7 +237,7 @@ def _group_labels(groups: np.ndarray, name: str = "groups") -> list:
             f"{name} mixes label types ({', '.join(kinds)}), which cannot be ordered; use labels of one "
             f"type, e.g. all strings ({name}.astype(str)) or all numbers."
         ) from exc
-    return [getattr(label, "item", lambda: label)() for label in labels]
+    return [label.item() if hasattr(label, "item") else label for label in labels]
 
 
 def _two_sample_auc(pos_scores, neg_scores, pos_weight, neg_weight, tol: float, ties: str) -> float:
@@ -291,14 +248,14 @@ def _two_sample_auc(pos_scores, neg_scores, pos_weight, neg_weight, tol: float, 
     """
     if pos_weight is None:
         pos_sorted, neg_sorted = np.sort(pos_scores), np.sort(neg_scores)
-        wins, at_most = _compiled().auc_counts(pos_sorted, neg_sorted, tol)
-        return _tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
+        wins, at_most = compiled_kernels().auc_counts(pos_sorted, neg_sorted, tol)
+        return tie_credited_ratio(wins, at_most - wins, len(pos_sorted) * len(neg_sorted), ties)
     total = float(pos_weight.sum()) * float(neg_weight.sum())
-    kernels = _compiled()
+    kernels = compiled_kernels()
     pos_order, pos_sorted = kernels.argsort(pos_scores)
     neg_order, neg_sorted = kernels.argsort(neg_scores)
     wins, tied = kernels.auc_weighted(pos_sorted, pos_weight[pos_order], neg_sorted, neg_weight[neg_order], tol)
-    return _tie_credited_ratio(wins, max(tied, 0.0), total, ties)
+    return tie_credited_ratio(wins, max(tied, 0.0), total, ties)
 
 
 class CrossGroupAUC(NamedTuple):
@@ -337,8 +294,9 @@ class CrossGroupAUC(NamedTuple):
         return self.ab - self.ba
 
 
-def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, tied_tol=TIED_TOL,
-         sample_weight=None) -> CrossGroupAUC:
+def xauc(y_true: ArrayLike, y_score: ArrayLike, groups: ArrayLike, *, group_a: Any = None,
+         ties: TieMode = "half", pos_label: Any = None, tied_tol: float = TIED_TOL,
+         sample_weight: ArrayLike | float | None = None) -> CrossGroupAUC:
     """Cross-group AUCs xAUC(a, b) and xAUC(b, a) of a score over two groups (Kallus & Zhou 2019).
 
     xAUC(a, b) = P(f(X) > f(X′) | X positive in group a, X′ negative in group b): how often a
@@ -415,27 +373,27 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
     -0.25
     """
     if is_dask_collection(y_true, y_score, groups, sample_weight):
-        return _gathered_call(xauc, y_true, y_score, groups, group_a=group_a, ties=ties, pos_label=pos_label,
+        return call_in_memory(xauc, y_true, y_score, groups, group_a=group_a, ties=ties, pos_label=pos_label,
                               tied_tol=tied_tol, sample_weight=sample_weight)
-    ties = _check_ties(ties)
-    tied_tol = _check_tied_tol(tied_tol)
-    y_score = check_finite_1d(y_score, "y_score")
-    y_arr, groups = np.asarray(y_true), np.asarray(groups)
-    if groups.ndim != 1:
-        raise ValueError(f"groups must be a 1-d array of group labels, got shape {groups.shape}.")
-    check_consistent_length(y_true=y_arr, y_score=y_score, groups=groups)
+    ties = check_ties(ties)
+    tied_tol = check_tied_tol(tied_tol)
+    score = check_finite_1d(y_score, "y_score")
+    y_arr, group_arr = np.asarray(y_true), np.asarray(groups)
+    if group_arr.ndim != 1:
+        raise ValueError(f"groups must be a 1-d array of group labels, got shape {group_arr.shape}.")
+    check_consistent_length(y_true=y_arr, y_score=score, groups=group_arr)
     is_pos, _ = binary_labels(y_arr, pos_label=pos_label)
-    all_labels = _group_labels(groups)
+    all_labels = _group_labels(group_arr)
     if group_a is not None and (np.ndim(group_a) != 0 or group_a not in all_labels):
         raise ValueError(f"group_a={group_a!r} is not a label of groups {all_labels[:6]}: pass one of them "
                          "or None.")
     if group_a is not None:
         group_a = all_labels[all_labels.index(group_a)]  # the plain Python label (np.int64(1) -> 1)
-    weights, keep = _positive_weight_rows(sample_weight, len(y_score))
+    weights, keep = _positive_weight_rows(sample_weight, len(score))
     if weights is not None:
-        is_pos, y_score, groups, weights = is_pos[keep], y_score[keep], groups[keep], weights[keep]
+        is_pos, score, group_arr, weights = is_pos[keep], score[keep], group_arr[keep], weights[keep]
         _check_class_weights(weights[is_pos], weights[~is_pos])
-    labels = _group_labels(groups)  # a zero weight removes the row, and a group of zero weight with it
+    labels = _group_labels(group_arr)  # a zero weight removes the row, and a group of zero weight with it
     if len(labels) > 2:
         raise ValueError(f"groups has {len(labels)} labels {labels[:6]}: xauc compares two groups; "
                          "merge the labels into two groups first.")
@@ -445,17 +403,17 @@ def xauc(y_true, y_score, groups, *, group_a=None, ties="half", pos_label=None, 
         raise ValueError(f"sample_weight is zero on every sample of group_a={group_a!r}: xAUC({group_a!r}, ·) "
                          f"is undefined; give group {group_a!r} samples of positive weight.")
     group_b = next((g for g in labels if g != group_a), group_a)
-    tol = _absolute_tol(tied_tol, y_score)
+    tol = absolute_tol(tied_tol, score)
 
-    def cross(g, h):
-        pos, neg = is_pos & (groups == g), ~is_pos & (groups == h)
+    def cross(g: Any, h: Any) -> float:
+        pos, neg = is_pos & (group_arr == g), ~is_pos & (group_arr == h)
         pos_w, neg_w = (None, None) if weights is None else (weights[pos], weights[neg])
-        total = (pos.sum(), neg.sum()) if weights is None else (pos_w.sum(), neg_w.sum())
+        total = (pos.sum(), neg.sum()) if pos_w is None or neg_w is None else (pos_w.sum(), neg_w.sum())
         for count, kind, label in zip(total, ("positive", "negative"), (g, h), strict=False):
             if count == 0:
                 raise ValueError(f"Group {label!r} has no {kind} sample (of positive weight): xAUC({g!r}, {h!r}) "
                                  f"is undefined; each group needs positives and negatives.")
-        return _two_sample_auc(y_score[pos], y_score[neg], pos_w, neg_w, tol, ties)
+        return _two_sample_auc(score[pos], score[neg], pos_w, neg_w, tol, ties)
 
     return CrossGroupAUC(cross(group_a, group_b), cross(group_b, group_a), group_a, group_b)
 
@@ -491,7 +449,8 @@ class ConcordanceCounts(NamedTuple):
     comparable: int | float
 
 
-def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> ConcordanceCounts:
+def concordance_counts(y: Any, risk: ArrayLike, *, tied_tol: float = TIED_TOL,
+                       sample_weight: ArrayLike | float | None = None) -> ConcordanceCounts:
     """Concordant, discordant and risk-tied pairs among Harrell's comparable pairs.
 
     Parameters
@@ -549,20 +508,20 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     ConcordanceCounts(concordant=3, discordant=0, tied_risk=1, comparable=4)
     """
     if is_dask_collection(y, risk, sample_weight):
-        return _gathered_call(concordance_counts, y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
-    tied_tol = _check_tied_tol(tied_tol)
+        return call_in_memory(concordance_counts, y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
+    tied_tol = check_tied_tol(tied_tol)
     event, time = survival_arrays(y)
-    risk = check_finite_1d(risk, "risk")
-    check_consistent_length(y=event, risk=risk)
-    weights, keep = _positive_weight_rows(sample_weight, len(risk))
+    risks = check_finite_1d(risk, "risk")
+    check_consistent_length(y=event, risk=risks)
+    weights, keep = _positive_weight_rows(sample_weight, len(risks))
     if weights is not None:
-        event, time, risk, weights = event[keep], time[keep], risk[keep], weights[keep]
-    tol = _absolute_tol(tied_tol, risk)
+        event, time, risks, weights = event[keep], time[keep], risks[keep], weights[keep]
+    tol = absolute_tol(tied_tol, risks)
     time, event = np.asarray(time, dtype=np.float64), np.asarray(event, dtype=bool)
-    kernels = _compiled()
+    kernels = compiled_kernels()
     by_time, time_sorted = kernels.argsort(time)
     event_t = event[by_time]
-    by_risk, sorted_risk = kernels.argsort(risk[by_time])
+    by_risk, sorted_risk = kernels.argsort(risks[by_time])
     rank, lo, hi = kernels.risk_ranks(sorted_risk, by_risk, tol)
     if weights is None:
         concordant, tied_risk, comparable = kernels.harrell_counts(time_sorted, event_t, rank, lo, hi)
@@ -583,7 +542,8 @@ def concordance_counts(y, risk, *, tied_tol=TIED_TOL, sample_weight=None) -> Con
     )
 
 
-def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) -> float:
+def harrell_c(y: Any, risk: ArrayLike, *, ties: TieMode = "half", tied_tol: float = TIED_TOL,
+              sample_weight: ArrayLike | float | None = None) -> float:
     """Harrell's concordance index of risk scores for right-censored survival data.
 
     Parameters
@@ -668,8 +628,8 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) ->
     0.8125
     """
     if is_dask_collection(y, risk, sample_weight):
-        return _gathered_call(harrell_c, y, risk, ties=ties, tied_tol=tied_tol, sample_weight=sample_weight)
-    ties = _check_ties(ties)
+        return call_in_memory(harrell_c, y, risk, ties=ties, tied_tol=tied_tol, sample_weight=sample_weight)
+    ties = check_ties(ties)
     counts = concordance_counts(y, risk, tied_tol=tied_tol, sample_weight=sample_weight)
     if counts.comparable == 0 and sample_weight is not None:
         raise ValueError(
@@ -682,10 +642,12 @@ def harrell_c(y, risk, *, ties="half", tied_tol=TIED_TOL, sample_weight=None) ->
             "No comparable pairs: Harrell's C needs at least one event followed by a later "
             "time (or a censored sample at the same time); e.g. not every sample may be censored."
         )
-    return _tie_credited_ratio(counts.concordant, counts.tied_risk, counts.comparable, ties)
+    return tie_credited_ratio(counts.concordant, counts.tied_risk, counts.comparable, ties)
 
 
-def multipartite_c_index(y, y_score, *, levels=None, ties="half", tied_tol=TIED_TOL, sample_weight=None) -> float:
+def multipartite_c_index(y: ArrayLike, y_score: ArrayLike, *, levels: Sequence[Any] | ArrayLike | None = None,
+                         ties: TieMode = "half", tied_tol: float = TIED_TOL,
+                         sample_weight: ArrayLike | float | None = None) -> float:
     """Concordance index of scores for ordinal (multipartite) labels.
 
     The fraction of the pairs of points on different levels, ``y_i > y_j``, that the scores
@@ -755,17 +717,15 @@ def multipartite_c_index(y, y_score, *, levels=None, ties="half", tied_tol=TIED_
     0.8
     >>> multipartite_c_index(["low", "high", "medium"], [1.0, 3.0, 2.0], levels=["low", "medium", "high"])
     1.0
-    >>> multipartite_c_index([0, 1, 2], [0.0, 1.0, 1.0]), multipartite_c_index([0, 1, 2], [0.0, 1.0, 1.0], ties="strict")
+    >>> y, score = [0, 1, 2], [0.0, 1.0, 1.0]
+    >>> multipartite_c_index(y, score), multipartite_c_index(y, score, ties="strict")
     (0.8333333333333334, 0.6666666666666666)
     """
-    from .exceptions import NoComparablePairsError
-    from .pairs._pairset import _ordinal_codes
-
     if is_dask_collection(y, y_score, sample_weight):
-        return _gathered_call(multipartite_c_index, y, y_score, levels=levels, ties=ties, tied_tol=tied_tol,
+        return call_in_memory(multipartite_c_index, y, y_score, levels=levels, ties=ties, tied_tol=tied_tol,
                               sample_weight=sample_weight)
-    ties = _check_ties(ties)
-    codes, found = _ordinal_codes(y, levels)
+    ties = check_ties(ties)
+    codes, found = ordinal_codes(y, levels)
     score = check_finite_1d(y_score, "y_score")
     check_consistent_length(y=codes, y_score=score)
     if len(found) < 2:
@@ -782,4 +742,4 @@ def multipartite_c_index(y, y_score, *, levels=None, ties="half", tied_tol=TIED_
             "sample_weight leaves no pair of points on different levels with positive weight; give "
             "points of at least two levels a positive weight."
         )
-    return _tie_credited_ratio(counts.concordant, counts.tied_risk, counts.comparable, ties)
+    return tie_credited_ratio(counts.concordant, counts.tied_risk, counts.comparable, ties)

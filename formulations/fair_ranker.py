@@ -22,8 +22,8 @@ leaves the LP Ranker. Means are unweighted, over the pairs (every pair counts on
 
 Parameters: ``C`` as the LP Ranker; ``groups``, one label per point, exactly two distinct labels
 (a = the smaller; None: ``m.groups``, the groups given at fit, so that
-``LPRanker(formulation="fair_ranker").fit(X, y, groups=g)`` fits it); ``epsilon`` ≥ 0. Size: the LP Ranker's, plus two rows with at most
-n_pairs + 2·n_points nonzeros (2·n_basis dense).
+``LPRanker(formulation="fair_ranker").fit(X, y, groups=g)`` fits it); ``epsilon`` ≥ 0. Size: the
+LP Ranker's, plus two rows with at most n_pairs + 2·n_points nonzeros (2·n_basis dense).
 
 References: Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
 problems with binary output*. PhD thesis, University of Iowa. Kallus, N., & Zhou, A. (2019). The

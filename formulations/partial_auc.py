@@ -7,7 +7,8 @@ with the LP Ranker's kernel expansion f(x) = Σ_l y_l α_l k(x, x_l). The hinge
 the same k highest-scored negatives — the negatives in the false-positive rates [0, β], the only
 ones the partial AUC pAUC(0, β) counts. The loss is therefore
 
-    (1 / (n_pos k)) Σ_{i ∈ pos} Σ_{j ∈ Z_k(f)} (1 − f_i + f_j)_+  =  max_{|Z| = k} (1 / (n_pos k)) Σ_{i ∈ pos} Σ_{j ∈ Z} (1 − f_i + f_j)_+,
+    (1 / (n_pos k)) Σ_{i ∈ pos} Σ_{j ∈ Z_k(f)} (1 − f_i + f_j)_+
+        =  max_{|Z| = k} (1 / (n_pos k)) Σ_{i ∈ pos} Σ_{j ∈ Z} (1 − f_i + f_j)_+,
 
 Z_k(f) the k top-scored negatives: convex (a maximum of convex functions) and, each hinge
 bounding the indicator 1[f_i ≤ f_j], an upper bound of the partial-AUC error of the top k

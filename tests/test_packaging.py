@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -163,3 +165,87 @@ def test_classifiers_list_exactly_the_supported_pythons(pyproject):
     assert listed == expected, f"requires-python {requires} from {oldest}: classifiers {listed}, expected {expected}"
     running = Version(f"{sys.version_info.major}.{sys.version_info.minor}")
     assert running in listed and requires.contains(str(running))
+
+
+# ============================================================================ aucopt.formulations
+def _python(code: str, cwd: Path) -> list[str]:
+    """Run ``code`` in a fresh interpreter started in ``cwd``; its output lines."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()
+
+
+SHOW_FORMULATIONS = """
+import sys
+import aucopt, aucopt.formulations, aucopt.formulations.lp_ranker
+from aucopt._formulations_path import CheckoutFormulationsFinder
+print(aucopt.__file__)
+print(aucopt.formulations.__file__)
+print(any(isinstance(f, CheckoutFormulationsFinder) for f in sys.meta_path))
+print("lp_ranker" in aucopt.available_formulations())
+"""
+
+
+def test_every_subpackage_is_listed(pyproject):
+    """The wheel carries the packages listed in ``[tool.setuptools] packages`` (tests/test_install.py
+    builds one); a new subpackage left out of the list would be missing from it."""
+    on_disk = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "aucopt").rglob("__init__.py")}
+    on_disk.add("aucopt.formulations")  # the top-level formulations/ folder (package-dir)
+    listed = set(pyproject["tool"]["setuptools"]["packages"])
+    assert on_disk == listed, f"not listed: {sorted(on_disk - listed)}; listed but absent: {sorted(listed - on_disk)}"
+
+
+def test_the_packaging_maps_formulations_without_the_checkout_finder(pyproject, tmp_path):
+    """``[tool.setuptools.package-dir]`` maps formulations/ to aucopt.formulations, for the wheel
+    (tests/test_install.py) and the editable install alike: the installed aucopt, imported from an
+    unrelated directory, finds its formulations without the checkout's finder."""
+    assert pyproject["tool"]["setuptools"]["package-dir"] == {"aucopt.formulations": "formulations"}
+    assert "aucopt.formulations" in pyproject["tool"]["setuptools"]["packages"]
+    package, formulations, finder, registered = _python(SHOW_FORMULATIONS, tmp_path)[-4:]
+    installed = Path(package).resolve().parent
+    expected = REPO / "formulations" if installed == REPO / "aucopt" else installed / "formulations"
+    assert Path(formulations).resolve() == expected / "__init__.py"
+    assert (finder, registered) == ("False", "True")
+
+
+def test_a_source_checkout_finds_formulations_by_its_finder():
+    """Python started in the repository root without any install of aucopt (the editable install's
+    finder removed): the checkout's aucopt/ is imported and finds the top-level formulations/ folder
+    through the one finder of aucopt._formulations_path, submodules included."""
+    hide_install = ("import sys\nsys.meta_path[:] = [f for f in sys.meta_path\n"
+                    "                 if not getattr(f, '__module__', '').startswith('__editable__')]\n")
+    package, formulations, finder, registered = _python(hide_install + SHOW_FORMULATIONS, REPO)[-4:]
+    assert Path(package).resolve() == REPO / "aucopt" / "__init__.py"
+    assert Path(formulations).resolve() == REPO / "formulations" / "__init__.py"
+    assert (finder, registered) == ("True", "True")
+
+
+def test_the_checkout_finder_answers_one_name_and_its_submodules(monkeypatch, tmp_path):
+    from aucopt import _formulations_path as shim
+
+    folder = tmp_path / "formulations"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("SHIPPED = ['demo']\n", encoding="utf-8")
+    (folder / "demo.py").write_text("VALUE = 3\n", encoding="utf-8")
+    monkeypatch.setattr(shim, "NAME", "aucopt.formulations_demo")  # a name no install provides
+    monkeypatch.setattr(shim, "CHECKOUT_FOLDER", folder)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # the finder added below leaves with the test
+    for name in ("aucopt.formulations_demo", "aucopt.formulations_demo.demo"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.delattr(aucopt, "formulations_demo", raising=False)
+    module = shim.ensure_formulations_package()
+    assert module.__name__ == "aucopt.formulations_demo" and module.SHIPPED == ["demo"]
+    assert shim.ensure_formulations_package() is module and aucopt.formulations_demo is module
+    assert importlib.import_module("aucopt.formulations_demo.demo").VALUE == 3
+    assert sum(isinstance(f, shim.CheckoutFormulationsFinder) for f in sys.meta_path) == 1
+    assert shim.CheckoutFormulationsFinder(folder).find_spec("aucopt.other", None) is None
+    # a checkout that lost its formulations/ folder (no finder added yet in that process)
+    finders = [f for f in sys.meta_path if not isinstance(f, shim.CheckoutFormulationsFinder)]
+    monkeypatch.setattr(sys, "meta_path", finders)
+    monkeypatch.setattr(shim, "CHECKOUT_FOLDER", tmp_path / "nowhere")
+    monkeypatch.setattr(shim, "NAME", "aucopt.formulations_gone")
+    with pytest.raises(ImportError, match=r"^aucopt's formulations were not found: no subpackage "
+                                          r"aucopt\.formulations_gone and no folder .*restore the formulations/"):
+        shim.ensure_formulations_package()

@@ -22,13 +22,14 @@ tens of bytes a row, gathering is the exact route.
 
 from __future__ import annotations
 
-from .._validation import gathered
-from .._validation import is_dask_collection as _is_dask
+from typing import Any
+
+from .._validation import gathered, is_dask_collection
 
 __all__ = ["gather_vectors"]
 
 
-def _check_vector(value, name: str) -> None:
+def _check_vector(value: Any, name: str) -> None:
     """Refuse, before any compute, a dask collection that is not an n-vector (or a 2-column frame)."""
     columns = getattr(value, "columns", None)
     if columns is not None:  # a dask DataFrame: a survival target of two columns (event, time)
@@ -40,7 +41,7 @@ def _check_vector(value, name: str) -> None:
             )
         return
     ndim = getattr(value, "ndim", 1)
-    shape = getattr(value, "shape", ())
+    shape: tuple[int, ...] = getattr(value, "shape", ())
     if ndim > 2 or (ndim == 2 and shape[1] != 1):
         raise ValueError(
             f"{name} is a dask array of shape {shape}; the metrics gather vectors of length n "
@@ -49,7 +50,7 @@ def _check_vector(value, name: str) -> None:
         )
 
 
-def gather_vectors(*values) -> tuple:
+def gather_vectors(*values: Any) -> tuple[Any, ...]:
     """The n-vectors among ``values`` computed to the driver, in one ``dask.compute`` call.
 
     Dask arrays, Series and DataFrames (also inside an ``(event, time)`` tuple) are computed
@@ -97,13 +98,7 @@ def gather_vectors(*values) -> tuple:
     """
     for k, value in enumerate(values):
         for member in value if isinstance(value, tuple) else (value,):
-            if _is_dask(member):
+            if is_dask_collection(member):
                 _check_vector(member, f"Argument {k}")
     return gathered(*values)
 
-
-def gathered_call(metric, *args, **kwargs):
-    """``metric(*args, **kwargs)`` with every dask input gathered by :func:`gather_vectors` first."""
-    names = list(kwargs)
-    gathered = gather_vectors(*args, *(kwargs[name] for name in names))
-    return metric(*gathered[:len(args)], **dict(zip(names, gathered[len(args):], strict=False)))

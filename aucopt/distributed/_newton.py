@@ -37,10 +37,13 @@ import asyncio
 import time
 from collections import defaultdict
 from concurrent.futures import CancelledError
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils.validation import _check_feature_names, check_is_fitted, column_or_1d
 
+from .._fitting import check_alpha_path, checked_pairs
 from .._validation import (
     check_magnitude_scale,
     check_point_weights,
@@ -289,7 +292,7 @@ class DaskRowOperator:
     ([0.0, 2.0, 4.0, 6.0, 8.0, 10.0], [30.0, 36.0])
     """
 
-    def __init__(self, X, client=None, *, validate=True):
+    def __init__(self, X: Any, client: Any = None, *, validate: bool = True):
         distributed = _require_distributed()
         client = _current_client(distributed) if client is None else client
         X = client.persist(_as_dask_array(X))
@@ -315,8 +318,8 @@ class DaskRowOperator:
         self.offsets = np.concatenate([[0], np.cumsum(row_chunks)]).astype(np.int64)
         self.shape = (int(self.offsets[-1]), int(n_features))
         self.dtype = np.dtype(np.float64)
-        self.placement = {}
-        self.stats = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
+        self.placement: dict[str, list[int]] = {}
+        self.stats: dict[str, Any] = {"matvec_calls": 0, "rmatvec_calls": 0, "bytes_sent": 0, "bytes_received": 0,
                       "seconds": 0.0, "communication_seconds": 0.0, "worker_seconds": defaultdict(float),
                       "max_bytes_per_call": 0, "n_blocks": len(self.keys), "n_tasks_per_call": 0,
                       "workers_lost": [], "resubmitted": 0}
@@ -370,7 +373,8 @@ class DaskRowOperator:
         except CancelledError as exc:
             if _client_closed(self.client):
                 raise _client_closed_error(self.client) from exc
-            raise _lost_blocks_error([b for b, f in zip(blocks, futures, strict=False) if f.cancelled()], self.offsets) from exc
+            lost = [b for b, f in zip(blocks, futures, strict=False) if f.cancelled()]
+            raise _lost_blocks_error(lost, self.offsets) from exc
 
     def _lost_a_worker(self) -> bool:
         return any(w not in self.client.nthreads() for w in self.placement)
@@ -407,8 +411,8 @@ class DaskRowOperator:
     # ------------------------------------------------------------------ validation
     def _validate(self):
         results, groups, _ = self._submit(_block_summary, lambda worker, blocks: (None, 0))
-        summary = {}
-        for (worker, blocks), (result, _, _) in zip(groups, results, strict=False):
+        summary: dict[int, tuple[int, bool, float]] = {}
+        for (_, blocks), (result, _, _) in zip(groups, results, strict=False):
             summary.update(zip(blocks, result, strict=False))
         for b in range(len(self._futures)):
             _, finite, _ = summary[b]
@@ -425,7 +429,7 @@ class DaskRowOperator:
         start = time.perf_counter()
         results, groups, sent = self._submit(func, payload)
         wall = time.perf_counter() - start
-        busy = defaultdict(float)
+        busy: defaultdict[str, float] = defaultdict(float)
         for _, seconds, worker in results:
             busy[worker] += seconds
             self.stats["worker_seconds"][worker] += seconds
@@ -437,7 +441,7 @@ class DaskRowOperator:
         self.stats["max_bytes_per_call"] = max(self.stats["max_bytes_per_call"], sent + received)
         return [r[0] for r in results], groups
 
-    def __matmul__(self, w):
+    def __matmul__(self, w: ArrayLike) -> np.ndarray:
         """Xw as a numpy array of shape (n_samples,)."""
         w = np.asarray(w, dtype=np.float64).ravel()
         if w.shape != (self.shape[1],):
@@ -453,7 +457,7 @@ class DaskRowOperator:
                 offset += rows
         return out
 
-    def rmatvec(self, c):
+    def rmatvec(self, c: ArrayLike) -> np.ndarray:
         """Xᵀc as a numpy array of shape (n_features,).
 
         Parameters
@@ -480,7 +484,7 @@ class DaskRowOperator:
         return np.sum(parts, axis=0)
 
     @property
-    def T(self):
+    def T(self) -> _Transposed:
         """The transposed map c ↦ Xᵀc (``op.T @ c``)."""
         return _Transposed(self)
 
@@ -490,7 +494,7 @@ class DaskRowOperator:
             f"({self.shape[0]} x {self.shape[1]}) in this process. Use op @ w and op.T @ c."
         )
 
-    def close(self):
+    def close(self) -> None:
         """Release the persisted blocks on the workers."""
         self._futures = []
         self._X = None
@@ -629,12 +633,11 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     from sklearn.base import clone
 
     from ..exceptions import warn
-    from ..svm._rankers import _check_alpha_path
 
     start = time.perf_counter()
     distributed = _require_distributed()
     estimator._validate_params()
-    path = _check_alpha_path(alpha_path)
+    path = check_alpha_path(alpha_path)
     client = _current_client(distributed)
     if not is_dask_collection(X):
         raise TypeError(
@@ -689,8 +692,8 @@ def _run_coordination(client, estimator, X, targets, path, has_path):
                 raise _lost_blocks_error(lost_blocks, offsets) from exc
             if not isinstance(exc, CancelledError):
                 raise
-            lost = [name for name, value, sent in zip(("y", "sample_weight"), targets, inputs or (None, None), strict=False)
-                    if any(f.cancelled() for f in _futures_in(sent))]
+            sent_targets = zip(("y", "sample_weight"), inputs or (None, None), strict=False)
+            lost = [name for name, sent in sent_targets if any(f.cancelled() for f in _futures_in(sent))]
             if not lost:
                 raise ClusterDataLostError(
                     f"The task running the fit was cancelled on the cluster ({exc}): nothing was fitted. A "
@@ -706,9 +709,9 @@ def _run_coordination(client, estimator, X, targets, path, has_path):
                     lost=graphs) from exc
             if failures >= _allowed_failures():
                 raise ClusterDataLostError(
-                    f"{' and '.join(lost)}, sent to the cluster from this process, {'was' if len(lost) == 1 else 'were'}"
-                    f" lost with a worker that left, {failures + 1} times: check the workers' logs (memory limit, "
-                    "crashes), then fit again.", lost=lost) from exc
+                    f"{' and '.join(lost)}, sent to the cluster from this process, "
+                    f"{'was' if len(lost) == 1 else 'were'} lost with a worker that left, {failures + 1} times: "
+                    "check the workers' logs (memory limit, crashes), then fit again.", lost=lost) from exc
             failures += 1  # in-memory targets: this process still has them, send them again
         finally:
             if future is not None:
@@ -759,8 +762,6 @@ def _coordinate(estimator, keys, row_chunks, n_features, y, sample_weight, path,
 
 def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, path, has_path, client):
     """Validate y and the weights, build the pairs, run Newton on the blocks; the operator's stats."""
-    from ..base import _checked_pairs
-
     survival = not hasattr(estimator, "pos_label")
     if survival:
         if isinstance(y, tuple) and len(y) == 2:
@@ -771,7 +772,7 @@ def _fit_on_worker(estimator, keys, row_chunks, n_features, y, sample_weight, pa
     sample_weight = check_point_weights(sample_weight, n, "sample_weight")
     if sample_weight is not None:
         check_weight_underflow(sample_weight)
-    pairs = _checked_pairs(estimator, y, sample_weight, n)
+    pairs = checked_pairs(estimator, y, sample_weight, n)
     op = DaskRowOperator._from_keys(keys, row_chunks, n_features, client)
     try:
         estimator._newton_path(op, pairs, path, path if has_path else None)

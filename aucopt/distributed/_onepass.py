@@ -10,15 +10,17 @@ batch minimizer w* = (αI + S₊ + S₋ + δδᵀ)⁻¹ δ (Gao et al. 2013, Eq.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from .._validation import Count, binary_labels
 from ..base import positive
-from ..online._onepass import ClassStats, OnePassAUC, batch_solution_from_stats
+from ..online import ClassStats, OnePassAUC, batch_solution_from_stats
 
 __all__ = ["DistributedAUCResult", "dask_class_statistics", "dask_fit"]
 
@@ -74,7 +76,8 @@ _COMMON_CONSTRAINTS = {
 
 
 @validate_params(_COMMON_CONSTRAINTS, prefer_skip_nested_validation=True)
-def dask_class_statistics(X, y, *, columns=None, pos_label=None, split_every=8):
+def dask_class_statistics(X: Any, y: Any, *, columns: Sequence[str] | None = None, pos_label: Any = None,
+                          split_every: int = 8) -> tuple[ClassStats, ClassStats, np.ndarray, Any]:
     """Exact class statistics of a dask collection, computed partition by partition.
 
     Parameters
@@ -191,7 +194,7 @@ class DistributedAUCResult:
     pos_label: object
     alpha: float
 
-    def to_estimator(self, **params) -> OnePassAUC:
+    def to_estimator(self, **params: Any) -> OnePassAUC:
         """A fitted full-covariance :class:`~aucopt.online.OnePassAUC` holding this state.
 
         Parameters
@@ -211,7 +214,8 @@ class DistributedAUCResult:
 
 
 @validate_params({**_COMMON_CONSTRAINTS, "alpha": [positive()]}, prefer_skip_nested_validation=True)
-def dask_fit(X, y, alpha=1e-4, *, columns=None, pos_label=None, split_every=8) -> DistributedAUCResult:
+def dask_fit(X: Any, y: Any, alpha: float = 1e-4, *, columns: Sequence[str] | None = None, pos_label: Any = None,
+             split_every: int = 8) -> DistributedAUCResult:
     """The batch square-loss AUC minimizer of a dask collection, from exactly merged statistics.
 
     Parameters

@@ -248,5 +248,5 @@ def test_no_running_client_is_a_clear_error(client):
         def no_client(*args, **kwargs):
             raise ValueError("No clients found")
         mp.setattr(distributed, "get_client", no_client)
-        with pytest.raises(ValueError, match="no dask.distributed Client is running"):
+        with pytest.raises(ValueError, match=r"no dask\.distributed Client is running"):
             RankSVM().fit(Xd, y)

@@ -174,10 +174,9 @@ def test_a_lost_scattered_block_is_a_clear_error(client3):
     scattered = client3.scatter(pieces, hash=False)
     Xd = client3.persist(da.concatenate([da.from_delayed(f, shape=p.shape, dtype=float)
                                          for f, p in zip(scattered, pieces, strict=False)]))
-    with pytest.raises(ClusterDataLostError, match=r"lost with a worker that left the cluster and cannot be "
-                                                  r"recomputed: no dask graph describes them") as info:
-        with killing(client3, Xd, "block holder") as plugin:
-            RankSVM(alpha=0.01, tol=1e-10).fit(Xd, y)
+    lost = r"lost with a worker that left the cluster and cannot be recomputed: no dask graph describes them"
+    with pytest.raises(ClusterDataLostError, match=lost) as info, killing(client3, Xd, "block holder") as plugin:
+        RankSVM(alpha=0.01, tol=1e-10).fit(Xd, y)
     # exactly the blocks that lived only on the killed worker, by their rows
     assert plugin.only_on_victim
     assert info.value.lost == tuple(f"block {b} of X (rows {b * CHUNK} to {(b + 1) * CHUNK - 1})"
