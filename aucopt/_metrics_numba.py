@@ -235,6 +235,106 @@ def risk_ranks(sorted_risk, by_risk, tol):  # pragma: no cover - compiled
     return rank, lo, hi
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _tree_insert(tree, r, w):  # pragma: no cover - compiled
+    """Add ``w`` at rank r (0-based) of a Fenwick tree (``tree[0]`` unused, always 0)."""
+    size = tree.shape[0] - 1
+    i = r + 1
+    while i <= size:
+        tree[i] += w
+        i += i & -i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tree_below(tree, a):  # pragma: no cover - compiled
+    """The sum over ranks ``< a``."""
+    s = tree[0]
+    i = a
+    while i > 0:
+        s += tree[i]
+        i -= i & -i
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tree_window(tree, a, b):  # pragma: no cover - compiled
+    """The sum over ranks ``[a, b)``: both ends walk down to their common node (short for narrow windows)."""
+    s = tree[0]
+    while b > a:
+        s += tree[b]
+        b -= b & -b
+    while a > b:
+        s -= tree[a]
+        a -= a & -a
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert_group(tree, event_t, weight_t, rank, begin, end, events, inserted):  # pragma: no cover - compiled
+    """Insert the subjects ``begin:end`` whose event flag is ``events`` (weight 1 when ``weight_t`` is
+    empty); returns ``inserted`` plus their weights, added one by one, and whether the group has an event
+    (inserting the censored subjects, ``events=False``: whether any subject was left out)."""
+    weighted = weight_t.shape[0] > 0
+    one = tree[0] + 1  # 1 in the tree's type
+    has_event = False
+    for k in range(begin, end):
+        if event_t[k] != events:
+            has_event = True
+            continue
+        w = weight_t[k] if weighted else one
+        _tree_insert(tree, rank[k], w)
+        inserted += w
+    return inserted, has_event or events
+
+
+@njit(cache=True, nogil=True)
+def _harrell_sweep(time_t, event_t, weight_t, rank, lo, hi, tree, below_out, within_out,
+                   partners_out):  # pragma: no cover - compiled
+    """The one Fenwick-tree sweep over Harrell's comparable pairs behind every Harrell kernel.
+
+    ``tree`` (``lo.shape[0] + 1`` zeros) sets the arithmetic: int64 for exact counts, float64 for
+    weighted sums. ``weight_t`` (in the time order) weighs each subject; an empty array weighs every
+    subject 1. Each event k adds ``w_k × (partners below its tie window)`` to ``concordant``,
+    ``w_k × (partners inside it)`` to ``tied`` and ``w_k × (all its partners)`` to ``comparable``
+    (partners counted by their weights), the sums returned; with non-empty ``below_out``,
+    ``within_out``, ``partners_out`` (length m) the three partner sums of each event are also stored.
+
+    The time groups are visited from the latest down. Inside a group the censored subjects
+    enter the tree first (they are partners of the group's events), then each event queries
+    the tree (every subject in it is a partner: a later time, or the same time and censored),
+    then the events enter.
+    """
+    weighted = weight_t.shape[0] > 0
+    per_event = below_out.shape[0] > 0
+    concordant = tied = comparable = inserted = tree[0]
+    end = time_t.shape[0]
+    while end > 0:
+        begin = end - 1
+        while begin > 0 and time_t[begin - 1] == time_t[end - 1]:
+            begin -= 1
+        inserted, has_event = _insert_group(tree, event_t, weight_t, rank, begin, end, False, inserted)
+        if not has_event:
+            end = begin
+            continue
+        for k in range(begin, end):
+            if not event_t[k]:
+                continue
+            a = lo[rank[k]]
+            below = _tree_below(tree, a)
+            within = _tree_window(tree, a, hi[rank[k]])
+            if per_event:
+                below_out[k] = below
+                within_out[k] = within
+                partners_out[k] = inserted
+            w = weight_t[k] if weighted else tree[0] + 1
+            concordant += w * below
+            tied += w * within
+            comparable += w * inserted
+        inserted, _ = _insert_group(tree, event_t, weight_t, rank, begin, end, True, inserted)
+        end = begin
+    return concordant, tied, comparable
+
+
 @njit(cache=True, nogil=True)
 def harrell_counts(time_t, event_t, rank, lo, hi):  # pragma: no cover - compiled
     """Exact counts over Harrell's comparable pairs, one Fenwick-tree sweep (int64).
@@ -256,62 +356,11 @@ def harrell_counts(time_t, event_t, rank, lo, hi):  # pragma: no cover - compile
 
     Notes
     -----
-    The time groups are visited from the latest down. Inside a group the censored subjects
-    enter the tree first (they are partners of the group's events), then each event queries
-    the tree (every subject in it is a partner: a later time, or the same time and censored),
-    then the events enter.
+    The sweep of :func:`_harrell_sweep`, every subject weighing 1.
     """
-    m = time_t.shape[0]
-    size = lo.shape[0]
-    tree = np.zeros(size + 1, dtype=np.int64)
-    concordant = 0
-    tied = 0
-    comparable = 0
-    inserted = 0
-    end = m
-    while end > 0:
-        t = time_t[end - 1]
-        begin = end - 1
-        while begin > 0 and time_t[begin - 1] == t:
-            begin -= 1
-        has_event = False
-        for k in range(begin, end):
-            if event_t[k]:
-                has_event = True
-            else:
-                i = rank[k] + 1
-                while i <= size:
-                    tree[i] += 1
-                    i += i & -i
-                inserted += 1
-        if has_event:
-            for k in range(begin, end):
-                if event_t[k]:
-                    a = lo[rank[k]]
-                    b = hi[rank[k]]
-                    s = 0
-                    i = a
-                    while i > 0:
-                        s += tree[i]
-                        i -= i & -i
-                    concordant += s
-                    # ranks [a, b): walk both ends down to their common node (short for narrow windows)
-                    while b > a:
-                        tied += tree[b]
-                        b -= b & -b
-                    while a > b:
-                        tied -= tree[a]
-                        a -= a & -a
-                    comparable += inserted
-            for k in range(begin, end):
-                if event_t[k]:
-                    i = rank[k] + 1
-                    while i <= size:
-                        tree[i] += 1
-                        i += i & -i
-                    inserted += 1
-        end = begin
-    return concordant, tied, comparable
+    none = np.zeros(0, dtype=np.int64)
+    tree = np.zeros(lo.shape[0] + 1, dtype=np.int64)
+    return _harrell_sweep(time_t, event_t, none, rank, lo, hi, tree, none, none, none)
 
 
 @njit(cache=True, nogil=True)
@@ -322,61 +371,8 @@ def harrell_weighted(time_t, event_t, weight_t, rank, lo, hi):  # pragma: no cov
     -------
     concordant, tied_risk, comparable : float
     """
-    m = time_t.shape[0]
-    size = lo.shape[0]
-    tree = np.zeros(size + 1)
-    concordant = 0.0
-    tied = 0.0
-    comparable = 0.0
-    inserted = 0.0
-    end = m
-    while end > 0:
-        t = time_t[end - 1]
-        begin = end - 1
-        while begin > 0 and time_t[begin - 1] == t:
-            begin -= 1
-        has_event = False
-        for k in range(begin, end):
-            if event_t[k]:
-                has_event = True
-            else:
-                w = weight_t[k]
-                i = rank[k] + 1
-                while i <= size:
-                    tree[i] += w
-                    i += i & -i
-                inserted += w
-        if has_event:
-            for k in range(begin, end):
-                if event_t[k]:
-                    a = lo[rank[k]]
-                    b = hi[rank[k]]
-                    below = 0.0
-                    i = a
-                    while i > 0:
-                        below += tree[i]
-                        i -= i & -i
-                    within = 0.0
-                    while b > a:
-                        within += tree[b]
-                        b -= b & -b
-                    while a > b:
-                        within -= tree[a]
-                        a -= a & -a
-                    w = weight_t[k]
-                    concordant += w * below
-                    tied += w * within
-                    comparable += w * inserted
-            for k in range(begin, end):
-                if event_t[k]:
-                    w = weight_t[k]
-                    i = rank[k] + 1
-                    while i <= size:
-                        tree[i] += w
-                        i += i & -i
-                    inserted += w
-        end = begin
-    return concordant, tied, comparable
+    none = np.zeros(0)
+    return _harrell_sweep(time_t, event_t, weight_t, rank, lo, hi, np.zeros(lo.shape[0] + 1), none, none, none)
 
 
 @njit(cache=True, nogil=True)
@@ -394,54 +390,9 @@ def harrell_per_event(time_t, event_t, rank, lo, hi):  # pragma: no cover - comp
     below, within, partners : int64 arrays of shape (m,)
     """
     m = time_t.shape[0]
-    size = lo.shape[0]
-    tree = np.zeros(size + 1, dtype=np.int64)
-    below_out = np.zeros(m, dtype=np.int64)
-    within_out = np.zeros(m, dtype=np.int64)
-    partners_out = np.zeros(m, dtype=np.int64)
-    inserted = 0
-    end = m
-    while end > 0:
-        t = time_t[end - 1]
-        begin = end - 1
-        while begin > 0 and time_t[begin - 1] == t:
-            begin -= 1
-        has_event = False
-        for k in range(begin, end):
-            if event_t[k]:
-                has_event = True
-            else:
-                i = rank[k] + 1
-                while i <= size:
-                    tree[i] += 1
-                    i += i & -i
-                inserted += 1
-        if has_event:
-            for k in range(begin, end):
-                if event_t[k]:
-                    a = lo[rank[k]]
-                    b = hi[rank[k]]
-                    s = 0
-                    i = a
-                    while i > 0:
-                        s += tree[i]
-                        i -= i & -i
-                    within = 0
-                    while b > a:
-                        within += tree[b]
-                        b -= b & -b
-                    while a > b:
-                        within -= tree[a]
-                        a -= a & -a
-                    below_out[k] = s
-                    within_out[k] = within
-                    partners_out[k] = inserted
-            for k in range(begin, end):
-                if event_t[k]:
-                    i = rank[k] + 1
-                    while i <= size:
-                        tree[i] += 1
-                        i += i & -i
-                    inserted += 1
-        end = begin
-    return below_out, within_out, partners_out
+    below = np.zeros(m, dtype=np.int64)
+    within = np.zeros(m, dtype=np.int64)
+    partners = np.zeros(m, dtype=np.int64)
+    tree = np.zeros(lo.shape[0] + 1, dtype=np.int64)
+    _harrell_sweep(time_t, event_t, np.zeros(0, dtype=np.int64), rank, lo, hi, tree, below, within, partners)
+    return below, within, partners

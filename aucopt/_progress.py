@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 __all__ = ["progress_bar"]
 
 
-def progress_bar(progress: bool | None, *, total=None, iterable=None, desc: str, unit: str = "it"):
+# the bar (a tqdm.tqdm or None) is left unannotated: tqdm ships no type information
+def progress_bar(progress: bool | None, *, total: int | None = None, iterable: Iterable[Any] | None = None,
+                 desc: str, unit: str = "it"):
     """A tqdm progress bar, or None when ``progress`` is False.
 
     Estimators pass ``bool(verbose)``: ``verbose=0`` shows nothing.

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # pandas is imported when a summary has coefficients
+    import pandas as pd
 
 __all__ = ["FitSummary", "print_summary", "summary"]
 
@@ -74,7 +78,7 @@ class FitSummary:
     estimator: str
     parameters: dict
     fit: dict
-    coefficients: object = field(default=None)
+    coefficients: pd.DataFrame | None = field(default=None)
 
     def to_text(self, decimals: int = 4) -> str:
         """The summary as text: a header of parameters and fit, then the coefficients.
@@ -125,7 +129,7 @@ class FitSummary:
         return self.to_text()
 
 
-def _parameters(estimator) -> dict:
+def _parameters(estimator: Any) -> dict:
     """The key parameters and the non-default ones, values shortened for display."""
     import inspect
 
@@ -145,7 +149,7 @@ def _parameters(estimator) -> dict:
     return shown
 
 
-def _status(estimator):
+def _status(estimator: Any) -> str | None:
     result = getattr(estimator, "solve_result_", None)
     if result is not None:
         return str(result.status)
@@ -157,7 +161,7 @@ def _status(estimator):
     return str(stop) if stop is not None else None
 
 
-def _n_samples(estimator):
+def _n_samples(estimator: Any) -> int | None:
     for value in (getattr(estimator, "n_samples_fit_", None), getattr(estimator, "n_seen_", None),
                   getattr(getattr(estimator, "fitter_", None), "_n_examples", None)):
         if value is not None:
@@ -165,7 +169,7 @@ def _n_samples(estimator):
     return None
 
 
-def summary(self) -> FitSummary:
+def summary(self: Any) -> FitSummary:
     """A summary of the fitted model: parameters, fit statistics and coefficients.
 
     In the spirit of lifelines' ``print_summary``: the estimator and its key parameters, the
@@ -206,7 +210,7 @@ def summary(self) -> FitSummary:
     fit = {}
     n_samples = _n_samples(self)
 
-    def put(name, value):
+    def put(name: str, value: Any) -> None:
         if value is not None:
             fit[name] = value
 
@@ -242,7 +246,7 @@ def summary(self) -> FitSummary:
     return FitSummary(estimator=name, parameters=_parameters(self), fit=fit, coefficients=coefficients)
 
 
-def print_summary(self, decimals=4, file=None) -> None:
+def print_summary(self: Any, decimals: int = 4, file: IO[str] | None = None) -> None:
     """Print a summary of the fitted model (:meth:`summary`) as text.
 
     Parameters

@@ -7,8 +7,10 @@ with the offending quantity and, where there is one, the fix.
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils._param_validation import Interval as _Interval
 from sklearn.utils._param_validation import Options as _Options
 
@@ -45,7 +47,7 @@ def gathered(*values) -> tuple:
 
     frames = [k for k, member in enumerate(lazy) if hasattr(member, "expr")]
     arrays = [k for k in range(len(lazy)) if k not in set(frames)]
-    results = {}
+    results: dict[int, Any] = {}
     for group in (frames, arrays):
         if group:
             results.update(zip(group, dask.compute(*(lazy[k] for k in group)), strict=False))
@@ -238,7 +240,7 @@ def check_point_weights(weights, n_samples: int, name: str = "sample_weight") ->
         isinstance(weights, np.ndarray) and weights.ndim == 0
     ):
         try:
-            value = float(weights)
+            value = float(weights)  # type: ignore[arg-type]  # numbers.Number has no __float__ in the stubs
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{name} must be a number or an array of numbers, got {weights!r}.") from exc
         weights = np.full(int(n_samples), value)
@@ -281,7 +283,8 @@ def check_pair_weight_scale(weights: np.ndarray, name: str = "sample_weight") ->
     >>> check_pair_weight_scale(np.array([1.0, 1e160]))
     Traceback (most recent call last):
     ...
-    ValueError: sample_weight reaches 1e+160 (sum 1e+160): the pair weights w_i * w_j and their total overflow float64. Rescale sample_weight, e.g. divide it by its maximum.
+    ValueError: sample_weight reaches 1e+160 (sum 1e+160): the pair weights w_i * w_j and their total overflow
+    float64. Rescale sample_weight, e.g. divide it by its maximum.
     """
     if len(weights) == 0:
         return
@@ -360,7 +363,9 @@ def check_feature_scale(X, *, name: str = "X", products: int = 2) -> None:
     >>> check_feature_scale(np.array([[1.0, 1e200], [0.0, 1.0]]))
     Traceback (most recent call last):
     ...
-    ValueError: X has entries of magnitude 1e+200 whose squares overflow float64 (squared distances, variances and inner products of the rows need x**2, finite only below magnitude about 4.74e+153 for 2 features): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    ValueError: X has entries of magnitude 1e+200 whose squares overflow float64 (squared distances, variances
+    and inner products of the rows need x**2, finite only below magnitude about 4.74e+153 for 2 features):
+    rescale X, e.g. with sklearn.preprocessing.StandardScaler.
     """
     check_magnitude_scale(largest_magnitude(X), X.shape, name=name, products=products)
 
@@ -394,7 +399,9 @@ def check_magnitude_scale(magnitude: float, shape: tuple, *, name: str = "X", pr
     >>> check_magnitude_scale(1e-200, (2, 2))
     Traceback (most recent call last):
     ...
-    ValueError: X has no entry of magnitude above 1e-200, so its squares underflow float64 to zero (every kernel value and variance would be zero, as for constant data): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    ValueError: X has no entry of magnitude above 1e-200, so its squares underflow float64 to zero (every kernel
+    value and variance would be zero, as for constant data): rescale X, e.g. with
+    sklearn.preprocessing.StandardScaler.
     """
     if magnitude == 0.0:
         return
@@ -456,7 +463,9 @@ def check_fit_scale(estimator, X, sample_weight=None, name: str = "X") -> None:
     >>> check_fit_scale(LPRanker(kernel="linear"), X)
     Traceback (most recent call last):
     ...
-    ValueError: X has entries of magnitude 1e+100: the fit sums squared inner products (products of four features), which overflow float64 above magnitude about 2.89e+76 for X of shape (2, 2): rescale X, e.g. with sklearn.preprocessing.StandardScaler.
+    ValueError: X has entries of magnitude 1e+100: the fit sums squared inner products (products of four
+    features), which overflow float64 above magnitude about 2.89e+76 for X of shape (2, 2): rescale X, e.g. with
+    sklearn.preprocessing.StandardScaler.
     """
     kernel = getattr(estimator, "kernel", "linear")
     bounded = callable(kernel) or (isinstance(kernel, str) and kernel in (*BOUNDED_KERNELS, "precomputed"))
@@ -496,7 +505,8 @@ def check_weight_underflow(weights, name: str = "sample_weight") -> None:
     >>> check_weight_underflow([1e-300, 0.0])
     Traceback (most recent call last):
     ...
-    ValueError: sample_weight is at most 1e-300: the pair weights w_i * w_j underflow float64 (to zero or to a few significant bits), as if every weight were zero. Rescale sample_weight, e.g. divide it by its maximum.
+    ValueError: sample_weight is at most 1e-300: the pair weights w_i * w_j underflow float64 (to zero or to a
+    few significant bits), as if every weight were zero. Rescale sample_weight, e.g. divide it by its maximum.
     """
     top = float(np.max(weights, initial=0.0))
     if top > 0 and top * top < FLOAT_TINY:
@@ -568,7 +578,8 @@ def penalty_from_C(C: float, total_weight: float) -> float:
     >>> penalty_from_C(1e308, 900.0)
     Traceback (most recent call last):
     ...
-    ValueError: C=1e+308 is too large for the total pair weight 900: C times it overflows float64, so the penalty 2/(C * total pair weight) would be 0. Use C at most about 2e+305 (or rescale sample_weight).
+    ValueError: C=1e+308 is too large for the total pair weight 900: C times it overflows float64, so the
+    penalty 2/(C * total pair weight) would be 0. Use C at most about 2e+305 (or rescale sample_weight).
     """
     C, N = float(C), float(total_weight)
     with np.errstate(over="ignore", divide="ignore"):
@@ -736,7 +747,8 @@ def survival_arrays(y, time=None) -> tuple[np.ndarray, np.ndarray]:
     return event, time
 
 
-def survival_target(event, time, *, event_name="event", time_name="time") -> np.ndarray:
+def survival_target(event: ArrayLike, time: ArrayLike, *, event_name: str = "event", time_name: str = "time",
+                    ) -> np.ndarray:
     """A structured survival target, as scikit-survival's ``Surv.from_arrays``.
 
     Parameters

@@ -24,31 +24,34 @@ import inspect
 import logging
 import time as _time
 from dataclasses import dataclass
-from functools import update_wrapper
 from numbers import Integral, Real
-from types import MethodType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import _safe_indexing
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import (
-    _check_feature_names,
-    _num_features,
-    _num_samples,
-    check_is_fitted,
-    column_or_1d,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ._breslow import SurvivalFunctionMixin
+from ._fitting import ROW_FIT_PARAMS as ROW_FIT_PARAMS  # the names below are re-exported from their new homes
+from ._fitting import ROW_INDEX_ATTRIBUTES as ROW_INDEX_ATTRIBUTES
+from ._fitting import check_fit_params as check_fit_params
+from ._fitting import check_kernel_bytes as check_kernel_bytes
+from ._fitting import dense, fit_on_rows, sample_weight_for, validated_data_and_pairs
+from ._fitting import fit_parameters as fit_parameters
 from ._summary import print_summary as _print_summary
 from ._summary import summary as _summary
+from ._targets import (
+    BINARY_PAIR_OPTIONS,
+    SURVIVAL_PAIR_OPTIONS,
+    best_accuracy_threshold,
+    checked_pair_options,
+    pair_weights_on_rows,
+)
+from ._targets import label_predict as label_predict
 from ._validation import (
     Count,
-    check_finite_1d,
-    check_fit_scale,
-    check_point_weights,
     check_time_limit,
     is_survival_target,
     survival_arrays,
@@ -59,7 +62,6 @@ from .exceptions import InconsistentVersionWarning, warn
 from .kernels import GAMMA_RULES, KERNELS, Kernel
 from .metrics import harrell_c, multipartite_c_index, roc_auc
 from .pairs import DEFAULT_MAX_BYTES, PairSet
-from .pairs._pairset import check_groups, survival_pair_arrays
 from .solvers import SolveResult
 
 __all__ = [
@@ -73,6 +75,17 @@ __all__ = [
     "VersionedStateMixin",
     "validated_data_and_pairs",
 ]
+
+_LOG = logging.getLogger(__name__)
+
+#: a binary / survival ranker's own type, returned by its ``fit``
+_Binary = TypeVar("_Binary", bound="BinaryRankerMixin")
+_Survival = TypeVar("_Survival", bound="SurvivalRankerMixin")
+
+if TYPE_CHECKING:  # the mixins below are combined with a BaseEstimator, whose methods they extend
+    from sklearn.base import BaseEstimator as _Host
+else:
+    _Host = object
 
 # ============================================================================ parameter vocabulary
 #: constraints of parameters that mean the same thing in every estimator that has them
@@ -90,17 +103,17 @@ PAIR_OPTIONS_CONSTRAINT = {"pair_options": [dict, None]}
 SOLVER_OPTIONS_CONSTRAINT = {"solver_options": [dict, None]}
 
 
-def positive(kind=Real):
+def positive(kind: type = Real) -> Interval:
     """Constraint ``(0, inf)`` for a positive number (``C``, ``alpha``, step sizes)."""
     return Interval(kind, 0, None, closed="neither")
 
 
-def non_negative(kind=Real):
+def non_negative(kind: type = Real) -> Interval:
     """Constraint ``[0, inf)``."""
     return Interval(kind, 0, None, closed="left")
 
 
-def as_generator(random_state) -> np.random.Generator:
+def as_generator(random_state: Any) -> np.random.Generator:
     """A :class:`numpy.random.Generator` from any ``random_state`` value.
 
     None, an int or a Generator go to :func:`numpy.random.default_rng`; a legacy
@@ -117,7 +130,7 @@ def as_generator(random_state) -> np.random.Generator:
     return np.random.default_rng(random_state)
 
 
-def as_seed(random_state):
+def as_seed(random_state: Any) -> int | np.random.RandomState | None:
     """A ``random_state`` that scikit-learn accepts (None, int or RandomState) from any value.
 
     A :class:`numpy.random.Generator` is turned into an int seed drawn from it.
@@ -134,7 +147,7 @@ def as_seed(random_state):
     return random_state
 
 
-# ============================================================================ fitting helpers
+# ============================================================================ the solution of a model
 @dataclass
 class Solution:
     """What a model's ``_solve`` hands back: f(x) = Σ_l coef_l k(x, basis_l).
@@ -158,338 +171,10 @@ class Solution:
     array([ 1., -1.])
     """
 
-    basis: object
+    basis: Any
     coef: np.ndarray
     result: SolveResult | None
     objective: float
-
-
-def validated_data_and_pairs(estimator, X, y, sample_weight):
-    """Validate ``X`` and build ``estimator``'s pair set, refusing empty or zero-weight sets.
-
-    Parameters
-    ----------
-    estimator : estimator with a ``_make_pairs(y, sample_weight)`` method
-        Its feature count (``n_features_in_``) is reset from ``X``.
-    X : {array-like, sparse matrix} of shape (n_samples, n_features)
-    y : array-like
-        Binary labels or a survival target, as the estimator expects.
-    sample_weight : float, array-like of shape (n_samples,) or None
-        Per-sample weights; a pair (i, j) weighs w_i · w_j. A scalar weighs every sample alike.
-
-    Returns
-    -------
-    X : ndarray or sparse matrix of float64
-    pairs : PairSet
-
-    Raises
-    ------
-    ValueError
-        For invalid ``X`` (NaN or infinite entries, or entries whose squares, or for a linear or
-        polynomial kernel whose squared inner products, overflow or underflow float64), target
-        or ``sample_weight`` (wrong length, negative, NaN, or so large
-        that the pair weights or their total overflow float64), and for a pair set that is
-        empty or has zero total weight.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import RankSVM
-    >>> from aucopt.base import validated_data_and_pairs
-    >>> X, pairs = validated_data_and_pairs(RankSVM(), np.eye(4), [0, 1, 1, 0], None)
-    >>> pairs.target, pairs.n_pairs
-    ('bipartite', 4)
-    """
-    X = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
-    check_fit_scale(estimator, X, sample_weight)
-    sample_weight = check_point_weights(sample_weight, X.shape[0], "sample_weight")
-    return X, _checked_pairs(estimator, y, sample_weight, X.shape[0])
-
-
-def _checked_pairs(estimator, y, sample_weight, n_samples: int):
-    """The estimator's pair set for ``y``, checked: ``n_samples`` points, nonempty, finite positive weight.
-
-    Raises
-    ------
-    ValueError
-        When the target's length is not ``n_samples``, or the total pair weight overflows or is 0.
-    NoComparablePairsError
-        When there is no pair.
-    """
-    pairs = estimator._make_pairs(y, sample_weight)
-    if pairs.n_points != n_samples:
-        raise ValueError(f"X has {n_samples} samples but the target has {pairs.n_points}.")
-    pairs.check_nonempty()
-    total = pairs.total_weight()
-    if not np.isfinite(total):
-        raise ValueError(
-            f"The total pair weight is {total} (float64 overflow): rescale sample_weight or the "
-            "pair weights of pair_options, e.g. divide them by their maximum."
-        )
-    if total == 0:
-        raise ValueError(
-            "All pair weights are zero: sample_weight leaves no pair with positive weight "
-            "(e.g. only one class, or no event, has nonzero weight)."
-        )
-    return pairs
-
-
-def _sample_weight_for(X, sample_weight):
-    """``sample_weight`` validated against the rows of ``X`` (a scalar broadcast to every row).
-
-    Left as given when ``X`` has no length (the validation of ``X`` then reports it).
-    """
-    if sample_weight is None:
-        return None
-    try:
-        n_samples = _num_samples(X)
-    except TypeError:
-        return sample_weight
-    return check_point_weights(sample_weight, n_samples, "sample_weight")
-
-
-_LOG = logging.getLogger(__name__)
-
-#: fitted attributes that hold row indices of the training data (remapped when rows are dropped)
-ROW_INDEX_ATTRIBUTES = ("support_", "train_indices_", "validation_indices_")
-
-
-def _positive_weight_rows(X, y, sample_weight, rankable) -> np.ndarray | None:
-    """Indices of the rows with positive ``sample_weight`` when some weight is zero, else None.
-
-    None also when dropping the zero-weight rows would leave nothing to rank
-    (``rankable(rows)`` is False: the fit then reports the zero pair weights) or when ``X`` and
-    ``y`` disagree in length (the validation reports that).
-    """
-    if sample_weight is None:
-        return None
-    zero = np.asarray(sample_weight) == 0
-    if not zero.any() or zero.all():
-        return None
-    try:
-        if _num_samples(y) != len(zero) or _num_samples(X) != len(zero):
-            return None
-    except TypeError:
-        return None
-    rows = np.flatnonzero(~zero)
-    try:
-        return rows if rankable(rows) else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _take_rows(X, rows, precomputed: bool):
-    """The rows ``rows`` of ``X`` (and the same columns of a precomputed kernel)."""
-    if hasattr(X, "tocsr") and getattr(X, "format", "csr") not in ("csr", "csc"):
-        X = X.tocsr()
-    X = _safe_indexing(X, rows, axis=0)
-    return _safe_indexing(X, rows, axis=1) if precomputed else X
-
-
-#: fit parameters with one entry per row of ``X``: checked against its length and, when rows of
-#: zero weight are dropped, taken on the remaining rows with them
-ROW_FIT_PARAMS = ("groups",)
-
-
-def _row_fit_params(fit_params, X, rows):
-    """``fit_params`` with the per-row ones (:data:`ROW_FIT_PARAMS`) checked and taken on ``rows``."""
-    params = dict(fit_params)
-    for name in ROW_FIT_PARAMS:
-        if params.get(name) is None:
-            continue
-        try:
-            n_samples = _num_samples(X)
-        except TypeError:
-            continue  # X itself is refused by the validation
-        params[name] = check_groups(params[name], n_samples, name)
-        if rows is not None:
-            params[name] = params[name][rows]
-    return params
-
-
-#: the arguments of ``fit`` that every estimator takes (not fit parameters)
-_FIT_DATA = ("self", "X", "y", "sample_weight")
-
-
-def fit_parameters(estimator_class) -> tuple[str, ...]:
-    """The fit parameters of an estimator class: the named arguments of its ``fit`` and ``_fit``
-    besides ``X``, ``y`` and ``sample_weight`` (e.g. ``groups``, ``alpha_path``).
-
-    Examples
-    --------
-    >>> from aucopt import AUCSVM, LPRanker, RankSVM
-    >>> from aucopt.base import fit_parameters
-    >>> fit_parameters(LPRanker), fit_parameters(RankSVM), fit_parameters(AUCSVM)
-    (('groups',), ('alpha_path',), ())
-    """
-    names = set()
-    for method in (getattr(estimator_class, "fit", None), getattr(estimator_class, "_fit", None)):
-        if method is None:
-            continue
-        names.update(p.name for p in inspect.signature(method).parameters.values()
-                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in _FIT_DATA)
-    return tuple(sorted(names))
-
-
-def _estimators_taking(name: str) -> list[str]:
-    """The public aucopt estimators whose ``fit`` takes the fit parameter ``name``."""
-    import aucopt
-
-    found = []
-    for public in aucopt.__all__:
-        obj = getattr(aucopt, public, None)
-        if (inspect.isclass(obj) and issubclass(obj, BaseEstimator) and hasattr(obj, "fit")
-                and name in fit_parameters(obj)):
-            found.append(public)
-    return sorted(found)
-
-
-def _names(items) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def check_fit_params(estimator, fit_params) -> None:
-    """Refuse, before any work, keyword arguments of ``fit`` that are not fit parameters of ``estimator``.
-
-    Raises
-    ------
-    TypeError
-        Naming the argument, the fit parameters the estimator does take, the estimators whose
-        ``fit`` takes the argument, and, for one of the estimator's own constructor parameters,
-        how to set it.
-
-    Examples
-    --------
-    >>> from aucopt import AUCSVM
-    >>> from aucopt.base import check_fit_params
-    >>> check_fit_params(AUCSVM(), {"alpha_path": [1.0]})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    TypeError: AUCSVM.fit() got an unexpected keyword argument 'alpha_path': ... is a fit parameter of RankRC, ...
-    """
-    cls = type(estimator)
-    accepted = fit_parameters(cls)
-    unknown = sorted(set(fit_params) - set(accepted))
-    if not unknown:
-        return
-    name, key = cls.__name__, unknown[0]
-    takes = (f"the fit parameters of {name} are {_names(accepted)}" if accepted
-             else f"{name}.fit takes X, y and sample_weight only")
-    message = f"{name}.fit() got an unexpected keyword argument {key!r}: {takes}."
-    if key in estimator.get_params(deep=False):
-        message += f" {key} is a parameter of {name}: set it with {name}({key}=...) or set_params({key}=...)."
-    else:
-        others = _estimators_taking(key)
-        if others:
-            message += f" {key} is a fit parameter of {_names(others)}."
-        hint = getattr(estimator, "_fit_parameter_hints", {}).get(key)
-        if hint:
-            message += f" {hint}"
-    raise TypeError(message)
-
-
-def _fit_on_rows(estimator, X, y, sample_weight, rankable, fit_params):
-    """``estimator._fit`` with the zero-weight rows removed, as if they were not in ``X``.
-
-    A row with ``sample_weight == 0`` is dropped before anything is computed from the data
-    (pairs, kernel width, basis, validation split), for a precomputed kernel its column too.
-    Fitted row indices (:data:`ROW_INDEX_ATTRIBUTES`, or the estimator's
-    ``_row_index_attributes``) are mapped back to rows of the ``X`` given to ``fit``, and a
-    precomputed kernel keeps its full width for ``predict``. During the fit,
-    ``estimator._fit_rows`` holds ``(rows, y)``: the original indices of the fitting rows (None
-    for all) and the full target, so that pair options given per original row or pair apply.
-    Per-row fit parameters (``groups``) are checked against the rows of ``X`` and taken on the
-    fitting rows.
-    """
-    check_fit_params(estimator, fit_params)
-    rows = _positive_weight_rows(X, y, sample_weight, rankable)
-    precomputed = getattr(estimator, "kernel", None) == "precomputed"
-    X_fit, y_fit, w_fit = X, y, sample_weight
-    if rows is not None:
-        try:
-            X_fit = _take_rows(X, rows, precomputed)
-        except Exception:
-            rows = None
-        else:
-            y_fit, w_fit = y[rows], sample_weight[rows]
-    fit_params = _row_fit_params(fit_params, X, rows)
-    estimator._fit_rows = (rows, y)
-    if _LOG.isEnabledFor(logging.INFO):
-        params = estimator.get_params(deep=False)
-        route = ", ".join(f"{k}={params[k]!r}" for k in ("method", "solver", "kernel", "loss") if k in params)
-        _LOG.info("%s.fit: %s samples%s, route %s", type(estimator).__name__, _num_samples(X_fit),
-                  "" if rows is None else f" ({_num_samples(X) - len(rows)} of zero weight dropped)", route or "-")
-    try:
-        estimator._fit(X_fit, y_fit, w_fit, **fit_params)
-    finally:
-        del estimator._fit_rows
-    if rows is not None:
-        for name in getattr(estimator, "_row_index_attributes", ROW_INDEX_ATTRIBUTES):
-            value = getattr(estimator, name, None)
-            if value is not None:
-                setattr(estimator, name, rows[np.asarray(value, dtype=np.int64)])
-        if precomputed:
-            _check_feature_names(estimator, X, reset=True)
-            estimator.n_features_in_ = _num_features(X)
-    return y_fit
-
-
-def check_kernel_bytes(n: int, max_bytes, *, survival: bool = False) -> None:
-    """Refuse an ``n × n`` kernel matrix whose evaluation would exceed ``max_bytes``, before it is computed.
-
-    The estimate counts the matrix and its evaluation temporaries (``aucopt._memory.kernel_bytes``);
-    the message names RankRC with the largest basis that fits the budget, else RankSVM
-    (``survival``: their survival variants).
-    """
-    from . import _memory
-
-    _memory.refuse(_memory.kernel_bytes(n), max_bytes, f"The {n:,} x {n:,} kernel matrix",
-                   lambda: _memory.kernel_ranker_routes(n, survival, max_bytes=max_bytes))
-
-
-def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_weight=None) -> float:
-    """Midpoint threshold τ maximizing the (weighted) training accuracy of ``scores > τ``.
-
-    Parameters
-    ----------
-    scores : ndarray of shape (n_samples,)
-    positive : ndarray of bool, shape (n_samples,)
-    sample_weight : ndarray of shape (n_samples,) or None
-
-    Returns
-    -------
-    threshold : float
-        Halfway between two distinct neighbouring scores, or one unit beyond the extremes when
-        predicting everything positive (or negative) is best.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.base import best_accuracy_threshold
-    >>> best_accuracy_threshold(np.array([0.1, 0.2, 0.8, 0.9]), np.array([False, False, True, True]))
-    0.5
-    """
-    weight = np.ones(len(scores)) if sample_weight is None else np.asarray(sample_weight, float)
-    scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
-    order = np.argsort(scores, kind="mergesort")
-    s, pos, w = scores[order], positive[order], weight[order]
-    # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on
-    neg_below = np.concatenate([[0.0], np.cumsum(np.where(pos, 0.0, w))])
-    pos_from = np.concatenate([np.cumsum(np.where(pos, w, 0.0)[::-1])[::-1], [0.0]])
-    ks = np.concatenate([[0], np.flatnonzero(np.diff(s) > 0) + 1, [len(s)]])  # cut between distinct values
-    best = ks[np.argmax((neg_below + pos_from)[ks])]
-    if best == 0:  # everything positive: a finite cut below the smallest score
-        return float(s[0]) - 1.0
-    if best == len(s):
-        return float(s[-1]) + 1.0
-    return float(0.5 * (s[best - 1] + s[best]))
-
-
-def dense(X) -> np.ndarray:
-    """``X`` as a dense float array (sparse matrices are densified)."""
-    return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
 
 
 # ============================================================================ kernel expansions
@@ -531,18 +216,18 @@ class KernelPairRanker(BaseEstimator):
     (60, True)
     """
 
-    _parameter_constraints: dict = {}  # each estimator declares every parameter
+    _parameter_constraints: ClassVar[dict] = {}  # each estimator declares every parameter
 
     # ------------------------------------------------------------------ hooks
     @property
-    def _row_index_attributes(self):
+    def _row_index_attributes(self) -> tuple[str, ...]:
         """Fitted attributes holding training-row indices: those of the exact routes
         (``method="full"`` or ``"dcd"``, or ``method_`` after ``method="auto"`` chose one); other
         routes' expansions may index centers or a weight vector."""
         route = getattr(self, "method_", None) or getattr(self, "method", "full")
         return ("support_", "support_pairs_") if route in ("full", "dcd") else ()
 
-    def _take_route(self, pairs: PairSet, **context) -> str:
+    def _take_route(self, pairs: PairSet, **context: Any) -> str:
         """The route of ``select_method(pairs, **context)``, kept in ``method_``, logged, and printed
         under ``verbose`` (for estimators whose ``method`` offers ``"auto"``)."""
         method, reason = self.select_method(pairs, **context)
@@ -552,7 +237,7 @@ class KernelPairRanker(BaseEstimator):
             print(f"[{type(self).__name__}] {reason}", flush=True)
         return method
 
-    def _check_model_params(self):
+    def _check_model_params(self) -> None:
         """Check rules that span several parameters (single parameters are declared)."""
 
     def _solver_options(self) -> dict | None:
@@ -568,11 +253,11 @@ class KernelPairRanker(BaseEstimator):
             return {key: value for key, value in options.items() if key != "time_limit"}
         return options if type(given) in (int, float) else {**options, "time_limit": seconds}
 
-    def _solve(self, X, pairs: PairSet, kernel: Kernel) -> Solution:  # pragma: no cover - abstract
+    def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # ------------------------------------------------------------------ fit
-    def _fit(self, X, y, sample_weight=None):
+    def _fit(self, X: Any, y: Any, sample_weight: ArrayLike | None = None) -> KernelPairRanker:
         """Validate everything, then solve; ``sample_weight`` gives pair weights w_i·w_j."""
         self._validate_params()
         self._solver_options()  # the time limit, checked once for every route
@@ -594,7 +279,7 @@ class KernelPairRanker(BaseEstimator):
         self.pair_target_ = pairs.target
         return self
 
-    def _expansion(self, X) -> np.ndarray:
+    def _expansion(self, X: Any) -> np.ndarray:
         """The kernel expansion f(x) = Σ_{l ∈ support} dual_coef_l k(x, x_l)."""
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
@@ -604,99 +289,15 @@ class KernelPairRanker(BaseEstimator):
             return np.zeros(X.shape[0])
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.input_tags.pairwise = self.kernel == "precomputed"
         return tags
 
 
-# ============================================================================ pair options
-#: keys of a binary ranker's ``pair_options``: the pair target and, for ``"multipartite"``, the
-#: order of the label values
-BINARY_PAIR_OPTIONS = ("target", "levels")
-
-
-def checked_pair_options(estimator, valid, targets, reason: str = "") -> tuple[str, dict]:
-    """The pair target and the other options of ``estimator.pair_options``, checked.
-
-    One vocabulary for every ranker: ``pair_options["target"]`` names the
-    :class:`~aucopt.PairSet` target (default: the first of ``targets``), the other keys are the
-    options of that target's constructor.
-
-    Parameters
-    ----------
-    estimator : estimator with a ``pair_options`` parameter (dict or None)
-    valid : sequence of str
-        The keys the estimator accepts besides ``"target"``.
-    targets : sequence of str
-        The targets the estimator ranks, its default first.
-    reason : str, default=""
-        Why other targets are refused, appended to the message.
-
-    Returns
-    -------
-    target : str
-    options : dict
-        A copy of the other options.
-
-    Raises
-    ------
-    ValueError
-        For an unknown key or a target the estimator does not rank.
-    """
-    options = dict(getattr(estimator, "pair_options", None) or {})
-    name = type(estimator).__name__
-    keys = ["target", *valid]
-    unknown = set(options) - set(keys)
-    if unknown:
-        raise ValueError(f"pair_options {sorted(unknown)} unknown; valid: {keys}.")
-    target = options.pop("target", targets[0])
-    if target not in targets:
-        if target == "survival":
-            hint = f" Use Survival{name} for (event, time) targets."
-        elif targets == ("survival",) and target in ("bipartite", "multipartite"):
-            hint = (f" Use {name.removeprefix('Survival')}(pair_options={{'target': {target!r}}}) for "
-                    f"{'ordinal' if target == 'multipartite' else 'binary'} labels.")
-        else:
-            hint = ""
-        raise ValueError(f"pair_options['target']={target!r}: {name} ranks {' or '.join(map(repr, targets))} "
-                         f"pairs.{(' ' + reason) if reason else ''}{hint}")
-    return target, options
-
-
-class _LabelPredict:
-    """``predict`` of a binary ranker: absent (``hasattr`` is False) from a ranker of ordinal levels.
-
-    A ranker fitted on multipartite pairs orders the samples; it learns no cut points between
-    the levels, so it has no labels to predict. Accessing ``predict`` on it raises an
-    ``AttributeError`` that says so.
-    """
-
-    def __init__(self, fn):
-        self.fn = fn
-        update_wrapper(self, fn)
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if obj._ranks_levels():
-            raise AttributeError(
-                f"{type(obj).__name__} with pair_options target 'multipartite' ranks ordinal levels and has no "
-                "predict: a ranker orders the samples but learns no cut points between the levels. Use "
-                "decision_function for the ranking scores (higher means a higher level) and score for the "
-                "multipartite C-index."
-            )
-        return MethodType(self.fn, obj)
-
-
-def label_predict(fn):
-    """Decorator for a binary ranker's ``predict``: unavailable for rankers of ordinal levels."""
-    return _LabelPredict(fn)
-
-
 # ============================================================================ pickles
-class VersionedStateMixin:
+class VersionedStateMixin(_Host):
     """Pickles that record the aucopt version, and old pickles that still ``repr``, ``get_params`` and ``clone``.
 
     scikit-learn stores its own version in the pickles of its estimators only; this mixin does
@@ -716,10 +317,10 @@ class VersionedStateMixin:
     AUCSVM(C=0.5)
     """
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {**super().__getstate__(), "_aucopt_version": __version__}
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         state = dict(state)
         version = state.pop("_aucopt_version", None)
         filled = {}
@@ -809,7 +410,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
     """
 
     #: the pair targets of ``pair_options["target"]``, the default first
-    _pair_targets = ("bipartite", "multipartite")
+    _pair_targets: tuple[str, ...] = ("bipartite", "multipartite")
     #: why other targets are refused (estimators that rank fewer targets say why)
     _pair_target_reason = ""
 
@@ -839,7 +440,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         except Exception:
             return False
 
-    def _make_pairs(self, y, sample_weight, rows=None):
+    def _make_pairs(self, y: Any, sample_weight: np.ndarray | None, rows: ArrayLike | None = None) -> PairSet:
         """The pairs of ``y`` for ``pair_options``: bipartite (default) or multipartite.
 
         ``rows`` (positions of ``y`` among the fitting rows) is unused.
@@ -856,7 +457,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
             return PairSet.multipartite(y, levels=options.get("levels"), point_weights=sample_weight)
         return PairSet.bipartite(y, pos_label=self.pos_label, point_weights=sample_weight)
 
-    def _set_target_attributes(self, scores, y, y_fit, sample_weight):
+    def _set_target_attributes(self, scores: np.ndarray, y: Any, y_fit: Any, sample_weight: ArrayLike | None) -> None:
         """``classes_`` and, for binary labels, ``pos_label_``, ``threshold_`` and ``intercept_``.
 
         ``scores`` are the training scores of all rows ``y``; ``y_fit`` the labels of the rows
@@ -876,7 +477,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
         self.intercept_ = -sign * self.threshold_
 
-    def _score_of(self, y, scores, sample_weight=None) -> float:
+    def _score_of(self, y: Any, scores: np.ndarray, sample_weight: ArrayLike | None = None) -> float:
         """The fitted target's metric: the AUC, or the multipartite C-index for ordinal levels."""
         if self._ranks_levels():
             return multipartite_c_index(y, scores, levels=getattr(self, "_score_levels", None),
@@ -886,7 +487,8 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
     summary = _summary
     print_summary = _print_summary
 
-    def fit(self, X, y, sample_weight=None, **fit_params):
+    def fit(self: _Binary, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,
+            **fit_params: Any) -> _Binary:
         """Fit the ranker.
 
         Parameters
@@ -914,16 +516,15 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
             The fitted estimator.
         """
         start = _time.perf_counter()
-        if y is not None and not is_survival_target(y):
-            y = column_or_1d(y, warn=True)
-        sample_weight = _sample_weight_for(X, sample_weight)
-        y_fit = _fit_on_rows(self, X, y, sample_weight, lambda rows: len(np.unique(y[rows])) >= 2, fit_params)
-        self._set_target_attributes(self._expansion(X), y, y_fit, sample_weight)
+        labels: Any = y if y is None or is_survival_target(y) else column_or_1d(y, warn=True)
+        weights = sample_weight_for(X, sample_weight)
+        y_fit = fit_on_rows(self, X, labels, weights, lambda rows: len(np.unique(labels[rows])) >= 2, fit_params)
+        self._set_target_attributes(self._expansion(X), labels, y_fit, weights)
         self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
         self.fit_time_ = _time.perf_counter() - start
         return self
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed ranking score: positive values favour ``classes_[1]``.
 
         For a ranker of ordinal levels (``pair_options`` target ``"multipartite"``): the
@@ -945,7 +546,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         return shifted if self.pos_label_ == self.classes_[1] else -shifted
 
     @label_predict
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
 
         Not available for a ranker of ordinal levels (``pair_options`` target
@@ -962,7 +563,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         check_is_fitted(self, "classes_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None) -> float:
         """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
 
         Scores within 1e-8 · max|score| (``aucopt.metrics.TIED_TOL``, relative) of each other
@@ -988,50 +589,10 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         """
         return self._score_of(y, self._expansion(X), sample_weight)
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = self._ranks_levels()
         return tags
-
-
-#: keyword options of :meth:`PairSet.survival` that a survival estimator's ``pair_options`` passes on:
-#: the pair variant and its weights (``"weights": "ipcw"`` for Uno's censoring weights, truncated at
-#: ``"tau"``), or ``"horizon"`` for the pairs of the time-dependent AUC at that time
-SURVIVAL_PAIR_OPTIONS = ("variant", "censored_weight", "time_weight", "time_scale", "weights", "tau", "horizon")
-
-
-def _pair_weights_on_rows(options, y_all, origin):
-    """``pair_options["weights"]`` as a callable on the pairs of the rows ``origin`` of ``y_all``.
-
-    A callable ``weights(i, j, t_i, t_j, e_i, e_j)`` receives the original row indices. An array
-    is aligned with the pairs of all rows (``PairSet.survival(y_all, variant=...).to_arrays()``
-    order); each pair among the rows ``origin`` keeps its own entry.
-    """
-    weights = options["weights"]
-    if callable(weights):
-        def on_rows(i, j, *rest):
-            return weights(origin[i], origin[j], *rest)
-        return on_rows
-    event, time = survival_arrays(y_all)
-    variant = options.get("variant", "harrell")
-    i, j, _ = survival_pair_arrays(event, time, variant=variant,
-                                   censored_weight=options.get("censored_weight", 0.5))
-    u = check_finite_1d(weights, "weights")
-    if len(u) != len(i):
-        raise ValueError(
-            f"pair_options['weights'] has {len(u)} entries but the {variant!r} pair set of the {len(event)} "
-            f"rows given to fit has {len(i)} pairs (align it with PairSet.survival(y, variant={variant!r})"
-            ".to_arrays() order, or pass a callable weights(i, j, t_i, t_j, e_i, e_j) of the row indices)."
-        )
-    n = np.int64(len(event))
-    key = i.astype(np.int64) * n + j
-    order = np.argsort(key, kind="stable")
-    key, u = key[order], u[order]
-
-    def on_rows(a, b, *rest):
-        query = origin[a] * n + origin[b]  # every pair of a subset of the rows is a pair of all rows
-        return u[np.minimum(np.searchsorted(key, query), len(key) - 1)]
-    return on_rows
 
 
 class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
@@ -1092,7 +653,7 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
     ((50,), True)
     """
 
-    def _make_pairs(self, y, sample_weight, rows=None):
+    def _make_pairs(self, y: Any, sample_weight: np.ndarray | None, rows: ArrayLike | None = None) -> PairSet:
         """Survival pairs of ``y`` with ``pair_options``.
 
         ``rows``: positions of ``y`` among the rows handed to ``_fit`` (None: all of them).
@@ -1111,13 +672,14 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
         if weights is not None and not isinstance(weights, str) and y_all is not None:
             origin = rows if dropped is None else (dropped if rows is None else dropped[np.asarray(rows)])
             origin = np.arange(len(y_all)) if origin is None else np.asarray(origin, dtype=np.int64)
-            options["weights"] = _pair_weights_on_rows(options, y_all, origin)
+            options["weights"] = pair_weights_on_rows(options, y_all, origin)
         return PairSet.survival(y, point_weights=sample_weight, **options)
 
     summary = _summary
     print_summary = _print_summary
 
-    def fit(self, X, y, sample_weight=None, **fit_params):
+    def fit(self: _Survival, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,
+            **fit_params: Any) -> _Survival:
         """Fit the risk ranker.
 
         Parameters
@@ -1144,22 +706,23 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
             The fitted estimator.
         """
         start = _time.perf_counter()
+        target: Any = y
         if isinstance(y, tuple) and len(y) == 2:
-            y = survival_target(*y)  # an (event, time) pair, as the structured target
+            target = survival_target(*y)  # an (event, time) pair, as the structured target
 
-        def rankable(rows):
-            event, _ = survival_arrays(y[rows])
+        def rankable(rows: np.ndarray) -> bool:
+            event, _ = survival_arrays(target[rows])
             return bool(event.any()) and len(rows) >= 2
 
-        weights = _sample_weight_for(X, sample_weight)
-        y_fit = _fit_on_rows(self, X, y, weights, rankable, fit_params)
+        weights = sample_weight_for(X, sample_weight)
+        y_fit = fit_on_rows(self, X, target, weights, rankable, fit_params)
         self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
-        event, time = survival_arrays(y)
+        event, time = survival_arrays(target)
         self._calibrate(self._expansion(X), time, event, weights)  # survival curves: Cox on the training scores
         self.fit_time_ = _time.perf_counter() - start
         return self
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Risk scores (higher = earlier event); the same as :meth:`predict`.
 
         Parameters
@@ -1172,7 +735,7 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
         """
         return self._expansion(X)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Risk scores (higher = earlier event), as scikit-survival's ``predict``.
 
         Parameters
@@ -1185,7 +748,7 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
         """
         return self._expansion(X)
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
         Risks within 1e-8 · max|risk| (``aucopt.metrics.TIED_TOL``, relative) of each other
@@ -1208,7 +771,7 @@ class SurvivalRankerMixin(SurvivalFunctionMixin, VersionedStateMixin):
         """
         return harrell_c(y, self._expansion(X), sample_weight=sample_weight)
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags

@@ -31,9 +31,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
+
+from ._csv import covariates, numeric_column, read_csv
 
 #: where the project's shared data folder sits relative to a source checkout
 SHARED_DATA = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data"))
@@ -117,7 +119,8 @@ def _how_to_get(missing: list[str]) -> str:
     return " and ".join(parts)
 
 
-def get_data_dir(data_dir=None, *, required=None):
+def get_data_dir(data_dir: str | os.PathLike[str] | None = None, *, required: str | Sequence[str] | None = None,
+                 ) -> str:
     """The folder holding the data files of the examples and benchmarks.
 
     Parameters
@@ -193,7 +196,8 @@ def get_data_dir(data_dir=None, *, required=None):
     )
 
 
-def libsvm_files(name, *, data_dir=None, test=True):
+def libsvm_files(name: str, *, data_dir: str | os.PathLike[str] | None = None, test: bool = True,
+                 ) -> tuple[str, str, LibsvmSet]:
     """The training and test files of a LIBSVM set of the data folder, with its width and index base.
 
     Parameters
@@ -241,7 +245,8 @@ def libsvm_files(name, *, data_dir=None, test=True):
     return train, test_path, LIBSVM_SETS[name]
 
 
-def load_coil2000(path=None, *, data_dir=None):
+def load_coil2000(path: str | os.PathLike[str] | None = None, *, data_dir: str | os.PathLike[str] | None = None,
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The CoIL Challenge 2000 caravan-insurance data, split as in the challenge.
 
     Parameters
@@ -336,86 +341,7 @@ SKSURV_SETS = {"whas500": ("load_whas500", "fstat", "lenfol"),
                "flchain": ("load_flchain", "death", "futime")}
 
 
-def _csv_lines(path, n_rows: int) -> np.ndarray | None:
-    """The line of ``path`` on which each of its ``n_rows`` data rows starts (the header on line 1), as
-    pandas reads them (blank lines skipped); None when the file cannot be mapped so (then rows are
-    counted instead)."""
-    import csv
-
-    starts, line = [], 0
-    with open(path, newline="", encoding="utf-8", errors="replace") as fh:
-        reader = csv.reader(fh)
-        for record in reader:
-            if any(field.strip() for field in record):
-                starts.append(line + 1)
-            line = reader.line_num
-    return np.asarray(starts[1:]) if len(starts) == n_rows + 1 else None
-
-
-def _where(path, frame, rows) -> str:
-    """Where the data rows ``rows`` (positions) of the CSV file ``path`` are, for a message."""
-    lines = _csv_lines(path, len(frame))
-    rows = np.asarray(rows)
-    shown = ", ".join(str(int(k)) for k in (rows[:5] + 1 if lines is None else lines[rows[:5]]))
-    unit = "data row" if lines is None else "line"
-    more = f" and {len(rows) - 5} more" if len(rows) > 5 else ""
-    return f"{unit}{'s' if len(rows) > 1 else ''} {shown}{more}"
-
-
-def _read_csv(path, columns=()):
-    """A CSV data file as a DataFrame, complete: the one reader of every CSV data path.
-
-    Refuses a path that is not a file, an empty, malformed or header-only file, a column of
-    ``columns`` that it lacks, and any missing value (a blank or NA field, or a row with fewer
-    fields than the header), naming the columns and lines: no row is ever dropped.
-    """
-    import pandas as pd
-
-    if not os.path.isfile(path):
-        raise ValueError(f"{path} is not a file: give the path of a CSV file.")
-    try:
-        frame = pd.read_csv(path)
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{path} is empty: a CSV file needs a header row and one row per subject.") from None
-    except pd.errors.ParserError as exc:
-        raise ValueError(f"{path} is not a well-formed CSV file ({' '.join(str(exc).split())}): every row needs "
-                         "as many comma-separated fields as the header.") from None
-    for col in columns:
-        if col is not None and col not in frame.columns:
-            raise ValueError(f"Column {col!r} is not in {path}; columns: {list(frame.columns)[:12]} …")
-    if len(frame) == 0:
-        raise ValueError(f"{path} has a header but no data rows: it needs one row per subject.")
-    missing = frame.isna().to_numpy()
-    if missing.any():
-        where = [f"column {col!r} on {_where(path, frame, np.flatnonzero(missing[:, k]))}"
-                 for k, col in enumerate(frame.columns) if missing[:, k].any()]
-        raise ValueError(f"{path} has {int(missing.sum())} missing value(s): {'; '.join(where[:4])}"
-                         f"{f'; and in {len(where) - 4} more columns' if len(where) > 4 else ''}. "
-                         "Fill them in, or remove those rows from the file: no row is dropped silently.")
-    return frame
-
-
-def _covariates(frame) -> np.ndarray:
-    """The covariates of a data frame as floats: categorical columns one-hot encoded, first level dropped."""
-    import pandas as pd
-
-    return pd.get_dummies(frame, drop_first=True, dtype=float).to_numpy(float)
-
-
-def _numeric_column(path, frame, col: str, what: str) -> np.ndarray:
-    """Column ``col`` of a complete CSV frame as finite floats; the message names the lines that are not."""
-    import pandas as pd
-
-    values = pd.to_numeric(frame[col], errors="coerce").to_numpy(float)
-    bad = np.flatnonzero(~np.isfinite(values))
-    if len(bad):
-        raise ValueError(f"{what} column {col!r} of {path} must hold finite numbers; {_where(path, frame, bad)} "
-                         f"hold{'s' if len(bad) == 1 else ''} {frame[col].iloc[bad[0]]!r}"
-                         f"{' …' if len(bad) > 1 else ''}: correct those values or remove the rows.")
-    return values
-
-
-def load_survival(name, *, time=None, event=None):
+def load_survival(name: str, *, time: str | None = None, event: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A survival data set as numeric covariates and a structured survival target.
 
     Parameters
@@ -488,14 +414,14 @@ def load_survival(name, *, time=None, event=None):
         if time == event:
             raise ValueError(f"time and event name the same column {time!r}: the event column is the 0/1 "
                              "(or bool) indicator, a different column from the time.")
-        frame = _read_csv(name, (time, event))  # complete, or an error naming the columns and lines
-        t = _numeric_column(name, frame, time, "The time")
+        frame = read_csv(name, (time, event))  # complete, or an error naming the columns and lines
+        t = numeric_column(name, frame, time, "The time")
         frame.pop(time)
         e = frame.pop(event).to_numpy()
         if frame.shape[1] == 0:
             raise ValueError(f"{name} has no covariate column besides time {time!r} and event {event!r}: "
                              "add at least one covariate column.")
-        return _covariates(frame), survival_target(e, t)
+        return covariates(frame), survival_target(e, t)
     frame = pd.get_dummies(frame, drop_first=True, dtype=float)
     keep = ~frame.isna().any(axis=1).to_numpy() & np.isfinite(t)
     return frame.to_numpy(float)[keep], survival_target(np.asarray(e)[keep], t[keep])
@@ -506,7 +432,8 @@ DEEPSURV_SETS = {"metabric": "metabric_IHC4_clinical_train_test.h5", "support": 
                  "gbsg": "gbsg_cancer_train_test.h5", "whas": "whas_train_test.h5"}
 
 
-def load_deepsurv(name, *, data_dir=None, split="all"):
+def load_deepsurv(name: str, *, data_dir: str | os.PathLike[str] | None = None,
+                  split: Literal["all", "train", "test"] = "all") -> tuple[np.ndarray, np.ndarray]:
     """A train/test survival split of the DeepSurv repository (Katzman et al. 2018).
 
     Parameters

@@ -14,10 +14,14 @@ The kernel width ``gamma`` may also be a rule evaluated on the training data
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
+from numpy.typing import ArrayLike
 from sklearn.metrics import pairwise
 
 from ._validation import check_finite_output, largest_magnitude, scale_fix
@@ -43,7 +47,7 @@ __all__ = [
 HIGHS_LARGEST_COEFFICIENT = 1e15
 
 
-def gamma_from_rule(rule: str, X) -> float:
+def gamma_from_rule(rule: str, X: ArrayLike | sp.spmatrix) -> float:
     """The RBF / polynomial kernel coefficient γ computed from the training data.
 
     Parameters
@@ -161,7 +165,8 @@ class Kernel:
     coef0: float = 1.0
 
     @classmethod
-    def from_params(cls, kernel="rbf", gamma="scale", degree=3, coef0=1.0, X=None) -> Kernel:
+    def from_params(cls, kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "scale", degree: int = 3,
+                    coef0: float = 1.0, X: ArrayLike | sp.spmatrix | None = None) -> Kernel:
         """A kernel from estimator-style parameters, resolving a ``gamma`` rule on ``X``.
 
         Parameters
@@ -191,13 +196,13 @@ class Kernel:
             gamma = gamma_from_rule(gamma, X)
         elif not isinstance(gamma, Real) or isinstance(gamma, bool) or not gamma > 0:
             raise ValueError(f"gamma must be a positive number or one of {GAMMA_RULES}; got {gamma!r}.")
-        if not isinstance(degree, Real) or degree < 1 or int(degree) != degree:
+        if not isinstance(degree, Real) or float(degree) < 1 or int(float(degree)) != degree:
             raise ValueError(f"degree must be a positive integer; got {degree!r}.")
-        if not isinstance(coef0, Real) or not np.isfinite(coef0):
+        if not isinstance(coef0, Real) or not np.isfinite(float(coef0)):
             raise ValueError(f"coef0 must be a finite number; got {coef0!r}.")
-        return cls(name=kernel, gamma=float(gamma), degree=int(degree), coef0=float(coef0))
+        return cls(name=kernel, gamma=float(gamma), degree=int(float(degree)), coef0=float(coef0))
 
-    def __call__(self, X, Y=None) -> np.ndarray:
+    def __call__(self, X: Any, Y: Any = None) -> np.ndarray:
         """The kernel matrix k(X, Y) (``Y = X`` when omitted; ``X`` itself when precomputed).
 
         Raises
@@ -252,11 +257,13 @@ class Kernel:
         return isinstance(self.name, str) and self.name == "precomputed"
 
 
-def _num_rows(X) -> int:
+def _num_rows(X: Any) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
-def kernel_matrix(X, Y=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0) -> np.ndarray:
+def kernel_matrix(X: ArrayLike | sp.spmatrix, Y: ArrayLike | sp.spmatrix | None = None,
+                  kernel: str | Callable[..., Any] = "rbf", gamma: str | float = 1.0, degree: int = 3,
+                  coef0: float = 1.0) -> np.ndarray:
     """The kernel matrix k(X, Y) for a kernel name or callable.
 
     Parameters
@@ -294,7 +301,7 @@ def kernel_matrix(X, Y=None, kernel="rbf", gamma=1.0, degree=3, coef0=1.0) -> np
     return Kernel.from_params(kernel, gamma, degree, coef0, X=X)(X, Y)
 
 
-def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarray:
+def kernel_factor(K: ArrayLike, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarray:
     """An exact low-rank factor L with K = L Lᵀ, from the eigendecomposition of K.
 
     Parameters
@@ -332,11 +339,13 @@ def kernel_factor(K, *, rtol: float = 1e-10, psd_tol: float = 1e-8) -> np.ndarra
     ((2, 2), True)
     """
     _, eigval, eigvec = checked_kernel_matrix(K, psd_tol=psd_tol, vectors=True)
+    assert eigvec is not None  # vectors=True
     keep = eigval > rtol * max(float(eigval[-1]) if len(eigval) else 0.0, 0.0)
     return eigvec[:, keep] * np.sqrt(eigval[keep])
 
 
-def checked_kernel_matrix(K, *, psd_tol: float = 1e-8, vectors: bool = False):
+def checked_kernel_matrix(K: ArrayLike, *, psd_tol: float = 1e-8, vectors: bool = False,
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """K checked square, finite, symmetric and positive semidefinite, with its eigenvalues.
 
     Parameters
@@ -376,22 +385,23 @@ def checked_kernel_matrix(K, *, psd_tol: float = 1e-8, vectors: bool = False):
     >>> checked_kernel_matrix(np.array([[1.0, 2.0], [2.0, 1.0]]))
     Traceback (most recent call last):
     ...
-    ValueError: The kernel matrix is not positive semidefinite (smallest eigenvalue -1, largest 3); the QP would not be convex. Use a valid (Mercer) kernel.
+    ValueError: The kernel matrix is not positive semidefinite (smallest eigenvalue -1, largest 3); the QP would
+    not be convex. Use a valid (Mercer) kernel.
     """
-    K = np.asarray(K, dtype=float)
-    if K.ndim != 2 or K.shape[0] != K.shape[1]:
-        raise ValueError(f"A kernel matrix must be square, got shape {K.shape}.")
-    check_finite_output(K, "the kernel", fix="a kernel must give finite values (rescale X, or check the kernel)")
-    scale = max(1.0, float(np.max(np.abs(K)))) if K.size else 1.0
-    if not np.allclose(K, K.T, rtol=0, atol=1e-10 * scale):
+    M = np.asarray(K, dtype=float)
+    if M.ndim != 2 or M.shape[0] != M.shape[1]:
+        raise ValueError(f"A kernel matrix must be square, got shape {M.shape}.")
+    check_finite_output(M, "the kernel", fix="a kernel must give finite values (rescale X, or check the kernel)")
+    scale = max(1.0, float(np.max(np.abs(M)))) if M.size else 1.0
+    if not np.allclose(M, M.T, rtol=0, atol=1e-10 * scale):
         raise ValueError("The kernel matrix is not symmetric; a kernel must satisfy k(x, x') = k(x', x).")
-    K = 0.5 * (K + K.T)
+    M = 0.5 * (M + M.T)
     try:
-        eigval, eigvec = np.linalg.eigh(K) if vectors else (np.linalg.eigvalsh(K), None)
+        eigval, eigvec = np.linalg.eigh(M) if vectors else (np.linalg.eigvalsh(M), None)
     except np.linalg.LinAlgError as exc:  # pragma: no cover - finite symmetric input converges
         raise ValueError(
-            f"The eigendecomposition of the {K.shape[0]} x {K.shape[0]} kernel matrix did not converge "
-            f"(entries up to {largest_magnitude(K):.3g}); rescale X or choose another kernel."
+            f"The eigendecomposition of the {M.shape[0]} x {M.shape[0]} kernel matrix did not converge "
+            f"(entries up to {largest_magnitude(M):.3g}); rescale X or choose another kernel."
         ) from exc
     top = float(eigval[-1]) if len(eigval) else 0.0
     if len(eigval) and eigval[0] < -psd_tol * max(1.0, top):
@@ -399,10 +409,10 @@ def checked_kernel_matrix(K, *, psd_tol: float = 1e-8, vectors: bool = False):
             f"The kernel matrix is not positive semidefinite (smallest eigenvalue {eigval[0]:.3g}, "
             f"largest {top:.3g}); the QP would not be convex. Use a valid (Mercer) kernel."
         )
-    return K, eigval, eigvec
+    return M, eigval, eigvec
 
 
-def check_lp_kernel_values(K, solver) -> None:
+def check_lp_kernel_values(K: np.ndarray, solver: str | None) -> None:
     """Refuse kernel values that the LP backend cannot take as constraint coefficients.
 
     The kernel values are the coefficients of the LP Ranker's pair rows. HiGHS refuses a model
@@ -429,7 +439,8 @@ def check_lp_kernel_values(K, solver) -> None:
     >>> check_lp_kernel_values(np.array([[2e15]]), "highs")
     Traceback (most recent call last):
     ...
-    ValueError: The kernel values reach 2e+15, and HiGHS refuses LP coefficients of magnitude 1e+15 or more: rescale X, e.g. with sklearn.preprocessing.StandardScaler (or use kernel='rbf', whose values lie in [0, 1]).
+    ValueError: The kernel values reach 2e+15, and HiGHS refuses LP coefficients of magnitude 1e+15 or more:
+    rescale X, e.g. with sklearn.preprocessing.StandardScaler (or use kernel='rbf', whose values lie in [0, 1]).
     """
     if not isinstance(solver, str) or not solver.strip().lower().startswith("highs"):
         return

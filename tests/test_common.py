@@ -832,13 +832,17 @@ def test_no_retired_parameter_names(name):
 
 
 def _class_docstring(cls) -> str:
-    """The class's own docstring, required to be a literal (not built by code)."""
+    """The class's own docstring, required to be a literal (not built by code) except for its
+    ``{{name}}`` lines, which :func:`aucopt._docstrings.fill_doc` fills with shared parts."""
     source = textwrap.dedent(inspect.getsource(cls))
     node = ast.parse(source).body[0]
     literal = ast.get_docstring(node, clean=True)
     assert literal, f"{cls.__name__} has no literal docstring (a docstring built by code does not count)"
-    assert inspect.cleandoc(cls.__doc__ or "") == literal, f"{cls.__name__}.__doc__ is replaced after the class"
-    return literal
+    rendered = inspect.cleandoc(cls.__doc__ or "")
+    pattern = "\n".join(r"[\s\S]*?" if re.fullmatch(r"\s*\{\{\w+\}\}\s*", line) else re.escape(line)
+                        for line in literal.splitlines())
+    assert re.fullmatch(pattern, rendered), f"{cls.__name__}.__doc__ is replaced after the class"
+    return rendered
 
 
 def _numpydoc_sections(doc: str) -> dict[str, str]:

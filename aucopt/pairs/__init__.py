@@ -9,16 +9,18 @@ Harrell's comparable pairs; ``"multipartite"``: higher ordinal levels over lower
 over any pair set in O(m log m) for sorted storage.
 
 A new kind of pair set is a new constructor here returning one of the two storages.
+
+Besides ``__all__``, the helpers other subpackages share are public here: :func:`check_groups`
+(per-point group indices), :func:`ordinal_codes` (dense codes of ordinal labels) and
+:data:`CAPPED_FLOOR` (the floor of the ``"capped"`` time weight).
 """
 
-from ._pairset import (
-    BYTES_PER_PAIR,
-    DEFAULT_MAX_BYTES,
-    SURVIVAL_VARIANTS,
-    TIME_WEIGHTS,
-    PairSet,
-    survival_pair_arrays,
-)
+from ._labels import check_groups as check_groups  # public, outside __all__: shared with aucopt.base
+from ._labels import ordinal_codes as ordinal_codes  # shared with aucopt.metrics
+from ._pairset import PairSet
+from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES
+from ._survival import CAPPED_FLOOR as CAPPED_FLOOR
+from ._survival import SURVIVAL_VARIANTS, TIME_WEIGHTS, survival_pair_arrays
 
 __all__ = [
     "BYTES_PER_PAIR",

@@ -18,10 +18,11 @@ sweeps read memory sequentially except for the Fenwick tree) cover every quantit
   vector.
 
 With one shared suffix (bipartite pairs) both are prefix sums over score ranks, ``O(m)``. With
-nested suffixes (Harrell's comparable set, multipartite pairs of three or more levels), the forward sweep walks the time order from the end,
-inserting each point into a Fenwick tree over score ranks and querying it at each anchor's suffix
-start; the adjoint sweep walks from the start, inserting each anchor's rank ranges (range update)
-and reading each point (point query): ``O(m log m)`` time, ``O(m)`` memory.
+nested suffixes (Harrell's comparable set, multipartite pairs of three or more levels), the
+forward sweep walks the time order from the end, inserting each point into a Fenwick tree over
+score ranks and querying it at each anchor's suffix start; the adjoint sweep walks from the
+start, inserting each anchor's rank ranges (range update) and reading each point (point query):
+``O(m log m)`` time, ``O(m)`` memory.
 
 Modes (what is accumulated per anchor / partner, see :mod:`aucopt.pairs.core`): ``LOSS``
 (``L``, ``c`` and the Hessian's anchor and partner sums), ``MATVEC``
@@ -242,75 +243,98 @@ def _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, pa, out):
     return dl, d1, d2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _piece_ranks(plo, phi, yA, n_uniq, p, a):
+    """The rank range ``[hi, lo)`` of piece p for anchor a (``lo <= hi``: no partner in the piece)."""
+    cl = plo[p]
+    return (n_uniq if cl < 0 else yA[cl, a]), yA[phi[p], a]
+
+
 @njit(cache=True, nogil=True)
 def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out, acc):
+    if s0 >= 0:  # one shared suffix: prefix sums over ranks
+        a0, a1, a2 = _forward_shared(apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out)
+    else:
+        a0, a1, a2 = _forward_nested(aptr, apos, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out)
+    acc[0] += a0
+    acc[1] += a1
+    acc[2] += a2
+
+
+@njit(cache=True, nogil=True)
+def _forward_shared(apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out):
+    """:func:`_forward` for one shared suffix ``order[s0:]``: prefix sums over score ranks."""
     m = rank.shape[0]
     npc = plo.shape[0]
     S = np.zeros((npc, 6))
     has_v = v.shape[0] > 0
     has_na = NA.shape[0] > 0
     a0 = a1 = a2 = 0.0
-    if s0 >= 0:  # one shared suffix: prefix sums over ranks
-        P = np.zeros((n_uniq + 1, 6))
-        for pos in range(s0, m):
-            x0, x1, x2, x3, x4, x5 = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
-            r = rank[pos] + 1
-            P[r, 0] += x0
-            P[r, 1] += x1
-            P[r, 2] += x2
-            P[r, 3] += x3
-            P[r, 4] += x4
-            P[r, 5] += x5
-        for r in range(n_uniq):
+    P = np.zeros((n_uniq + 1, 6))
+    for pos in range(s0, m):
+        x0, x1, x2, x3, x4, x5 = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
+        r = rank[pos] + 1
+        P[r, 0] += x0
+        P[r, 1] += x1
+        P[r, 2] += x2
+        P[r, 3] += x3
+        P[r, 4] += x4
+        P[r, 5] += x5
+    for r in range(n_uniq):
+        for q in range(k):
+            P[r + 1, q] += P[r, q]
+    for a in range(apos.shape[0]):
+        for p in range(npc):
+            lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
             for q in range(k):
-                P[r + 1, q] += P[r, q]
-        for a in range(apos.shape[0]):
+                S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
+        dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
+        a0 += dl
+        a1 += d1
+        a2 += d2
+    return a0, a1, a2
+
+
+@njit(cache=True, nogil=True)
+def _forward_nested(aptr, apos, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out):
+    """:func:`_forward` for nested suffixes: a Fenwick tree over ranks, filled from the end."""
+    m = rank.shape[0]
+    npc = plo.shape[0]
+    S = np.zeros((npc, 6))
+    has_v = v.shape[0] > 0
+    has_na = NA.shape[0] > 0
+    a0 = a1 = a2 = 0.0
+    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
+    t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
+    for pos in range(m - 1, -1, -1):
+        x = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
+        t0 += x[0]
+        t1 += x[1]
+        t2 += x[2]
+        t3 += x[3]
+        t4 += x[4]
+        t5 += x[5]
+        _tree_add(tree, n_uniq, k, rank[pos], x)
+        for a in range(aptr[pos], aptr[pos + 1]):
             for p in range(npc):
-                cl = plo[p]
-                lo = n_uniq if cl < 0 else yA[cl, a]
-                hi = yA[phi[p], a]
-                for q in range(k):
-                    S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
+                lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
+                if lo <= hi:
+                    for q in range(6):
+                        S[p, q] = 0.0
+                    continue
+                u = (t0, t1, t2, t3, t4, t5) if lo == n_uniq else _tree_prefix(tree, k, lo)
+                d = _tree_prefix(tree, k, hi)
+                S[p, 0] = u[0] - d[0]
+                S[p, 1] = u[1] - d[1]
+                S[p, 2] = u[2] - d[2]
+                S[p, 3] = u[3] - d[3]
+                S[p, 4] = u[4] - d[4]
+                S[p, 5] = u[5] - d[5]
             dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
             a0 += dl
             a1 += d1
             a2 += d2
-    else:
-        tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
-        t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
-        for pos in range(m - 1, -1, -1):
-            x = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
-            t0 += x[0]
-            t1 += x[1]
-            t2 += x[2]
-            t3 += x[3]
-            t4 += x[4]
-            t5 += x[5]
-            _tree_add(tree, n_uniq, k, rank[pos], x)
-            for a in range(aptr[pos], aptr[pos + 1]):
-                for p in range(npc):
-                    cl = plo[p]
-                    lo = n_uniq if cl < 0 else yA[cl, a]
-                    hi = yA[phi[p], a]
-                    if lo <= hi:
-                        for q in range(6):
-                            S[p, q] = 0.0
-                        continue
-                    u = (t0, t1, t2, t3, t4, t5) if lo == n_uniq else _tree_prefix(tree, k, lo)
-                    d = _tree_prefix(tree, k, hi)
-                    S[p, 0] = u[0] - d[0]
-                    S[p, 1] = u[1] - d[1]
-                    S[p, 2] = u[2] - d[2]
-                    S[p, 3] = u[3] - d[3]
-                    S[p, 4] = u[4] - d[4]
-                    S[p, 5] = u[5] - d[5]
-                dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
-                a0 += dl
-                a1 += d1
-                a2 += d2
-    acc[0] += a0
-    acc[1] += a1
-    acc[2] += a2
+    return a0, a1, a2
 
 
 @njit(cache=True, nogil=True)
@@ -453,128 +477,148 @@ def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA,
     position from the loss sweep)."""
     m = order.shape[0]
     k = V.shape[1]
-    npc = plo.shape[0]
     Vp = np.empty((m, k))
     for pos in range(m):
         Vp[pos, :] = V[order[pos], :]
     Op = np.zeros((m, k))
-    acc = np.zeros(k)
-    row = np.zeros(k)
-    if s0 >= 0:  # one shared suffix: prefix sums over ranks (forward), a difference array (adjoint)
-        P = np.zeros((n_uniq + 1, k))
-        for pos in range(s0, m):
-            r = rank[pos] + 1
-            wj = w[pos]
-            for q in range(k):
-                P[r, q] += wj * Vp[pos, q]
-        for r in range(n_uniq):
-            for q in range(k):
-                P[r + 1, q] += P[r, q]
-        D = np.zeros((n_uniq + 1, k))
-        for a in range(apos.shape[0]):
-            pa = apos[a]
-            wa = wanc[pa]
-            acc[:] = 0.0
-            for p in range(npc):
-                cl = plo[p]
-                lo = n_uniq if cl < 0 else yA[cl, a]
-                hi = yA[phi[p], a]
-                if lo <= hi:
-                    continue
-                c2 = 2.0 * coef[p, 2]
-                for q in range(k):
-                    acc[q] += c2 * (P[lo, q] - P[hi, q])
-                    x = c2 * wa * Vp[pa, q]
-                    D[hi, q] += x
-                    D[lo, q] -= x
-            na = NA[a]
-            for q in range(k):
-                Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
-        for r in range(n_uniq):
-            for q in range(k):
-                D[r + 1, q] += D[r, q]
-        for pos in range(s0, m):
-            r = rank[pos]
-            wj = w[pos]
-            npj = NP[pos]
-            for q in range(k):
-                Op[pos, q] += wj * (Vp[pos, q] * npj - D[r, q])
-    else:  # nested suffixes: Fenwick trees over ranks with k-vector nodes
-        tree = np.zeros((n_uniq + 1, k))
-        tot = np.zeros(k)
-        for pos in range(m - 1, -1, -1):
-            wj = w[pos]
-            for q in range(k):
-                tot[q] += wj * Vp[pos, q]
-            r = rank[pos] + 1
-            while r <= n_uniq:
-                for q in range(k):
-                    tree[r, q] += wj * Vp[pos, q]
-                r += r & (-r)
-            for a in range(aptr[pos], aptr[pos + 1]):
-                pa = apos[a]
-                acc[:] = 0.0
-                for p in range(npc):
-                    cl = plo[p]
-                    lo = n_uniq if cl < 0 else yA[cl, a]
-                    hi = yA[phi[p], a]
-                    if lo <= hi:
-                        continue
-                    c2 = 2.0 * coef[p, 2]
-                    if lo == n_uniq:
-                        for q in range(k):
-                            acc[q] += c2 * tot[q]
-                    else:
-                        r = lo
-                        while r > 0:
-                            for q in range(k):
-                                acc[q] += c2 * tree[r, q]
-                            r -= r & (-r)
-                    r = hi
-                    while r > 0:
-                        for q in range(k):
-                            acc[q] -= c2 * tree[r, q]
-                        r -= r & (-r)
-                wa = wanc[pa]
-                na = NA[a]
-                for q in range(k):
-                    Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
-        tree[:, :] = 0.0
-        for pos in range(m):
-            for a in range(aptr[pos], aptr[pos + 1]):
-                pa = apos[a]
-                wa = wanc[pa]
-                for p in range(npc):
-                    cl = plo[p]
-                    lo = n_uniq if cl < 0 else yA[cl, a]
-                    hi = yA[phi[p], a]
-                    if lo <= hi:
-                        continue
-                    c2 = 2.0 * coef[p, 2] * wa
-                    for q in range(k):
-                        row[q] = c2 * Vp[pa, q]
-                    r = hi + 1
-                    while r <= n_uniq:
-                        for q in range(k):
-                            tree[r, q] += row[q]
-                        r += r & (-r)
-                    if lo < n_uniq:
-                        r = lo + 1
-                        while r <= n_uniq:
-                            for q in range(k):
-                                tree[r, q] -= row[q]
-                            r += r & (-r)
-            r = rank[pos] + 1
-            acc[:] = 0.0
-            while r > 0:
-                for q in range(k):
-                    acc[q] += tree[r, q]
-                r -= r & (-r)
-            wj = w[pos]
-            npj = NP[pos]
-            for q in range(k):
-                Op[pos, q] += wj * (Vp[pos, q] * npj - acc[q])
+    if s0 >= 0:
+        _matmat_shared(apos, s0, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, NP, Vp, Op)
+    else:
+        _matmat_forward(aptr, apos, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, Vp, Op)
+        _matmat_adjoint(aptr, apos, rank, yA, n_uniq, plo, phi, coef, w, wanc, NP, Vp, Op)
     for pos in range(m):
         i = order[pos]
         for q in range(k):
             out[i, q] += Op[pos, q]
+
+
+@njit(cache=True, nogil=True)
+def _matmat_shared(apos, s0, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, NP, Vp, Op):
+    """:func:`matmat` for one shared suffix ``order[s0:]``: prefix sums over ranks (forward) and a
+    difference array (adjoint), k-vectors per rank; ``Vp`` and ``Op`` in time order."""
+    m, k = Vp.shape
+    npc = plo.shape[0]
+    acc = np.zeros(k)
+    P = np.zeros((n_uniq + 1, k))
+    for pos in range(s0, m):
+        r = rank[pos] + 1
+        wj = w[pos]
+        for q in range(k):
+            P[r, q] += wj * Vp[pos, q]
+    for r in range(n_uniq):
+        for q in range(k):
+            P[r + 1, q] += P[r, q]
+    D = np.zeros((n_uniq + 1, k))
+    for a in range(apos.shape[0]):
+        pa = apos[a]
+        wa = wanc[pa]
+        acc[:] = 0.0
+        for p in range(npc):
+            lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
+            if lo <= hi:
+                continue
+            c2 = 2.0 * coef[p, 2]
+            for q in range(k):
+                acc[q] += c2 * (P[lo, q] - P[hi, q])
+                x = c2 * wa * Vp[pa, q]
+                D[hi, q] += x
+                D[lo, q] -= x
+        na = NA[a]
+        for q in range(k):
+            Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
+    for r in range(n_uniq):
+        for q in range(k):
+            D[r + 1, q] += D[r, q]
+    for pos in range(s0, m):
+        r = rank[pos]
+        wj = w[pos]
+        npj = NP[pos]
+        for q in range(k):
+            Op[pos, q] += wj * (Vp[pos, q] * npj - D[r, q])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ktree_add(tree, n, r, x, sign):
+    """Add ``sign * x`` (a k-vector) at rank r (0-based) of a Fenwick tree over ``n`` ranks."""
+    r += 1
+    while r <= n:
+        for q in range(x.shape[0]):
+            tree[r, q] += sign * x[q]
+        r += r & (-r)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ktree_prefix(tree, y, c, acc):
+    """``acc += c · (sum of the tree's k-vectors over ranks < y)``."""
+    r = y
+    while r > 0:
+        for q in range(acc.shape[0]):
+            acc[q] += c * tree[r, q]
+        r -= r & (-r)
+
+
+@njit(cache=True, nogil=True)
+def _matmat_forward(aptr, apos, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, Vp, Op):
+    """The forward sweep of :func:`matmat` for nested suffixes: from the end, each point enters a
+    Fenwick tree of k-vectors at its rank; each anchor reads its piece ranges at its suffix start."""
+    m, k = Vp.shape
+    npc = plo.shape[0]
+    acc = np.zeros(k)
+    row = np.zeros(k)
+    tree = np.zeros((n_uniq + 1, k))
+    tot = np.zeros(k)
+    for pos in range(m - 1, -1, -1):
+        wj = w[pos]
+        for q in range(k):
+            row[q] = wj * Vp[pos, q]
+            tot[q] += row[q]
+        _ktree_add(tree, n_uniq, rank[pos], row, 1.0)
+        for a in range(aptr[pos], aptr[pos + 1]):
+            pa = apos[a]
+            acc[:] = 0.0
+            for p in range(npc):
+                lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
+                if lo <= hi:
+                    continue
+                c2 = 2.0 * coef[p, 2]
+                if lo == n_uniq:
+                    for q in range(k):
+                        acc[q] += c2 * tot[q]
+                else:
+                    _ktree_prefix(tree, lo, c2, acc)
+                _ktree_prefix(tree, hi, -c2, acc)
+            wa = wanc[pa]
+            na = NA[a]
+            for q in range(k):
+                Op[pa, q] += wa * (Vp[pa, q] * na - acc[q])
+
+
+@njit(cache=True, nogil=True)
+def _matmat_adjoint(aptr, apos, rank, yA, n_uniq, plo, phi, coef, w, wanc, NP, Vp, Op):
+    """The adjoint sweep of :func:`matmat` for nested suffixes: from the start, each anchor adds its
+    k-vector over its piece rank ranges (range update); each point reads its rank (point query)."""
+    m, k = Vp.shape
+    npc = plo.shape[0]
+    acc = np.zeros(k)
+    row = np.zeros(k)
+    tree = np.zeros((n_uniq + 1, k))
+    for pos in range(m):
+        for a in range(aptr[pos], aptr[pos + 1]):
+            pa = apos[a]
+            wa = wanc[pa]
+            for p in range(npc):
+                lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
+                if lo <= hi:
+                    continue
+                c2 = 2.0 * coef[p, 2] * wa
+                for q in range(k):
+                    row[q] = c2 * Vp[pa, q]
+                _ktree_add(tree, n_uniq, hi, row, 1.0)
+                if lo < n_uniq:
+                    _ktree_add(tree, n_uniq, lo, row, -1.0)
+        acc[:] = 0.0
+        _ktree_prefix(tree, rank[pos] + 1, 1.0, acc)
+        wj = w[pos]
+        npj = NP[pos]
+        for q in range(k):
+            Op[pos, q] += wj * (Vp[pos, q] * npj - acc[q])

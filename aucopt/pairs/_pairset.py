@@ -39,9 +39,12 @@ horizon pair set (``horizon=τ``, the pairs of the cumulative/dynamic AUC(τ)) a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import (
     binary_labels,
@@ -51,16 +54,20 @@ from .._validation import (
     is_survival_target,
     survival_arrays,
 )
-from ..exceptions import NoComparablePairsError, check_memory
+from ..exceptions import NoComparablePairsError
+from ._labels import check_groups, ordinal_codes
+from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, check_nonnegative, list_suffix_pairs, no_pairs_message
+from ._survival import (
+    check_survival_options,
+    harrell_suffixes,
+    horizon_suffixes,
+    ipcw_anchor_factors,
+    positive_time,
+    survival_pair_arrays,
+    truncated_suffixes,
+)
 
-DEFAULT_MAX_BYTES = 2 * 1024**3
-"""Default memory budget (2 GiB) for explicit pair arrays and assembled problems."""
-
-BYTES_PER_PAIR = 4 + 4 + 8
-"""Bytes per listed pair: int32 i, int32 j, float64 weight."""
-
-LISTING_FIX = ("use a scalable path that never lists pairs (RankSVM / RankRC, "
-               "LPRanker(method='subgradient')) or subsample")
+TARGETS = ("bipartite", "survival", "multipartite", "custom")
 
 
 @dataclass(frozen=True)
@@ -171,16 +178,23 @@ class PairSet:
     start: np.ndarray | None = None
     point_weights: np.ndarray | None = None
     anchor_weights: np.ndarray | None = None
-    _explicit: tuple | None = field(default=None, repr=False)
+    _explicit: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     labels: np.ndarray | None = field(default=None, repr=False, compare=False)
     levels: np.ndarray | None = field(default=None, repr=False, compare=False)
     event: np.ndarray | None = field(default=None, repr=False, compare=False)
     time: np.ndarray | None = field(default=None, repr=False, compare=False)
     groups: np.ndarray | None = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if (self._explicit is None) == (self.order is None or self.start is None):
+            raise ValueError("A PairSet holds either sorted storage (order and start) or explicit pairs "
+                             "(_explicit), exactly one of them; build it with its constructors "
+                             "(PairSet.bipartite, .survival, .multipartite, .from_arrays).")
+
     # ----------------------------------------------------------------- constructors
     @classmethod
-    def bipartite(cls, y, *, pos_label=None, point_weights=None) -> PairSet:
+    def bipartite(cls, y: ArrayLike, *, pos_label: Any = None,
+                  point_weights: float | ArrayLike | None = None) -> PairSet:
         """Positives × negatives from binary labels.
 
         Parameters
@@ -222,9 +236,11 @@ class PairSet:
                        levels=np.array([negative, pos_label], dtype=labels.dtype))
 
     @classmethod
-    def survival(cls, y, time=None, *, point_weights=None, variant: str = "harrell",
-                 censored_weight: float = 0.5, time_weight=None, time_scale=None, weights=None,
-                 tau=None, horizon=None, max_bytes: int | None = DEFAULT_MAX_BYTES) -> PairSet:
+    def survival(cls, y: Any, time: ArrayLike | None = None, *, point_weights: float | ArrayLike | None = None,
+                 variant: str = "harrell", censored_weight: float = 0.5,
+                 time_weight: str | Callable[..., Any] | None = None, time_scale: float | None = None,
+                 weights: str | Callable[..., Any] | ArrayLike | None = None, tau: float | None = None,
+                 horizon: float | None = None, max_bytes: float | None = DEFAULT_MAX_BYTES) -> PairSet:
         """Harrell's comparable pairs, or a variant of them, from a survival target.
 
         With the defaults (``variant="harrell"``, no ``time_weight``, no ``weights``) this is the
@@ -342,39 +358,12 @@ class PairSet:
         ('sorted', 7, [1.0, 1.0, 1.0, 1.0, 1.7778, 1.7778, 1.7778])
         """
         event, time = survival_arrays(y, time)
-        if variant not in SURVIVAL_VARIANTS:
-            raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
-        ipcw = isinstance(weights, str)
-        if ipcw and weights != "ipcw":
-            raise ValueError(f"weights must be 'ipcw', a callable, an array or None; got {weights!r}.")
+        ipcw = check_survival_options(variant=variant, time_weight=time_weight, time_scale=time_scale,
+                                      weights=weights, tau=tau, horizon=horizon)
         if horizon is not None:
-            given = [name for name, value in (("variant", variant if variant != "harrell" else None),
-                                              ("time_weight", time_weight), ("time_scale", time_scale),
-                                              ("tau", tau), ("weights", None if ipcw else weights))
-                     if value is not None]
-            if given:
-                raise ValueError(
-                    f"horizon={horizon!r} gives the pairs of AUC(horizon) (events up to the horizon over the "
-                    f"subjects followed beyond it), weighted 1 or by weights='ipcw'; it does not combine with "
-                    f"{', '.join(given)}."
-                )
-            pairs = cls._horizon(event, time, _positive_time(horizon, "horizon"), ipcw, point_weights)
-            return replace(pairs, event=np.asarray(event, dtype=bool), time=np.asarray(time, dtype=float))
-        if tau is not None and not ipcw:
-            raise ValueError(
-                f"tau={tau!r} is the truncation time of Uno's IPCW pairs: pass weights='ipcw' with it "
-                "(pair_options={'weights': 'ipcw', 'tau': tau})."
-            )
-        if ipcw:
-            if variant != "harrell" or time_weight is not None or time_scale is not None:
-                other = f"variant={variant!r}" if variant != "harrell" else "time_weight/time_scale"
-                raise ValueError(
-                    f"weights='ipcw' gives Uno's weights 1/Ĝ(T_i)² on Harrell's comparable pairs; it does not "
-                    f"combine with {other} (the censored-censored pairs of 'lprex' have no IPCW weight). For "
-                    "other products of weights pass weights=callable(i, j, t_i, t_j, e_i, e_j)."
-                )
-            pairs = cls._uno(event, time, _positive_time(tau, "tau") if tau is not None else np.inf,
-                             point_weights)
+            pairs = cls._horizon(event, time, positive_time(horizon, "horizon"), ipcw, point_weights)
+        elif ipcw:
+            pairs = cls._uno(event, time, positive_time(tau, "tau") if tau is not None else np.inf, point_weights)
         elif variant == "harrell" and time_weight is None and weights is None:
             pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
         else:
@@ -387,7 +376,8 @@ class PairSet:
         return replace(pairs, event=np.asarray(event, dtype=bool), time=np.asarray(time, dtype=float))
 
     @classmethod
-    def multipartite(cls, y, *, levels=None, point_weights=None) -> PairSet:
+    def multipartite(cls, y: ArrayLike, *, levels: Sequence[Any] | ArrayLike | None = None,
+                     point_weights: float | ArrayLike | None = None) -> PairSet:
         """Every point of a higher ordinal level over every point of a lower level.
 
         The pairs of multipartite (ordinal) ranking [1]_: with ordered levels y, one pair
@@ -456,7 +446,7 @@ class PairSet:
         >>> grades.n_pairs, grades.signs.tolist()
         (3, [-1.0, 1.0, 1.0])
         """
-        codes, found = _ordinal_codes(y, levels)
+        codes, found = ordinal_codes(y, levels)
         m = len(codes)
         if len(found) < 2:
             raise NoComparablePairsError(
@@ -482,7 +472,8 @@ class PairSet:
                    levels=np.array(all_levels))
 
     @classmethod
-    def from_target(cls, y, *, pos_label=None, point_weights=None) -> PairSet:
+    def from_target(cls, y: Any, *, pos_label: Any = None,
+                    point_weights: float | ArrayLike | None = None) -> PairSet:
         """Survival pairs for a survival target, bipartite pairs for binary labels.
 
         Parameters
@@ -513,7 +504,8 @@ class PairSet:
         return cls.bipartite(y, pos_label=pos_label, point_weights=point_weights)
 
     @classmethod
-    def from_arrays(cls, i, j, weights=None, *, n_points: int, signs=None, target: str = "custom") -> PairSet:
+    def from_arrays(cls, i: ArrayLike, j: ArrayLike, weights: ArrayLike | None = None, *, n_points: int,
+                    signs: ArrayLike | None = None, target: str = "custom") -> PairSet:
         """Explicit pairs from index arrays.
 
         Parameters
@@ -558,7 +550,7 @@ class PairSet:
             raise ValueError("A pair (i, i) cannot require f(x_i) > f(x_i).")
         w = np.ones(len(i)) if weights is None else check_finite_1d(weights, "weights")
         check_consistent_length(i=i, weights=w)
-        _check_nonnegative(w, "pair weights")
+        check_nonnegative(w, "pair weights")
         if signs is None:
             signs = -np.ones(n_points)
             signs[np.unique(i)] = 1.0
@@ -566,70 +558,35 @@ class PairSet:
                    _explicit=(i.astype(np.int32), j.astype(np.int32), w))
 
     @classmethod
-    def _from_order(cls, *, event, time, target, point_weights) -> PairSet:
+    def _from_order(cls, *, event: np.ndarray, time: np.ndarray, target: str,
+                    point_weights: float | ArrayLike | None) -> PairSet:
+        """Harrell's comparable pairs (bipartite pairs: ``event = y``, ``time = 1 - y``), sorted storage."""
+        order, start = harrell_suffixes(event, time)
         m = len(event)
-        # Sort by time, events first inside a tied time: an event's partners form a suffix.
-        order = np.lexsort((~event, time))
-        t_sorted = time[order]
-        e_sorted = event[order]
-        event_times = t_sorted[e_sorted]  # already sorted
-        # searches with sorted needles (cache-friendly), then scattered back to the points
-        first_at_t = np.searchsorted(t_sorted, t_sorted, side="left")
-        events_at_t = np.searchsorted(event_times, t_sorted, "right") - np.searchsorted(
-            event_times, t_sorted, "left"
-        )
-        start = np.empty(m, dtype=np.int64)
-        start[order] = np.where(e_sorted, first_at_t + events_at_t, m)
-        point_weights = check_point_weights(point_weights, m, "point_weights")
-        signs = np.where(event, 1.0, -1.0)
-        return cls(n_points=m, target=target, signs=signs, order=order, start=start,
-                   point_weights=point_weights)
+        return cls(n_points=m, target=target, signs=np.where(event, 1.0, -1.0), order=order, start=start,
+                   point_weights=check_point_weights(point_weights, m, "point_weights"))
 
     @classmethod
-    def _uno(cls, event, time, tau, point_weights) -> PairSet:
+    def _uno(cls, event: np.ndarray, time: np.ndarray, tau: float,
+             point_weights: float | ArrayLike | None) -> PairSet:
         """Harrell's comparable pairs of the events before ``tau``, anchor i weighted 1/Ĝ(T_i)²."""
         pairs = cls._from_order(event=event, time=time, target="survival", point_weights=point_weights)
-        m = len(event)
-        start = pairs.start.copy()
-        start[time >= tau] = m  # Uno's truncation: the events at or after tau anchor no pair
-        anchors = start < m
-        if not anchors.any():
-            before = "" if np.isinf(tau) else f" before tau={tau:g}"
-            raise NoComparablePairsError(
-                f"No comparable pairs{before}: Uno's weights need an event{before} followed by a later time (or a "
-                "censored subject at the same time)" + ("." if np.isinf(tau) else "; choose a larger tau.")
-            )
-        a = _ipcw_anchor_factors(event, time, pairs.point_weights, pairs.order, start, power=2)
+        order, start = pairs._suffixes()
+        start = truncated_suffixes(start, time, tau)
+        a = ipcw_anchor_factors(event, time, pairs.point_weights, order, start, power=2)
         return replace(pairs, start=start, anchor_weights=a)
 
     @classmethod
-    def _horizon(cls, event, time, horizon, ipcw, point_weights) -> PairSet:
+    def _horizon(cls, event: np.ndarray, time: np.ndarray, horizon: float, ipcw: bool,
+                 point_weights: float | ArrayLike | None) -> PairSet:
         """The cases (event, T ≤ horizon) over the controls (T > horizon): one shared suffix."""
-        m = len(event)
-        case = event & (time <= horizon)
-        control = time > horizon
-        follow_up = f"[{float(time.min()):g}, {float(time.max()):g})"
-        if not control.any():
-            raise NoComparablePairsError(
-                f"horizon={horizon:g} leaves no control: nobody is followed beyond it (the largest time is "
-                f"{float(time.max()):g}). Choose a horizon inside the follow-up {follow_up}, e.g. a percentile of "
-                "the event times."
-            )
-        if not case.any():
-            first = f"the first event is at {float(time[event].min()):g}" if event.any() else "there is no event"
-            raise NoComparablePairsError(
-                f"horizon={horizon:g} has no case: no event at or before it ({first}). Choose a horizon at or "
-                f"after the first event time, inside the follow-up {follow_up}."
-            )
-        # cases first, then the subjects in no pair (censored before the horizon), then the controls
-        order = np.argsort(np.where(case, 0, np.where(control, 2, 1)), kind="stable")
-        start = np.where(case, m - int(np.count_nonzero(control)), m).astype(np.int64)
-        point_weights = check_point_weights(point_weights, m, "point_weights")
-        a = _ipcw_anchor_factors(event, time, point_weights, order, start, power=1) if ipcw else None
-        return cls(n_points=m, target="survival", signs=np.where(case, 1.0, -1.0), order=order, start=start,
-                   point_weights=point_weights, anchor_weights=a)
+        order, start, case = horizon_suffixes(event, time, horizon)
+        point_weights = check_point_weights(point_weights, len(event), "point_weights")
+        a = ipcw_anchor_factors(event, time, point_weights, order, start, power=1) if ipcw else None
+        return cls(n_points=len(event), target="survival", signs=np.where(case, 1.0, -1.0), order=order,
+                   start=start, point_weights=point_weights, anchor_weights=a)
 
-    def with_groups(self, groups) -> PairSet:
+    def with_groups(self, groups: ArrayLike | None) -> PairSet:
         """The same pairs carrying one integer group index per point (``Model.groups``).
 
         Group memberships (a protected attribute, a site, a cluster) are data about the points,
@@ -671,7 +628,13 @@ class PairSet:
         """Number of partners j of each point i (0 for non-anchors), without enumeration."""
         if self._explicit is not None:
             return np.bincount(self._explicit[0], minlength=self.n_points)
-        return self.n_points - self.start
+        return self.n_points - self._suffixes()[1]
+
+    def _suffixes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted storage: ``(order, start)``, anchor i's partners being ``order[start[i]:]``."""
+        if self.order is None or self.start is None:
+            raise ValueError("explicit pairs have no ordered suffixes (storage='explicit').")
+        return self.order, self.start
 
     def _first_positions(self) -> np.ndarray:
         """Sorted storage: the position of each point's first pair in :meth:`to_arrays` order
@@ -704,17 +667,18 @@ class PairSet:
             return float(self._explicit[2].sum())
         if self.point_weights is None and self.anchor_weights is None:
             return float(self.n_pairs)
+        order, start = self._suffixes()
         w = np.ones(self.n_points) if self.point_weights is None else self.point_weights
-        suffix = np.concatenate([np.cumsum(w[self.order][::-1])[::-1], [0.0]])
+        suffix = np.concatenate([np.cumsum(w[order][::-1])[::-1], [0.0]])
         wa = w if self.anchor_weights is None else w * self.anchor_weights
-        return float(np.dot(wa, suffix[self.start]))
+        return float(np.dot(wa, suffix[start]))
 
     def nbytes_explicit(self) -> int:
         """Bytes that :meth:`to_arrays` would allocate (``n_pairs * BYTES_PER_PAIR``)."""
         return self.n_pairs * BYTES_PER_PAIR
 
     # ----------------------------------------------------------------- enumeration
-    def to_arrays(self, max_bytes: int | None = DEFAULT_MAX_BYTES):
+    def to_arrays(self, max_bytes: float | None = DEFAULT_MAX_BYTES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """List the pairs as ``(i, j, w)`` arrays, anchor by anchor.
 
         Parameters
@@ -746,24 +710,18 @@ class PairSet:
         """
         n_pairs = self.n_pairs
         if n_pairs == 0:
-            raise NoComparablePairsError(_no_pairs_message(self.target))
+            raise NoComparablePairsError(no_pairs_message(self.target))
         from .. import _memory
 
         _memory.refuse(self.nbytes_explicit(), max_bytes, f"Listing {n_pairs:,} pairs of {self.n_points:,} points",
                        lambda: _memory.pair_free_routes(self.n_points, self.target == "survival", max_bytes=max_bytes))
         if self._explicit is not None:
             return self._explicit
-        counts = self.partner_counts
-        anchors = np.flatnonzero(counts)
-        c = counts[anchors]
-        i = np.repeat(anchors, c).astype(np.int32)
-        # position in `order` of each pair's partner: start_i, start_i + 1, ..., m - 1
-        group_start = np.repeat(np.cumsum(c) - c, c)
-        pos = np.repeat(self.start[anchors], c) + (np.arange(n_pairs) - group_start)
-        j = self.order[pos].astype(np.int32)
+        i, j = list_suffix_pairs(*self._suffixes())
+        i, j = i.astype(np.int32), j.astype(np.int32)
         return i, j, self._sorted_weights(i, j)
 
-    def _sorted_weights(self, i, j) -> np.ndarray:
+    def _sorted_weights(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Sorted storage: the weights a_i · w_i · w_j of the pairs (i, j)."""
         w = np.ones(len(i))
         if self.point_weights is not None:
@@ -772,7 +730,7 @@ class PairSet:
             w = w * self.anchor_weights[i]
         return w
 
-    def pairs_at(self, index) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def pairs_at(self, index: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pairs at given positions of the :meth:`to_arrays` order, without listing the others.
 
         Parameters
@@ -809,7 +767,8 @@ class PairSet:
         first = self._first_positions()[anchors]  # position of each anchor's first pair
         k = np.searchsorted(first, index, side="right") - 1
         i = anchors[k]
-        j = self.order[self.start[i] + (index - first[k])]
+        order, start = self._suffixes()
+        j = order[start[i] + (index - first[k])]
         return i.astype(np.int32), j.astype(np.int32), self._sorted_weights(i, j)
 
     def check_nonempty(self) -> PairSet:
@@ -832,325 +791,7 @@ class PairSet:
         1
         """
         if self.n_pairs == 0:
-            raise NoComparablePairsError(_no_pairs_message(self.target))
+            raise NoComparablePairsError(no_pairs_message(self.target))
         return self
 
 
-SURVIVAL_VARIANTS = ("harrell", "lprex")
-TARGETS = ("bipartite", "survival", "multipartite", "custom")
-
-CAPPED_FLOOR = 0.01
-"""Floor of the ``"capped"`` time weight, so that tied-time pairs (Δ = 0) keep a small weight."""
-
-TIME_WEIGHTS = {
-    "linear": lambda d: 1.0 + d,
-    "log": lambda d: 1.0 + np.log1p(d),
-    "capped": lambda d: np.clip(d, CAPPED_FLOOR, 1.0),
-}
-"""Named time-difference weights g(Δ) as functions of u = Δ / scale (Δ = t_j − t_i ≥ 0):
-``"linear"``: 1 + u; ``"log"``: 1 + log(1 + u); ``"capped"``: min(1, max(u, CAPPED_FLOOR))."""
-
-
-def survival_pair_arrays(event, time, *, variant="harrell", censored_weight=0.5, time_weight=None,
-                         time_scale=None, weights=None, point_weights=None,
-                         max_bytes: int | None = DEFAULT_MAX_BYTES):
-    """List the pairs of a survival pair variant as ``(i, j, w)`` arrays.
-
-    Pairs, in this enumeration order:
-
-    1. Harrell's comparable pairs ``event_i and (t_i < t_j or (t_i == t_j and not event_j))``,
-       in the order of ``PairSet.survival(event, time).to_arrays()``, base weight 1;
-    2. (``variant="lprex"`` only) censored–censored pairs ``not event_i, not event_j,
-       t_i < t_j``, grouped by anchor i in increasing (t_i, i), partners in increasing
-       (t_j, j), base weight ``censored_weight``.
-
-    ``w_ij = base_ij · g(t_j − t_i) · user_ij · pw_i · pw_j``, the last three factors present
-    only when ``time_weight``, ``weights`` resp. ``point_weights`` are given.
-
-    Parameters
-    ----------
-    event : ndarray of bool, shape (n_points,)
-        Event indicators (validated).
-    time : ndarray of float, shape (n_points,)
-        Event or censoring times (validated).
-    variant : {"harrell", "lprex"}, default="harrell"
-        The pair variant.
-    censored_weight : float, default=0.5
-        Base weight of the censored–censored pairs of ``"lprex"``.
-    time_weight : {"linear", "log", "capped"} or callable, default=None
-        Named g (applied to Δ / scale, :data:`TIME_WEIGHTS`) or a callable g receiving the raw
-        Δ array and returning non-negative finite values of the same shape.
-    time_scale : float, default=None
-        Scale of the named time weights; the median positive Δ when None.
-    weights : callable or array-like, default=None
-        User pair weights: ``weights(i, j, t_i, t_j, e_i, e_j)`` or an array in the order above.
-    point_weights : float or array-like of shape (n_points,), default=None
-        Per-point weights (a scalar weighs every point alike).
-    max_bytes : float or None, default=2 GiB
-        Memory budget for the listing (pair arrays and one work array).
-
-    Returns
-    -------
-    i, j : ndarray of int64, shape (n_pairs,)
-        The pairs.
-    w : ndarray of float64, shape (n_pairs,)
-        Their weights.
-
-    Raises
-    ------
-    NoComparablePairsError
-        When the variant has no pair.
-    ProblemTooLargeError
-        When the listing would exceed ``max_bytes``.
-
-    See Also
-    --------
-    PairSet.survival : the pair set built from these arrays.
-
-    References
-    ----------
-    .. [1] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
-       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
-    .. [2] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
-       problems with binary output*. PhD thesis, University of Iowa.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt.pairs import survival_pair_arrays
-    >>> i, j, w = survival_pair_arrays(np.array([True, False, False]), np.array([1.0, 2.0, 3.0]),
-    ...                                variant="lprex", censored_weight=0.25)
-    >>> i.tolist(), j.tolist(), w.tolist()
-    ([0, 0, 1], [1, 2, 2], [1.0, 1.0, 0.25])
-    """
-    if variant not in SURVIVAL_VARIANTS:
-        raise ValueError(f"variant must be one of {SURVIVAL_VARIANTS}; got {variant!r}.")
-    if not (isinstance(censored_weight, (int, float, np.floating, np.integer))
-            and not isinstance(censored_weight, bool) and np.isfinite(censored_weight)
-            and censored_weight >= 0):
-        raise ValueError(f"censored_weight must be a non-negative finite number; got {censored_weight!r}.")
-    if time_weight is not None and not callable(time_weight) and time_weight not in TIME_WEIGHTS:
-        raise ValueError(
-            f"time_weight must be None, one of {tuple(TIME_WEIGHTS)} or a callable g(delta); got {time_weight!r}."
-        )
-    if time_scale is not None and not (np.isscalar(time_scale) and np.isfinite(time_scale) and time_scale > 0):
-        raise ValueError(f"time_scale must be a positive finite number or None; got {time_scale!r}.")
-    if weights is not None and not callable(weights):
-        weights = check_finite_1d(weights, "weights")
-    point_weights = check_point_weights(point_weights, len(event), "point_weights")
-    m = len(event)
-    harrell = PairSet._from_order(event=event, time=time, target="survival", point_weights=None)
-    n_h = harrell.n_pairs
-    # censored-censored pairs: censored sorted by (time, index); partners = strictly later times
-    cens = np.flatnonzero(~event)
-    cens = cens[np.argsort(time[cens], kind="stable")]
-    t_c = time[cens]
-    c_start = np.searchsorted(t_c, t_c, side="right")
-    c_counts = len(cens) - c_start if variant == "lprex" else np.zeros(len(cens), dtype=np.int64)
-    n_c = int(c_counts.sum())
-    n_total = n_h + n_c
-    if n_total == 0:
-        raise NoComparablePairsError(_no_pairs_message("survival"))
-    check_memory(n_total * (BYTES_PER_PAIR + 8), max_bytes,  # pair arrays plus one float64 work array
-                 f"Listing {n_total:,} survival pairs of {m:,} points",
-                 "subsample, or use the default Harrell pairs without weights (never listed)")
-    if n_h:
-        hi, hj, _ = harrell.to_arrays(max_bytes=None)
-        hi, hj = hi.astype(np.int64), hj.astype(np.int64)
-    else:
-        hi = hj = np.zeros(0, dtype=np.int64)
-    if n_c:
-        pos = np.flatnonzero(c_counts)
-        cnt = c_counts[pos]
-        ci = np.repeat(cens[pos], cnt)
-        group_start = np.repeat(np.cumsum(cnt) - cnt, cnt)
-        cj = cens[np.repeat(c_start[pos], cnt) + (np.arange(n_c) - group_start)]
-    else:
-        ci = cj = np.zeros(0, dtype=np.int64)
-    i = np.concatenate([hi, ci])
-    j = np.concatenate([hj, cj])
-    w = np.concatenate([np.ones(n_h), np.full(n_c, float(censored_weight))])
-    if time_weight is not None:
-        delta = time[j] - time[i]
-        if callable(time_weight):
-            g = np.asarray(time_weight(delta), dtype=float)
-            if g.shape != delta.shape:
-                g = np.broadcast_to(g, delta.shape) if g.ndim == 0 else g
-            if g.shape != delta.shape:
-                raise ValueError(
-                    f"time_weight(delta) must return an array of shape {delta.shape}; got {g.shape}. "
-                    "Write g with numpy operations (it is called once with all time gaps)."
-                )
-            if not np.all(np.isfinite(g)) or np.any(g < 0):
-                raise ValueError("time_weight(delta) must return finite non-negative weights.")
-        else:
-            if time_scale is None:
-                positive = delta[delta > 0]
-                time_scale = float(np.median(positive)) if len(positive) else 1.0
-            g = TIME_WEIGHTS[time_weight](delta / float(time_scale))
-        w = w * g
-    if weights is not None:
-        if callable(weights):
-            u = np.asarray(weights(i, j, time[i], time[j], event[i], event[j]), dtype=float)
-            if u.ndim == 0:
-                u = np.broadcast_to(u, i.shape)
-            if u.shape != i.shape:
-                raise ValueError(
-                    f"weights(i, j, t_i, t_j, e_i, e_j) must return one weight per pair, shape "
-                    f"{i.shape}; got {u.shape}. It is called once with the pair arrays."
-                )
-            if not np.all(np.isfinite(u)):
-                raise ValueError("weights(...) returned NaN or infinite pair weights.")
-        else:
-            u = weights
-            if len(u) != n_total:
-                raise ValueError(
-                    f"weights has {len(u)} entries but the {variant!r} pair set has {n_total} pairs "
-                    "(align it with PairSet.survival(...).to_arrays() order)."
-                )
-        _check_nonnegative(u, "pair weights")
-        w = w * u
-    if point_weights is not None:
-        w = w * point_weights[i] * point_weights[j]
-    return i, j, w
-
-
-def check_groups(groups, n_points: int, name: str = "groups") -> np.ndarray:
-    """``groups`` as an int64 vector of ``n_points`` entries, or a ValueError naming ``name``.
-
-    Integer and boolean values are taken as they are, floats only when every value is integral.
-    """
-    arr = np.asarray(groups)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr.ravel()
-    if arr.ndim != 1 or len(arr) != n_points:
-        raise ValueError(f"{name} must hold one integer per sample ({n_points}); got shape {arr.shape}.")
-    if arr.dtype.kind in "iub":
-        return arr.astype(np.int64)
-    if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-        return arr.astype(np.int64)
-    raise ValueError(
-        f"{name} must hold integer group indices; got values of dtype {arr.dtype}. Encode other "
-        f"labels first, e.g. numpy.unique({name}, return_inverse=True)[1]."
-    )
-
-
-def _positive_time(value, name: str) -> float:
-    """``value`` as a positive finite float, or a ValueError naming ``name``."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
-            or not np.isfinite(value) or value <= 0):
-        raise ValueError(f"{name} must be a positive finite time; got {value!r}.")
-    return float(value)
-
-
-def _ipcw_anchor_factors(event, time, point_weights, order, start, *, power: int) -> np.ndarray:
-    """The factors 1/Ĝ(T_i)^power of the anchors of a sorted survival pair set (1 elsewhere).
-
-    Anchors whose pairs all weigh 0 (a zero point weight, or partners of zero weight only) keep
-    the factor 1, so that no 0 · ∞ arises; any other anchor needs Ĝ(T_i) > 0.
-    """
-    m = len(event)
-    live = start < m
-    if point_weights is not None:
-        suffix = np.concatenate([np.cumsum(point_weights[order][::-1])[::-1], [0.0]])
-        live &= (point_weights > 0) & (suffix[start] > 0)
-    a = np.ones(m)
-    if not live.any():
-        return a
-    g = _censoring_survival_at(event, time, point_weights, time[live])
-    if np.any(g <= 0):
-        at = float(time[live][g <= 0].min())
-        raise ValueError(
-            f"The inverse-probability-of-censoring weights are infinite for the event(s) at time {at:g}: the "
-            f"censoring survival Ĝ drops to 0 there (every subject still followed at {at:g} is censored then, "
-            f"and an event at the same time comes before them as a comparable pair). Truncate with tau <= {at:g} "
-            "(pair_options={'weights': 'ipcw', 'tau': ...})."
-        )
-    a[live] = 1.0 / g ** power
-    return a
-
-
-def _censoring_survival_at(event, time, point_weights, t) -> np.ndarray:
-    """Ĝ(t): the Kaplan–Meier estimate of the censoring survival of ``(event, time)``.
-
-    Without point weights this is :func:`aucopt.metrics.censoring_survival` (the estimate of
-    :func:`aucopt.metrics.uno_c`); with them, the same product limit over weighted counts (a
-    weight k equals k repeated subjects): Ĝ(u) = Π_{u_l ≤ u} R_l / (c_l + R_l), c_l the
-    censored weight at u_l and R_l the weight of the subjects followed beyond u_l (events at
-    u_l leave the censoring risk set first). Right-continuous, 1 before the first time.
-    """
-    t = np.asarray(t, dtype=float)
-    if point_weights is None:
-        from .._survival_metrics import censoring_survival
-
-        return censoring_survival((event, time)).at(t)
-    order = np.argsort(time, kind="stable")
-    t_sorted, w_sorted = time[order], np.asarray(point_weights, dtype=float)[order]
-    unique, first = np.unique(t_sorted, return_index=True)
-    censored = np.add.reduceat(np.where(event[order], 0.0, w_sorted), first)
-    later = np.concatenate([np.cumsum(np.add.reduceat(w_sorted, first)[::-1])[::-1][1:], [0.0]])
-    at_risk = censored + later
-    factor = np.where(at_risk > 0, later / np.where(at_risk > 0, at_risk, 1.0), 1.0)
-    survival = np.cumprod(factor)
-    idx = np.searchsorted(unique, t, side="right") - 1
-    return np.where(idx >= 0, survival[np.maximum(idx, 0)], 1.0)
-
-
-def _check_nonnegative(w, name):
-    if np.any(w < 0):
-        raise ValueError(f"{name} must be non-negative; found {int(np.sum(w < 0))} negative value(s).")
-
-
-def _ordinal_codes(y, levels=None) -> tuple[np.ndarray, list]:
-    """Dense level codes 0, 1, ... (int64, in level order) of ordinal labels ``y`` and the list
-    of the levels present, lowest first."""
-    if y is None:
-        raise ValueError("y is None; multipartite pairs need one ordinal label per point.")
-    if is_survival_target(y):
-        raise ValueError("y is a survival target; use PairSet.survival for (event, time) targets.")
-    arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr.ravel()
-    if arr.ndim != 1:
-        raise ValueError(f"y must be 1-dimensional ordinal labels, got shape {arr.shape}.")
-    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
-        raise ValueError(
-            f"y contains {int(np.sum(~np.isfinite(arr)))} NaN or infinite label(s); drop those points "
-            "or give them a level."
-        )
-    try:
-        labels, inverse = np.unique(arr, return_inverse=True)
-    except TypeError as exc:  # an object array mixing e.g. int and str labels
-        kinds = sorted({type(v).__name__ for v in arr.tolist()})
-        raise ValueError(
-            f"y mixes label types ({', '.join(kinds)}), which cannot be ordered; use labels of one "
-            "type, or give their order with levels=[lowest, ..., highest]."
-        ) from exc
-    inverse = inverse.ravel().astype(np.int64)
-    if levels is None:
-        return inverse, labels.tolist()
-    levels = list(np.asarray(levels, dtype=object).ravel())
-    position = {}
-    for k, level in enumerate(levels):
-        if level in position:
-            raise ValueError(f"levels lists {level!r} twice; give each level once, lowest first.")
-        position[level] = k
-    missing = [v for v in labels.tolist() if v not in position]
-    if missing:
-        raise ValueError(
-            f"y has label(s) {missing[:6]} that are not in levels={levels}; add them to levels "
-            "(lowest first) or drop those points."
-        )
-    rank = np.array([position[v] for v in labels.tolist()], dtype=np.int64)
-    present = np.unique(rank)  # levels that occur, lowest first
-    dense = np.searchsorted(present, rank)
-    return dense[inverse], [levels[k] for k in present]
-
-
-def _no_pairs_message(target: str) -> str:
-    if target == "survival":
-        return (
-            "The survival target has no comparable pairs (a pair needs an observed event "
-            "before another subject's event or censoring time); e.g. all subjects are censored."
-        )
-    return "The pair set is empty: there is no pair (i, j) requiring f(x_i) > f(x_j)."

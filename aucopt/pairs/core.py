@@ -32,7 +32,8 @@ each loss piece selects the partners whose score lies in a half-open range ``[lo
 score ranks: the sorted-pair trick of Chapelle & Keerthi (2010), also used by RankRC (Tayal et
 al. 2015). The boundary ranks are found by a monotone two-pointer walk over the distinct scores that
 evaluates the float64 predicate ``f_i - f_j < b`` itself, so ties and scores exactly on a
-breakpoint are classified exactly as in the elementwise definition. Everything then reduces to two linear maps per breakpoint ``b``:
+breakpoint are classified exactly as in the elementwise definition. Everything then reduces to
+two linear maps per breakpoint ``b``:
 
     C_b x  (per anchor)  = Σ_{j in suffix(i), z_ij ≥ b} x_j,
     C_bᵀ y (per point)   = Σ_{anchors i with j in suffix(i), z_ij ≥ b} y_i,
@@ -76,12 +77,15 @@ programming for problems with binary output*. PhD thesis, University of Iowa.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_finite_1d
-from . import PairSet, _compiled
+from . import _compiled
+from ._pairset import PairSet
+from ._setup import INT, PairCore, Piece, checked_scores, cuts_of, piece_arrays, scan_violators
 
 __all__ = [
     "LOSSES",
@@ -100,21 +104,10 @@ __all__ = [
 LOSSES = ("hinge", "squared_hinge", "smoothed_hinge")
 """Names accepted by :class:`PairLoss`."""
 
-_INT = np.int64
 _MATMAT_COLUMNS = 32  # columns per compiled batched Hessian product
 
 
 # ===================================================================================== losses
-class _Piece(NamedTuple):
-    """ℓ(z) = d0 + d1 t + d2 t² with t = 1 - z, on ``lower <= z < upper`` (``lower`` may be -inf)."""
-
-    lower: float
-    upper: float
-    d0: float
-    d1: float
-    d2: float
-
-
 @dataclass(frozen=True)
 class PairLoss:
     """A piecewise-quadratic pairwise loss ℓ(z) of the score difference ``z = f_i - f_j``.
@@ -166,7 +159,7 @@ class PairLoss:
     name: str = "squared_hinge"
     eps: float = 0.5
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.name not in LOSSES:
             raise ValueError(f"Unknown pair loss {self.name!r}; choose one of {', '.join(LOSSES)}.")
         eps = float(self.eps)
@@ -175,7 +168,7 @@ class PairLoss:
         object.__setattr__(self, "eps", eps)
 
     @classmethod
-    def make(cls, loss="squared_hinge", eps: float = 0.5) -> PairLoss:
+    def make(cls, loss: str | PairLoss = "squared_hinge", eps: float = 0.5) -> PairLoss:
         """A :class:`PairLoss` from a name (with ``eps``), or an existing instance unchanged.
 
         Parameters
@@ -200,22 +193,22 @@ class PairLoss:
         return cls(str(loss), eps)
 
     @property
-    def pieces(self) -> tuple[_Piece, ...]:
+    def pieces(self) -> tuple[Piece, ...]:
         """Non-zero pieces ``(lower, upper, d0, d1, d2)`` of ℓ in ``t = 1 - z``; ℓ = 0 elsewhere."""
         if self.name == "hinge":
-            return (_Piece(-np.inf, 1.0, 0.0, 1.0, 0.0),)
+            return (Piece(-np.inf, 1.0, 0.0, 1.0, 0.0),)
         if self.name == "squared_hinge":
-            return (_Piece(-np.inf, 1.0, 0.0, 0.0, 1.0),)
+            return (Piece(-np.inf, 1.0, 0.0, 0.0, 1.0),)
         e = self.eps
         a = 1.0 - 2.0 * e
-        return (_Piece(-np.inf, a, -e, 1.0, 0.0), _Piece(a, 1.0, 0.0, 0.0, 0.25 / e))
+        return (Piece(-np.inf, a, -e, 1.0, 0.0), Piece(a, 1.0, 0.0, 0.0, 0.25 / e))
 
     @property
     def twice_differentiable(self) -> bool:
         """Whether ℓ'' is defined piecewise (False for the hinge: no Hessian)."""
         return self.name != "hinge"
 
-    def _map(self, z, fn):
+    def _map(self, z: ArrayLike, fn: Any) -> np.ndarray:
         z = np.asarray(z, dtype=float)
         out = np.zeros_like(z)
         for p in self.pieces:
@@ -223,104 +216,22 @@ class PairLoss:
             out = np.where(inside, fn(p, 1.0 - z), out)
         return out
 
-    def value(self, z):
+    def value(self, z: ArrayLike) -> np.ndarray:
         """ℓ(z), elementwise."""
         return self._map(z, lambda p, t: p.d0 + p.d1 * t + p.d2 * t * t)
 
-    def derivative(self, z):
+    def derivative(self, z: ArrayLike) -> np.ndarray:
         """ℓ'(z) = -(d1 + 2 d2 t), elementwise (0 at the kink z = 1)."""
         return self._map(z, lambda p, t: -(p.d1 + 2.0 * p.d2 * t))
 
-    def second(self, z):
+    def second(self, z: ArrayLike) -> np.ndarray:
         """ℓ''(z) = 2 d2 on each piece, elementwise (the generalized second derivative)."""
         return self._map(z, lambda p, t: np.full_like(t, 2.0 * p.d2))
 
 
-# ============================================================================ shared set-up
-def _piece_arrays(cuts: list, pieces) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cut indices (``-1``: lower = -inf) and coefficients ``(d0, d1, d2)`` of ``pieces``."""
-    plo = np.array([-1 if p.lower == -np.inf else cuts.index(p.lower) for p in pieces], dtype=np.int64)
-    phi = np.array([cuts.index(p.upper) for p in pieces], dtype=np.int64)
-    coef = np.array([[p.d0, p.d1, p.d2] for p in pieces], dtype=float).reshape(len(pieces), 3)
-    return plo, phi, coef
-
-
-def _cuts(pieces) -> list:
-    """The finite piece boundaries, ascending."""
-    return sorted({p.upper for p in pieces} | {p.lower for p in pieces} - {-np.inf})
-
-
-class _Core:
-    """Validated inputs plus the compiled state of one (pairs, f): score ranks, exact rank
-    thresholds per breakpoint, anchors grouped by suffix start. Built once per ``f``; every
-    sweep (loss, Hessian product, counts, line derivatives) reuses it."""
-
-    def __init__(self, pairs: PairSet, f, cuts):
-        if not isinstance(pairs, PairSet):
-            raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
-        m = pairs.n_points
-        f = np.ascontiguousarray(check_finite_1d(f, "f"), dtype=float)  # one compiled signature
-        if len(f) != m:
-            raise ValueError(f"f has {len(f)} entries but the pair set has {m} points.")
-        self.m, self.f = m, f
-        self.w = (np.ones(m) if pairs.point_weights is None
-                  else np.ascontiguousarray(pairs.point_weights, dtype=float))
-        # anchor-side weights a_i w_i (pair weight a_i w_i w_j); the same array without anchor factors
-        self.wa = self.w if pairs.anchor_weights is None else self.w * pairs.anchor_weights
-        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
-        # pair membership always uses the raw float64 z = f_i - f_j.
-        self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
-        self.explicit = pairs.storage == "explicit"
-        if self.explicit:
-            i, j, w = pairs._explicit
-            self.i, self.j = i.astype(_INT), j.astype(_INT)
-            self.wij = np.asarray(w, float)
-            self.z = f[self.i] - f[self.j]
-            return
-        self.cuts = sorted(set(cuts))
-        if m >= 2**31 - 1:
-            raise ValueError(f"The sorted-pair core handles fewer than 2**31 - 1 points; got {m:,}.")
-        order = np.ascontiguousarray(pairs.order, dtype=_INT)
-        start = np.ascontiguousarray(pairs.start, dtype=_INT)
-        self.order = order
-        anchors = start < m
-        self.n_anchors = int(np.count_nonzero(anchors))
-        if self.n_anchors == 0:
-            return
-        s = start[anchors]
-        self.s0 = int(s[0]) if s.min() == s.max() else -1
-        del anchors, s
-        rank, uniq = _compiled.dense_ranks(f, np.argsort(f))
-        self.n_uniq = len(uniq)
-        ythr = _compiled.rank_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1))
-        del uniq
-        self.rank, self.aptr, self.apos, self.yA = _compiled.position_state(order, start, rank, ythr)
-        del rank, ythr
-        # per-position copies (time order): the sweeps then read memory sequentially
-        self.w_pos = self.w if pairs.point_weights is None else self.w[order]
-        self.wa_pos = self.w_pos if pairs.anchor_weights is None else np.ascontiguousarray(self.wa[order])
-        self.g_pos = self.g[order]
-        del self.g, self.w, self.wa  # only the explicit path uses the point-order copies
-
-    def sweep(self, pieces, mode, k_fwd, k_adj, v=None, NA=None, NP=None, out=None):
-        """One compiled call: forward and/or adjoint sweep for ``pieces``; returns ``acc``
-        (the summed scalars of the mode)."""
-        plo, phi, coef = _piece_arrays(self.cuts, pieces)
-        acc = np.zeros(3)
-        _compiled.sweep(self.order, self.aptr, self.apos, self.s0, self.rank, self.yA, self.n_uniq,
-                        plo, phi, coef, self.g_pos, self.w_pos, self.wa_pos, _vec(v), mode, k_fwd, k_adj,
-                        _vec(NA), _vec(NP), _vec(out), acc)
-        return acc
-
-
-_EMPTY = np.zeros(0)
-
-
-def _vec(x):
-    return _EMPTY if x is None else x
-
 # ============================================================================ loss and c
-def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tuple[float, np.ndarray]:
+def pair_loss(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hinge",
+              eps: float = 0.5) -> tuple[float, np.ndarray]:
     """Total pair loss ``L(f) = Σ w_ij ℓ(f_i - f_j)`` and its coefficient vector ``c = ∂L/∂f``.
 
     Parameters
@@ -396,11 +307,12 @@ def pair_loss(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> tupl
     (2.125, 2.125, [0.0, 2.5, -4.0, 1.5])
     """
     loss = PairLoss.make(loss, eps)
-    L, c, _ = _loss_and_coef(_Core(pairs, f, _cuts(loss.pieces)), loss)
+    L, c, _ = _loss_and_coef(PairCore(pairs, f, cuts_of(loss.pieces)), loss)
     return L, c
 
 
-def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5):
+def pair_loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hinge",
+                          eps: float = 0.5) -> tuple[float, np.ndarray, PairHessian]:
     """Loss, coefficients and Hessian at ``f`` from one shared set-up.
 
     One set-up (sort, ranks, thresholds) and one pair of sweeps serve all three: what a Newton
@@ -443,12 +355,13 @@ def pair_loss_and_hessian(pairs: PairSet, f, loss="squared_hinge", eps: float = 
     loss = PairLoss.make(loss, eps)
     if not loss.twice_differentiable:
         PairHessian._check(loss)
-    core = _Core(pairs, f, _cuts(loss.pieces))
+    core = PairCore(pairs, f, cuts_of(loss.pieces))
     L, c, sums = _loss_and_coef(core, loss, hessian=True)
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
 
-def _loss_and_coef(core: _Core, loss: PairLoss, hessian: bool = False):
+def _loss_and_coef(core: PairCore, loss: PairLoss,
+                   hessian: bool = False) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
     """L and c from one forward and one adjoint sweep; with ``hessian`` the same sweeps also give
     the Hessian's anchor and partner sums ``N`` and ``N'``."""
     m = core.m
@@ -456,7 +369,7 @@ def _loss_and_coef(core: _Core, loss: PairLoss, hessian: bool = False):
         z = core.z
         L = float(np.dot(core.wij, loss.value(z)))
         d = core.wij * loss.derivative(z)
-        c = np.bincount(core.i, weights=d, minlength=m) - np.bincount(core.j, weights=d, minlength=m)
+        c: np.ndarray = np.bincount(core.i, weights=d, minlength=m) - np.bincount(core.j, weights=d, minlength=m)
         return L, c, None
     c = np.zeros(m)
     if core.n_anchors == 0:
@@ -468,7 +381,7 @@ def _loss_and_coef(core: _Core, loss: PairLoss, hessian: bool = False):
     return float(acc[0]), c, sums
 
 
-def pair_slope_total(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) -> float:
+def pair_slope_total(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hinge", eps: float = 0.5) -> float:
     """The total slope ``-Σ w_ij ℓ'(f_i - f_j)`` over the pairs, in one forward sweep.
 
     For the hinge this is the weight of the pairs with margin below 1; for the smoothed hinge
@@ -503,8 +416,8 @@ def pair_slope_total(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) 
     (1.0, 0.75)
     """
     loss = PairLoss.make(loss, eps)
-    pieces = tuple(_Piece(p.lower, p.upper, p.d1, 2.0 * p.d2, 0.0) for p in loss.pieces)
-    core = _Core(pairs, f, _cuts(pieces))
+    pieces = tuple(Piece(p.lower, p.upper, p.d1, 2.0 * p.d2, 0.0) for p in loss.pieces)
+    core = PairCore(pairs, f, cuts_of(pieces))
     if core.explicit:
         return float(np.dot(core.wij, -loss.derivative(core.z)))
     if core.n_anchors == 0:
@@ -512,7 +425,8 @@ def pair_slope_total(pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5) 
     return float(core.sweep(pieces, _compiled.LOSS, 3, 0)[0])
 
 
-def pair_line_derivatives(pairs: PairSet, f, v, loss="squared_hinge", eps: float = 0.5) -> tuple[float, float, float]:
+def pair_line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: str | PairLoss = "squared_hinge",
+                          eps: float = 0.5) -> tuple[float, float, float]:
     """``L`` and its first two derivatives along a direction, ``φ(t) = L(f + t v)`` at ``t = 0``.
 
     What a line search needs, in one forward pass and without ``c`` or a Hessian state:
@@ -561,7 +475,7 @@ def pair_line_derivatives(pairs: PairSet, f, v, loss="squared_hinge", eps: float
     (0.25, -1.0, 2.0)
     """
     loss = PairLoss.make(loss, eps)
-    core = _Core(pairs, f, _cuts(loss.pieces))
+    core = PairCore(pairs, f, cuts_of(loss.pieces))
     v = np.ascontiguousarray(check_finite_1d(v, "v"), dtype=float)
     if len(v) != core.m:
         raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
@@ -638,15 +552,17 @@ class PairHessian:
     (2, [4.0, -2.0, -2.0])
     """
 
-    def __init__(self, pairs: PairSet, f, loss="squared_hinge", eps: float = 0.5, *, _core=None, _sums=None):
+    def __init__(self, pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hinge", eps: float = 0.5, *,
+                 _core: PairCore | None = None, _sums: tuple[np.ndarray, np.ndarray] | None = None):
         loss = PairLoss.make(loss, eps)
         self._check(loss)
         self.loss = loss
         self._quad = [p for p in loss.pieces if p.d2 != 0.0]
         # a shared core (pair_loss_and_hessian) has every piece boundary as a cut
-        core = _Core(pairs, f, _cuts(loss.pieces)) if _core is None else _core
+        core = PairCore(pairs, f, cuts_of(loss.pieces)) if _core is None else _core
         self._core = core
         self.n_points = core.m
+        self._n_active: int | None = None  # sorted storage: counted on first access (one sweep per quadratic piece)
         if core.explicit:
             self._h2 = core.wij * loss.second(core.z)
             self._n_active = int(np.count_nonzero(loss.second(core.z) > 0))
@@ -658,7 +574,6 @@ class PairHessian:
             self._NA = self._NP = None
             return
         self._NA, self._NP = _sums
-        self._n_active = None  # counted on first access (one counting sweep per quadratic piece)
 
     @property
     def n_active(self) -> int:
@@ -673,14 +588,14 @@ class PairHessian:
         return self._n_active
 
     @staticmethod
-    def _check(loss: PairLoss):
+    def _check(loss: PairLoss) -> None:
         if not loss.twice_differentiable:
             raise ValueError(
                 f"The {loss.name!r} loss has no second derivative (ℓ'' = 0 almost everywhere); "
                 "use 'squared_hinge' or 'smoothed_hinge' for Hessian products."
             )
 
-    def matvec(self, v) -> np.ndarray:
+    def matvec(self, v: ArrayLike) -> np.ndarray:
         """The product ``Q(v)``; linear, symmetric and positive semidefinite in ``v``.
 
         Parameters
@@ -709,7 +624,7 @@ class PairHessian:
 
     __call__ = matvec
 
-    def matmat(self, V) -> np.ndarray:
+    def matmat(self, V: ArrayLike) -> np.ndarray:
         """The products ``Q(V[:, k])`` for every column of a matrix, in one pair of sweeps.
 
         Equal to ``np.column_stack([self.matvec(v) for v in V.T])`` at the cost of about one
@@ -749,7 +664,7 @@ class PairHessian:
             return out
         if self._NA is None or V.shape[1] == 0:
             return out
-        plo, phi, coef = _piece_arrays(core.cuts, self._quad)
+        plo, phi, coef = piece_arrays(core.cuts, self._quad)
         part = np.empty((core.m, min(_MATMAT_COLUMNS, V.shape[1])))
         for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
             block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
@@ -795,7 +710,7 @@ class PairCounts(NamedTuple):
     second: np.ndarray
 
 
-def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
+def pair_counts(pairs: PairSet, f: ArrayLike, threshold: float = 1.0) -> PairCounts:
     """Count, never list, the pairs with ``f_i - f_j < threshold`` (unweighted).
 
     Parameters
@@ -844,21 +759,20 @@ def pair_counts(pairs: PairSet, f, threshold: float = 1.0) -> PairCounts:
     threshold = float(threshold)
     if not np.isfinite(threshold):
         raise ValueError(f"threshold must be finite, got {threshold!r}.")
-    below = _Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
-    core = _Core(pairs, f, [threshold])
+    below = Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
+    core = PairCore(pairs, f, [threshold])
     m = core.m
     if core.explicit:
         hit = core.z < threshold
-        first = np.bincount(core.i[hit], minlength=m)
-        second = np.bincount(core.j[hit], minlength=m)
-        return PairCounts(int(hit.sum()), first.astype(_INT), second.astype(_INT))
+        return PairCounts(int(hit.sum()), np.bincount(core.i[hit], minlength=m).astype(INT),
+                          np.bincount(core.j[hit], minlength=m).astype(INT))
     if core.n_anchors == 0:
-        return PairCounts(0, np.zeros(m, dtype=_INT), np.zeros(m, dtype=_INT))
+        return PairCounts(0, np.zeros(m, dtype=INT), np.zeros(m, dtype=INT))
     first, second_pos = np.zeros(m), np.zeros(m)
     core.sweep([below], _compiled.COUNTS, 1, 1, NP=second_pos, out=first)
-    second = np.empty(m, dtype=_INT)
+    second = np.empty(m, dtype=INT)
     second[core.order] = np.rint(second_pos)
-    first = np.rint(first).astype(_INT)
+    first = np.rint(first).astype(INT)
     return PairCounts(int(first.sum()), first, second)
 
 
@@ -895,7 +809,8 @@ class ViolatedPairs(NamedTuple):
     margins: np.ndarray
 
 
-def violated_pairs(pairs: PairSet, f, threshold: float = 1.0, *, per_point: int = 1, skip=None) -> ViolatedPairs:
+def violated_pairs(pairs: PairSet, f: ArrayLike, threshold: float = 1.0, *, per_point: int = 1,
+                   skip: ArrayLike | None = None) -> ViolatedPairs:
     """Count the pairs with ``f_i - f_j < threshold`` and list, per point, the most violated.
 
     The pair-selection step of cutting-plane (constraint-generation) methods: one scan over the
@@ -946,37 +861,18 @@ def violated_pairs(pairs: PairSet, f, threshold: float = 1.0, *, per_point: int 
     >>> [(int(a), int(b)) for a, b in zip(i, j)], found.margins.tolist()
     ([(1, 2), (0, 2), (1, 3)], [-0.5, 0.5, 0.5])
     """
-    if not isinstance(pairs, PairSet):
-        raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
-    m, P = pairs.n_points, pairs.n_pairs
-    f = np.ascontiguousarray(check_finite_1d(f, "f"), dtype=float)
-    if len(f) != m:
-        raise ValueError(f"f has {len(f)} entries but the pair set has {m} points.")
+    f = checked_scores(pairs, f)
+    P = pairs.n_pairs
     k = int(per_point)
     if k < 1:
         raise ValueError(f"per_point={per_point!r} must be a positive integer.")
     skip = np.zeros(P, dtype=np.bool_) if skip is None else np.ascontiguousarray(skip, dtype=np.bool_)
     if skip.shape != (P,):
         raise ValueError(f"skip must have shape ({P},), got {skip.shape}.")
-    up_z, lo_z = np.full((m, k), np.inf), np.full((m, k), np.inf)
-    up_p, lo_p = np.full((m, k), -1, dtype=_INT), np.full((m, k), -1, dtype=_INT)
-    if pairs.storage == "explicit":
-        i, j, w = pairs._explicit
-        total = _compiled.violators_explicit(np.ascontiguousarray(i, dtype=_INT), np.ascontiguousarray(j, dtype=_INT),
-                                             np.ascontiguousarray(w, dtype=float), f, skip, float(threshold),
-                                             up_z, up_p, lo_z, lo_p)
-    else:
-        first = pairs._first_positions().astype(_INT)
-        w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
-        wa = w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights)
-        total = _compiled.violators_sorted(np.ascontiguousarray(pairs.order, dtype=_INT),
-                                           np.ascontiguousarray(pairs.start, dtype=_INT), first, f, w, wa, skip,
-                                           float(threshold), up_z, up_p, lo_z, lo_p)
-    pos = np.concatenate([up_p.ravel(), lo_p.ravel()])
-    z = np.concatenate([up_z.ravel(), lo_z.ravel()])
+    total, pos, z = scan_violators(pairs, f, skip, threshold, k)
     pos, first_at = np.unique(pos, return_index=True)
     z = z[first_at]
     keep = pos >= 0
     pos, z = pos[keep], z[keep]
     by_margin = np.argsort(z, kind="stable")
-    return ViolatedPairs(int(total), pos[by_margin], z[by_margin])
+    return ViolatedPairs(total, pos[by_margin], z[by_margin])

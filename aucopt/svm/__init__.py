@@ -2,9 +2,10 @@
 
 * :class:`AUCSVM` / :class:`SurvivalAUCSVM` — the AUC-maximizing SVM (Brefeld & Scheffer 2005):
   hinge / squared-hinge pairwise duals as lifted QPs (``method="full"``), the linear liblinear
-  route (``method="liblinear"``, Fan et al. 2008) and the k-means pair reduction
-  (``method="kmeans"``); the default ``method="auto"`` takes liblinear for a linear kernel above
-  :data:`AUCSVM_AUTO_MAX_PAIRS` pairs and the QP otherwise;
+  route (``method="liblinear"``, Fan et al. 2008), dual coordinate descent over the pairs
+  (``method="dcd"``, Hsieh et al. 2008) and the k-means pair reduction (``method="kmeans"``); the
+  default ``method="auto"`` solves the QP up to :data:`AUCSVM_AUTO_MAX_PAIRS` pairs and, above,
+  takes liblinear for a linear kernel and dual coordinate descent for the others;
 * :class:`RankSVM` / :class:`SurvivalRankSVM` — linear RankSVM by truncated Newton on the
   sorted-pair core (Chapelle & Keerthi 2010);
 * :class:`RankRC` / :class:`SurvivalRankRC` — kernel RankSVM with a rare-class basis
@@ -20,6 +21,7 @@ from ._aucsvm import AUCSVM, AUCSVM_AUTO_MAX_PAIRS, SurvivalAUCSVM
 from ._newton import NewtonResult, newton_solve
 from ._rankers import RankRC, RankSVM, SurvivalRankRC, SurvivalRankSVM
 from ._sparse_greedy import SparseAUC, SurvivalSparseAUC
+from ._sparse_greedy import retrain_due as retrain_due
 
 __all__ = [
            "AUCSVM",

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .._doc_parts import (
+    BINARY_ATTRIBUTES_DOC,
+    BINARY_PAIR_OPTIONS_DOC,
+    FEATURE_ATTRIBUTES_DOC,
+    SURVIVAL_IPCW_DOC,
+    SURVIVAL_PAIR_OPTIONS_DOC,
+)
+from .._docstrings import fill_doc
 from .._memory import check_aucsvm
 from .._validation import Count, format_bytes
 from ..base import (
@@ -28,7 +38,7 @@ from ..base import (
     positive,
 )
 from ..exceptions import ProblemTooLargeError, SolverWarning, warn
-from ..kernels import checked_kernel_matrix, kernel_factor
+from ..kernels import Kernel, checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
@@ -37,7 +47,7 @@ from ..solvers import SolveResult, Status, check_solver, solve
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
 
 #: the algorithm routes of ``method`` and the keys each accepts in ``method_options``
-AUCSVM_METHOD_OPTIONS = {
+AUCSVM_METHOD_OPTIONS: dict[str, dict[str, list[Any]]] = {
     "full": {},
     "liblinear": {},
     "dcd": {"shrinking": ["boolean"]},
@@ -63,12 +73,13 @@ AUCSVM_DEFAULT_SOLVER = "osqp"
 DCD_DEFAULT_TOL = 1e-6
 DCD_DEFAULT_MAX_ITER = 100_000
 
+_RandomState = int | np.random.RandomState | np.random.Generator | None
 
 
 class _AUCSVMModel(KernelPairRanker):
     """The AUC-SVM model shared by :class:`AUCSVM` and :class:`SurvivalAUCSVM`."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "C": [positive()],
         "loss": [StrOptions(set(_LOSS_POWER))],
         **KERNEL_CONSTRAINTS,
@@ -83,18 +94,23 @@ class _AUCSVMModel(KernelPairRanker):
         "support_threshold": [non_negative()],
         "warm_start": ["boolean"],
         **MAX_BYTES_CONSTRAINT,
+        **PAIR_OPTIONS_CONSTRAINT,
     }
 
     #: what this estimator offers instead of another estimator's fit parameter (see ``check_fit_params``)
-    _fit_parameter_hints = {
+    _fit_parameter_hints: ClassVar[dict[str, str]] = {
         "alpha_path": ("Along a path of C, set warm_start=True and refit after set_params(C=...): "
                        "method='dcd' starts each fit from the previous one's pair duals."),
     }
 
-    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
-                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
-                 max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, loss: Literal["hinge", "squared_hinge"] = "hinge",
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "scale", degree: int = 3,
+                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "dcd", "kmeans"] = "auto",
+                 method_options: dict[str, Any] | None = None, solver: str = "auto",
+                 solver_options: dict[str, Any] | None = None, tol: float | None = None,
+                 max_iter: int | None = None, verbose: int = 0, random_state: _RandomState = 0,
+                 support_threshold: float = 1e-8, warm_start: bool = False,
+                 pair_options: dict[str, Any] | None = None, max_bytes: float | None = DEFAULT_MAX_BYTES):
         self.C = C
         self.loss = loss
         self.kernel = kernel
@@ -111,9 +127,10 @@ class _AUCSVMModel(KernelPairRanker):
         self.random_state = random_state
         self.support_threshold = support_threshold
         self.warm_start = warm_start
+        self.pair_options = pair_options
         self.max_bytes = max_bytes
 
-    def _check_model_params(self):
+    def _check_model_params(self) -> None:
         """Rules across parameters: the linear routes need kernel='linear'; the route's options."""
         if self.method in ("liblinear", "kmeans") and self.kernel != "linear":
             raise ValueError(
@@ -138,16 +155,16 @@ class _AUCSVMModel(KernelPairRanker):
         """The QP backend: ``solver``, or OSQP for ``solver="auto"``."""
         return AUCSVM_DEFAULT_SOLVER if self.solver == "auto" else self.solver
 
-    def _qp_bytes(self, X, pairs: PairSet) -> float | None:
-        """The pairwise dual QP's peak bytes on ``solver`` when they exceed ``max_bytes``, else None."""
+    def _qp_bytes(self, X: Any, pairs: PairSet) -> tuple[float, float] | None:
+        """The pairwise dual QP's peak bytes on ``solver`` and ``max_bytes`` when they exceed it, else None."""
         try:
             check_aucsvm(X, pairs, method="full", kernel=self.kernel if isinstance(self.kernel, str) else "callable",
                          loss=self.loss, solver=self._qp_solver, max_bytes=self.max_bytes)
         except ProblemTooLargeError as exc:
-            return exc.nbytes
+            return exc.nbytes, exc.max_bytes
         return None
 
-    def select_method(self, pairs: PairSet, X=None) -> tuple[str, str]:
+    def select_method(self, pairs: PairSet, X: Any = None) -> tuple[str, str]:
         """The route ``fit`` takes on these pairs, and why.
 
         ``method="auto"`` chooses the pairwise dual QP (``"full"``) up to
@@ -187,7 +204,9 @@ class _AUCSVMModel(KernelPairRanker):
         A solver given explicitly keeps the QP, which it solves:
 
         >>> print(AUCSVM(kernel="rbf", solver="osqp").select_method(pairs)[1])
-        method='auto': the pairwise dual QP on solver='osqp' as given (90,000 pairs > 20,000; with solver='auto', dual coordinate descent reaches the same optimum, usually in a fraction of the time).
+        method='auto': the pairwise dual QP on solver='osqp' as given (90,000 pairs > 20,000; with
+        solver='auto', dual coordinate descent reaches the same optimum, usually in a fraction of
+        the time).
         """
         P = pairs.n_pairs
         if self.method != "auto":
@@ -197,13 +216,13 @@ class _AUCSVMModel(KernelPairRanker):
         fast, what = (("dcd", "dual coordinate descent") if self.kernel != "linear"
                       else ("liblinear", "liblinear on the pair differences"))
         if self.solver != "auto":
-            need = None if X is None else self._qp_bytes(X, pairs)
-            if need is None:
+            over = None if X is None else self._qp_bytes(X, pairs)
+            if over is None:
                 return "full", (f"method='auto': the pairwise dual QP on solver={self.solver!r} as given ({P:,} "
-                                f"pairs > {AUCSVM_AUTO_MAX_PAIRS:,}; with solver='auto', {what} reaches the same optimum, "
-                                "usually in a fraction of the time).")
+                                f"pairs > {AUCSVM_AUTO_MAX_PAIRS:,}; with solver='auto', {what} reaches the same "
+                                "optimum, usually in a fraction of the time).")
             return fast, (f"method='auto': {what} on the {P:,} pairs; solver={self.solver!r} is not used: the "
-                          f"pairwise dual QP needs {format_bytes(need)}, over max_bytes={format_bytes(self.max_bytes)} "
+                          f"pairwise dual QP needs {format_bytes(over[0])}, over max_bytes={format_bytes(over[1])} "
                           "(raise max_bytes for the QP on that solver, or set solver='auto').")
         if fast == "dcd":
             return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (> {AUCSVM_AUTO_MAX_PAIRS:,}; "
@@ -211,49 +230,63 @@ class _AUCSVMModel(KernelPairRanker):
         return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (> {AUCSVM_AUTO_MAX_PAIRS:,} "
                              "pairs; the same optimum as the dual QP; method='full' forces the QP).")
 
-    def _solve(self, X, pairs, kernel):
-        from ._pairwise_linear import kmeans_difference_centers, theorem2_weights
-
+    def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:
+        """Take the route (``select_method``), check its memory peak, and solve."""
         C, power = float(self.C), _LOSS_POWER[self.loss]
-        options = dict(self.method_options or {})
         method = self._take_route(pairs, X=X)
         if self.method == "auto" and self.solver != "auto" and method != "full":
             warn(f"{type(self).__name__}(solver={self.solver!r}): {self.select_method(pairs, X=X)[1]}",
                  SolverWarning)
-        check_aucsvm(X, pairs, method=method, kernel=kernel.name, loss=self.loss, solver=self._qp_solver,
+        check_aucsvm(X, pairs, method=method, kernel=kernel.name if isinstance(kernel.name, str) else "callable",
+                     loss=self.loss, solver=self._qp_solver,
                      max_bytes=self.max_bytes)  # the route's peak, before any pair or kernel work
         if method == "liblinear":
-            w, converged, n_iter = theorem2_weights(
-                X, pairs, C, self.loss, tol=self.tol, max_iter=self.max_iter, verbose=self.verbose,
-                random_state=as_seed(self.random_state), max_bytes=self.max_bytes)
-            objective = _primal_objective(np.asarray(X @ w).ravel(), float(w @ w), pairs, C, power)
-            message = "" if converged else (
-                f"{n_iter:,} iterations without reaching tol; features on very different scales slow it down: "
-                "scale them (MinMaxScaler or StandardScaler in a pipeline)"
-                + (" or use loss='squared_hinge' (solved by Newton's method, insensitive to feature scales)"
-                   if self.loss == "hinge" else ""))
-            result = SolveResult(status=Status.OPTIMAL if converged else Status.ITERATION_LIMIT,
-                                 objective=objective, x=w, iterations=n_iter, solver="liblinear", message=message,
-                                 problem_name=f"aucsvm_l{power}_primal (liblinear)").raise_for_status()
-            self.n_iter_ = n_iter
-            # the model is the single vector w with coefficient 1: f(x) = <x, w>
-            return Solution(w[None, :], np.ones(1), result, objective)
+            return self._solve_liblinear(X, pairs, C, power)
         if method == "dcd":
             return self._solve_dcd(X, pairs, kernel, C, power)
+        return self._solve_qp(*self._qp_data(X, pairs, kernel, method), C, power)
+
+    def _solve_liblinear(self, X: Any, pairs: PairSet, C: float, power: int) -> Solution:
+        """``method="liblinear"``: the linear primal on the symmetrized pair differences (Theorem 2)."""
+        from ._pairwise_linear import theorem2_weights
+
+        w, converged, n_iter = theorem2_weights(
+            X, pairs, C, self.loss, tol=self.tol, max_iter=self.max_iter, verbose=self.verbose,
+            random_state=as_seed(self.random_state), max_bytes=self.max_bytes)
+        objective = _primal_objective(np.asarray(X @ w).ravel(), float(w @ w), pairs, C, power)
+        message = "" if converged else (
+            f"{n_iter:,} iterations without reaching tol; features on very different scales slow it down: "
+            "scale them (MinMaxScaler or StandardScaler in a pipeline)"
+            + (" or use loss='squared_hinge' (solved by Newton's method, insensitive to feature scales)"
+               if self.loss == "hinge" else ""))
+        result = SolveResult(status=Status.OPTIMAL if converged else Status.ITERATION_LIMIT,
+                             objective=objective, x=w, iterations=n_iter, solver="liblinear", message=message,
+                             problem_name=f"aucsvm_l{power}_primal (liblinear)").raise_for_status()
+        self.n_iter_ = n_iter
+        # the model is the single vector w with coefficient 1: f(x) = <x, w>
+        return Solution(w[None, :], np.ones(1), result, objective)
+
+    def _qp_data(self, X: Any, pairs: PairSet, kernel: Kernel, method: str) -> tuple[Any, Any, PairSet]:
+        """The QP's expansion basis, kernel factor L (K = L Lᵀ) and pairs: the training points, or
+        for ``method="kmeans"`` the cluster centers of the pair differences against the origin."""
         if method == "kmeans":
+            from ._pairwise_linear import kmeans_difference_centers
+
+            options = dict(self.method_options or {})
             centers = kmeans_difference_centers(X, pairs, options.get("n_clusters"),
                                                 random_state=as_seed(self.random_state), max_bytes=self.max_bytes,
                                                 **{k: v for k, v in options.items() if k != "n_clusters"})
             # each center c_u is a "pair" between a virtual point at c_u and one at the origin
-            basis = np.vstack([centers, np.zeros((1, centers.shape[1]))])
+            points = np.vstack([centers, np.zeros((1, centers.shape[1]))])
             k = len(centers)
-            pairs = PairSet.from_arrays(np.arange(k), np.full(k, k), n_points=k + 1)
-            factor = basis
-        elif kernel.name == "linear":
-            basis, factor = X, X  # K = X Xᵀ exactly; u = Xᵀv has d entries
-        else:
-            basis = None if kernel.precomputed else X
-            factor = kernel_factor(kernel(dense(X) if kernel.precomputed else X))
+            return points, points, PairSet.from_arrays(np.arange(k), np.full(k, k), n_points=k + 1)
+        if kernel.name == "linear":
+            return X, X, pairs  # K = X Xᵀ exactly; u = Xᵀv has d entries
+        basis = None if kernel.precomputed else X
+        return basis, kernel_factor(kernel(dense(X) if kernel.precomputed else X)), pairs
+
+    def _solve_qp(self, basis: Any, factor: Any, pairs: PairSet, C: float, power: int) -> Solution:
+        """``method="full"`` or ``"kmeans"``: the lifted pairwise dual QP on ``solver``."""
         # Solve the dual on the unit-scale kernel K/s with C·s (the same model: scores are equal and
         # the coefficients scale by 1/s): solvers' absolute tolerances then fit the data's scale.
         scale = _kernel_scale(factor)
@@ -261,8 +294,10 @@ class _AUCSVMModel(KernelPairRanker):
             pairs, factor=factor / np.sqrt(scale), max_bytes=self.max_bytes, C=C * scale)
         result = solve(problem, self._qp_solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
                        solver_options=self._solver_options()).raise_for_status()
-        coef = problem.output(result.x, "coef") / scale
-        alpha = problem.block(result.x, "alpha") / scale
+        x = result.x
+        assert x is not None  # raise_for_status: the backend returned a point
+        coef = problem.output(x, "coef") / scale
+        alpha = problem.block(x, "alpha") / scale
         i, j, _ = pairs.to_arrays(None)
         support = alpha > self.support_threshold * C
         self.support_pairs_ = np.column_stack([i[support], j[support]])
@@ -274,7 +309,7 @@ class _AUCSVMModel(KernelPairRanker):
         f = np.asarray(factor @ u).ravel()  # training scores K coef
         return Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, power))
 
-    def _solve_dcd(self, X, pairs, kernel, C, power):
+    def _solve_dcd(self, X: Any, pairs: PairSet, kernel: Kernel, C: float, power: int) -> Solution:
         """``method="dcd"``: the pairwise dual by dual coordinate descent (Hsieh et al. 2008).
 
         The dual is solved at unit kernel scale (K/s with C·s, as the QP route): on X itself for
@@ -292,20 +327,7 @@ class _AUCSVMModel(KernelPairRanker):
         shrinking = bool((self.method_options or {}).get("shrinking", True))
         start = time.perf_counter()
         linear = kernel.name == "linear"
-        if linear:
-            basis = X
-            data = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-            scale = _unit_scale(np.einsum("ij,ij->i", data, data))
-            if scale != 1.0:
-                data = data / np.sqrt(scale)
-        else:
-            basis = None if kernel.precomputed else X
-            data = dense(kernel(dense(X) if kernel.precomputed else X))
-            if not _is_mercer(kernel):
-                data = checked_kernel_matrix(data)[0]
-            scale = _unit_scale(np.diag(data))
-            if scale != 1.0:
-                data = data / scale
+        basis, data, scale = _dcd_data(X, kernel)
         i, j, w = pairs.to_arrays(None)
         alpha0 = None
         previous = getattr(self, "_dcd_dual", None) if self.warm_start else None
@@ -342,30 +364,181 @@ class _AUCSVMModel(KernelPairRanker):
         return Solution(basis, coef, result, _primal_objective(f, float(c @ f) / scale, pairs, C, power))
 
 
-def _kernel_scale(factor) -> float:
+def _dcd_data(X: Any, kernel: Kernel) -> tuple[Any, np.ndarray, float]:
+    """The expansion basis, the data dual coordinate descent works on and its scale s: X/√s (dense)
+    for the linear kernel, else the kernel matrix K/s (checked positive semidefinite unless it is so
+    by construction); s from :func:`_unit_scale`."""
+    if kernel.name == "linear":
+        data = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        scale = _unit_scale(np.einsum("ij,ij->i", data, data))
+        return X, (data / np.sqrt(scale) if scale != 1.0 else data), scale
+    data = dense(kernel(dense(X) if kernel.precomputed else X))
+    if not _is_mercer(kernel):
+        data = checked_kernel_matrix(data)[0]
+    scale = _unit_scale(np.diag(data))
+    return (None if kernel.precomputed else X), (data / scale if scale != 1.0 else data), scale
+
+
+def _kernel_scale(factor: Any) -> float:
     """The scale s of the dual solved on K/s for K = L Lᵀ: :func:`_unit_scale` of the squared row norms of L."""
     sq = factor.multiply(factor).sum(axis=1) if sp.issparse(factor) else np.einsum("ij,ij->i", factor, factor)
     return _unit_scale(np.asarray(sq).ravel())
 
 
-def _unit_scale(diagonal) -> float:
+def _unit_scale(diagonal: np.ndarray) -> float:
     """max_l K_ll when it is far from 1 (outside [1e-2, 1e2]), else 1 (no rescaling)."""
     scale = float(np.max(diagonal, initial=0.0))
     return scale if 0.0 < scale < np.inf and not 1e-2 <= scale <= 1e2 else 1.0
 
 
-def _is_mercer(kernel) -> bool:
+def _is_mercer(kernel: Kernel) -> bool:
     """Whether the kernel is positive semidefinite by construction (RBF; polynomial with coef0 ≥ 0)."""
     return kernel.name == "rbf" or (kernel.name == "poly" and kernel.coef0 >= 0.0)
 
 
-def _primal_objective(f, w_sq_norm, pairs: PairSet, C, power) -> float:
+def _primal_objective(f: np.ndarray, w_sq_norm: float, pairs: PairSet, C: float, power: int) -> float:
     """½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j)), r = 1 or 2, from the
     sorted-pair core (the pairs are not listed)."""
     loss, _ = pair_loss(pairs, f, "hinge" if power == 1 else "squared_hinge")
     return 0.5 * w_sq_norm + C / power * loss
 
 
+#: docstring parts shared by AUCSVM and SurvivalAUCSVM (see :func:`aucopt._docstrings.fill_doc`)
+_DOC = dict(
+    parameters="""
+        kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+            The kernel, as in :class:`sklearn.svm.SVC`. With ``"precomputed"``, ``X`` is the
+            (n_samples, n_samples) Gram matrix at fit time and the (n_test, n_samples) kernel
+            against the training points at prediction time.
+        gamma : {"scale", "auto", "sigma2"} or float, default="scale"
+            Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"scale"`` is 1 / (n_features ·
+            X.var()), ``"auto"`` 1 / n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise
+            squared distance, or a positive number.
+        degree : int, default=3
+            Degree of the ``"poly"`` kernel.
+        coef0 : float, default=1.0
+            Independent term of the ``"poly"`` kernel.
+        method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
+            The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
+            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"liblinear"`` for ``kernel="linear"``
+            and ``"dcd"`` for every other kernel (both reach the QP's optimum), unless ``solver``
+            names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
+            (see :meth:`select_method`). ``"full"``: the
+            exact pairwise dual QP, any kernel. ``"liblinear"``: the exact problem for
+            ``kernel="linear"`` by liblinear on the symmetrized pair differences (Brefeld &
+            Scheffer 2005, Theorem 2; dense or sparse X). ``"dcd"``: the exact pairwise dual, any
+            kernel, by dual coordinate descent over the pairs (Hsieh et al. 2008) with shrinking and
+            a new random order of the pairs every epoch. It keeps the training scores f = Kc with
+            the n × n kernel matrix (a gradient costs O(1), a step O(n)), or, for
+            ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d) per step; no
+            kernel matrix). Memory is the pair list (about 36 bytes a pair in all) and K or X.
+            ``tol`` (default 1e-6) bounds the projected-gradient gap over all pairs, ``max_iter``
+            (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
+            ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
+            fit's dual. Coordinate descent slows down on degenerate duals (a linear kernel with few
+            features and a large C): ``loss="squared_hinge"`` or ``method="liblinear"`` there.
+            ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
+            is solved on the cluster centers (an approximation; unweighted, as in the paper).
+        method_options : dict, default=None
+            Options of the route. ``method="kmeans"``: ``n_clusters`` (int, default n_samples)
+            and ``minibatch_above`` (int, default 200,000: use mini-batch k-means
+            above this many pairs). ``method="dcd"``: ``shrinking`` (bool, default True: pairs at
+            a bound whose gradient points outward leave the active set until the final check, as
+            in liblinear). The other routes take none.
+        solver : str, default="auto"
+            The QP backend of ``method="full"`` and ``"kmeans"``: ``"osqp"``, ``"highs"``,
+            ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`); ``"auto"``:
+            OSQP, and ``method="auto"`` may take a route without a QP. Not used by
+            ``method="liblinear"`` or ``"dcd"``. A solver named explicitly is honoured by
+            ``method="auto"``: it keeps the QP above 20,000 pairs too, unless the QP exceeds
+            ``max_bytes``, in which case ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning`
+            saying that the solver is not used (see :meth:`select_method`).
+        solver_options : dict, default=None
+            Raw options passed unchanged to the QP backend (OSQP settings such as
+            ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy
+            ``solve`` keywords). Not used by ``method="liblinear"``; ``method="dcd"`` takes only
+            ``time_limit``. ``{"time_limit": seconds}`` (a positive number, NumPy scalars
+            included; checked by ``fit`` for every route alike)
+            caps the solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS,
+            ``"dcd"``; ECOS has none and raises ``ValueError``): a solve stopped by it keeps its last point,
+            sets ``solve_result_.status == "time_limit"`` and issues a
+            :class:`~aucopt.exceptions.SolverWarning`.
+        tol : float, default=None
+            Stopping tolerance: the QP backend's tolerance, or liblinear's ``tol`` for
+            ``method="liblinear"``. None uses the backend's default (for liblinear 1e-10 relative
+            to the first gradient with ``loss="squared_hinge"``, solved in the primal by Newton's
+            method; 1e-8 on the dual's projected gradient with ``loss="hinge"``; for
+            ``method="dcd"`` 1e-6 on the projected-gradient gap max PG − min PG over all pairs,
+            on the dual at unit kernel scale).
+        max_iter : int, default=None
+            Iteration limit of the QP backend, or liblinear's ``max_iter``. None uses the
+            backend's default (for liblinear 1,000 Newton steps for the squared hinge, 100,000
+            coordinate-descent epochs for the hinge; for ``method="dcd"`` 100,000 epochs, an
+            epoch being one pass over the active pairs).
+        verbose : int, default=0
+            Progress output: 0 silent, ≥ 1 the route taken and why, and the solver's own log
+            (OSQP's iterations, HiGHS's, cvxpy's, or liblinear's).
+        random_state : int, RandomState instance, numpy.random.Generator or None, default=0
+            Seed of the k-means initialization (``method="kmeans"``) and of the coordinate order
+            of liblinear (``method="liblinear"``) and of dual coordinate descent (``method="dcd"``).
+        support_threshold : float, default=1e-8
+            Expansion coefficients with ``|c_l| ≤ support_threshold · max|c|`` are dropped from
+            the model, and pairs with dual coefficient α_ij ≤ support_threshold · C are left out of
+            ``support_pairs_``.
+        warm_start : bool, default=False
+            When True, a refit by dual coordinate descent starts from the previous fit's dual
+            solution when that fit also ran ``method="dcd"`` on as many pairs (e.g. after
+            ``set_params(C=...)`` along a path of C): the pair duals α_ij, clipped into the new box
+            0 ≤ α_ij ≤ C w_ij. The optimum does not depend on it, only the time to reach it. Only
+            used by ``method="dcd"`` (and by ``method="auto"`` when it chooses it); the other routes
+            ignore it, as scikit-learn's ``LogisticRegression`` ignores ``warm_start`` for liblinear.""",
+    max_bytes="""
+        max_bytes : float or None, default=2147483648
+            Memory budget in bytes (2 GiB): a kernel matrix, pair-difference matrix or QP larger
+            than this raises :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.""",
+    attributes="""
+        support_ : ndarray of shape (n_support,)
+            Indices of the training points with a nonzero expansion coefficient (the single
+            index 0 for ``method="liblinear"``, whose model is one weight vector).
+        support_vectors_ : ndarray of shape (n_support, n_features) or None
+            The points of the expansion (the weight vector w for ``method="liblinear"``, the
+            cluster centers for ``method="kmeans"``; None for a precomputed kernel).
+        dual_coef_ : ndarray of shape (n_support,)
+            Expansion coefficients c_l = Σ_j α_lj − Σ_i α_il (the pair dual collapsed onto points).
+        support_pairs_ : ndarray of shape (n_support_pairs, 2)
+            The pairs (i, j) with dual coefficient α_ij > support_threshold · C (for
+            ``method="kmeans"``: center index i against the origin, j = number of centers). Not set
+            by ``method="liblinear"``.
+        pair_dual_coef_ : ndarray of shape (n_support_pairs,)
+            The dual coefficients α_ij of ``support_pairs_``.
+        kernel_ : Kernel
+            The kernel with its resolved ``gamma``.
+        method_ : str
+            The route taken (``method``, or the one ``method="auto"`` chose).
+        objective_ : float
+            The primal objective F_C(w) (see Notes) at the solution.
+        dual_objective_ : float
+            The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
+        solve_result_ : SolveResult
+            The backend's result (status, iterations, times).
+        n_iter_ : int
+            Iterations of the QP backend or of liblinear; epochs of ``method="dcd"``.
+        problem_size_ : dict
+            Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"`` or ``"dcd"``.
+        n_pairs_ : int
+            Number of pairs (i, j) in the loss.""",
+    reference_brefeld="""
+        .. [1] Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector learning.
+           *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.""",
+    binary_pair_options=BINARY_PAIR_OPTIONS_DOC,
+    binary_attributes=BINARY_ATTRIBUTES_DOC,
+    survival_pair_options=SURVIVAL_PAIR_OPTIONS_DOC,
+    survival_ipcw=SURVIVAL_IPCW_DOC,
+    feature_attributes=FEATURE_ATTRIBUTES_DOC,
+)
+
+
+@fill_doc(**_DOC)
 class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     """AUC-maximizing support vector machine for binary labels.
 
@@ -385,153 +558,18 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     loss : {"hinge", "squared_hinge"}, default="hinge"
         The pairwise loss of a score difference z = f(x_i) − f(x_j): the hinge max(0, 1 − z)
         (the paper's 1-norm soft margin) or the squared hinge max(0, 1 − z)² (2-norm).
-    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
-        The kernel, as in :class:`sklearn.svm.SVC`. With ``"precomputed"``, ``X`` is the
-        (n_samples, n_samples) Gram matrix at fit time and the (n_test, n_samples) kernel
-        against the training points at prediction time.
-    gamma : {"scale", "auto", "sigma2"} or float, default="scale"
-        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"scale"`` is 1 / (n_features ·
-        X.var()), ``"auto"`` 1 / n_features, ``"sigma2"`` 1/σ² with σ² the mean pairwise
-        squared distance, or a positive number.
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
-        The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
-        (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"liblinear"`` for ``kernel="linear"``
-        and ``"dcd"`` for every other kernel (both reach the QP's optimum), unless ``solver``
-        names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
-        (see :meth:`select_method`). ``"full"``: the
-        exact pairwise dual QP, any kernel. ``"liblinear"``: the exact problem for
-        ``kernel="linear"`` by liblinear on the symmetrized pair differences (Brefeld &
-        Scheffer 2005, Theorem 2; dense or sparse X). ``"dcd"``: the exact pairwise dual, any
-        kernel, by dual coordinate descent over the pairs (Hsieh et al. 2008) with shrinking and
-        a new random order of the pairs every epoch. It keeps the training scores f = Kc with
-        the n × n kernel matrix (a gradient costs O(1), a step O(n)), or, for
-        ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d) per step; no
-        kernel matrix). Memory is the pair list (about 36 bytes a pair in all) and K or X.
-        ``tol`` (default 1e-6) bounds the projected-gradient gap over all pairs, ``max_iter``
-        (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
-        ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
-        fit's dual. Coordinate descent slows down on degenerate duals (a linear kernel with few
-        features and a large C): ``loss="squared_hinge"`` or ``method="liblinear"`` there.
-        ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
-        is solved on the cluster centers (an approximation; unweighted, as in the paper).
-    method_options : dict, default=None
-        Options of the route. ``method="kmeans"``: ``n_clusters`` (int, default n_samples,
-        i.e. n₊ + n₋) and ``minibatch_above`` (int, default 200,000: use mini-batch k-means
-        above this many pairs). ``method="dcd"``: ``shrinking`` (bool, default True: pairs at
-        a bound whose gradient points outward leave the active set until the final check, as
-        in liblinear). The other routes take none.
-    solver : str, default="auto"
-        The QP backend of ``method="full"`` and ``"kmeans"``: ``"osqp"``, ``"highs"``,
-        ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`); ``"auto"``:
-        OSQP, and ``method="auto"`` may take a route without a QP. Not used by
-        ``method="liblinear"`` or ``"dcd"``. A solver named explicitly is honoured by
-        ``method="auto"``: it keeps the QP above 20,000 pairs too, unless the QP exceeds
-        ``max_bytes``, in which case ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning`
-        saying that the solver is not used (see :meth:`select_method`).
-    solver_options : dict, default=None
-        Raw options passed unchanged to the QP backend (OSQP settings such as
-        ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy
-        ``solve`` keywords). Not used by ``method="liblinear"``; ``method="dcd"`` takes only
-        ``time_limit``. ``{"time_limit": seconds}`` (a positive number, NumPy scalars
-        included; checked by ``fit`` for every route alike)
-        caps the solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS,
-        ``"dcd"``; ECOS has none and raises ``ValueError``): a solve stopped by it keeps its last point,
-        sets ``solve_result_.status == "time_limit"`` and issues a
-        :class:`~aucopt.exceptions.SolverWarning`.
-    tol : float, default=None
-        Stopping tolerance: the QP backend's tolerance, or liblinear's ``tol`` for
-        ``method="liblinear"``. None uses the backend's default (for liblinear 1e-10 relative
-        to the first gradient with ``loss="squared_hinge"``, solved in the primal by Newton's
-        method; 1e-8 on the dual's projected gradient with ``loss="hinge"``; for
-        ``method="dcd"`` 1e-6 on the projected-gradient gap max PG − min PG over all pairs,
-        on the dual at unit kernel scale).
-    max_iter : int, default=None
-        Iteration limit of the QP backend, or liblinear's ``max_iter``. None uses the
-        backend's default (for liblinear 1,000 Newton steps for the squared hinge, 100,000
-        coordinate-descent epochs for the hinge; for ``method="dcd"`` 100,000 epochs, an
-        epoch being one pass over the active pairs).
-    verbose : int, default=0
-        Progress output: 0 silent, ≥ 1 the route taken and why, and the solver's own log
-        (OSQP's iterations, HiGHS's, cvxpy's, or liblinear's).
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the k-means initialization (``method="kmeans"``) and of the coordinate order
-        of liblinear (``method="liblinear"``) and of dual coordinate descent (``method="dcd"``).
-    support_threshold : float, default=1e-8
-        Expansion coefficients with ``|c_l| ≤ support_threshold · max|c|`` are dropped from
-        the model, and pairs with dual coefficient α_ij ≤ support_threshold · C are left out of
-        ``support_pairs_``.
-    warm_start : bool, default=False
-        When True, a refit by dual coordinate descent starts from the previous fit's dual
-        solution when that fit also ran ``method="dcd"`` on as many pairs (e.g. after
-        ``set_params(C=...)`` along a path of C): the pair duals α_ij, clipped into the new box
-        0 ≤ α_ij ≤ C w_ij. The optimum does not depend on it, only the time to reach it. Only
-        used by ``method="dcd"`` (and by ``method="auto"`` when it chooses it); the other routes
-        ignore it, as scikit-learn's ``LogisticRegression`` ignores ``warm_start`` for liblinear.
+    {{parameters}}
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
     pair_options : dict, default=None
-        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
-        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
-        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
-        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
-        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
-        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
-        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
-        learns no cut points between the levels); ``pos_label`` must then be None.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB): a kernel matrix, pair-difference matrix or QP larger
-        than this raises :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
+        {{binary_pair_options}}
+    {{max_bytes}}
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_support,)
-        Indices of the training points with a nonzero expansion coefficient (the single
-        index 0 for ``method="liblinear"``, whose model is one weight vector).
-    support_vectors_ : ndarray of shape (n_support, n_features) or None
-        The points of the expansion (the weight vector w for ``method="liblinear"``, the
-        cluster centers for ``method="kmeans"``; None for a precomputed kernel).
-    dual_coef_ : ndarray of shape (n_support,)
-        Expansion coefficients c_l = Σ_j α_lj − Σ_i α_il (the pair dual collapsed onto points).
-    support_pairs_ : ndarray of shape (n_support_pairs, 2)
-        The pairs (i, j) with dual coefficient α_ij > support_threshold · C (for
-        ``method="kmeans"``: center index i against the origin, j = number of centers). Not set
-        by ``method="liblinear"``.
-    pair_dual_coef_ : ndarray of shape (n_support_pairs,)
-        The dual coefficients α_ij of ``support_pairs_``.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    method_ : str
-        The route taken (``method``, or the one ``method="auto"`` chose).
-    objective_ : float
-        The primal objective F_C(w) (see Notes) at the solution.
-    dual_objective_ : float
-        The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
-    solve_result_ : SolveResult
-        The backend's result (status, iterations, times).
-    n_iter_ : int
-        Iterations of the QP backend or of liblinear; epochs of ``method="dcd"``.
-    problem_size_ : dict
-        Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"`` or ``"dcd"``.
-    n_pairs_ : int
-        Number of pairs (i, j) in the loss.
-    pair_target_ : str
-        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
-    classes_ : ndarray of shape (n_classes,)
-        The two class labels (ordinal targets: the levels, lowest first).
-    pos_label_ : int, float, bool or str
-        The positive class (binary labels only).
-    threshold_ : float
-        The score cut with the best (weighted) training accuracy, used by ``predict``.
-    intercept_ : float
-        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{attributes}}
+    {{binary_attributes}}
+    {{feature_attributes}}
 
     See Also
     --------
@@ -561,8 +599,7 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
 
     References
     ----------
-    .. [1] Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector learning.
-       *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
+    {{reference_brefeld}}
     .. [2] Fan, R.-E., Chang, K.-W., Hsieh, C.-J., Wang, X.-R., & Lin, C.-J. (2008). LIBLINEAR:
        A library for large linear classification. *JMLR*, 9, 1871–1874.
     .. [3] Stellato, B., Banjac, G., Goulart, P., Bemporad, A., & Boyd, S. (2020). OSQP: An
@@ -592,22 +629,26 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     True
     """
 
-    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
-                                    **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_AUCSVMModel._parameter_constraints, **POS_LABEL_CONSTRAINT}
 
-    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
-                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
-                 pos_label=None, pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, loss: Literal["hinge", "squared_hinge"] = "hinge",
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "scale", degree: int = 3,
+                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "dcd", "kmeans"] = "auto",
+                 method_options: dict[str, Any] | None = None, solver: str = "auto",
+                 solver_options: dict[str, Any] | None = None, tol: float | None = None,
+                 max_iter: int | None = None, verbose: int = 0, random_state: _RandomState = 0,
+                 support_threshold: float = 1e-8, warm_start: bool = False,
+                 pos_label: int | float | bool | str | None = None, pair_options: dict[str, Any] | None = None,
+                 max_bytes: float | None = DEFAULT_MAX_BYTES):
         super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          method=method, method_options=method_options, solver=solver,
                          solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
                          random_state=random_state, support_threshold=support_threshold,
-                         warm_start=warm_start, max_bytes=max_bytes)
+                         warm_start=warm_start, pair_options=pair_options, max_bytes=max_bytes)
         self.pos_label = pos_label
-        self.pair_options = pair_options
 
 
+@fill_doc(**_DOC)
 class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
     """Hinge-loss (or squared-hinge) survival SVM: the AUC-SVM over comparable pairs.
 
@@ -624,98 +665,18 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
     loss : {"hinge", "squared_hinge"}, default="hinge"
         The pairwise loss of a risk difference z = f(x_i) − f(x_j): max(0, 1 − z) or
         max(0, 1 − z)².
-    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
-        The kernel, as in :class:`sklearn.svm.SVC`.
-    gamma : {"scale", "auto", "sigma2"} or float, default="scale"
-        Kernel coefficient of ``"rbf"`` and ``"poly"`` (``"sigma2"``: 1/σ², σ² the mean
-        pairwise squared distance).
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
-        The algorithm route: ``"auto"`` (as in :class:`AUCSVM`: the QP up to 20,000 pairs;
-        above, liblinear for ``kernel="linear"`` and dual coordinate descent for the other
-        kernels), the exact pairwise dual QP (``"full"``), liblinear on the symmetrized pair
-        differences (``"liblinear"``, ``kernel="linear"``), dual coordinate descent on the exact
-        dual (``"dcd"``, any kernel; see :class:`AUCSVM`) or the QP on k-means centers of the
-        pair differences (``"kmeans"``, ``kernel="linear"``).
-    method_options : dict, default=None
-        ``method="kmeans"``: ``n_clusters`` (int, default n_samples) and ``minibatch_above``
-        (int, default 200,000). ``method="dcd"``: ``shrinking`` (bool, default True). The
-        other routes take none.
-    solver : str, default="auto"
-        The QP backend (``"osqp"``, ``"highs"``, ``"clarabel"``, ``"cvxpy:<NAME>"``; ``"auto"``:
-        OSQP). Not used by ``method="liblinear"`` or ``"dcd"``; a solver named explicitly keeps
-        ``method="auto"`` on the QP while it fits ``max_bytes`` (see :class:`AUCSVM`).
-    solver_options : dict, default=None
-        Raw options passed unchanged to the QP backend. Not used by ``method="liblinear"``.
-        ``{"time_limit": seconds}`` caps the solve (see :class:`AUCSVM`); it is the only
-        option of ``method="dcd"``.
-    tol : float, default=None
-        Stopping tolerance of the QP backend, of liblinear or of dual coordinate descent; None
-        uses the route's default (see :class:`AUCSVM`).
-    max_iter : int, default=None
-        Iteration limit of the QP backend or of liblinear, epoch limit of dual coordinate
-        descent; None uses the route's default (see :class:`AUCSVM`).
-    verbose : int, default=0
-        Progress output: 0 silent, ≥ 1 the route taken and why, and the solver's own log
-        (OSQP's iterations, HiGHS's, cvxpy's, or liblinear's).
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the k-means initialization and of the coordinate order of liblinear and of
-        dual coordinate descent.
-    support_threshold : float, default=1e-8
-        Expansion coefficients with ``|c_l| ≤ support_threshold · max|c|`` are dropped;
-        pairs with α_ij ≤ support_threshold · C are left out of ``support_pairs_``.
-    warm_start : bool, default=False
-        When True, a refit by dual coordinate descent starts from the previous fit's pair
-        duals, clipped into the new box (see :class:`AUCSVM`).
-        Only used by ``method="dcd"``; the other routes ignore it.
+    {{parameters}}
     pair_options : dict, default=None
-        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
-        (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
-        ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
-        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
-        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
-        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
-        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
-        estimate of the fitting rows; both keep the pairs unlisted.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB): larger problems raise
-        :class:`~aucopt.ProblemTooLargeError` before any work. None: no limit.
+        {{survival_pair_options}}
+        {{survival_ipcw}}
+    {{max_bytes}}
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_support,)
-        Indices of the training points with a nonzero expansion coefficient.
-    support_vectors_ : ndarray of shape (n_support, n_features) or None
-        The points of the expansion (None for a precomputed kernel).
-    dual_coef_ : ndarray of shape (n_support,)
-        Expansion coefficients c = Aᵀα.
-    support_pairs_ : ndarray of shape (n_support_pairs, 2)
-        The pairs (i, j) with α_ij > support_threshold · C. Not set by ``method="liblinear"``.
-    pair_dual_coef_ : ndarray of shape (n_support_pairs,)
-        Their dual coefficients α_ij.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    objective_ : float
-        The primal objective F_C(w) at the solution.
-    dual_objective_ : float
-        The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
-    solve_result_ : SolveResult
-        The backend's result.
-    n_iter_ : int
-        Iterations of the QP backend or of liblinear; epochs of ``method="dcd"``.
-    problem_size_ : dict
-        Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"`` or ``"dcd"``.
-    n_pairs_ : int
-        Number of pairs in the loss.
+    {{attributes}}
     pair_target_ : str
         ``"survival"``.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{feature_attributes}}
 
     See Also
     --------
@@ -736,8 +697,7 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
 
     References
     ----------
-    .. [1] Brefeld, U., & Scheffer, T. (2005). AUC maximizing support vector learning.
-       *Proceedings of the ICML 2005 Workshop on ROC Analysis in Machine Learning*.
+    {{reference_brefeld}}
     .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
     .. [3] Pölsterl, S., Navab, N., & Katouzian, A. (2015). Fast training of support vector
@@ -755,16 +715,3 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
     >>> model.pair_target_, bool(model.score(X, y) > 0.7)
     ('survival', True)
     """
-
-    _parameter_constraints: dict = {**_AUCSVMModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
-
-    def __init__(self, C=1.0, *, loss="hinge", kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 method="auto", method_options=None, solver="auto", solver_options=None, tol=None,
-                 max_iter=None, verbose=0, random_state=0, support_threshold=1e-8, warm_start=False,
-                 pair_options=None, max_bytes=DEFAULT_MAX_BYTES):
-        super().__init__(C, loss=loss, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         method=method, method_options=method_options, solver=solver,
-                         solver_options=solver_options, tol=tol, max_iter=max_iter, verbose=verbose,
-                         random_state=random_state, support_threshold=support_threshold,
-                         warm_start=warm_start, max_bytes=max_bytes)
-        self.pair_options = pair_options

@@ -40,6 +40,9 @@ import time
 import numpy as np
 from numba import njit
 
+from .._progress import progress_bar
+from .._validation import check_time_limit
+
 #: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12)
 _PG_ZERO = 1e-12
 
@@ -114,10 +117,8 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
         s += 1
         if abs(pg) > _PG_ZERO:
             q = qdiag[p]
-            if q > 0.0:
-                new = min(max(ap - g / q, 0.0), ub)
-            else:  # x_i = x_j under the 1-norm: the objective falls linearly in α_p (g = −1)
-                new = ub if g < 0.0 else 0.0
+            # q = 0: x_i = x_j under the 1-norm, the objective falls linearly in α_p (g = −1)
+            new = min(max(ap - g / q, 0.0), ub) if q > 0.0 else (ub if g < 0.0 else 0.0)
             delta = new - ap
             if delta != 0.0:
                 alpha[p] = new
@@ -149,6 +150,17 @@ def dual_objective(alpha, w, C, power, c, f):
     """½ cᵀKc + Σ α_p² / (2 C w_p) [2-norm] − Σ α_p, with f = Kc."""
     total, ridge = _dual_sums(alpha, w, float(C), int(power))
     return 0.5 * float(c @ f) + 0.5 * ridge - total
+
+
+def _starting_point(alpha0, w, C, power):
+    """``alpha0`` clipped into the box (zeros when None), with α_p = 0 where w_p = 0."""
+    if alpha0 is None:
+        return np.zeros(w.shape[0])
+    alpha = np.maximum(np.asarray(alpha0, dtype=np.float64), 0.0)
+    if power == 1:
+        np.minimum(alpha, C * w, out=alpha)
+    alpha[w <= 0] = 0.0
+    return alpha
 
 
 def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True, alpha0=None,
@@ -193,9 +205,6 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     gap : float
         The last epoch's projected-gradient gap.
     """
-    from .._progress import progress_bar
-    from .._validation import check_time_limit
-
     time_limit = check_time_limit(time_limit)
     start = time.perf_counter()
     data = np.ascontiguousarray(data, dtype=np.float64)
@@ -209,13 +218,7 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     index_type = np.int32 if n_pairs < 2**31 else np.int64
     index = np.flatnonzero(w > 0).astype(index_type)
     n_full = index.shape[0]
-    if alpha0 is None:
-        alpha = np.zeros(n_pairs)
-    else:
-        alpha = np.maximum(np.asarray(alpha0, dtype=np.float64), 0.0)
-        if power == 1:
-            np.minimum(alpha, C * w, out=alpha)
-        alpha[w <= 0] = 0.0
+    alpha = _starting_point(alpha0, w, C, power)
 
     def refresh():
         c = expansion(alpha, i, j, n_points)
@@ -227,7 +230,8 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
     pg_max_old, pg_min_old = np.inf, -np.inf
     try:
-        for n_iter in range(1, max_iter + 1):
+        for epoch in range(1, max_iter + 1):
+            n_iter = epoch
             rng.shuffle(index[:active])
             pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
                                             active, pg_max_old, pg_min_old)

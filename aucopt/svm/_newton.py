@@ -24,10 +24,13 @@ products Q(v) reusing one sort. One outer iteration:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from .._progress import progress_bar
@@ -100,9 +103,10 @@ class NewtonResult:
     },
     prefer_skip_nested_validation=True,
 )
-def newton_solve(M, pairs: PairSet, alpha: float, *, loss: str = "squared_hinge", epsilon: float = 0.5,
-                 theta0=None, tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25,
-                 cg_rtol: float = 0.1, verbose: int = 0, callback=None) -> NewtonResult:
+def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_hinge", epsilon: float = 0.5,
+                 theta0: ArrayLike | None = None, tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25,
+                 cg_rtol: float = 0.1, verbose: int = 0,
+                 callback: Callable[[dict[str, Any]], Any] | None = None) -> NewtonResult:
     """Minimize a pairwise ranking loss plus a ridge penalty by truncated Newton.
 
     Minimizes F(θ) = (1/N) Σ w_ij ℓ((Mθ)_i − (Mθ)_j) + (α/2)‖θ‖² over the pairs (i, j) of
@@ -202,19 +206,14 @@ def newton_solve(M, pairs: PairSet, alpha: float, *, loss: str = "squared_hinge"
         if g_inf <= tol:
             converged, message, it = True, "gradient norm below tol", it - 1
             break
-        hess = state.hessian
-
-        def hessp(v):
-            return _rmatvec(M, hess.matvec(_matvec(M, v))) / N + alpha * v
-
-        s, n_cg = _conjugate_gradient(hessp, -g, max_cg_iter, cg_rtol)
+        s, n_cg = _conjugate_gradient(_hessian_product(M, state.hessian, N, alpha), -g, max_cg_iter, cg_rtol)
         total_cg += n_cg
         decrement = -float(g @ s)
         if decrement <= tol * max(F, 1e-300):
             converged, message, it = True, "Newton decrement below tol * F", it - 1
             break
         v = _matvec(M, s)
-        state = hess = None  # free the Hessian state before the line search builds the next one
+        del state  # free the Hessian state before the line search builds the next one
         t, state = _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, float(g @ s))
         theta = theta + t * s
         f = f + t * v
@@ -260,7 +259,7 @@ def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=0.1, ma
             d1 = float(state.c @ v) / N + alpha * (ts + ss)
             if abs(d1) <= rtol * abs(slope0):
                 return t, state
-            state = None  # free it: later trials need only φ' and φ''
+            del state  # free it: later trials need only φ' and φ''
         _, dL, d2L = pair_line_derivatives(pairs, f + t * v, v, loss_obj)
         d1 = dL / N + alpha * (ts + t * ss)
         if abs(d1) <= rtol * abs(slope0):
@@ -279,7 +278,15 @@ def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=0.1, ma
     return t, _Evaluation(pairs, loss_obj, N, alpha, f + t * v, theta + t * s)
 
 
-def _conjugate_gradient(hessp, b, maxiter, rtol):
+def _hessian_product(M: Any, hessian: Any, N: float, alpha: float) -> Callable[[np.ndarray], np.ndarray]:
+    """v ↦ Hv = MᵀQ(Mv)/N + αv, the generalized Hessian of F at the scores ``hessian`` was built on."""
+    def hessp(v: np.ndarray) -> np.ndarray:
+        return _rmatvec(M, hessian.matvec(_matvec(M, v))) / N + alpha * v
+    return hessp
+
+
+def _conjugate_gradient(hessp: Callable[[np.ndarray], np.ndarray], b: np.ndarray, maxiter: int,
+                        rtol: float) -> tuple[np.ndarray, int]:
     """Plain CG for H x = b with H positive definite (H ⪰ αI); returns (x, iterations)."""
     x = np.zeros_like(b)
     r = b.copy()

@@ -86,7 +86,7 @@ def pair_differences(X, pairs: PairSet, max_bytes: float | None = DEFAULT_MAX_BY
                                                  survival=pairs.target == "survival", max_bytes=max_bytes,
                                                  exclude=("liblinear", "kmeans"),
                                                  factor_nnz=float(X.nnz) if sp.issparse(X) else None))
-    i, j, w = pairs.to_arrays(max_bytes)
+    i, j, w = pairs.to_arrays(None if max_bytes is None else int(max_bytes))
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         return (X[i] - X[j]).tocsr(), w

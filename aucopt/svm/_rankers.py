@@ -12,19 +12,39 @@ number of comparable pairs for survival), over bipartite or survival pairs.
   minority class; the subjects with events for survival), ``"random"`` a random basis,
   ``"full"`` the kernel RankSVM. Only the ``m × |R|`` kernel block is stored; the problem is solved
   in the whitened variable w (β = U Λ^{−1/2} w, K_RR = UΛUᵀ), where it is well conditioned.
+
+Each binary ranker and its survival twin share their model class (``_LinearModel``,
+``_KernelModel``: parameters, fit, scores) and their common docstring text (the parts below,
+filled in by :func:`aucopt._docstrings.fill_doc`); the target mixins of :mod:`aucopt.base` give
+the pairs, ``predict`` and ``score``.
 """
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _memory
+from .._dispatch import implementation  # the dask routes, registered by aucopt.distributed
+from .._doc_parts import (
+    BINARY_ATTRIBUTES_DOC,
+    BINARY_PAIR_OPTIONS_DOC,
+    FEATURE_ATTRIBUTES_DOC,
+    SURVIVAL_IPCW_DOC,
+    SURVIVAL_PAIR_OPTIONS_DOC,
+)
+from .._docstrings import fill_doc
+from .._fitting import check_alpha_path, validated_data_and_pairs
+from .._targets import label_predict
 from .._validation import Count, is_dask_collection
 from ..base import (
     KERNEL_CONSTRAINTS,
@@ -36,9 +56,7 @@ from ..base import (
     BinaryRankerMixin,
     SurvivalRankerMixin,
     as_generator,
-    label_predict,
     positive,
-    validated_data_and_pairs,
 )
 from ..exceptions import warn
 from ..kernels import Kernel
@@ -50,21 +68,145 @@ __all__ = ["RankRC", "RankSVM", "SurvivalRankRC", "SurvivalRankSVM"]
 
 BASIS_CHOICES = ("rare", "random", "full")
 
-
-def _check_alpha_path(alpha_path):
-    """The penalty path as a list of floats; every value must be positive and finite."""
-    if alpha_path is None:
-        return []
-    path = np.asarray(alpha_path, dtype=float).ravel()
-    if not np.all(np.isfinite(path) & (path > 0)):
-        raise ValueError(f"alpha_path must hold positive finite penalty multipliers; got {alpha_path!r}.")
-    return path.tolist()
+# ============================================================================ shared docstring parts
+def _join(*parts: str) -> str:
+    """Numpydoc lines written at any indentation, flush left and one after the other."""
+    return "\n".join(textwrap.dedent(part).strip("\n") for part in parts)
 
 
+def _entry(head: str, description: str) -> str:
+    """A numpydoc entry: ``head`` with ``description`` (written at any indentation) indented under it."""
+    return head + "\n" + textwrap.indent(textwrap.dedent(description).strip("\n"), "    ")
+
+
+#: the text the twins share, by ``{{name}}`` placeholder (:func:`aucopt._docstrings.fill_doc`)
+_DOC = {
+    "newton_params": """
+        tol : float, default=1e-8
+            Stopping tolerance: stop when ‖∇F‖_∞ ≤ tol or the Newton decrement is at most tol · F.
+        max_iter : int, default=100
+            Maximum number of Newton iterations.
+        max_cg_iter : int, default=25
+            Maximum number of conjugate-gradient steps per Newton iteration.
+        verbose : int, default=0
+            0 silent; ≥ 1 shows a progress bar of the Newton iterations.
+    """,
+    "linear_loss": """
+        loss : {"squared_hinge", "smoothed_hinge"}, default="squared_hinge"
+            The pairwise loss ℓ(z) of a score (risk) difference z = wᵀx_i − wᵀx_j: max(0, 1 − z)², or
+            the ε-smoothed hinge of Tayal et al. (2015): 1 − ε − z for z < 1 − 2ε, (1 − z)²/(4ε) on
+            [1 − 2ε, 1), 0 above. Both have the twice differentiable pieces Newton needs.
+        epsilon : float, default=0.5
+            Half-width ε in (0, 1] of the smoothed hinge's quadratic zone [1 − 2ε, 1); not used by
+            the squared hinge.
+    """,
+    "kernel_params": """
+        kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
+            The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
+        gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
+            Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"sigma2"`` is 1/σ² with σ² the mean
+            pairwise squared distance of the training rows (Tayal et al. 2015), ``"scale"`` and
+            ``"auto"`` as in :class:`sklearn.svm.SVC`, or a positive number.
+        degree : int, default=3
+            Degree of the ``"poly"`` kernel.
+        coef0 : float, default=1.0
+            Independent term of the ``"poly"`` kernel.
+        loss : {"smoothed_hinge", "squared_hinge"}, default="smoothed_hinge"
+            The pairwise loss: the ε-smoothed hinge of Tayal et al. (2015) or max(0, 1 − z)².
+        epsilon : float, default=0.5
+            Half-width ε in (0, 1] of the smoothed hinge's quadratic zone [1 − 2ε, 1).
+    """,
+    "kernel_budget": """
+        random_state : int, RandomState instance, numpy.random.Generator or None, default=0
+            Seed of the ``"random"`` basis.
+        max_bytes : float or None, default=2147483648
+            Memory budget in bytes (2 GiB) of the kernel block (``8 · n_samples · |R|`` bytes): larger
+            blocks raise :class:`~aucopt.ProblemTooLargeError` before any kernel evaluation. None:
+            no limit.
+    """,
+    "binary_target": _join("""
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means the larger of the two labels.
+    """, _entry("pair_options : dict, default=None", BINARY_PAIR_OPTIONS_DOC)),
+    "survival_pairs": _entry("pair_options : dict, default=None",
+                             _join(SURVIVAL_PAIR_OPTIONS_DOC, SURVIVAL_IPCW_DOC)),
+    "kernel_attributes": """
+        support_ : ndarray of shape (n_basis,)
+            Row indices of the basis R in the training data.
+        support_vectors_ : {ndarray, sparse matrix} of shape (n_basis, n_features)
+            The basis points.
+        dual_coef_ : ndarray of shape (n_basis,)
+            The expansion coefficients β.
+        kernel_ : Kernel
+            The kernel with its resolved ``gamma``.
+    """,
+    "newton_attributes": """
+        objective_ : float
+            F_α (see Notes) at the solution.
+        n_iter_ : int
+            Newton iterations of the final fit.
+        converged_ : bool
+            Whether the final fit met its stopping test.
+        history_ : list of dict
+            One record per Newton iteration (see :class:`~aucopt.svm.NewtonResult`).
+        path_ : list of dict
+            With ``fit(..., alpha_path=...)``: one record per penalty (``alpha``, ``objective``,
+            ``iterations``, ``converged`` and ``coef``, the model's coefficients: w, or β for a kernel
+            model), in the order solved; otherwise empty.
+    """,
+    "binary_attributes": _join("""
+        n_pairs_ : int
+            Number of positive–negative pairs.
+    """, BINARY_ATTRIBUTES_DOC, FEATURE_ATTRIBUTES_DOC),
+    "survival_attributes": _join("""
+        n_pairs_ : int
+            Number of pairs.
+        pair_target_ : str
+            ``"survival"``.
+    """, FEATURE_ATTRIBUTES_DOC),
+    "newton_references": """
+        .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+           *Information Retrieval*, 13(3), 201–215.
+        .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
+           ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+    """,
+    "harrell_reference": """
+        .. [3] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
+           Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    """,
+    # ---------------------------------------------------------------- fit
+    "fit_dask_X": """
+        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
+            Training data. A dask collection is fitted on the running dask.distributed client:
+            its blocks stay on the workers, which compute Xw and Xᵀc; the Newton iterations
+            run in one task on a worker, and the calling process receives only the fitted
+            attributes (see :mod:`aucopt.distributed`).
+    """,
+    "fit_X": """
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data.
+    """,
+    "fit_weights": """
+        sample_weight : float or array-like of shape (n_samples,), default=None
+            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
+            sample_weight[j]``. A zero weight is the same as removing the row.
+        alpha_path : array-like of float, default=None
+            Penalties solved first, in the given order (e.g. ``2.0 ** np.arange(10, -20, -2)``),
+            each warm-started from the previous solution, before ``alpha``; their solutions are
+            kept in ``path_``.
+    """,
+    "fit_returns": """
+        self : object
+            The fitted estimator.
+    """,
+}
+
+
+# ============================================================================ the Newton fit
 class _NewtonRanker(BaseEstimator):
     """Shared fit: validate, build f = Mθ, run Newton (optionally along an alpha path)."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "alpha": [positive()],
         "loss": [StrOptions(set(NEWTON_LOSSES))],
         "epsilon": [Interval(Real, 0, 1, closed="right")],
@@ -74,20 +216,22 @@ class _NewtonRanker(BaseEstimator):
         **VERBOSE_CONSTRAINT,
     }
 
-    def _fit(self, X, y, sample_weight=None, alpha_path=None):
+    def _fit(self, X: Any, y: Any, sample_weight: np.ndarray | None = None,
+             alpha_path: ArrayLike | None = None) -> _NewtonRanker:
         """Solve ``alpha_path`` in order with warm starts, ending at ``alpha``."""
         self._validate_params()
-        path = _check_alpha_path(alpha_path)
+        path = check_alpha_path(alpha_path)
         X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
         return self._newton_path(self._design(X, pairs), pairs, path, alpha_path)
 
-    def _newton_path(self, M, pairs, path, alpha_path):
+    def _newton_path(self, M: Any, pairs: PairSet, path: list[float], alpha_path: ArrayLike | None) -> _NewtonRanker:
         """Run Newton on f = Mθ along ``path`` then ``alpha``; set the fitted attributes.
 
         ``M`` is anything with ``shape``, ``M @ θ`` and ``M.T @ c`` (a matrix, or the
         :class:`~aucopt.distributed.DaskRowOperator` over blocks held by dask workers).
         """
-        theta, self.path_ = None, []
+        theta: np.ndarray | None = None
+        self.path_ = []
         for alpha in [*path, float(self.alpha)]:  # warm starts along the path, ending at self.alpha
             result = newton_solve(M, pairs, alpha, loss=self.loss, epsilon=self.epsilon, theta0=theta,
                                   tol=self.tol, max_iter=self.max_iter, max_cg_iter=self.max_cg_iter,
@@ -97,9 +241,9 @@ class _NewtonRanker(BaseEstimator):
                 self.path_.append({"alpha": alpha, "objective": result.objective,
                                    "iterations": result.iterations, "converged": result.converged,
                                    "coef": self._coef_from(theta)})
-        if not result.converged:
+        if not result.converged:  # result: the fit at self.alpha
             warn(f"Newton did not converge ({result.message}); raise max_iter.", ConvergenceWarning)
-        self._set_model(theta)
+        self._set_model(result.theta)
         self.objective_ = result.objective
         self.n_iter_ = result.iterations
         self.converged_ = result.converged
@@ -108,7 +252,17 @@ class _NewtonRanker(BaseEstimator):
         self.pair_target_ = pairs.target
         return self
 
-    def __sklearn_tags__(self):
+    # the model: f = M θ and the fitted coefficients (each model class defines them)
+    def _design(self, X: Any, pairs: PairSet) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _coef_from(self, theta: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _set_model(self, theta: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
@@ -116,8 +270,11 @@ class _NewtonRanker(BaseEstimator):
 
 # ============================================================================ linear
 class _LinearModel(_NewtonRanker):
-    def __init__(self, alpha=1e-3, *, loss="squared_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0):
+    """f(x) = wᵀx over dense, sparse or dask X; the parameters and fit of RankSVM and SurvivalRankSVM."""
+
+    def __init__(self, alpha: float = 1e-3, *, loss: str = "squared_hinge", epsilon: float = 0.5,
+                 tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25, verbose: int = 0,
+                 pair_options: dict | None = None):
         self.alpha = alpha
         self.loss = loss
         self.epsilon = epsilon
@@ -125,34 +282,43 @@ class _LinearModel(_NewtonRanker):
         self.max_iter = max_iter
         self.max_cg_iter = max_cg_iter
         self.verbose = verbose
+        self.pair_options = pair_options
 
-    def _design(self, X, pairs):
+    def _design(self, X: Any, pairs: PairSet) -> Any:
         return X  # f = X w
 
-    def _coef_from(self, theta):
+    def _coef_from(self, theta: np.ndarray) -> np.ndarray:
         return theta.copy()
 
-    def _set_model(self, theta):
+    def _set_model(self, theta: np.ndarray) -> None:
         self.coef_ = theta
 
-    def _expansion(self, X):
+    def _expansion(self, X: Any) -> Any:
         check_is_fitted(self, "coef_")
         if is_dask_collection(X):  # lazy scores, one task per block of X
-            from ..distributed._newton import dask_linear_scores
-            return dask_linear_scores(self, X)
+            return self._dask_scores(X)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_).ravel()
 
-    def _fit_dask(self, X, y, sample_weight, alpha_path):
-        from ..distributed._newton import fit_dask_linear_ranker
-        return fit_dask_linear_ranker(self, X, y, sample_weight, alpha_path)
+    # ------------------------------------------------------------------ the dask route
+    # The one place where the linear rankers hand dask collections on: aucopt.distributed registers
+    # these operations (aucopt._dispatch); svm never imports it.
+    def _fit_dask(self, X: Any, y: Any, sample_weight: Any, alpha_path: ArrayLike | None) -> Any:
+        return implementation("dask", "fit_linear_ranker")(self, X, y, sample_weight, alpha_path)
 
-    def _gathered(self, X, y, sample_weight):
+    def _dask_scores(self, X: Any) -> Any:
+        return implementation("dask", "linear_scores")(self, X)
+
+    def _dask_labels(self, X: Any) -> Any:
+        check_is_fitted(self, "classes_")
+        return implementation("dask", "labels")(self.decision_function(X), self.classes_)
+
+    def _gathered(self, X: Any, y: Any, sample_weight: Any) -> tuple[np.ndarray, Any, Any]:
         """Scores of a dask X, y and the weights as numpy n-vectors on the driver (for ``score``)."""
-        from ..distributed import gather_vectors
-        return gather_vectors(self._expansion(X), y, sample_weight)
+        return implementation("dask", "gather_vectors")(self._expansion(X), y, sample_weight)
 
 
+@fill_doc(**_DOC)
 class RankSVM(BinaryRankerMixin, _LinearModel):
     """Linear ranking SVM for binary labels, trained by truncated Newton.
 
@@ -164,64 +330,16 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     alpha : float, default=1e-3
         Penalty multiplier α > 0 of (α/2)‖w‖²; larger values give a smaller w. Useful values
         typically lie between 2⁻²⁰ and 2¹⁰.
-    loss : {"squared_hinge", "smoothed_hinge"}, default="squared_hinge"
-        The pairwise loss ℓ(z) of a score difference z = wᵀx_i − wᵀx_j: max(0, 1 − z)², or the
-        ε-smoothed hinge of Tayal et al. (2015): 1 − ε − z for z < 1 − 2ε, (1 − z)²/(4ε) on
-        [1 − 2ε, 1), 0 above. Both have the twice differentiable pieces Newton needs.
-    epsilon : float, default=0.5
-        Half-width ε in (0, 1] of the smoothed hinge's quadratic zone [1 − 2ε, 1); not used by
-        the squared hinge.
-    tol : float, default=1e-8
-        Stopping tolerance: stop when ‖∇F‖_∞ ≤ tol or the Newton decrement is at most tol · F.
-    max_iter : int, default=100
-        Maximum number of Newton iterations.
-    max_cg_iter : int, default=25
-        Maximum number of conjugate-gradient steps per Newton iteration.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    pos_label : int, float, bool or str, default=None
-        The positive class; None means the larger of the two labels.
-    pair_options : dict, default=None
-        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
-        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
-        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
-        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
-        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
-        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
-        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
-        learns no cut points between the levels); ``pos_label`` must then be None.
+    {{linear_loss}}
+    {{newton_params}}
+    {{binary_target}}
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
         The weight vector w; the ranking score is f(x) = wᵀx.
-    objective_ : float
-        F_α(w) (see Notes) at the solution.
-    n_iter_ : int
-        Newton iterations of the final fit.
-    converged_ : bool
-        Whether the final fit met its stopping test.
-    history_ : list of dict
-        One record per Newton iteration (see :class:`~aucopt.svm.NewtonResult`).
-    path_ : list of dict
-        With ``fit(..., alpha_path=...)``: one record per penalty (``alpha``, ``objective``,
-        ``iterations``, ``converged``, ``coef``), in the order solved; otherwise empty.
-    n_pairs_ : int
-        Number of positive–negative pairs.
-    pair_target_ : str
-        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
-    classes_ : ndarray of shape (n_classes,)
-        The two class labels (ordinal targets: the levels, lowest first).
-    pos_label_ : int, float, bool or str
-        The positive class (binary labels only).
-    threshold_ : float
-        The score cut with the best (weighted) training accuracy, used by ``predict``.
-    intercept_ : float
-        ``decision_function(x)`` = wᵀx + ``intercept_`` (for ``pos_label_ == classes_[1]``).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{newton_attributes}}
+    {{binary_attributes}}
 
     See Also
     --------
@@ -244,10 +362,7 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
 
     References
     ----------
-    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
-       *Information Retrieval*, 13(3), 201–215.
-    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
-       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
+    {{newton_references}}
 
     Examples
     --------
@@ -266,47 +381,38 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
     [1.0, 0.1, 0.01, 0.001]
     """
 
-    _parameter_constraints: dict = {**_NewtonRanker._parameter_constraints, **POS_LABEL_CONSTRAINT,
-                                    **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_NewtonRanker._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                              **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, alpha=1e-3, *, loss="squared_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, pos_label=None, pair_options=None):
+    def __init__(self, alpha: float = 1e-3, *, loss: str = "squared_hinge", epsilon: float = 0.5,
+                 tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25, verbose: int = 0,
+                 pos_label: int | float | bool | str | None = None, pair_options: dict | None = None):
         super().__init__(alpha, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
-                         max_cg_iter=max_cg_iter, verbose=verbose)
+                         max_cg_iter=max_cg_iter, verbose=verbose, pair_options=pair_options)
         self.pos_label = pos_label
-        self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, alpha_path=None):
+    @fill_doc(**_DOC)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,  # type: ignore[override]  # alpha_path is its one fit parameter
+            alpha_path: ArrayLike | None = None) -> RankSVM:
         """Fit the ranker, optionally along a warm-started path of penalties.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
-            Training data. A dask collection is fitted on the running dask.distributed client:
-            its blocks stay on the workers, which compute Xw and Xᵀc; the Newton iterations
-            run in one task on a worker, and the calling process receives only the fitted
-            attributes (see :mod:`aucopt.distributed`).
+        {{fit_dask_X}}
         y : array-like, dask Array or dask Series of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        alpha_path : array-like of float, default=None
-            Penalties solved first, in the given order (e.g. ``2.0 ** np.arange(10, -20, -2)``),
-            each warm-started from the previous solution, before ``alpha``; their solutions are
-            kept in ``path_``.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         if is_dask_collection(X, y, sample_weight):
             return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
     @label_predict
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> Any:
         """Class labels: ``classes_[1]`` where ``decision_function`` is positive.
 
         Not available with ``pair_options`` target ``"multipartite"`` (see the class docstring).
@@ -321,12 +427,10 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
             A dask array (computed block by block) for dask input.
         """
         if is_dask_collection(X):
-            from ..distributed._newton import dask_labels
-            check_is_fitted(self, "classes_")
-            return dask_labels(self.decision_function(X), self.classes_)
+            return self._dask_labels(X)
         return super().predict(X)
 
-    def score(self, X, y, sample_weight=None):
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None) -> float:
         """AUC of the ranking scores (ties count ½), by :func:`aucopt.metrics.roc_auc`.
 
         With ``pair_options`` target ``"multipartite"``: the multipartite C-index
@@ -346,11 +450,12 @@ class RankSVM(BinaryRankerMixin, _LinearModel):
             For dask input the scores, y and the weights are gathered as n-vectors.
         """
         if is_dask_collection(X, y, sample_weight):
-            scores, y, sample_weight = self._gathered(X, y, sample_weight)
-            return self._score_of(y, scores, sample_weight)
+            scores, labels, weights = self._gathered(X, y, sample_weight)
+            return self._score_of(labels, scores, weights)
         return super().score(X, y, sample_weight)
 
 
+@fill_doc(**_DOC)
 class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
     """Linear survival ranking SVM over comparable pairs, trained by truncated Newton.
 
@@ -362,53 +467,16 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
     ----------
     alpha : float, default=1e-3
         Penalty multiplier α > 0 of (α/2)‖w‖².
-    loss : {"squared_hinge", "smoothed_hinge"}, default="squared_hinge"
-        The pairwise loss of a risk difference z = wᵀx_i − wᵀx_j: max(0, 1 − z)² or the
-        ε-smoothed hinge.
-    epsilon : float, default=0.5
-        Half-width ε in (0, 1] of the smoothed hinge's quadratic zone; not used by the squared
-        hinge.
-    tol : float, default=1e-8
-        Stopping tolerance: stop when ‖∇F‖_∞ ≤ tol or the Newton decrement is at most tol · F.
-    max_iter : int, default=100
-        Maximum number of Newton iterations.
-    max_cg_iter : int, default=25
-        Maximum number of conjugate-gradient steps per Newton iteration.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    pair_options : dict, default=None
-        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
-        (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
-        ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
-        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights).
-        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
-        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
-        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
-        estimate of the fitting rows; both keep the pairs unlisted.
+    {{linear_loss}}
+    {{newton_params}}
+    {{survival_pairs}}
 
     Attributes
     ----------
     coef_ : ndarray of shape (n_features,)
         The weight vector w; the risk score is wᵀx.
-    objective_ : float
-        F_α(w) at the solution.
-    n_iter_ : int
-        Newton iterations of the final fit.
-    converged_ : bool
-        Whether the final fit met its stopping test.
-    history_ : list of dict
-        One record per Newton iteration.
-    path_ : list of dict
-        With ``fit(..., alpha_path=...)``: one record per penalty (``alpha``, ``objective``,
-        ``iterations``, ``converged``, ``coef``); otherwise empty.
-    n_pairs_ : int
-        Number of pairs.
-    pair_target_ : str
-        ``"survival"``.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{newton_attributes}}
+    {{survival_attributes}}
 
     See Also
     --------
@@ -428,12 +496,10 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
 
     References
     ----------
-    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
-       *Information Retrieval*, 13(3), 201–215.
-    .. [2] Pölsterl, S., Navab, N., & Katouzian, A. (2015). Fast training of support vector
+    {{newton_references}}
+    {{harrell_reference}}
+    .. [4] Pölsterl, S., Navab, N., & Katouzian, A. (2015). Fast training of support vector
        machines for survival analysis. *ECML PKDD 2015*, LNCS 9285, 243–259.
-    .. [3] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
-       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
 
     Examples
     --------
@@ -448,45 +514,31 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
     (0, True)
     """
 
-    _parameter_constraints: dict = {**_NewtonRanker._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_NewtonRanker._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, alpha=1e-3, *, loss="squared_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, pair_options=None):
-        super().__init__(alpha, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
-                         max_cg_iter=max_cg_iter, verbose=verbose)
-        self.pair_options = pair_options
-
-    def fit(self, X, y, sample_weight=None, alpha_path=None):
+    @fill_doc(**_DOC)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,  # type: ignore[override]  # alpha_path is its one fit parameter
+            alpha_path: ArrayLike | None = None) -> SurvivalRankSVM:
         """Fit the risk ranker, optionally along a warm-started path of penalties.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix, dask Array, dask DataFrame} of shape (n_samples, n_features)
-            Training data. A dask collection is fitted on the running dask.distributed client:
-            its blocks stay on the workers, the Newton iterations run in one task on a worker,
-            and the calling process receives only the fitted attributes (see
-            :mod:`aucopt.distributed`).
+        {{fit_dask_X}}
         y : structured array of shape (n_samples,), tuple (event, time) or dask DataFrame
             Boolean event indicator and float time (see :func:`aucopt.survival_target`); with
             dask X also a dask DataFrame of two columns (the boolean one is the event) or a
             tuple of dask arrays.
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        alpha_path : array-like of float, default=None
-            Penalties solved first, in the given order, each warm-started from the previous
-            solution, before ``alpha``; their solutions are kept in ``path_``.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         if is_dask_collection(X, y, sample_weight):
             return self._fit_dask(X, y, sample_weight, alpha_path)
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
-    def score(self, X, y, sample_weight=None):
+    def score(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None) -> float:
         """Harrell's concordance index of the risk scores (tied risks count ½).
 
         Parameters
@@ -503,14 +555,16 @@ class SurvivalRankSVM(SurvivalRankerMixin, _LinearModel):
             For dask input the risks, y and the weights are gathered as n-vectors.
         """
         if is_dask_collection(X, y, sample_weight):
-            risk, y, sample_weight = self._gathered(X, y, sample_weight)
-            return harrell_c(y, risk, sample_weight=sample_weight)
+            risk, target, weights = self._gathered(X, y, sample_weight)
+            return harrell_c(target, risk, sample_weight=weights)
         return super().score(X, y, sample_weight)
 
 
 # ============================================================================ kernel
 class _KernelModel(_NewtonRanker):
-    _parameter_constraints: dict = {
+    """f(x) = Σ_{k∈R} β_k k(x_k, x) over a basis R; the parameters and fit of RankRC and SurvivalRankRC."""
+
+    _parameter_constraints: ClassVar[dict] = {
         **_NewtonRanker._parameter_constraints,
         "basis": [StrOptions(set(BASIS_CHOICES)), "array-like"],
         "basis_size": [Count(Integral, 1, None, closed="left"), None],
@@ -520,9 +574,11 @@ class _KernelModel(_NewtonRanker):
         **MAX_BYTES_CONSTRAINT,
     }
 
-    def __init__(self, alpha=1e-3, *, basis="rare", basis_size=None, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, loss="smoothed_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, random_state=0, max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, alpha: float = 1e-3, *, basis: str | ArrayLike = "rare", basis_size: int | None = None,
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "sigma2", degree: int = 3,
+                 coef0: float = 1.0, loss: str = "smoothed_hinge", epsilon: float = 0.5, tol: float = 1e-8,
+                 max_iter: int = 100, max_cg_iter: int = 25, verbose: int = 0, random_state: Any = 0,
+                 max_bytes: float | None = DEFAULT_MAX_BYTES, pair_options: dict | None = None):
         self.alpha = alpha
         self.basis = basis
         self.basis_size = basis_size
@@ -538,37 +594,12 @@ class _KernelModel(_NewtonRanker):
         self.verbose = verbose
         self.random_state = random_state
         self.max_bytes = max_bytes
+        self.pair_options = pair_options
 
     def _basis_indices(self, pairs: PairSet) -> np.ndarray:
+        """The basis R as row indices of the fitting rows, its kernel block checked against ``max_bytes``."""
         m = pairs.n_points
-        rare = pairs.signs > 0  # positives / subjects with an event / levels above the lowest
-        if pairs.target in ("bipartite", "multipartite") and rare.sum() > m - rare.sum():
-            rare = ~rare  # the minority class (ordinal levels: the lowest level or the levels above it)
-        if isinstance(self.basis, str):
-            if self.basis == "full":
-                idx = np.arange(m)
-            elif self.basis == "rare":
-                idx = np.flatnonzero(rare)
-            else:
-                size = int(rare.sum()) if self.basis_size is None else self.basis_size
-                if size > m:
-                    raise ValueError(f"basis_size={self.basis_size} exceeds the number of samples ({m}).")
-                idx = np.sort(as_generator(self.random_state).choice(m, size, replace=False))
-        else:
-            kept, y_all = getattr(self, "_fit_rows", (None, None))
-            n = m if kept is None else len(y_all)  # the basis names rows of the X given to fit
-            arr = np.asarray(self.basis).ravel()
-            if arr.dtype == bool:
-                if len(arr) != n:
-                    raise ValueError(f"A boolean basis mask must have one entry per sample ({n}); got {len(arr)}.")
-                arr = np.flatnonzero(arr)
-            elif len(arr) and arr.dtype.kind not in "iu":
-                raise ValueError(f"basis indices must be integers; got dtype {arr.dtype}.")
-            idx = np.unique(arr.astype(np.int64))
-            if len(idx) and (idx[0] < 0 or idx[-1] >= n):
-                raise ValueError(f"basis indices must lie in [0, {n}).")
-            if kept is not None:  # zero-weight rows are removed, from the basis too
-                idx = np.flatnonzero(np.isin(kept, idx))
+        idx = self._named_basis(pairs) if isinstance(self.basis, str) else self._given_basis(m)
         if len(idx) == 0:
             raise ValueError("The kernel basis is empty; choose basis='rare' / 'random' / 'full' or non-empty indices.")
         _memory.refuse(_memory.rankrc_bytes(m, len(idx)), self.max_bytes,
@@ -578,7 +609,40 @@ class _KernelModel(_NewtonRanker):
                                                      max_bytes=self.max_bytes))
         return idx
 
-    def _design(self, X, pairs):
+    def _named_basis(self, pairs: PairSet) -> np.ndarray:
+        """The ``"full"``, ``"rare"`` or ``"random"`` basis."""
+        m = pairs.n_points
+        rare = pairs.signs > 0  # positives / subjects with an event / levels above the lowest
+        if pairs.target in ("bipartite", "multipartite") and rare.sum() > m - rare.sum():
+            rare = ~rare  # the minority class (ordinal levels: the lowest level or the levels above it)
+        if self.basis == "full":
+            return np.arange(m)
+        if self.basis == "rare":
+            return np.flatnonzero(rare)
+        size = int(rare.sum()) if self.basis_size is None else self.basis_size
+        if size > m:
+            raise ValueError(f"basis_size={self.basis_size} exceeds the number of samples ({m}).")
+        return np.sort(as_generator(self.random_state).choice(m, size, replace=False))
+
+    def _given_basis(self, m: int) -> np.ndarray:
+        """The basis given as row indices or a boolean mask of the rows of the ``X`` given to fit."""
+        kept, y_all = getattr(self, "_fit_rows", (None, None))
+        n = m if kept is None or y_all is None else len(y_all)  # the basis names rows of the X given to fit
+        arr = np.asarray(self.basis).ravel()
+        if arr.dtype == bool:
+            if len(arr) != n:
+                raise ValueError(f"A boolean basis mask must have one entry per sample ({n}); got {len(arr)}.")
+            arr = np.flatnonzero(arr)
+        elif len(arr) and arr.dtype.kind not in "iu":
+            raise ValueError(f"basis indices must be integers; got dtype {arr.dtype}.")
+        idx = np.unique(arr.astype(np.int64))
+        if len(idx) and (idx[0] < 0 or idx[-1] >= n):
+            raise ValueError(f"basis indices must lie in [0, {n}).")
+        if kept is not None:  # zero-weight rows are removed, from the basis too
+            idx = np.flatnonzero(np.isin(kept, idx))
+        return idx
+
+    def _design(self, X: Any, pairs: PairSet) -> np.ndarray:
         idx = self._basis_indices(pairs)
         kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=X)
         K_block = kernel(X, X[idx])  # m × r: the only kernel storage
@@ -593,19 +657,20 @@ class _KernelModel(_NewtonRanker):
         self.support_vectors_ = X[idx]
         return K_block @ self._whiten
 
-    def _coef_from(self, theta):
+    def _coef_from(self, theta: np.ndarray) -> np.ndarray:
         return self._whiten @ theta
 
-    def _set_model(self, theta):
+    def _set_model(self, theta: np.ndarray) -> None:
         self.dual_coef_ = self._whiten @ theta  # β
         del self._whiten
 
-    def _expansion(self, X):
+    def _expansion(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_
 
 
+@fill_doc(**_DOC)
 class RankRC(BinaryRankerMixin, _KernelModel):
     """RankRC: kernel ranking SVM with the rare class as the expansion basis.
 
@@ -626,85 +691,18 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     basis_size : int, default=None
         Size of the ``"random"`` basis (at most n_samples); None means the minority class's
         size. Not used by the other bases.
-    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
-        The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
-    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
-        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"sigma2"`` is 1/σ² with σ² the mean
-        pairwise squared distance of the training rows (Tayal et al. 2015), ``"scale"`` and
-        ``"auto"`` as in :class:`sklearn.svm.SVC`, or a positive number.
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    loss : {"smoothed_hinge", "squared_hinge"}, default="smoothed_hinge"
-        The pairwise loss: the ε-smoothed hinge of Tayal et al. (2015) or max(0, 1 − z)².
-    epsilon : float, default=0.5
-        Half-width ε in (0, 1] of the smoothed hinge's quadratic zone [1 − 2ε, 1).
-    tol : float, default=1e-8
-        Stopping tolerance: stop when ‖∇F‖_∞ ≤ tol or the Newton decrement is at most tol · F.
-    max_iter : int, default=100
-        Maximum number of Newton iterations.
-    max_cg_iter : int, default=25
-        Maximum number of conjugate-gradient steps per Newton iteration.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the ``"random"`` basis.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel block (``8 · n_samples · |R|`` bytes): larger
-        blocks raise :class:`~aucopt.ProblemTooLargeError` before any kernel evaluation. None:
-        no limit.
-    pos_label : int, float, bool or str, default=None
-        The positive class; None means the larger of the two labels.
-    pair_options : dict, default=None
-        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
-        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
-        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
-        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
-        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
-        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
-        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
-        learns no cut points between the levels); ``pos_label`` must then be None.
+    {{kernel_params}}
+    {{newton_params}}
+    {{kernel_budget}}
+    {{binary_target}}
         With ``basis="rare"`` the basis is then the smaller of the lowest level and the levels
         above it.
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_basis,)
-        Row indices of the basis R in the training data.
-    support_vectors_ : {ndarray, sparse matrix} of shape (n_basis, n_features)
-        The basis points.
-    dual_coef_ : ndarray of shape (n_basis,)
-        The expansion coefficients β.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    objective_ : float
-        F_α (see Notes) at the solution.
-    n_iter_ : int
-        Newton iterations of the final fit.
-    converged_ : bool
-        Whether the final fit met its stopping test.
-    history_ : list of dict
-        One record per Newton iteration.
-    path_ : list of dict
-        With ``fit(..., alpha_path=...)``: one record per penalty (``alpha``, ``objective``,
-        ``iterations``, ``converged``, ``coef`` = β); otherwise empty.
-    n_pairs_ : int
-        Number of positive–negative pairs.
-    pair_target_ : str
-        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
-    classes_ : ndarray of shape (n_classes,)
-        The two class labels (ordinal targets: the levels, lowest first).
-    pos_label_ : int, float, bool or str
-        The positive class (binary labels only).
-    threshold_ : float
-        The score cut with the best (weighted) training accuracy, used by ``predict``.
-    intercept_ : float
-        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{kernel_attributes}}
+    {{newton_attributes}}
+    {{binary_attributes}}
 
     See Also
     --------
@@ -727,10 +725,7 @@ class RankRC(BinaryRankerMixin, _KernelModel):
 
     References
     ----------
-    .. [1] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
-       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
-    .. [2] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
-       *Information Retrieval*, 13(3), 201–215.
+    {{newton_references}}
 
     Examples
     --------
@@ -742,44 +737,41 @@ class RankRC(BinaryRankerMixin, _KernelModel):
     (True, True)
     """
 
-    _parameter_constraints: dict = {**_KernelModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
-                                    **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_KernelModel._parameter_constraints, **POS_LABEL_CONSTRAINT,
+                                              **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, alpha=1e-3, *, basis="rare", basis_size=None, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, loss="smoothed_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, random_state=0, max_bytes=DEFAULT_MAX_BYTES, pos_label=None,
-                 pair_options=None):
+    def __init__(self, alpha: float = 1e-3, *, basis: str | ArrayLike = "rare", basis_size: int | None = None,
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "sigma2", degree: int = 3,
+                 coef0: float = 1.0, loss: str = "smoothed_hinge", epsilon: float = 0.5, tol: float = 1e-8,
+                 max_iter: int = 100, max_cg_iter: int = 25, verbose: int = 0, random_state: Any = 0,
+                 max_bytes: float | None = DEFAULT_MAX_BYTES, pos_label: int | float | bool | str | None = None,
+                 pair_options: dict | None = None):
         super().__init__(alpha, basis=basis, basis_size=basis_size, kernel=kernel, gamma=gamma,
                          degree=degree, coef0=coef0, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
                          max_cg_iter=max_cg_iter, verbose=verbose, random_state=random_state,
-                         max_bytes=max_bytes)
+                         max_bytes=max_bytes, pair_options=pair_options)
         self.pos_label = pos_label
-        self.pair_options = pair_options
 
-    def fit(self, X, y, sample_weight=None, alpha_path=None):
+    @fill_doc(**_DOC)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,  # type: ignore[override]  # alpha_path is its one fit parameter
+            alpha_path: ArrayLike | None = None) -> RankRC:
         """Fit the ranker, optionally along a warm-started path of penalties.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
+        {{fit_X}}
         y : array-like of shape (n_samples,)
             Two class labels; ``pos_label`` (default the larger) is the positive class.
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        alpha_path : array-like of float, default=None
-            Penalties solved first, in the given order, each warm-started from the previous
-            solution, before ``alpha``; their solutions are kept in ``path_``.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)
 
 
+@fill_doc(**_DOC)
 class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
     """Kernel survival ranker over comparable pairs with a small expansion basis.
 
@@ -798,69 +790,16 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
         ``sample_weight`` are left out, as if removed).
     basis_size : int, default=None
         Size of the ``"random"`` basis (at most n_samples); None means the number of events.
-    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
-        The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
-    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
-        Kernel coefficient of ``"rbf"`` and ``"poly"`` (``"sigma2"``: 1/σ², σ² the mean
-        pairwise squared distance).
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    loss : {"smoothed_hinge", "squared_hinge"}, default="smoothed_hinge"
-        The pairwise loss of a risk difference.
-    epsilon : float, default=0.5
-        Half-width ε in (0, 1] of the smoothed hinge's quadratic zone.
-    tol : float, default=1e-8
-        Stopping tolerance: stop when ‖∇F‖_∞ ≤ tol or the Newton decrement is at most tol · F.
-    max_iter : int, default=100
-        Maximum number of Newton iterations.
-    max_cg_iter : int, default=25
-        Maximum number of conjugate-gradient steps per Newton iteration.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the Newton iterations.
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the ``"random"`` basis.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel block (``8 · n_samples · |R|`` bytes). None:
-        no limit.
-    pair_options : dict, default=None
-        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
-        (``"harrell"`` or ``"lprex"``), ``censored_weight``, ``time_weight``, ``time_scale``
-        and ``weights``.
-        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
-        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
-        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
-        estimate of the fitting rows; both keep the pairs unlisted.
+    {{kernel_params}}
+    {{newton_params}}
+    {{kernel_budget}}
+    {{survival_pairs}}
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_basis,)
-        Row indices of the basis R in the training data.
-    support_vectors_ : {ndarray, sparse matrix} of shape (n_basis, n_features)
-        The basis points.
-    dual_coef_ : ndarray of shape (n_basis,)
-        The expansion coefficients β.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    objective_ : float
-        F_α at the solution.
-    n_iter_ : int
-        Newton iterations of the final fit.
-    converged_ : bool
-        Whether the final fit met its stopping test.
-    history_ : list of dict
-        One record per Newton iteration.
-    path_ : list of dict
-        With ``fit(..., alpha_path=...)``: one record per penalty; otherwise empty.
-    n_pairs_ : int
-        Number of pairs.
-    pair_target_ : str
-        ``"survival"``.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{kernel_attributes}}
+    {{newton_attributes}}
+    {{survival_attributes}}
 
     See Also
     --------
@@ -875,10 +814,8 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
 
     References
     ----------
-    .. [1] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
-       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
-    .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
-       Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
+    {{newton_references}}
+    {{harrell_reference}}
 
     Examples
     --------
@@ -893,36 +830,22 @@ class SurvivalRankRC(SurvivalRankerMixin, _KernelModel):
     True
     """
 
-    _parameter_constraints: dict = {**_KernelModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_KernelModel._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
 
-    def __init__(self, alpha=1e-3, *, basis="rare", basis_size=None, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, loss="smoothed_hinge", epsilon=0.5, tol=1e-8, max_iter=100,
-                 max_cg_iter=25, verbose=0, random_state=0, max_bytes=DEFAULT_MAX_BYTES, pair_options=None):
-        super().__init__(alpha, basis=basis, basis_size=basis_size, kernel=kernel, gamma=gamma,
-                         degree=degree, coef0=coef0, loss=loss, epsilon=epsilon, tol=tol, max_iter=max_iter,
-                         max_cg_iter=max_cg_iter, verbose=verbose, random_state=random_state,
-                         max_bytes=max_bytes)
-        self.pair_options = pair_options
-
-    def fit(self, X, y, sample_weight=None, alpha_path=None):
+    @fill_doc(**_DOC)
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | float | None = None,  # type: ignore[override]  # alpha_path is its one fit parameter
+            alpha_path: ArrayLike | None = None) -> SurvivalRankRC:
         """Fit the risk ranker, optionally along a warm-started path of penalties.
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training data.
+        {{fit_X}}
         y : structured array of shape (n_samples,)
             Boolean event indicator and float time (see :func:`aucopt.survival_target`).
-        sample_weight : float or array-like of shape (n_samples,), default=None
-            Non-negative per-sample weights; pair (i, j) weighs ``sample_weight[i] *
-            sample_weight[j]``. A zero weight is the same as removing the row.
-        alpha_path : array-like of float, default=None
-            Penalties solved first, in the given order, each warm-started from the previous
-            solution, before ``alpha``; their solutions are kept in ``path_``.
+        {{fit_weights}}
 
         Returns
         -------
-        self : object
-            The fitted estimator.
+        {{fit_returns}}
         """
         return super().fit(X, y, sample_weight, alpha_path=alpha_path)

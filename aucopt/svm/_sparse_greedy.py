@@ -47,15 +47,26 @@ when ``n_iter_no_change`` consecutive checks do not improve; the final model is 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import Any, ClassVar, Literal
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import _memory
+from .._doc_parts import (
+    BINARY_ATTRIBUTES_DOC,
+    BINARY_PAIR_OPTIONS_DOC,
+    FEATURE_ATTRIBUTES_DOC,
+    SURVIVAL_IPCW_DOC,
+    SURVIVAL_PAIR_OPTIONS_DOC,
+)
+from .._docstrings import fill_doc
 from .._progress import progress_bar
 from .._validation import Count, check_fit_scale, penalty_from_C
 from ..base import (
@@ -81,7 +92,8 @@ from ._newton import newton_solve
 __all__ = ["SparseAUC", "SurvivalSparseAUC", "line_minimize", "retrain_due", "sparse_objective"]
 
 
-def sparse_objective(KJ, KJJ, beta, pairs: PairSet, C: float):
+def sparse_objective(KJ: np.ndarray, KJJ: np.ndarray, beta: ArrayLike, pairs: PairSet, C: float,
+                     ) -> tuple[float, np.ndarray, Callable[[ArrayLike], np.ndarray]]:
     """Objective, gradient and Hessian product of the sparse kernel AUC problem.
 
     E(β) = ½ βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − (f_i − f_j))² with f = K_{·J}β, evaluated
@@ -137,15 +149,16 @@ def sparse_objective(KJ, KJJ, beta, pairs: PairSet, C: float):
     E = 0.5 * float(beta @ KJJ_beta) + 0.5 * C * L
     grad = KJJ_beta + 0.5 * C * (KJ.T @ c)
 
-    def hessp(v):
+    def hessp(v: ArrayLike) -> np.ndarray:
         v = np.asarray(v, dtype=float)
         return KJJ @ v + 0.5 * C * (KJ.T @ H.matvec(KJ @ v))
 
     return E, grad, hessp
 
 
-def line_minimize(pairs: PairSet, z, col, b: float, kqq: float, C: float, *, at0=None, tol=1e-10,
-                  max_iter=60):
+def line_minimize(pairs: PairSet, z: ArrayLike, col: ArrayLike, b: float, kqq: float, C: float, *,
+                  at0: tuple[float, float, float, float] | None = None, tol: float = 1e-10,
+                  max_iter: int = 60) -> tuple[float, float, int]:
     """Exact minimizer of the one-coefficient subproblem of a greedy step.
 
     Minimizes φ(t) − φ(0) = t b + ½ k_qq t² + (C/2)[L(z + t c) − L(z)], the change of the
@@ -301,10 +314,73 @@ def _improves(score: float, loss: float, best_score: float, best_loss: float, mi
     return score > best_score - min_delta and loss < best_loss * (1.0 - min_delta)
 
 
+_RandomState = int | np.random.RandomState | np.random.Generator | None
+
+
+class _Basis:
+    """The growing basis J: its kernel columns K_{·J}, coefficients β_J and training scores f = K_{·J}β_J.
+
+    Rows that duplicate each other share a group, and a group enters the basis once.
+    """
+
+    def __init__(self, Xt: np.ndarray, d_max: int):
+        self.groups = np.unique(Xt, axis=0, return_inverse=True)[1].ravel()  # duplicate rows share a group
+        self.used = np.zeros(self.groups.max() + 1, dtype=bool)
+        self.KJ = np.empty((len(Xt), d_max))
+        self.J: list[int] = []
+        self.beta = np.zeros(0)
+        self.z = np.zeros(len(Xt))
+
+    @property
+    def size(self) -> int:
+        return len(self.J)
+
+    def free_rows(self) -> np.ndarray:
+        """The fitting rows that no basis point duplicates."""
+        return np.flatnonzero(~self.used[self.groups])
+
+    def add(self, q: int, col: np.ndarray, t: float) -> None:
+        """Row q enters with kernel column ``col`` and coefficient t."""
+        self.KJ[:, self.size] = col
+        self.J.append(q)
+        self.used[self.groups[q]] = True
+        self.beta = np.append(self.beta, t)
+        self.z = self.z + t * col
+
+    def blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """K_{·J} and K_JJ."""
+        d = self.size
+        return self.KJ[:, :d], self.KJ[self.J, :d]
+
+
+class _Validation:
+    """The held-out rows: the validation score and mean pair loss of a model, and the best check so far."""
+
+    def __init__(self, rows: np.ndarray, X: np.ndarray, y: Any, pairs: PairSet,
+                 score: Callable[[Any, np.ndarray], float], min_delta: float, n_iter_no_change: int):
+        self.rows, self.X, self.y, self.pairs, self.score = rows, X, y, pairs, score
+        self.min_delta, self.n_iter_no_change = min_delta, n_iter_no_change
+        self.best: tuple[float, float, int, np.ndarray, float] | None = None  # (score, loss, size, beta, E)
+        self.since_best = 0
+
+    def evaluate(self, kernel: Kernel, basis_points: np.ndarray, beta: np.ndarray) -> tuple[float, float]:
+        """Validation score (AUC, C-index) and mean squared-hinge loss per validation pair."""
+        s = kernel(self.X, basis_points) @ beta
+        return float(self.score(self.y, s)), pair_loss(self.pairs, s, "squared_hinge")[0] / self.pairs.total_weight()
+
+    def should_stop(self, score: float, loss: float, size: int, beta: np.ndarray, E: float) -> bool:
+        """Record a check; True when ``n_iter_no_change`` consecutive checks have not improved."""
+        if self.best is None or _improves(score, loss, self.best[0], self.best[1], self.min_delta):
+            self.best, self.since_best = (score, loss, size, beta.copy(), E), 0
+            return False
+        self.since_best += 1
+        return self.since_best >= self.n_iter_no_change
+
+
 class _SparseGreedy(BaseEstimator):
     """Shared parameters and fit of the greedy sparse kernel AUC rankers."""
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: ClassVar[dict] = {
         "C": [positive()],
         "basis_size": [Count(Integral, 1, None, closed="left"), None],
         "kappa": [Count(Integral, 1, None, closed="left")],
@@ -320,12 +396,16 @@ class _SparseGreedy(BaseEstimator):
         **VERBOSE_CONSTRAINT,
         **RANDOM_STATE_CONSTRAINT,
         **MAX_BYTES_CONSTRAINT,
+        **PAIR_OPTIONS_CONSTRAINT,
     }
 
-    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
-                 max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, C: float = 1.0, *, basis_size: int | None = None, kappa: int = 100,
+                 selection: Literal["exact", "newton1"] = "exact", retrain: Literal["schedule", "always"] = "schedule",
+                 validation_fraction: float = 0.2, n_iter_no_change: int = 3, min_delta: float = 1e-3,
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "sigma2", degree: int = 3,
+                 coef0: float = 1.0, tol: float = 1e-8, max_iter: int = 100, verbose: int = 0,
+                 random_state: _RandomState = 0, max_bytes: float | None = DEFAULT_MAX_BYTES,
+                 pair_options: dict[str, Any] | None = None):
         self.C = C
         self.basis_size = basis_size
         self.kappa = kappa
@@ -343,14 +423,16 @@ class _SparseGreedy(BaseEstimator):
         self.verbose = verbose
         self.random_state = random_state
         self.max_bytes = max_bytes
+        self.pair_options = pair_options
 
-    def _split(self, pairs: PairSet, m: int):
+    def _split(self, pairs: PairSet, m: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Stratified (class / event / ordinal level) split into fitting and validation rows."""
         if self.validation_fraction == 0:
             return np.arange(m), None
         rng = as_generator(self.random_state)
         val = []
         if pairs.target == "multipartite":  # one stratum per level, highest first
+            assert pairs.labels is not None  # multipartite pairs keep their labels
             strata = [np.flatnonzero(pairs.labels == level) for level in np.unique(pairs.labels)[::-1]]
         else:
             strata = [np.flatnonzero(pairs.signs > 0), np.flatnonzero(pairs.signs <= 0)]
@@ -365,7 +447,7 @@ class _SparseGreedy(BaseEstimator):
         va = np.sort(np.concatenate(val))
         return np.setdiff1d(np.arange(m), va), va
 
-    def _val_score(self, y, scores):
+    def _val_score(self, y: Any, scores: np.ndarray) -> float:
         if self._is_survival:
             return harrell_c(y, scores)
         if self._pair_target_options()[0] == "multipartite":
@@ -373,7 +455,35 @@ class _SparseGreedy(BaseEstimator):
         return roc_auc(y, scores, pos_label=self.pos_label)
 
     # ------------------------------------------------------------------ fit
-    def _fit(self, X, y, sample_weight=None):
+    def _fit(self, X: Any, y: Any, sample_weight: ArrayLike | None = None) -> _SparseGreedy:
+        """Check the data, grow the basis on the fitting rows and keep the final (or best validated) model."""
+        X, tr, pairs, validation = self._fitting_data(X, y, sample_weight)
+        Xt, n_fit = X[tr], len(tr)
+        d_max = self._basis_limit(n_fit)
+        self.kernel_ = kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=Xt)
+        basis, E, path, stop_reason = self._grow(Xt, pairs, kernel, d_max, validation)
+        self._warn_if_capped(validation is not None and basis.size >= d_max and stop_reason != "validation", d_max)
+        J, beta = basis.J, basis.beta
+        self.val_score_ = None
+        if validation is not None and validation.best is not None:  # the best validated checkpoint
+            self.val_score_, _, size, beta, E = validation.best
+            J = J[:size]
+        self.support_ = tr[np.asarray(J, dtype=np.int64)]
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = beta
+        self.objective_ = float(E)
+        self.path_ = path
+        self.n_iter_ = len(path)
+        self.stop_reason_ = stop_reason
+        self.train_indices_ = tr
+        self.validation_indices_ = None if validation is None else validation.rows
+        self.n_pairs_ = pairs.n_pairs
+        self.pair_target_ = pairs.target
+        return self
+
+    def _fitting_data(self, X: Any, y: Any, sample_weight: ArrayLike | None,
+                      ) -> tuple[np.ndarray, np.ndarray, PairSet, _Validation | None]:
+        """The checked data, the fitting rows, their pairs and the validation rows (None without)."""
         self._validate_params()
         X = validate_data(self, X, dtype=np.float64, reset=True)
         check_fit_scale(self, X, sample_weight)
@@ -393,105 +503,95 @@ class _SparseGreedy(BaseEstimator):
                 "All pair weights are zero: sample_weight leaves no pair with positive weight among the "
                 "fitting rows (e.g. only one class, or no event, has nonzero weight).")
         penalty_from_C(self.C, N)  # the inner Newton penalty 2/(C N) must be a positive float
-        val_pairs = None if va is None else self._make_pairs(y[va], None, rows=va)
-        if val_pairs is not None and val_pairs.n_pairs == 0:
+        if va is None:
+            return X, tr, pairs, None
+        val_pairs = self._make_pairs(y[va], None, rows=va)
+        if val_pairs.n_pairs == 0:
             raise ValueError("The validation rows have no comparable pair; lower validation_fraction or use 0.")
-        Xt, l = X[tr], len(tr)
-        d_max = min(max(1, l // 2), 512) if self.basis_size is None else self.basis_size
-        if d_max > l:
-            raise ValueError(f"basis_size={self.basis_size} exceeds the {l} fitting rows "
+        return X, tr, pairs, _Validation(va, X[va], y[va], val_pairs, self._val_score, self.min_delta,
+                                         self.n_iter_no_change)
+
+    def _basis_limit(self, n_fit: int) -> int:
+        """The final basis size (``basis_size``, or min(l/2, 512)), its kernel columns checked against ``max_bytes``."""
+        d_max = min(max(1, n_fit // 2), 512) if self.basis_size is None else self.basis_size
+        if d_max > n_fit:
+            raise ValueError(f"basis_size={self.basis_size} exceeds the {n_fit} fitting rows "
                              "(the training rows outside the validation split).")
-        n_cand = min(self.kappa, l)
-        _memory.refuse(_memory.sparse_auc_bytes(l, d_max, n_cand), self.max_bytes,
-                       f"The {l:,} x {d_max:,} kernel block plus {n_cand} candidate columns and their temporaries",
-                       lambda: _memory.sparse_auc_routes(type(self).__name__, l, n_cand,
+        n_cand = min(self.kappa, n_fit)
+        _memory.refuse(_memory.sparse_auc_bytes(n_fit, d_max, n_cand), self.max_bytes,
+                       f"The {n_fit:,} x {d_max:,} kernel block plus {n_cand} candidate columns and their temporaries",
+                       lambda: _memory.sparse_auc_routes(type(self).__name__, n_fit, n_cand,
                                                          survival=self._is_survival, max_bytes=self.max_bytes))
-        kernel = Kernel.from_params(self.kernel, self.gamma, self.degree, self.coef0, X=Xt)
-        self.kernel_ = kernel
-        C, rng = float(self.C), as_generator(self.random_state)
-        groups = np.unique(Xt, axis=0, return_inverse=True)[1].ravel()  # duplicate rows share a group
-        used = np.zeros(groups.max() + 1, dtype=bool)
-        KJ = np.empty((l, d_max))
-        J, beta, z = [], np.zeros(0), np.zeros(l)
-        E = 0.5 * C * pair_loss(pairs, z, "squared_hinge")[0]
-        path, best, since_best = [], None, 0  # best: (val score, val loss, size, beta, E)
+        return d_max
+
+    def _grow(self, Xt: np.ndarray, pairs: PairSet, kernel: Kernel, d_max: int, validation: _Validation | None,
+              ) -> tuple[_Basis, float, list[dict], str]:
+        """The greedy loop: add the best of ``kappa`` random candidates, re-optimize on schedule, validate.
+
+        Returns the basis, its objective E, the path and the stop reason.
+        """
+        C, N, rng = float(self.C), pairs.total_weight(), as_generator(self.random_state)
+        basis = _Basis(Xt, d_max)
+        E = 0.5 * C * pair_loss(pairs, basis.z, "squared_hinge")[0]
+        path: list[dict] = []
         self.n_retrains_ = self._newton_capped = 0
-        stopped_by_validation, stop_reason = False, "basis_size"
+        stop_reason = "basis_size"
         bar = progress_bar(bool(self.verbose), total=d_max, desc=type(self).__name__, unit="basis")
-        while len(J) < d_max:
-            free = np.flatnonzero(~used[groups])
+        while basis.size < d_max:
+            free = basis.free_rows()
             if free.size == 0:
                 stop_reason = "no_candidates"
                 break
             cand = rng.choice(free, min(self.kappa, free.size), replace=False)
             Kc = kernel(Xt, Xt[cand])
-            kqq = Kc[cand, np.arange(len(cand))]
-            L0, c0, H = pair_loss_and_hessian(pairs, z, "squared_hinge")  # shared state at t = 0
-            g = z[cand] + 0.5 * C * (Kc.T @ c0)  # φ'(0) per candidate (b_q = K_qJ β_J = f_q)
-            h = kqq + 0.5 * C * np.einsum("ia,ia->a", Kc, H.matmat(Kc))  # φ''(0) per candidate
-            if self.selection == "exact":
-                sc = 1.0 + np.abs(z[cand]) + 0.5 * C * (np.abs(Kc).T @ np.abs(c0))
-                res = [line_minimize(pairs, z, Kc[:, a], z[q], kqq[a], C, at0=(L0, g[a], h[a], sc[a]))
-                       for a, q in enumerate(cand)]
-                a = int(np.argmin([r[1] for r in res]))
-                t, dE = res[a][:2]
-            else:  # one Newton step from t = 0: predicted decrease g²/(2h), then exact for the winner
-                pred = np.where(h > 0, -0.5 * g * g / np.maximum(h, 1e-300), 0.0)
-                a = int(np.argmin(pred))
-                t, dE = line_minimize(pairs, z, Kc[:, a], z[cand[a]], kqq[a], C,
-                                      at0=(L0, g[a], h[a], 1.0 + abs(z[cand[a]])
-                                           + 0.5 * C * float(np.abs(Kc[:, a]) @ np.abs(c0))))[:2]
-            q = int(cand[a])
-            k = len(J)
-            J.append(q)
-            used[groups[q]] = True
-            KJ[:, k] = Kc[:, a]
-            beta = np.append(beta, t)
-            z = z + t * Kc[:, a]
-            E_new = E + dE
-            retrained = retrain_due(k + 1, d_max, self.retrain)
+            a, t, dE = self._best_candidate(pairs, basis.z, Kc, cand, C)
+            basis.add(int(cand[a]), Kc[:, a], t)
+            E += dE
+            retrained = retrain_due(basis.size, d_max, self.retrain)
             if retrained:
-                beta, E_new = self._retrain(KJ[:, :k + 1], KJ[J, :k + 1], beta, pairs, C, N)
-                z = KJ[:, :k + 1] @ beta
-            E = E_new
-            rec = {"n_basis": k + 1, "objective": E, "val_score": None, "val_loss": None, "retrained": retrained,
-                   "added": q}
+                basis.beta, E = self._retrain(*basis.blocks(), basis.beta, pairs, C, N)
+                basis.z = basis.blocks()[0] @ basis.beta
+            rec = {"n_basis": basis.size, "objective": E, "val_score": None, "val_loss": None,
+                   "retrained": retrained, "added": basis.J[-1]}
             path.append(rec)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(E=f"{E:.6g}")
-            if retrained and va is not None:
-                s = kernel(X[va], Xt[J]) @ beta
-                score = rec["val_score"] = float(self._val_score(y[va], s))
-                loss = rec["val_loss"] = pair_loss(val_pairs, s, "squared_hinge")[0] / val_pairs.total_weight()
-                if best is None or _improves(score, loss, best[0], best[1], self.min_delta):
-                    best, since_best = (score, loss, k + 1, beta.copy(), E), 0
-                else:
-                    since_best += 1
-                    if since_best >= self.n_iter_no_change:
-                        stopped_by_validation, stop_reason = True, "validation"
-                        break
+            if retrained and validation is not None:
+                score, loss = validation.evaluate(kernel, Xt[basis.J], basis.beta)
+                rec["val_score"], rec["val_loss"] = score, loss
+                if validation.should_stop(score, loss, basis.size, basis.beta, E):
+                    stop_reason = "validation"
+                    break
         if bar is not None:
             bar.close()
-        self._warn_if_capped(va is not None and len(J) >= d_max and not stopped_by_validation, d_max)
-        if best is not None:  # the best validated checkpoint
-            self.val_score_, _, size, beta, E = best
-            J = J[:size]
-        else:
-            self.val_score_ = None
-        self.support_ = tr[np.asarray(J, dtype=np.int64)]
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = beta
-        self.objective_ = float(E)
-        self.path_ = path
-        self.n_iter_ = len(path)
-        self.stop_reason_ = stop_reason
-        self.train_indices_, self.validation_indices_ = tr, va
-        self.n_pairs_ = pairs.n_pairs
-        self.pair_target_ = pairs.target
-        return self
+        return basis, E, path, stop_reason
 
-    def _warn_if_capped(self, basis_capped: bool, d_max: int):
+    def _best_candidate(self, pairs: PairSet, z: np.ndarray, Kc: np.ndarray, cand: np.ndarray, C: float,
+                        ) -> tuple[int, float, float]:
+        """The candidate to add (its column of ``Kc``), its coefficient t* and the decrease of E.
+
+        The loss state at t = 0 (φ'(0), φ''(0) of every candidate) is shared by all candidates;
+        ``selection="exact"`` minimizes φ for each, ``"newton1"`` for the best predicted one only.
+        """
+        kqq = Kc[cand, np.arange(len(cand))]
+        L0, c0, H = pair_loss_and_hessian(pairs, z, "squared_hinge")  # shared state at t = 0
+        g = z[cand] + 0.5 * C * (Kc.T @ c0)  # φ'(0) per candidate (b_q = K_qJ β_J = f_q)
+        h = kqq + 0.5 * C * np.einsum("ia,ia->a", Kc, H.matmat(Kc))  # φ''(0) per candidate
+        if self.selection == "exact":
+            sc = 1.0 + np.abs(z[cand]) + 0.5 * C * (np.abs(Kc).T @ np.abs(c0))
+            res = [line_minimize(pairs, z, Kc[:, a], z[q], kqq[a], C, at0=(L0, g[a], h[a], sc[a]))
+                   for a, q in enumerate(cand)]
+            a = int(np.argmin([r[1] for r in res]))
+            return a, res[a][0], res[a][1]
+        # one Newton step from t = 0: predicted decrease g²/(2h), then exact for the winner
+        pred = np.where(h > 0, -0.5 * g * g / np.maximum(h, 1e-300), 0.0)
+        a = int(np.argmin(pred))
+        scale = 1.0 + abs(z[cand[a]]) + 0.5 * C * float(np.abs(Kc[:, a]) @ np.abs(c0))
+        t, dE, _ = line_minimize(pairs, z, Kc[:, a], z[cand[a]], kqq[a], C, at0=(L0, g[a], h[a], scale))
+        return a, t, dE
+
+    def _warn_if_capped(self, basis_capped: bool, d_max: int) -> None:
         """ConvergenceWarning when a limit, not the stopping rule, ended the fit."""
         name = type(self).__name__
         if basis_capped:
@@ -508,7 +608,8 @@ class _SparseGreedy(BaseEstimator):
                 ConvergenceWarning)
         del self._newton_capped
 
-    def _retrain(self, KJ, KJJ, beta, pairs, C, N):
+    def _retrain(self, KJ: np.ndarray, KJJ: np.ndarray, beta: np.ndarray, pairs: PairSet, C: float, N: float,
+                 ) -> tuple[np.ndarray, float]:
         """Newton on β_J in the whitened variable (α = 2/(CN), E = (CN/2)·F); never increases E."""
         E_old = sparse_objective(KJ, KJJ, beta, pairs, C)[0]
         eigval, eigvec = np.linalg.eigh(0.5 * (KJJ + KJJ.T))
@@ -526,12 +627,99 @@ class _SparseGreedy(BaseEstimator):
         E_new = sparse_objective(KJ, KJJ, beta_new, pairs, C)[0]
         return (beta_new, E_new) if E_new <= E_old else (beta, E_old)
 
-    def _expansion(self, X):
+    def _expansion(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_
 
 
+#: docstring parts shared by SparseAUC and SurvivalSparseAUC (see :func:`aucopt._docstrings.fill_doc`)
+_DOC = dict(
+    basis_parameters="""
+        C : float, default=1.0
+            Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
+            The loss is not normalized, so good values shrink roughly like 1 / (number of pairs).
+        basis_size : int, default=None
+            Maximum number of basis vectors ``|J|``, at most the number of fitting rows; None means
+            min(l/2, 512) for l fitting rows. Validation stopping may end with fewer; reaching
+            ``basis_size`` before the validation rule holds issues a ``ConvergenceWarning``.
+        kappa : int, default=100
+            Random candidates examined per addition (the paper's κ).
+        selection : {"exact", "newton1"}, default="exact"
+            How candidates are ranked: ``"exact"`` minimizes the one-coefficient subproblem of
+            each candidate (Kakkar et al. 2017, Sec. 4.2, Method 2); ``"newton1"`` ranks them by
+            the decrease predicted by one Newton step and minimizes exactly for the winner only.
+        retrain : {"schedule", "always"}, default="schedule"
+            When all coefficients are re-optimized: at basis sizes {1, …, 8, 10, 12, 14, 16, 20,
+            23, 27, 32, …} and at ``basis_size`` (see :func:`retrain_due`), or after every addition.""",
+    kernel_parameters="""
+        kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
+            The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
+        gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
+            Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"sigma2"`` is 1/σ² with σ² the mean
+            pairwise squared distance of the fitting rows; the paper's exp(−‖x − x'‖²/(2σ²)) is
+            ``gamma=1/(2σ²)``.
+        degree : int, default=3
+            Degree of the ``"poly"`` kernel.
+        coef0 : float, default=1.0
+            Independent term of the ``"poly"`` kernel.
+        tol : float, default=1e-8
+            Stopping tolerance of the Newton re-optimization (on the normalized objective, see
+            :func:`aucopt.svm.newton_solve`).
+        max_iter : int, default=100
+            Maximum number of Newton iterations per re-optimization; a re-optimization stopped by
+            it before ``tol`` holds issues a ``ConvergenceWarning``.
+        verbose : int, default=0
+            0 silent; ≥ 1 shows a progress bar of the basis growth.
+        random_state : int, RandomState instance, numpy.random.Generator or None, default=0
+            Seed of the validation split and of the candidate draws.
+        max_bytes : float or None, default=2147483648
+            Memory budget in bytes (2 GiB) of the kernel columns (8 · l · (basis_size + kappa)
+            bytes): larger problems raise :class:`~aucopt.ProblemTooLargeError` before any kernel
+            evaluation. None: no limit.""",
+    basis_attributes="""
+        support_ : ndarray of shape (n_basis,)
+            Row indices of the basis J in the training data, in order of addition.
+        support_vectors_ : ndarray of shape (n_basis, n_features)
+            The basis points.
+        dual_coef_ : ndarray of shape (n_basis,)
+            The expansion coefficients β_J.
+        kernel_ : Kernel
+            The kernel with its resolved ``gamma``.
+        objective_ : float
+            E of the returned model on the fitting rows.""",
+    growth_attributes="""
+        path_ : list of dict
+            One record per addition: ``n_basis``, ``objective`` (E after the addition and any
+            re-optimization; non-increasing), ``val_score`` and ``val_loss`` (the validation score
+            of ``val_score_`` and the mean squared-hinge loss per validation pair, at validated
+            re-optimization points, else None), ``retrained``, ``added`` (the row index among the
+            fitting rows).
+        n_iter_ : int
+            Number of greedy additions performed (``len(path_)``).
+        stop_reason_ : {"basis_size", "validation", "no_candidates"}
+            What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
+            (``n_iter_no_change`` checks without an improvement); or every distinct fitting
+            row was already in the basis.
+        n_retrains_ : int
+            Number of Newton re-optimizations.
+        train_indices_, validation_indices_ : ndarray
+            The fitting and validation rows (``validation_indices_`` is None without validation).
+        n_pairs_ : int
+            Number of pairs among the fitting rows.""",
+    reference_kakkar="""
+        .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
+           classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
+           Conference on Data Mining*, 291–299.""",
+    binary_pair_options=BINARY_PAIR_OPTIONS_DOC,
+    binary_attributes=BINARY_ATTRIBUTES_DOC,
+    survival_pair_options=SURVIVAL_PAIR_OPTIONS_DOC,
+    survival_ipcw=SURVIVAL_IPCW_DOC,
+    feature_attributes=FEATURE_ATTRIBUTES_DOC,
+)
+
+
+@fill_doc(**_DOC)
 class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     """Sparse non-linear AUC ranker: a greedily grown kernel basis with a squared-hinge pair loss.
 
@@ -542,22 +730,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
 
     Parameters
     ----------
-    C : float, default=1.0
-        Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
-        The loss is not normalized, so good values shrink roughly like 1 / (number of pairs).
-    basis_size : int, default=None
-        Maximum number of basis vectors ``|J|``, at most the number of fitting rows; None means
-        min(l/2, 512) for l fitting rows. Validation stopping may end with fewer; reaching
-        ``basis_size`` before the validation rule holds issues a ``ConvergenceWarning``.
-    kappa : int, default=100
-        Random candidates examined per addition (the paper's κ).
-    selection : {"exact", "newton1"}, default="exact"
-        How candidates are ranked: ``"exact"`` minimizes the one-coefficient subproblem of
-        each candidate (Kakkar et al. 2017, Sec. 4.2, Method 2); ``"newton1"`` ranks them by
-        the decrease predicted by one Newton step and minimizes exactly for the winner only.
-    retrain : {"schedule", "always"}, default="schedule"
-        When all coefficients are re-optimized: at basis sizes {1, …, 8, 10, 12, 14, 16, 20,
-        23, 27, 32, …} and at ``basis_size`` (see :func:`retrain_due`), or after every addition.
+    {{basis_parameters}}
     validation_fraction : float, default=0.2
         Fraction of the rows (stratified by class) held out for early stopping, in [0, 1);
         0 disables validation and grows the basis to ``basis_size``.
@@ -569,88 +742,21 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     min_delta : float, default=1e-3
         Minimum improvement of the validation AUC (and relative improvement of the validation
         loss at an equal AUC) that counts as a change.
-    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
-        The kernel; a callable ``k(A, B)`` returns the (len(A), len(B)) kernel matrix.
-    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
-        Kernel coefficient of ``"rbf"`` and ``"poly"``: ``"sigma2"`` is 1/σ² with σ² the mean
-        pairwise squared distance of the fitting rows; the paper's exp(−‖x − x'‖²/(2σ²)) is
-        ``gamma=1/(2σ²)``.
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    tol : float, default=1e-8
-        Stopping tolerance of the Newton re-optimization (on the normalized objective, see
-        :func:`aucopt.svm.newton_solve`).
-    max_iter : int, default=100
-        Maximum number of Newton iterations per re-optimization; a re-optimization stopped by
-        it before ``tol`` holds issues a ``ConvergenceWarning``.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the basis growth.
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the validation split and of the candidate draws.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel columns (8 · l · (basis_size + kappa)
-        bytes): larger problems raise :class:`~aucopt.ProblemTooLargeError` before any kernel
-        evaluation. None: no limit.
+    {{kernel_parameters}}
     pos_label : int, float, bool or str, default=None
         The positive class; None means the larger of the two labels.
     pair_options : dict, default=None
-        The pairs to rank, in the vocabulary of the survival estimators' ``pair_options``:
-        ``{"target": "bipartite"}`` (the default: every positive over every negative), or
-        ``{"target": "multipartite"}`` for ordinal labels, one pair per ``y_i > y_j``
-        (:meth:`aucopt.PairSet.multipartite`), with ``"levels": [lowest, ..., highest]`` giving
-        the order of the label values (default: the sorted distinct labels). A ranker of ordinal
-        levels has ``classes_`` = the levels in order, ``decision_function`` = its scores
-        (higher = higher level), ``score`` = the multipartite C-index, and no ``predict`` (it
-        learns no cut points between the levels); ``pos_label`` must then be None.
+        {{binary_pair_options}}
         The validation split is then stratified by level, and ``val_score_`` is the C-index.
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_basis,)
-        Row indices of the basis J in the training data, in order of addition.
-    support_vectors_ : ndarray of shape (n_basis, n_features)
-        The basis points.
-    dual_coef_ : ndarray of shape (n_basis,)
-        The expansion coefficients β_J.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    objective_ : float
-        E of the returned model on the fitting rows.
+    {{basis_attributes}}
     val_score_ : float or None
         Validation AUC of the returned model (None without validation).
-    path_ : list of dict
-        One record per addition: ``n_basis``, ``objective`` (E after the addition and any
-        re-optimization; non-increasing), ``val_score`` and ``val_loss`` (validation AUC and
-        mean squared-hinge loss per validation pair, at validated re-optimization points, else
-        None), ``retrained``, ``added`` (the row index among the fitting rows).
-    n_iter_ : int
-        Number of greedy additions performed (``len(path_)``).
-    stop_reason_ : {"basis_size", "validation", "no_candidates"}
-        What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
-        (``n_iter_no_change`` checks without an improvement); or every distinct fitting
-        row was already in the basis.
-    n_retrains_ : int
-        Number of Newton re-optimizations.
-    train_indices_, validation_indices_ : ndarray
-        The fitting and validation rows (``validation_indices_`` is None without validation).
-    n_pairs_ : int
-        Number of pairs among the fitting rows.
-    pair_target_ : str
-        ``"bipartite"``, or ``"multipartite"`` (``pair_options`` target).
-    classes_ : ndarray of shape (n_classes,)
-        The two class labels (ordinal targets: the levels, lowest first).
-    pos_label_ : int, float, bool or str
-        The positive class (binary labels only).
-    threshold_ : float
-        The score cut with the best (weighted) training accuracy, used by ``predict``.
-    intercept_ : float
-        ``decision_function(x)`` = f(x) + ``intercept_`` (for ``pos_label_ == classes_[1]``).
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{growth_attributes}}
+    {{binary_attributes}}
+    {{feature_attributes}}
 
     See Also
     --------
@@ -667,9 +773,7 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
 
     References
     ----------
-    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
-       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
-       Conference on Data Mining*, 291–299.
+    {{reference_kakkar}}
     .. [2] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
        *Information Retrieval*, 13(3), 201–215.
 
@@ -683,22 +787,24 @@ class SparseAUC(BinaryRankerMixin, _SparseGreedy):
     ((8, 5), True)
     """
 
-    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **POS_LABEL_CONSTRAINT,
-                                    **PAIR_OPTIONS_CONSTRAINT}
+    _parameter_constraints: ClassVar[dict] = {**_SparseGreedy._parameter_constraints, **POS_LABEL_CONSTRAINT}
 
-    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
-                 max_bytes=DEFAULT_MAX_BYTES, pos_label=None, pair_options=None):
+    def __init__(self, C: float = 1.0, *, basis_size: int | None = None, kappa: int = 100,
+                 selection: Literal["exact", "newton1"] = "exact", retrain: Literal["schedule", "always"] = "schedule",
+                 validation_fraction: float = 0.2, n_iter_no_change: int = 3, min_delta: float = 1e-3,
+                 kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "sigma2", degree: int = 3,
+                 coef0: float = 1.0, tol: float = 1e-8, max_iter: int = 100, verbose: int = 0,
+                 random_state: _RandomState = 0, max_bytes: float | None = DEFAULT_MAX_BYTES,
+                 pos_label: int | float | bool | str | None = None, pair_options: dict[str, Any] | None = None):
         super().__init__(C, basis_size=basis_size, kappa=kappa, selection=selection, retrain=retrain,
                          validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change,
                          min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                          tol=tol, max_iter=max_iter, verbose=verbose, random_state=random_state,
-                         max_bytes=max_bytes)
+                         max_bytes=max_bytes, pair_options=pair_options)
         self.pos_label = pos_label
-        self.pair_options = pair_options
 
 
+@fill_doc(**_DOC)
 class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
     """Sparse kernel survival ranker over comparable pairs with a greedily grown basis.
 
@@ -708,97 +814,36 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
 
     Parameters
     ----------
-    C : float, default=1.0
-        Weight of the pairwise loss (> 0) in E = ½βᵀK_JJβ + (C/2) Σ w_ij max(0, 1 − f_i + f_j)².
-    basis_size : int, default=None
-        Maximum number of basis vectors, at most the number of fitting rows; None means
-        min(l/2, 512). Reaching it before the validation rule holds issues a
-        ``ConvergenceWarning``.
-    kappa : int, default=100
-        Random candidates examined per addition.
-    selection : {"exact", "newton1"}, default="exact"
-        How candidates are ranked (see :class:`SparseAUC`).
-    retrain : {"schedule", "always"}, default="schedule"
-        When all coefficients are re-optimized (see :func:`retrain_due`).
+    {{basis_parameters}}
     validation_fraction : float, default=0.2
         Fraction of the rows (stratified by event) held out for early stopping on Harrell's C,
-        in [0, 1); 0 disables validation.
+        in [0, 1); 0 disables validation and grows the basis to ``basis_size``.
     n_iter_no_change : int, default=3
         Stop when this many consecutive validation checks fail to improve on the best earlier
         check (see :class:`SparseAUC`, with Harrell's C for the AUC).
     min_delta : float, default=1e-3
         Minimum improvement of the validation C-index (and relative improvement of the
         validation loss at an equal C-index) that counts as a change.
-    kernel : {"rbf", "linear", "poly"} or callable, default="rbf"
-        The kernel.
-    gamma : {"sigma2", "scale", "auto"} or float, default="sigma2"
-        Kernel coefficient of ``"rbf"`` and ``"poly"`` (``"sigma2"``: 1/σ², σ² the mean
-        pairwise squared distance).
-    degree : int, default=3
-        Degree of the ``"poly"`` kernel.
-    coef0 : float, default=1.0
-        Independent term of the ``"poly"`` kernel.
-    tol : float, default=1e-8
-        Stopping tolerance of the Newton re-optimization.
-    max_iter : int, default=100
-        Maximum number of Newton iterations per re-optimization; a re-optimization stopped by
-        it before ``tol`` holds issues a ``ConvergenceWarning``.
-    verbose : int, default=0
-        0 silent; ≥ 1 shows a progress bar of the basis growth.
-    random_state : int, RandomState instance, numpy.random.Generator or None, default=0
-        Seed of the validation split and of the candidate draws.
-    max_bytes : float or None, default=2147483648
-        Memory budget in bytes (2 GiB) of the kernel columns. None: no limit.
+    {{kernel_parameters}}
     pair_options : dict, default=None
-        The survival pair variant, passed to :meth:`aucopt.PairSet.survival`: ``variant``
-        (``"harrell"`` or ``"lprex"``: also censored–censored pairs, weighted by
-        ``censored_weight``), ``time_weight`` (``"linear"``, ``"log"``, ``"capped"`` or a
-        callable of the time gap), ``time_scale`` and ``weights`` (user pair weights). User pair
-        weights refer to the rows of the ``X`` given to ``fit``: an array aligned with the pairs
-        of all those rows (``PairSet.survival(y, variant=...).to_arrays()`` order), or a callable
-        ``weights(i, j, t_i, t_j, e_i, e_j)`` receiving their row indices. The fit uses the
-        pairs among the fitting rows (the rows outside the validation split, with nonzero
+        {{survival_pair_options}}
+        User pair weights refer to the rows of the ``X`` given to ``fit``: an array aligned with
+        the pairs of all those rows (``PairSet.survival(y, variant=...).to_arrays()`` order), or a
+        callable ``weights(i, j, t_i, t_j, e_i, e_j)`` receiving their row indices. The fit uses
+        the pairs among the fitting rows (the rows outside the validation split, with nonzero
         ``sample_weight``), each with its own weight; ``time_scale=None`` is the median time gap
         of those pairs.
-        ``{"weights": "ipcw"}`` trains on Uno's censoring weights 1/Ĝ(T_i)² (``"tau"``: only the
-        pairs whose event comes before it) and ``{"horizon": τ}`` on the pairs of the time-dependent
-        AUC(τ) (with ``"weights": "ipcw"`` its weights 1/Ĝ(T_i)), Ĝ the censoring Kaplan–Meier
-        estimate of the fitting rows; both keep the pairs unlisted.
+        {{survival_ipcw}}
 
     Attributes
     ----------
-    support_ : ndarray of shape (n_basis,)
-        Row indices of the basis J in the training data, in order of addition.
-    support_vectors_ : ndarray of shape (n_basis, n_features)
-        The basis points.
-    dual_coef_ : ndarray of shape (n_basis,)
-        The expansion coefficients β_J.
-    kernel_ : Kernel
-        The kernel with its resolved ``gamma``.
-    objective_ : float
-        E of the returned model on the fitting rows.
+    {{basis_attributes}}
     val_score_ : float or None
         Validation C-index of the returned model (None without validation).
-    path_ : list of dict
-        One record per addition (see :class:`SparseAUC`).
-    n_iter_ : int
-        Number of greedy additions performed (``len(path_)``).
-    stop_reason_ : {"basis_size", "validation", "no_candidates"}
-        What ended the greedy loop: the basis reached ``basis_size``; the validation rule held
-        (``n_iter_no_change`` checks without an improvement); or every distinct fitting
-        row was already in the basis.
-    n_retrains_ : int
-        Number of Newton re-optimizations.
-    train_indices_, validation_indices_ : ndarray
-        The fitting and validation rows.
-    n_pairs_ : int
-        Number of pairs among the fitting rows.
+    {{growth_attributes}}
     pair_target_ : str
         ``"survival"``.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of the features seen during fit, when ``X`` has string column names.
+    {{feature_attributes}}
 
     See Also
     --------
@@ -807,9 +852,7 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
 
     References
     ----------
-    .. [1] Kakkar, V., Shevade, S., Sundararajan, S., & Garg, D. (2017). A sparse non-linear
-       classifier design using AUC optimization. *Proceedings of the 2017 SIAM International
-       Conference on Data Mining*, 291–299.
+    {{reference_kakkar}}
     .. [2] Harrell, F. E., Califf, R. M., Pryor, D. B., Lee, K. L., & Rosati, R. A. (1982).
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
 
@@ -825,16 +868,3 @@ class SurvivalSparseAUC(SurvivalRankerMixin, _SparseGreedy):
     >>> len(model.support_), bool(model.score(X, y) > 0.7)
     (8, True)
     """
-
-    _parameter_constraints: dict = {**_SparseGreedy._parameter_constraints, **PAIR_OPTIONS_CONSTRAINT}
-
-    def __init__(self, C=1.0, *, basis_size=None, kappa=100, selection="exact", retrain="schedule",
-                 validation_fraction=0.2, n_iter_no_change=3, min_delta=1e-3, kernel="rbf", gamma="sigma2",
-                 degree=3, coef0=1.0, tol=1e-8, max_iter=100, verbose=0, random_state=0,
-                 max_bytes=DEFAULT_MAX_BYTES, pair_options=None):
-        super().__init__(C, basis_size=basis_size, kappa=kappa, selection=selection, retrain=retrain,
-                         validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change,
-                         min_delta=min_delta, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
-                         tol=tol, max_iter=max_iter, verbose=verbose, random_state=random_state,
-                         max_bytes=max_bytes)
-        self.pair_options = pair_options

@@ -86,7 +86,8 @@ __all__ = [
 ]
 
 # the loss pieces are the specification both cores share; this module re-implements the sweeps
-from aucopt.pairs.core import LOSSES, PairLoss, _Piece
+from aucopt.pairs._setup import Piece as _Piece
+from aucopt.pairs.core import LOSSES, PairLoss
 
 _INT = np.int64
 
@@ -107,10 +108,10 @@ def _count_not_below(u: np.ndarray, x: np.ndarray, b: float) -> np.ndarray:
     hi = np.searchsorted(u, c + margin, side="right").astype(_INT)
     active = np.flatnonzero(lo < hi)
     while active.size:
-        l, h = lo[active], hi[active]
-        mid = (l + h) // 2
+        low, h = lo[active], hi[active]
+        mid = (low + h) // 2
         ok = (x[active] - u[mid]) >= b
-        lo[active] = np.where(ok, mid + 1, l)
+        lo[active] = np.where(ok, mid + 1, low)
         hi[active] = np.where(ok, h, mid)
         active = active[lo[active] < hi[active]]
     return lo
@@ -282,7 +283,7 @@ class _Core:
             return
         if cuts is None:
             cuts = sorted({p.upper for p in loss.pieces} | {p.lower for p in loss.pieces} - {-np.inf})
-        self.cuts = [-np.inf] + list(cuts)  # index 0: whole suffix
+        self.cuts = [-np.inf, *cuts]  # index 0: whole suffix
         start = np.asarray(pairs.start, dtype=_INT)
         order = np.asarray(pairs.order, dtype=_INT)
         self.anchors = np.flatnonzero(start < m)

@@ -194,7 +194,7 @@ def test_invalid_targets_are_refused_with_the_fix():
         PairSet.multipartite([0, 1], levels=[0, 1, 0])
     with pytest.raises(ValueError, match="mixes label types"):
         PairSet.multipartite(np.array([1, "a"], dtype=object))
-    with pytest.raises(ValueError, match="PairSet.survival"):
+    with pytest.raises(ValueError, match=r"PairSet\.survival"):
         PairSet.multipartite((np.array([True, False]), np.array([1.0, 2.0])))
     with pytest.raises(ValueError, match="point_weights"):
         PairSet.multipartite([0, 1, 2], point_weights=[1.0, -1.0, 1.0])

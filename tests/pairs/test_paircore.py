@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 
 from aucopt import PairSet
 from aucopt.pairs import _compiled
+from aucopt.pairs._setup import PairCore
 from aucopt.pairs.core import (
     LOSSES,
     PairCounts,
     PairHessian,
     PairLoss,
-    _Core,
     pair_counts,
     pair_line_derivatives,
     pair_loss,
@@ -451,7 +451,7 @@ def test_nested_sweep_equals_shared_suffix_path():
     for loss in (PairLoss("smoothed_hinge", 0.25), PairLoss("squared_hinge"), PairLoss("hinge")):
         results = []
         for nested in (False, True):
-            core = _Core(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
+            core = PairCore(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
             assert core.s0 >= 0
             if nested:
                 core.s0 = -1  # force the general path
@@ -464,7 +464,7 @@ def test_nested_sweep_equals_shared_suffix_path():
         np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-12, atol=1e-9)
     # and the dispatch: survival with distinct event times takes the nested path
     surv = PairSet.survival([True, False, True, True], [1.0, 2.0, 3.0, 4.0])
-    assert _Core(surv, np.zeros(4), [1.0]).s0 == -1
+    assert PairCore(surv, np.zeros(4), [1.0]).s0 == -1
 
 
 def test_counts_relations_between_losses():

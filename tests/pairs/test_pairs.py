@@ -430,7 +430,8 @@ def test_every_target_is_covered():
 
 
 def test_unknown_target_is_refused():
-    with pytest.raises(ValueError, match=r"target must be one of \('bipartite', 'survival', 'multipartite', 'custom'\)"):
+    with pytest.raises(ValueError,
+                       match=r"target must be one of \('bipartite', 'survival', 'multipartite', 'custom'\)"):
         PairSet.from_arrays([0], [1], n_points=2, target="ranking")
 
 

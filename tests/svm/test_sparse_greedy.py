@@ -71,25 +71,25 @@ def brute(KJ, KJJ, beta, pairs, w, C):
     return E, KJJ @ beta + KJ.T @ gz, hessp
 
 
-def _case(kind, rng, l=30, r=6, integer=True, weighted=False):
+def _case(kind, rng, n_points=30, r=6, integer=True, weighted=False):
     if kind == "bipartite":
-        event = rng.random(l) < 0.4
+        event = rng.random(n_points) < 0.4
         event[:2] = [True, False]
         time = (~event).astype(float)
         pairs = PairSet.bipartite(event)
     else:
-        event = rng.random(l) < 0.6
-        time = rng.integers(0, 6, l).astype(float)  # many tied times
+        event = rng.random(n_points) < 0.6
+        time = rng.integers(0, 6, n_points).astype(float)  # many tied times
         pairs = PairSet.survival(survival_target(event, time))
-    w = rng.uniform(0.5, 2.0, l) if weighted else np.ones(l)
+    w = rng.uniform(0.5, 2.0, n_points) if weighted else np.ones(n_points)
     if weighted:
         pairs = (PairSet.bipartite(event, point_weights=w) if kind == "bipartite"
                  else PairSet.survival(survival_target(event, time), point_weights=w))
     if integer:  # integer scores: many exact ties and margins exactly 1
-        KJ = rng.integers(-1, 2, (l, r)).astype(float)
+        KJ = rng.integers(-1, 2, (n_points, r)).astype(float)
         beta = rng.integers(-2, 3, r).astype(float)
     else:
-        KJ, beta = rng.normal(size=(l, r)), rng.normal(size=r)
+        KJ, beta = rng.normal(size=(n_points, r)), rng.normal(size=r)
     B = rng.normal(size=(r, r))
     return KJ, B @ B.T, beta, pairs, brute_pairs(event, time), w
 
@@ -120,7 +120,9 @@ def test_gradient_and_hessian_match_finite_differences(kind):
                     - sparse_objective(KJ, KJJ, beta - h * e, pairs, C)[0]) / (2 * h) for e in np.eye(len(beta))])
     assert np.linalg.norm(fd - g) <= 1e-6 * np.linalg.norm(g)
     v = rng.normal(size=len(beta))
-    fdh = (sparse_objective(KJ, KJJ, beta + h * v, pairs, C)[1] - sparse_objective(KJ, KJJ, beta - h * v, pairs, C)[1]) / (2 * h)
+    plus = sparse_objective(KJ, KJJ, beta + h * v, pairs, C)[1]
+    minus = sparse_objective(KJ, KJJ, beta - h * v, pairs, C)[1]
+    fdh = (plus - minus) / (2 * h)
     assert np.linalg.norm(fdh - hp(v)) <= 1e-5 * np.linalg.norm(hp(v))
 
 
@@ -129,12 +131,14 @@ def test_gradient_and_hessian_match_finite_differences(kind):
 def test_candidate_line_minimization_matches_scipy(kind):
     rng = np.random.default_rng(3)
     for _trial in range(10):
-        KJ, _KJJ, beta, pairs, plist, w = _case(kind, rng, l=40, integer=False)
+        KJ, _KJJ, beta, pairs, plist, w = _case(kind, rng, n_points=40, integer=False)
         col, kqq, b, C = rng.normal(size=40), rng.uniform(0.5, 2), rng.normal(), 10.0 ** rng.uniform(-1, 1)
         z = KJ @ beta
 
         def phi(t):  # brute-force φ(t) − φ(0)
-            loss = lambda f: sum(w[i] * w[j] * max(0.0, 1 - f[i] + f[j]) ** 2 for i, j in plist)
+            def loss(f):
+                return sum(w[i] * w[j] * max(0.0, 1 - f[i] + f[j]) ** 2 for i, j in plist)
+
             return t * b + 0.5 * kqq * t * t + 0.5 * C * (loss(z + t * col) - loss(z))
 
         t, dE, _ = line_minimize(pairs, z, col, b, kqq, C)
@@ -343,13 +347,15 @@ def test_bad_input(cancer_split):
                     ({"kappa": 0}, "'kappa' parameter of SparseAUC must be"),
                     ({"selection": "bad"}, "'selection' parameter of SparseAUC must be a str among"),
                     ({"retrain": "never"}, "'retrain' parameter of SparseAUC must be a str among"),
-                    ({"validation_fraction": 1.0}, r"'validation_fraction' parameter of SparseAUC must be a float in the range \[0.0, 1.0\)"),
+                    ({"validation_fraction": 1.0},
+                     r"'validation_fraction' parameter of SparseAUC must be a float in the range \[0.0, 1.0\)"),
                     ({"n_iter_no_change": 0}, "'n_iter_no_change' parameter of SparseAUC must be"),
                     ({"min_delta": -1.0}, "'min_delta' parameter of SparseAUC must be"),
                     ({"tol": 0}, "'tol' parameter of SparseAUC must be"),
                     ({"max_iter": 0}, "'max_iter' parameter of SparseAUC must be"),
                     ({"kernel": "precomputed"}, "'kernel' parameter of SparseAUC must be a str among"),
-                    ({"max_bytes": 1000}, r"kernel block plus 40 candidate columns and their temporaries would need about .*: use ")]:
+                    ({"max_bytes": 1000},
+                     r"kernel block plus 40 candidate columns and their temporaries would need about .*: use ")]:
         with pytest.raises(ValueError, match=msg):
             SparseAUC(**{"validation_fraction": 0, **kw}).fit(X, y)
     with pytest.raises(ProblemTooLargeError):
@@ -434,7 +440,8 @@ def test_basis_size_limit_before_validation_rule_warns(cancer_split):
 
     from sklearn.exceptions import ConvergenceWarning
     Xtr, _, ytr, _ = cancer_split
-    with pytest.warns(ConvergenceWarning, match=r"basis_size=3 before its validation stopping rule.*Raise basis_size") as record:
+    message = r"basis_size=3 before its validation stopping rule.*Raise basis_size"
+    with pytest.warns(ConvergenceWarning, match=message) as record:
         capped = SparseAUC(0.1, basis_size=3, kappa=10, random_state=0).fit(Xtr, ytr)
     assert [r.filename for r in record] == [__file__]  # pointing at the user's fit call
     checks = _checks(capped)
