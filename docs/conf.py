@@ -19,6 +19,7 @@ matplotlib.use("Agg")  # the gallery draws figures without a display
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE / "sphinxext"))
 # Import aucopt from this checkout when it is not installed (an installed copy wins otherwise).
 try:
     import aucopt
@@ -86,7 +87,8 @@ sphinx_gallery_conf = {
     "abort_on_example_error": True,
     "plot_gallery": "True",
     "within_subsection_order": "FileNameSortKey",
-    "image_scrapers": ("matplotlib",),
+    # gallery_report (docs/sphinxext) describes each example's figures for the test suite
+    "image_scrapers": ("gallery_report.figure_report", "matplotlib"),
     "matplotlib_animations": False,
     "doc_module": ("aucopt",),
     "backreferences_dir": "generated/backreferences",

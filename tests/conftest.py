@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -83,3 +84,88 @@ def client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   memory_limit="2GiB") as cluster, distributed.Client(cluster) as c:
         yield c
+
+
+# ----------------------------------------------------------------------------- the documentation site
+ROOT = Path(__file__).resolve().parents[1]
+DOCS_GENERATED = ("_build", "generated", "auto_examples", "sg_execution_times.rst")
+
+
+class DocsBuild:
+    """The site built once per test session, and what its gallery run left.
+
+    Attributes
+    ----------
+    html : Path
+        The output folder.
+    source : Path
+        The copied docs/ folder (sphinx-gallery writes each example's page, with its printed
+        output, under ``auto_examples/``).
+    examples : Path
+        The copied examples/ folder the gallery ran.
+    reports : Path
+        One JSON description of the figures of each executed example (written by docs/sphinxext/gallery_report.py).
+    """
+
+    def __init__(self, work):
+        self.html = work / "html"
+        self.source = work / "docs"
+        self.examples = work / "examples"
+        self.reports = work / "figures"
+
+    def stdout(self, name: str) -> str:
+        """What ``examples/<name>`` printed during the build (sphinx-gallery's output blocks)."""
+        import re
+        import textwrap
+
+        page = (self.source / "auto_examples" / name).with_suffix(".rst").read_text(encoding="utf-8")
+        blocks = re.findall(r"^\.\. rst-class:: sphx-glr-script-out\n\n \.\. code-block:: none\n\n((?:(?: {4}.*)?\n)+)",
+                            page, re.MULTILINE)
+        return "".join(textwrap.dedent(block).strip("\n") + "\n" for block in blocks)
+
+    def figures(self, name: str) -> list:
+        """The figures ``examples/<name>`` drew, one list of axes per figure, in order."""
+        import json
+
+        folder, stem = name.split("/")
+        return json.loads((self.reports / f"{folder}__{stem[:-3]}.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def docs_build(tmp_path_factory):
+    """Build the site from a copy of docs/, examples/ and CHANGELOG.md with -W --keep-going.
+
+    The build executes the gallery's ``plot_*`` examples (once in the whole test run: the example
+    tests read their output from here). Skipped without the documentation tools.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    for module in ["sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "myst_parser", "matplotlib"]:
+        pytest.importorskip(module)
+    work = tmp_path_factory.mktemp("docs")
+    shutil.copytree(ROOT / "docs", work / "docs", ignore=shutil.ignore_patterns(*DOCS_GENERATED))
+    shutil.copytree(ROOT / "examples", work / "examples", ignore=shutil.ignore_patterns("__pycache__", "*.png"))
+    shutil.copy(ROOT / "CHANGELOG.md", work / "CHANGELOG.md")
+    site = DocsBuild(work)
+    site.reports.mkdir()
+    env = {**os.environ, "MPLBACKEND": "Agg", "AUCOPT_GALLERY_REPORT": str(site.reports)}
+    env.pop("AUCOPT_DATA", None)
+    build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-j", "1", "-q",
+                            str(site.source), str(site.html)], cwd=work, env=env, capture_output=True, text=True,
+                           timeout=1200)
+    assert build.returncode == 0, f"sphinx-build failed or warned:\n{build.stderr[-6000:]}"
+    return site
+
+
+# ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
+#: session fixtures worth building once: the tests using them run on one worker (``--dist loadgroup``)
+_SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "wheel": "install", "prefix": "install"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        groups = {group for fixture, group in _SHARED_FIXTURES.items() if fixture in item.fixturenames}
+        if groups:
+            item.add_marker(pytest.mark.xdist_group(sorted(groups)[0]))

@@ -1,8 +1,9 @@
 """The documentation: the API reference covers the public names, the user guide's code runs, the
 Sphinx site builds without a warning.
 
-The site is built from a copy of docs/, examples/ and CHANGELOG.md in a temporary folder, so a
-test run never writes into the checkout. The build is skipped when the documentation tools
+The site is built once per test session (the ``docs_build`` fixture of tests/conftest.py) from a
+copy of docs/, examples/ and CHANGELOG.md in a temporary folder, so a test run never writes into
+the checkout. The build is skipped when the documentation tools
 (``pip install ".[docs]"``) are not installed.
 """
 
@@ -12,7 +13,6 @@ import importlib
 import inspect
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -106,22 +106,9 @@ def test_user_guide_code_runs(page, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def html(tmp_path_factory):
-    """Build the site from a copy of docs/ and examples/ with -W --keep-going; the output folder."""
-    for module in ["sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "myst_parser", "matplotlib"]:
-        pytest.importorskip(module)
-    work = tmp_path_factory.mktemp("docs")
-    shutil.copytree(DOCS, work / "docs", ignore=shutil.ignore_patterns(*GENERATED))
-    shutil.copytree(ROOT / "examples", work / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.png"))
-    shutil.copy(ROOT / "CHANGELOG.md", work / "CHANGELOG.md")
-    out = work / "html"
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    build = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-j", "1", "-q",
-                            str(work / "docs"), str(out)], cwd=work, env=env, capture_output=True, text=True,
-                           timeout=1200)
-    assert build.returncode == 0, f"sphinx-build failed or warned:\n{build.stderr[-6000:]}"
-    return out
+def html(docs_build):
+    """The site's output folder (built once per session: tests/conftest.py)."""
+    return docs_build.html
 
 
 def test_docs_build_api_page(html):

@@ -1,11 +1,12 @@
-"""The examples gallery (examples/): layout, execution as sphinx-gallery runs it, data handling.
+"""The examples gallery (examples/): layout, execution, data handling.
 
-Every ``plot_*.py`` example runs as a subprocess from an empty temporary directory with no
-arguments (as sphinx-gallery runs it), with pyplot's ``show`` a no-op; the figures it leaves in
-pyplot (what sphinx-gallery's matplotlib scraper collects) are described in a JSON report and
-checked together with the printed results. Examples needing the external data folder must
-refuse a missing folder with exit code 2 and one line; with the repository's ``../shared/data``
-beside the checkout they also run (quickly) on the real data.
+Every ``plot_*.py`` example is executed once in a test run, by the documentation build
+(sphinx-gallery, the ``docs_build`` fixture of tests/conftest.py): its printed results are read
+from the page the build wrote and its figures from the JSON description the gallery's
+``gallery_report`` scraper (docs/sphinxext) left, and both are checked here. The other examples run here as a
+subprocess from an empty temporary directory with pyplot's ``show`` a no-op: examples needing the
+external data folder must refuse a missing folder with exit code 2 and one line; with the
+repository's ``../shared/data`` beside the checkout they also run (quickly) on the real data.
 """
 
 from __future__ import annotations
@@ -75,6 +76,16 @@ def run_example(name, tmp_path, *args, env=None):
     return proc, figures, workdir
 
 
+def gallery_run(docs_build, name):
+    """What the documentation build's execution of examples/<name> printed and drew."""
+    written = sorted(p.relative_to(docs_build.examples) for p in docs_build.examples.rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts)
+    shipped = sorted(p.relative_to(EXAMPLES) for p in EXAMPLES.rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".png")
+    assert written == shipped, "an example must not write files where it runs"
+    return docs_build.stdout(name), docs_build.figures(name)
+
+
 def _check_ran(proc, workdir):
     assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     assert list(workdir.iterdir()) == [], "an example must not write files into the working directory"
@@ -121,10 +132,9 @@ def _table(stdout):
             for m in re.finditer(r"^(LP Ranker|RankSVM|Cox)\s+(\d\.\d+) ±", stdout, re.MULTILINE)}
 
 
-def test_plot_roc_curves(tmp_path):
-    proc, figures, workdir = run_example("binary/plot_roc_curves.py", tmp_path)
-    _check_ran(proc, workdir)
-    aucs = _printed_aucs(proc.stdout)
+def test_plot_roc_curves(docs_build):
+    stdout, figures = gallery_run(docs_build, "binary/plot_roc_curves.py")
+    aucs = _printed_aucs(stdout)
     assert set(aucs) == {"LP Ranker", "AUC-SVM", "RankSVM", "RankRC", "logistic regression"}
     assert all(0.95 < auc <= 1 for auc in aucs.values()), aucs
     (full, _zoom), = figures
@@ -137,37 +147,34 @@ def test_plot_roc_curves(tmp_path):
     np.testing.assert_allclose(areas, sorted(aucs.values()), atol=1e-4)
 
 
-def test_plot_lp_ranker_wdbc(tmp_path):
-    proc, figures, workdir = run_example("binary/plot_lp_ranker_wdbc.py", tmp_path)
-    _check_ran(proc, workdir)
-    best = float(re.search(r"cross-validated AUC (\d\.\d+)", proc.stdout).group(1))
-    test = float(re.search(r"^test AUC (\d\.\d+)", proc.stdout, re.MULTILINE).group(1))
+def test_plot_lp_ranker_wdbc(docs_build):
+    stdout, figures = gallery_run(docs_build, "binary/plot_lp_ranker_wdbc.py")
+    best = float(re.search(r"cross-validated AUC (\d\.\d+)", stdout).group(1))
+    test = float(re.search(r"^test AUC (\d\.\d+)", stdout, re.MULTILINE).group(1))
     assert 0.95 < best <= 1 and 0.95 < test <= 1
-    n_sv, n_train = map(int, re.search(r"(\d+) support vectors of (\d+)", proc.stdout).groups())
+    n_sv, n_train = map(int, re.search(r"(\d+) support vectors of (\d+)", stdout).groups())
     assert 0 < n_sv < n_train == 284    # half of WDBC's 569 rows; the 1-norm keeps few points
     (heat_map, _colorbar), = figures
     assert heat_map["n_images"] == 1 and heat_map["xlabel"] == "RBF γ"
 
 
-def test_plot_custom_formulation(tmp_path):
-    proc, _figures, workdir = run_example("binary/plot_custom_formulation.py", tmp_path)
-    _check_ran(proc, workdir)
-    rows = re.findall(r"^(highs|osqp|clarabel)\s+(\S+)\s+objective (\S+)\s+test AUC (\S+)", proc.stdout,
+def test_plot_custom_formulation(docs_build):
+    stdout, _figures = gallery_run(docs_build, "binary/plot_custom_formulation.py")
+    rows = re.findall(r"^(highs|osqp|clarabel)\s+(\S+)\s+objective (\S+)\s+test AUC (\S+)", stdout,
                       re.MULTILINE)
     assert [r[0] for r in rows] == ["highs", "osqp", "clarabel"]
     assert all(r[1] == "optimal" for r in rows)
     objectives, aucs = [float(r[2]) for r in rows], [float(r[3]) for r in rows]
     np.testing.assert_allclose(objectives, objectives[0], rtol=1e-4)   # one QP, three solvers
-    estimator_auc = float(re.search(r"formulation='l2_pair_hinge'\) test AUC (\S+)", proc.stdout).group(1))
+    estimator_auc = float(re.search(r"formulation='l2_pair_hinge'\) test AUC (\S+)", stdout).group(1))
     assert min(aucs) > 0.95 and abs(estimator_auc - aucs[0]) < 0.01
-    assert "z[3375]" in proc.stdout     # one slack per pair: 45 malignant × 75 benign tumours
+    assert "z[3375]" in stdout     # one slack per pair: 45 malignant × 75 benign tumours
 
 
-def test_plot_regularization_path(tmp_path):
+def test_plot_regularization_path(docs_build):
     from sklearn.datasets import load_breast_cancer
 
-    proc, figures, workdir = run_example("binary/plot_regularization_path.py", tmp_path)
-    _check_ran(proc, workdir)
+    stdout, figures = gallery_run(docs_build, "binary/plot_regularization_path.py")
     (auc_ax, coef_ax), (objective_ax, _validation_ax) = figures
     (alphas, train), (_, test) = auc_ax["lines"]
     assert len(alphas) == 29 and np.all(np.diff(alphas) < 0)
@@ -178,18 +185,17 @@ def test_plot_regularization_path(tmp_path):
     assert np.linalg.norm(first) < np.linalg.norm(last) / 10      # strong penalty: small weights
     sizes, objective = objective_ax["lines"][0]
     assert sizes == list(range(1, len(sizes) + 1)) and np.all(np.diff(objective) <= 1e-9 * objective[0])
-    kept, grown = map(int, re.search(r"grew (\d+) basis vectors, kept (\d+)", proc.stdout).groups()[::-1])
+    kept, grown = map(int, re.search(r"grew (\d+) basis vectors, kept (\d+)", stdout).groups()[::-1])
     assert 1 <= kept <= grown == len(sizes)
 
 
 @pytest.mark.parametrize("name, n_curves", [("survival/plot_survival_whas500.py", 4),
                                             ("survival/plot_survival_flchain.py", 6)])
-def test_plot_survival_protocol(name, n_curves, tmp_path):
+def test_plot_survival_protocol(name, n_curves, docs_build):
     pytest.importorskip("sksurv")
     pytest.importorskip("lifelines")
-    proc, figures, workdir = run_example(name, tmp_path)
-    _check_ran(proc, workdir)
-    table = _table(proc.stdout)
+    stdout, figures = gallery_run(docs_build, name)
+    table = _table(stdout)
     assert set(table) == {"LP Ranker", "RankSVM", "Cox"} and all(0.6 < c < 0.95 for c in table.values())
     km_axes = [ax for fig in figures for ax in fig if ax["ylabel"]]
     curves = [line for ax in km_axes for line in ax["lines"] if len(line[0]) > 2]
@@ -198,12 +204,11 @@ def test_plot_survival_protocol(name, n_curves, tmp_path):
         assert survival[0] == 1 and np.all(np.diff(survival) <= 1e-12)
 
 
-def test_plot_survival_veterans(tmp_path):
+def test_plot_survival_veterans(docs_build):
     pytest.importorskip("sksurv")
     pytest.importorskip("lifelines")
-    proc, figures, workdir = run_example("survival/plot_survival_veterans.py", tmp_path)
-    _check_ran(proc, workdir)
-    assert set(_table(proc.stdout)) == {"LP Ranker", "RankSVM", "Cox"}
+    stdout, figures = gallery_run(docs_build, "survival/plot_survival_veterans.py")
+    assert set(_table(stdout)) == {"LP Ranker", "RankSVM", "Cox"}
     (ax,), = figures
     assert len(ax["lines"]) == 3
     for times, auc in ax["lines"]:
