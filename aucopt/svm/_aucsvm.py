@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from numbers import Integral
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 import scipy.sparse as sp
@@ -43,6 +43,9 @@ from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import SolveResult, Status, check_solver, solve
+
+if TYPE_CHECKING:
+    from ._dcd_sorted import SortedDCD
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
 
@@ -314,54 +317,89 @@ class _AUCSVMModel(KernelPairRanker):
 
         The dual is solved at unit kernel scale (K/s with C·s, as the QP route): on X itself for
         the linear kernel (w = Xᵀc maintained, K never formed), on the kernel matrix otherwise.
+        Sorted pair sets are never listed (:mod:`aucopt.svm._dcd_sorted`, the same iterates);
+        explicit ones go through the pair list (:mod:`aucopt.svm._dcd`).
         """
         import time
-
-        from ._dcd import dcd_solve, dual_objective
 
         options = self._solver_options() or {}  # the time limit checked as on every route
         unknown = sorted(set(options) - {"time_limit"})
         if unknown:
             raise ValueError(f"solver_options {unknown} are not options of method='dcd'; valid: ['time_limit'].")
         time_limit = options.get("time_limit")
-        shrinking = bool((self.method_options or {}).get("shrinking", True))
         start = time.perf_counter()
         linear = kernel.name == "linear"
         basis, data, scale = _dcd_data(X, kernel)
-        i, j, w = pairs.to_arrays(None)
-        alpha0 = None
-        previous = getattr(self, "_dcd_dual", None) if self.warm_start else None
-        if previous is not None and previous.shape == i.shape:
-            alpha0 = previous * scale  # the previous pair duals, clipped into the new box by dcd_solve
         tol = DCD_DEFAULT_TOL if self.tol is None else float(self.tol)
         max_iter = DCD_DEFAULT_MAX_ITER if self.max_iter is None else int(self.max_iter)
-        alpha, c, n_iter, status, gap = dcd_solve(
-            data, i, j, w, C * scale, power, linear=linear, tol=tol, max_iter=max_iter, shrinking=shrinking,
-            alpha0=alpha0, random_state=as_seed(self.random_state), time_limit=time_limit,
-            verbose=bool(self.verbose))
+        previous = getattr(self, "_dcd_dual", None) if self.warm_start else None
+        # the previous pair duals, clipped into the new box by the solver
+        alpha0 = previous * scale if previous is not None and previous.shape == (pairs.n_pairs,) else None
+        run = _DCDRun(data, pairs, C * scale, power, linear=linear, tol=tol, max_iter=max_iter,
+                      shrinking=bool((self.method_options or {}).get("shrinking", True)), alpha0=alpha0,
+                      random_state=as_seed(self.random_state), time_limit=time_limit, verbose=bool(self.verbose))
+        alpha, c = run.alpha, run.c
         f = data @ (data.T @ c) if linear else data @ c  # training scores (the same at every kernel scale)
-        dual = dual_objective(alpha, w, C * scale, power, c, f)
-        coef, alpha = c / scale, alpha / scale
-        if status == "optimal":
-            message = ""
-        elif status == "iteration_limit":
-            message = (f"{n_iter:,} epochs of dual coordinate descent without reaching tol={tol:g} "
-                       f"(projected-gradient gap {gap:.3g}): raise max_iter or tol")
-        else:
-            message = (f"stopped by solver_options['time_limit']={time_limit:g} s after {n_iter:,} epochs "
-                       f"(projected-gradient gap {gap:.3g}, tol={tol:g}): raise the time limit or tol")
-        result = SolveResult(status=Status(status), objective=dual, x=alpha, iterations=n_iter, solver="dcd",
-                             message=message, problem_name=f"aucsvm_l{power}_dual (dcd)",
+        dual = run.dual_objective(f)
+        coef = c / scale
+        if scale != 1.0:
+            alpha /= scale  # in place: α is the solver's own array
+        result = SolveResult(status=Status(run.status), objective=dual, x=alpha, iterations=run.n_iter, solver="dcd",
+                             message=run.message(tol, time_limit), problem_name=f"aucsvm_l{power}_dual (dcd)",
                              wall_time=time.perf_counter() - start).raise_for_status()
-        support = alpha > self.support_threshold * C
-        self.support_pairs_ = np.column_stack([i[support], j[support]])
-        self.pair_dual_coef_ = alpha[support]
+        self.support_pairs_, self.pair_dual_coef_ = run.support(self.support_threshold * C)
         self.dual_objective_ = dual / scale
-        self.n_iter_ = n_iter
+        self.n_iter_ = run.n_iter
         self._dcd_dual = alpha
         self.__dict__.pop("problem_size_", None)  # a QP's size from an earlier fit
         # ‖w‖² = coefᵀ K coef = cᵀ (K/s) c / s
         return Solution(basis, coef, result, _primal_objective(f, float(c @ f) / scale, pairs, C, power))
+
+
+class _DCDRun:
+    """One dual coordinate descent solve: over the sorted pairs without listing them, or over the
+    pair list for explicit pairs; α, c = Aᵀα, the epochs, the status and the last gap."""
+
+    def __init__(self, data: np.ndarray, pairs: PairSet, C: float, power: int, *, linear: bool,
+                 **options: Any) -> None:
+        from ._dcd import dcd_solve
+        from ._dcd_sorted import dcd_solve_sorted
+
+        self.C, self.power = C, power
+        self.sorted: SortedDCD | None = None
+        if pairs.storage == "sorted":
+            self.sorted, self.alpha, self.c, self.n_iter, self.status, self.gap = dcd_solve_sorted(
+                data, pairs, C, power, linear=linear, **options)
+        else:
+            self.i, self.j, self.w = pairs.to_arrays(None)
+            self.alpha, self.c, self.n_iter, self.status, self.gap = dcd_solve(
+                data, self.i, self.j, self.w, C, power, linear=linear, **options)
+
+    def dual_objective(self, f: np.ndarray) -> float:
+        """½ cᵀKc + Σ α_p² / (2 C w_p) [2-norm] − Σ α_p, with f = Kc (at the solver's scale)."""
+        from ._dcd import dual_objective
+
+        if self.sorted is None:
+            return dual_objective(self.alpha, self.w, self.C, self.power, self.c, f)
+        total, ridge = self.sorted.dual_sums(self.alpha)
+        return 0.5 * float(self.c @ f) + 0.5 * ridge - total
+
+    def support(self, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs with α_p > threshold, shape (k, 2) int32, and their α_p, in pair order."""
+        if self.sorted is not None:
+            return self.sorted.support(self.alpha, threshold)
+        support = self.alpha > threshold
+        return np.column_stack([self.i[support], self.j[support]]), self.alpha[support]
+
+    def message(self, tol: float, time_limit: float | None) -> str:
+        """Why the solve stopped short of ``tol`` ('' when optimal)."""
+        if self.status == "optimal":
+            return ""
+        if self.status == "iteration_limit":
+            return (f"{self.n_iter:,} epochs of dual coordinate descent without reaching tol={tol:g} "
+                    f"(projected-gradient gap {self.gap:.3g}): raise max_iter or tol")
+        return (f"stopped by solver_options['time_limit']={time_limit:g} s after {self.n_iter:,} epochs "
+                f"(projected-gradient gap {self.gap:.3g}, tol={tol:g}): raise the time limit or tol")
 
 
 def _dcd_data(X: Any, kernel: Kernel) -> tuple[Any, np.ndarray, float]:
@@ -431,7 +469,9 @@ _DOC = dict(
             a new random order of the pairs every epoch. It keeps the training scores f = Kc with
             the n × n kernel matrix (a gradient costs O(1), a step O(n)), or, for
             ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d) per step; no
-            kernel matrix). Memory is the pair list (about 36 bytes a pair in all) and K or X.
+            kernel matrix). Memory is K or X and, for sorted pair sets (bipartite, Harrell's survival
+            pairs, multipartite), 12 bytes a pair (α and the active index; the pairs are decoded from
+            their numbers, never listed); other pair sets are listed (about 36 bytes a pair in all).
             ``tol`` (default 1e-6) bounds the projected-gradient gap over all pairs, ``max_iter``
             (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
             ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous

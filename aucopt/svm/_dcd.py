@@ -36,6 +36,7 @@ coordinate descent method for large-scale linear SVM. *ICML*, 408–415.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -219,22 +220,43 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     index = np.flatnonzero(w > 0).astype(index_type)
     n_full = index.shape[0]
     alpha = _starting_point(alpha0, w, C, power)
-
-    def refresh():
-        c = expansion(alpha, i, j, n_points)
-        return c, (data.T @ c if linear else data @ c)
-
-    c, state = refresh()
     rng = np.random.default_rng(random_state)
+    scores: list[np.ndarray] = []
+
+    def refresh() -> int:
+        c = expansion(alpha, i, j, n_points)
+        scores[:] = [c, data.T @ c if linear else data @ c]
+        return n_full
+
+    def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int]:
+        rng.shuffle(index[:active])
+        c, state = scores
+        pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
+                                        active, *pg_old)
+        return pg_max, pg_min, active
+
+    refresh()
+    n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
+                                     time_limit=time_limit, start=start, verbose=verbose)
+    return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap
+
+
+def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int]], refresh: Callable[[], int],
+               n_full: int, *, tol: float, max_iter: int, shrinking: bool, time_limit: float | None, start: float,
+               verbose: bool) -> tuple[int, str, float]:
+    """The epochs of dual coordinate descent with shrinking, until the gap over all pairs is at most ``tol``.
+
+    ``epoch(active, (pg_max_old, pg_min_old))`` passes over the active pairs and returns (max PG,
+    min PG, active size); ``refresh()`` recomputes the scores from α, makes every pair active
+    and returns their number. Returns (epochs, status, last gap).
+    """
     bar = progress_bar(verbose, total=max_iter, desc="AUC-SVM dual coordinate descent", unit="epoch")
     status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
-    pg_max_old, pg_min_old = np.inf, -np.inf
+    pg_old = (np.inf, -np.inf)
     try:
-        for epoch in range(1, max_iter + 1):
-            n_iter = epoch
-            rng.shuffle(index[:active])
-            pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
-                                            active, pg_max_old, pg_min_old)
+        for n_epoch in range(1, max_iter + 1):
+            n_iter = n_epoch
+            pg_max, pg_min, active = epoch(active, pg_old)
             gap = float(pg_max - pg_min) if pg_max >= pg_min else 0.0
             if bar is not None:
                 bar.update(1)
@@ -244,15 +266,13 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
                     status = "optimal"
                     break
                 # converged on the active set: recompute the scores from α, restore all pairs, re-check
-                c, state = refresh()
-                active, pg_max_old, pg_min_old = n_full, np.inf, -np.inf
+                active, pg_old = refresh(), (np.inf, -np.inf)
             elif shrinking:
-                pg_max_old = pg_max if pg_max > 0.0 else np.inf
-                pg_min_old = pg_min if pg_min < 0.0 else -np.inf
+                pg_old = (pg_max if pg_max > 0.0 else np.inf, pg_min if pg_min < 0.0 else -np.inf)
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 status = "time_limit"
                 break
     finally:
         if bar is not None:
             bar.close()
-    return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap
+    return n_iter, status, gap

@@ -294,3 +294,86 @@ def test_auto_picks_dcd_above_the_threshold(monkeypatch):
     assert AUCSVM(C=0.05, kernel="linear").fit(X, y).method_ == "liblinear"
     assert SurvivalAUCSVM(C=0.05, kernel="poly").fit(Xs, ys).method_ == "dcd"
     assert "dual coordinate descent" in AUCSVM(kernel="rbf").select_method(PairSet.bipartite(y))[1]
+
+
+# ----------------------------------------------------------------------------- sorted pairs, never listed
+def _sorted_pair_sets():
+    """Sorted pair sets with what changes the decoding: ties, point and anchor weights, zero weights."""
+    rng = np.random.default_rng(20)
+    n = 70
+    X = rng.normal(size=(n, 4))
+    y = (X[:, 0] + rng.normal(size=n) > 0).astype(int)
+    time = np.round(rng.exponential(np.exp(-X[:, 0])), 1)  # rounded: tied times
+    event = rng.random(n) < 0.7
+    sw = rng.uniform(0.2, 2.0, n)
+    sw[[3, 11]] = 0.0
+    return X, {
+        "bipartite": PairSet.bipartite(y),
+        "bipartite-weighted": PairSet.bipartite(y, point_weights=sw),
+        "survival-ties": PairSet.survival(event, time),
+        "survival-weighted": PairSet.survival(event, time, point_weights=sw),
+        "survival-ipcw": PairSet.survival(event, time, weights="ipcw"),
+        "multipartite": PairSet.multipartite(rng.integers(0, 3, n)),
+    }
+
+
+@pytest.mark.parametrize("name", ["bipartite", "bipartite-weighted", "survival-ties", "survival-weighted",
+                                  "survival-ipcw", "multipartite"])
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("power", [1, 2])
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_sorted_dcd_equals_the_list_solver(name, kernel, power, shrinking):
+    """The pairs decoded from their numbers visit the same coordinates with the same arithmetic as
+    the list of to_arrays(): α, the epochs, the gap and the dual objective are equal bit for bit."""
+    from aucopt.svm._dcd import dcd_solve, dual_objective
+    from aucopt.svm._dcd_sorted import dcd_solve_sorted
+
+    X, sets = _sorted_pair_sets()
+    pairs = sets[name]
+    assert pairs.storage == "sorted"
+    i, j, w = pairs.to_arrays(None)
+    data = X if kernel == "linear" else rbf_kernel(X, gamma=0.3)
+    C = 0.05
+    alpha0 = np.random.default_rng(1).uniform(0.0, 2 * C, len(i))  # a warm start, clipped by both
+    options = dict(linear=kernel == "linear", tol=1e-8, max_iter=20_000, shrinking=shrinking, random_state=3)
+    for start in (None, alpha0):
+        a, c, n_iter, status, gap = dcd_solve(data, i, j, w, C, power, alpha0=start, **options)
+        solver, a2, c2, n_iter2, status2, gap2 = dcd_solve_sorted(data, pairs, C, power, alpha0=start, **options)
+        assert status == status2 == "optimal"
+        np.testing.assert_array_equal(a2, a)
+        np.testing.assert_array_equal(c2, c)
+        assert (n_iter2, gap2) == (n_iter, gap)
+        f = data @ (data.T @ c) if kernel == "linear" else data @ c
+        total, ridge = solver.dual_sums(a2)
+        assert 0.5 * float(c2 @ f) + 0.5 * ridge - total == pytest.approx(dual_objective(a, w, C, power, c, f),
+                                                                       rel=1e-12)
+        support, values = solver.support(a2, 1e-8 * C)
+        keep = a > 1e-8 * C
+        np.testing.assert_array_equal(support, np.column_stack([i[keep], j[keep]]))
+        np.testing.assert_array_equal(values, a[keep])
+    if start is not None:  # the caller's starting point is left as it was
+        assert alpha0.max() > C
+
+
+@pytest.mark.parametrize("power", [1, 2])
+def test_estimator_dcd_on_sorted_and_listed_pairs_agrees(power):
+    """AUCSVM's dcd route on the sorted pairs of fit, and on the same pairs listed (explicit storage):
+    the same α, dual objective and support pairs."""
+    from aucopt.svm._aucsvm import _DCDRun
+
+    X, sets = _sorted_pair_sets()
+    for name in ("bipartite-weighted", "survival-ties"):
+        pairs = sets[name]
+        i, j, w = pairs.to_arrays(None)
+        listed = PairSet.from_arrays(i, j, w, n_points=pairs.n_points)
+        K = rbf_kernel(X, gamma=0.3)
+        options = dict(linear=False, tol=1e-8, max_iter=20_000, shrinking=True, alpha0=None, random_state=0,
+                       time_limit=None, verbose=False)
+        runs = [_DCDRun(K, p, 0.05, power, **options) for p in (pairs, listed)]
+        assert runs[0].sorted is not None and runs[1].sorted is None
+        np.testing.assert_array_equal(runs[0].alpha, runs[1].alpha)
+        f = K @ runs[0].c
+        assert runs[0].dual_objective(f) == pytest.approx(runs[1].dual_objective(f), rel=1e-12)
+        for got, ref in zip(runs[0].support(1e-8), runs[1].support(1e-8), strict=True):
+            np.testing.assert_array_equal(got, ref)
+        assert runs[0].message(1e-8, None) == ""
