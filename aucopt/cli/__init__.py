@@ -14,8 +14,8 @@ Options use the estimators' parameter names (``--C``, ``--alpha``, ``--gamma``, 
 empty field), with everything else on standard error. Bad input exits with status 2 and a
 one-line ``aucopt: error: ...`` (see :func:`main`); ``aucopt --version`` prints the version.
 
-Each command is a module of this package (:mod:`aucopt.cli.demo`, ...) holding its options
-(``add_arguments``) and what it runs (``run``); the estimators, solvers and optional packages are
+Each command is an internal module of this package (``aucopt/cli/demo.py``, ...) holding its
+options (``add_arguments``) and what it runs (``run``); the estimators, solvers and optional packages are
 imported only when a command runs, so that ``aucopt --help`` and ``aucopt --version`` start at once.
 """
 

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from ..modeling import Formulation, Problem
     from ..pairs import PairSet
 
-__all__ = ["COMPARE_MAX_POINTS", "COMPARE_SOLVERS", "COMPARE_TIME_LIMIT", "WDBC_NAMES", "add_arguments", "run"]
 
 NAME = "compare"
 HELP = "solve one formulation with several solvers and show how far they disagree"

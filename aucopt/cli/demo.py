@@ -14,7 +14,6 @@ from ._output import Column, Report, open_report
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["DEMO_SOLVERS", "DEMO_TOL", "add_arguments", "run"]
 
 NAME = "demo"
 HELP = "fit the LP Ranker on scikit-learn's breast-cancer data with each solver"

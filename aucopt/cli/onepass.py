@@ -16,7 +16,6 @@ from ._output import MISSING, Column, Report, open_report
 if TYPE_CHECKING:
     from ..online import OnePassAUC
 
-__all__ = ["add_arguments", "run"]
 
 NAME = "onepass"
 HELP = "one-pass AUC over a LIBSVM file, streamed in chunks"

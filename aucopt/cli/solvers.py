@@ -6,8 +6,6 @@ import argparse
 
 from ._output import Column, open_report
 
-__all__ = ["add_arguments", "run"]
-
 NAME = "solvers"
 HELP = "list the usable solver names"
 DATA_DIR = False

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     from ..svm import SparseAUC
 
-__all__ = ["SPARSE_BASIS_SIZE", "add_arguments", "run"]
 
 NAME = "sparse"
 HELP = "greedy sparse kernel AUC, printing the basis-size path"

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
     from ..pairs import PairSet
 
-__all__ = ["AUCSVM_QP_MAX_PAIRS", "SURVIVAL_METRICS", "SURVIVAL_MODELS", "add_arguments", "build_model", "run"]
 
 NAME = "survival"
 HELP = "pooled-percentile C-index by repeated CV vs Cox regression; Kaplan-Meier risk groups"
