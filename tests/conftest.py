@@ -164,6 +164,7 @@ def docs_build(tmp_path_factory):
 _SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "wheel": "install", "prefix": "install"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         groups = {group for fixture, group in _SHARED_FIXTURES.items() if fixture in item.fixturenames}

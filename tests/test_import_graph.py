@@ -68,13 +68,24 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+def _lazy_import(node: ast.AST) -> ast.Import | None:
+    """``lazy_module("a.b")`` (aucopt._lazy) as the import it stands for."""
+    if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "lazy_module"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return ast.Import(names=[ast.alias(name=node.args[0].value)], lineno=node.lineno)
+    return None
+
+
 def _statements(tree: ast.AST):
-    """The import statements of a module, at any depth, skipping ``if TYPE_CHECKING:`` bodies."""
+    """The import statements of a module, at any depth, skipping ``if TYPE_CHECKING:`` bodies;
+    a ``lazy_module("...")`` call counts as an import."""
     stack = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
+        elif (lazy := _lazy_import(node)) is not None:
+            yield lazy
         children = list(ast.iter_child_nodes(node))
         if isinstance(node, ast.If) and _is_type_checking(node):
             children = node.orelse
@@ -279,3 +290,15 @@ def test_the_checker_finds_cycles_and_private_imports(tmp_path):
     (sources["pkg"] / "a" / "_impl.py").write_text("from .. import _shared\n\ndef run(): ...\n")
     graph = import_graph(sources)
     assert import_cycles(graph) == [] and private_imports(graph) == ([], [])
+
+
+def test_a_lazy_module_counts_as_an_import(tmp_path):
+    sources = _package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "from ._lazy import lazy_module\n_b = lazy_module('pkg.b')\n",
+        "b.py": "from . import a\n",
+        "_lazy.py": "def lazy_module(name): ...\n",
+    })
+    graph = import_graph(sources)
+    assert Import("pkg.a", 2, "pkg.b") in graph["pkg.a"]
+    assert [sorted({e.importer for e in edges}) for edges in import_cycles(graph)] == [["pkg.a", "pkg.b"]]
