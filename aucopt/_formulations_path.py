@@ -8,7 +8,8 @@ checkout's folder. Nothing here is needed then.
 
 A plain source checkout has no such mapping: Python started in the repository root (whose
 ``aucopt/`` folder shadows any installed copy) or a checkout put on ``sys.path`` without an
-install. For that case only, :func:`ensure_formulations_package` appends one finder to
+install. For that case only, :func:`install_checkout_finder` (called by ``import aucopt``) and
+:func:`ensure_formulations_package` (called by the formulation registry) append one finder to
 ``sys.meta_path`` (:class:`CheckoutFormulationsFinder`) that answers the single name
 ``aucopt.formulations`` with the checkout's folder, after every other finder has had its turn.
 The import system does the rest (``sys.modules``, the ``aucopt.formulations`` attribute, the
@@ -28,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 __all__ = ["CHECKOUT_FOLDER", "NAME", "CheckoutFormulationsFinder", "ensure_formulations_package",
-           "formulations_folders"]
+           "formulations_folders", "install_checkout_finder"]
 
 NAME = "aucopt.formulations"
 CHECKOUT_FOLDER = Path(__file__).resolve().parent.parent / "formulations"
@@ -90,9 +91,24 @@ def ensure_formulations_package() -> ModuleType:
             f"aucopt's formulations were not found: no subpackage {NAME} and no folder {CHECKOUT_FOLDER}. "
             "Reinstall aucopt (pip install aucopt) or restore the formulations/ folder of the checkout."
         )
+    _append_finder()
+    return importlib.import_module(NAME)
+
+
+def install_checkout_finder() -> None:
+    """In a plain source checkout, make ``import aucopt.formulations`` find the checkout's folder.
+
+    Cheap (nothing is imported): ``import aucopt`` calls it, so that importing the formulations
+    directly works from a checkout too; in an install the packaging's mapping answers and nothing
+    is done.
+    """
+    if importlib.util.find_spec(NAME) is None and (CHECKOUT_FOLDER / "__init__.py").is_file():
+        _append_finder()
+
+
+def _append_finder() -> None:
     if not any(isinstance(finder, CheckoutFormulationsFinder) for finder in sys.meta_path):
         sys.meta_path.append(CheckoutFormulationsFinder(CHECKOUT_FOLDER))
-    return importlib.import_module(NAME)
 
 
 def formulations_folders() -> tuple[str, ...]:

@@ -5,8 +5,9 @@ imports :mod:`aucopt.solvers`. Where the modeling layer must solve — comparing
 (:func:`~aucopt.modeling.compare_solvers`), generating pair rows
 (:func:`~aucopt.modeling.pair_row_generation`) — it looks the solver layer's entry points up here,
 by name, as cvxpy's problems look their solvers up in a map of solver interfaces.
-:mod:`aucopt.solvers` registers them when it is imported, and ``import aucopt`` imports it, so the
-registry is filled before any user call.
+:mod:`aucopt.solvers` registers them when it is imported; the first look-up of an entry nobody has
+registered yet imports it by name (as a plugin is loaded: the modeling layer holds no import of
+the solvers), so the registry is filled before any solve.
 
 The entries :mod:`aucopt.solvers` registers:
 
@@ -17,7 +18,6 @@ The entries :mod:`aucopt.solvers` registers:
 
 Examples
 --------
->>> import aucopt
 >>> from aucopt._solver_registry import lookup
 >>> lookup("Status").OPTIMAL.value
 'optimal'
@@ -25,12 +25,16 @@ Examples
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 __all__ = ["ENTRIES", "lookup", "register"]
 
 ENTRIES = ("solve", "resolve", "SolveResult", "Status", "IncrementalLP")
 """The names of the entry points the solver layer registers."""
+
+SOLVER_LAYER = "aucopt.solvers"
+"""The package whose import fills the registry."""
 
 _REGISTERED: dict[str, Any] = {}
 
@@ -55,13 +59,14 @@ def lookup(name: str) -> Any:
     Raises
     ------
     RuntimeError
-        When nothing is registered under ``name``: the solver layer was not imported (``import
-        aucopt`` imports it) or does not provide that backend.
+        When nothing is registered under ``name`` even after importing :mod:`aucopt.solvers`.
     """
+    if name not in _REGISTERED:
+        importlib.import_module(SOLVER_LAYER)  # registers its entry points
     try:
         return _REGISTERED[name]
     except KeyError:
         raise RuntimeError(
-            f"No solver backend is registered for {name!r}: aucopt.solvers registers its backends when it is "
-            "imported, and `import aucopt` imports it. Import aucopt (or aucopt.solvers) before solving."
+            f"No solver backend is registered for {name!r}: {SOLVER_LAYER} registers its backends when it is "
+            "imported, and did not register this one."
         ) from None

@@ -249,3 +249,31 @@ def test_the_checkout_finder_answers_one_name_and_its_submodules(monkeypatch, tm
     with pytest.raises(ImportError, match=r"^aucopt's formulations were not found: no subpackage "
                                           r"aucopt\.formulations_gone and no folder .*restore the formulations/"):
         shim.ensure_formulations_package()
+
+
+# ----------------------------------------------------------------------------- a start that costs nothing
+HEAVY = ("numba", "cvxpy", "dask", "distributed", "matplotlib", "lifelines")
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = f"import sys\n{code}\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_import_aucopt_imports_nothing_heavy():
+    """``import aucopt`` binds its public names lazily: not even scikit-learn is imported."""
+    assert not _modules_after("import aucopt") & {*HEAVY, "sklearn", "scipy"}
+
+
+def test_the_public_names_import_no_optional_engine_until_used():
+    """Every public name (every estimator class included) is importable without numba, cvxpy, dask,
+    matplotlib or lifelines: they are imported when a fit, a plot or a dask input needs them."""
+    loaded = _modules_after("import aucopt\nfor name in aucopt.__all__: getattr(aucopt, name)")
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_version_and_help_import_no_estimator():
+    loaded = _modules_after("from aucopt.cli import build_parser\nbuild_parser().format_help()")
+    assert not loaded & {*HEAVY, "sklearn", "scipy"}

@@ -8,7 +8,7 @@ import time
 from collections.abc import Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..datasets import LIBSVM_SETS
+from .._libsvm_sets import LIBSVM_SETS
 from ._common import progress
 from ._inputs import check_data_dir_option, check_input_file, libsvm_input, zero_based_hint
 from ._output import MISSING, Column, Report, open_report

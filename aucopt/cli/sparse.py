@@ -7,7 +7,7 @@ import time
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from ..datasets import LIBSVM_SETS
+from .._libsvm_sets import LIBSVM_SETS
 from ._common import bar_verbose, first_line
 from ._inputs import check_data_dir_option, libsvm_input, load_labelled
 from ._output import MISSING, Column, Report, open_report
