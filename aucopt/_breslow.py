@@ -198,11 +198,12 @@ def _tie_groups(time: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     tie group of every position."""
     order = np.argsort(-time, kind="stable")
     t_desc = time[order]
-    distinct_desc, first = np.unique(-t_desc, return_index=True)
-    unique_times = -distinct_desc[::-1]           # increasing
-    starts = np.sort(first)                       # start of each tie group in the descending order
+    new = np.ones(len(t_desc), dtype=bool)        # one pass over the sorted times, no second sort
+    np.not_equal(t_desc[1:], t_desc[:-1], out=new[1:])
+    starts = np.flatnonzero(new)                  # start of each tie group in the descending order
+    unique_times = t_desc[starts][::-1]           # increasing
     group_end = np.append(starts[1:], len(t_desc)) - 1
-    group_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(t_desc))))
+    group_of = np.cumsum(new) - 1
     return order, unique_times, group_end, group_of
 
 

@@ -49,7 +49,8 @@ _LOG = logging.getLogger("aucopt.base")
 
 
 def validated_data_and_pairs(estimator: BaseEstimator, X: ArrayLike, y: ArrayLike,
-                             sample_weight: ArrayLike | float | None) -> tuple[Any, PairSet]:
+                             sample_weight: ArrayLike | float | None, *,
+                             dtype: Any = np.float64) -> tuple[Any, PairSet]:
     """Validate ``X`` and build ``estimator``'s pair set, refusing empty or zero-weight sets.
 
     Parameters
@@ -61,10 +62,13 @@ def validated_data_and_pairs(estimator: BaseEstimator, X: ArrayLike, y: ArrayLik
         Binary labels or a survival target, as the estimator expects.
     sample_weight : float, array-like of shape (n_samples,) or None
         Per-sample weights; a pair (i, j) weighs w_i · w_j. A scalar weighs every sample alike.
+    dtype : dtype or tuple of dtypes, default=numpy.float64
+        The accepted dtypes of ``X`` (``validate_data``'s ``dtype``): a tuple keeps ``X`` in any
+        of them (e.g. float32, without a float64 copy) and converts other input to the first.
 
     Returns
     -------
-    X : ndarray or sparse matrix of float64
+    X : ndarray or sparse matrix of float64 (or of a dtype in ``dtype``)
     pairs : PairSet
 
     Raises
@@ -85,7 +89,7 @@ def validated_data_and_pairs(estimator: BaseEstimator, X: ArrayLike, y: ArrayLik
     >>> pairs.target, pairs.n_pairs
     ('bipartite', 4)
     """
-    data = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=True)
+    data = validate_data(estimator, X, accept_sparse=("csr", "csc"), dtype=dtype, reset=True)
     check_fit_scale(estimator, data, sample_weight)
     weights = check_point_weights(sample_weight, data.shape[0], "sample_weight")
     return data, checked_pairs(estimator, y, weights, data.shape[0])

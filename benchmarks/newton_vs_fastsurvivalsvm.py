@@ -16,7 +16,15 @@ preceded by a 200-row fit in the same process, so the times are the fit itself. 
 cache-load times are measured separately: a fresh process with an empty ``NUMBA_CACHE_DIR``
 (cold: compile) and a second one with the same folder (warm: load from the cache).
 
+Scale section (issue 28): SurvivalRankSVM and RankSVM (labels = the event indicator) at
+``--scale-n`` rows (default 10⁷, d = 20): wall time, CPU time (user + sys: the machine may be
+shared) and peak RSS of the fit, each in its own process; with ``--before DIR`` (a copy of an
+earlier ``aucopt`` package: ``DIR/aucopt``) the same fits with that code in the same run and
+their ratios; beside them the machine's limit estimates, one pass of X·w and one ``np.sort`` of
+n floats.
+
     python benchmarks/newton_vs_fastsurvivalsvm.py [--sizes 10000 100000 300000] [--large 1000000 10000000]
+        [--scale-n 10000000] [--before /tmp/aucopt-before] [--only-scale]
 """
 
 from __future__ import annotations
@@ -79,6 +87,85 @@ def objective(X, event, time_, w_risk, N):
 
     L, _ = pair_loss(PairSet.survival(event, time_), X @ w_risk, "squared_hinge")
     return 0.5 * float(w_risk @ w_risk) + L / (ALPHA * N)
+
+
+def _cpu_seconds() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_scale(estimator: str, n: int) -> dict:
+    """One fit at scale in this process: wall and CPU seconds, peak RSS, objective, iterations."""
+    import aucopt
+    from aucopt import RankSVM, SurvivalRankSVM, survival_target
+
+    X, event, time_ = synthetic(n)
+    if estimator == "SurvivalRankSVM":
+        make, y = SurvivalRankSVM, survival_target(event, time_)
+        make(alpha=ALPHA).fit(X[:200], survival_target(event[:200], time_[:200]))  # compiled kernels
+    else:
+        make, y = RankSVM, event.astype(np.int8)
+        make(alpha=ALPHA).fit(X[:200], y[:200])
+    wall, cpu = time.perf_counter(), _cpu_seconds()
+    model = make(alpha=ALPHA, tol=1e-9).fit(X, y)
+    wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
+    return {"seconds": wall, "cpu": cpu, "peak_mb": peak_mb(), "x_mb": X.nbytes / 2**20,
+            "objective": float(model.objective_), "iterations": int(model.n_iter_), "code": aucopt.__file__}
+
+
+def run_limits(n: int) -> dict:
+    """The machine's limit estimates: one pass of X·w (d = 20) and one np.sort of n floats (best of 3)."""
+    X, _, _ = synthetic(n)
+    w = np.ones(X.shape[1])
+    f = X @ w
+    best = {"x_pass": np.inf, "sort": np.inf}
+    for _ in range(3):
+        for name, op in (("x_pass", lambda: X @ w), ("sort", lambda: np.sort(f))):
+            cpu = _cpu_seconds()
+            op()
+            best[name] = min(best[name], _cpu_seconds() - cpu)
+    return best
+
+
+def spawn_with(root: str | None, args: list, time_limit: float) -> dict:
+    """:func:`spawn` with ``root`` (a folder holding an ``aucopt`` package) first on the import path."""
+    if root is None:
+        return spawn(__file__, args, time_limit)
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = root + (os.pathsep + old if old else "")
+    try:
+        return spawn(__file__, args, time_limit)
+    finally:
+        if old is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = old
+
+
+def scale_section(n: int, before: str | None, time_limit: float) -> None:
+    limits = spawn(__file__, ["limits", "-", n], time_limit)
+    print(f"\nscale: n = {n:,}, d = 20; limit estimates (CPU s): one X pass {limits.get('x_pass', np.nan):.3f}, "
+          f"one sort of n floats {limits.get('sort', np.nan):.3f}")
+    print(f"{'estimator':16} {'code':7} {'wall s':>8} {'cpu s':>8} {'peak MB':>8} {'peak/X':>7} "
+          f"{'objective':>20} {'it':>3} | ratios before/now (wall, cpu, peak)")
+    for estimator in ("SurvivalRankSVM", "RankSVM"):
+        rows = [("now", spawn_with(None, ["scale", estimator, n], time_limit))]
+        if before:
+            rows.append(("before", spawn_with(before, ["scale", estimator, n], time_limit)))
+        for label, r in rows:
+            if "seconds" not in r:
+                print(f"{estimator:16} {label:7} {r['status']}")
+                continue
+            print(f"{estimator:16} {label:7} {r['seconds']:8.2f} {r['cpu']:8.2f} {r['peak_mb']:8.0f} "
+                  f"{r['peak_mb'] / r['x_mb']:7.2f} {r['objective']:20.15f} {r['iterations']:3d}", end="")
+            now = rows[0][1]
+            if label == "before" and "seconds" in now:
+                gap = abs(r["objective"] - now["objective"]) / abs(r["objective"])
+                print(f" | {r['seconds'] / now['seconds']:.2f}x, {r['cpu'] / now['cpu']:.2f}x, "
+                      f"{r['peak_mb'] / now['peak_mb']:.2f}x; objective gap {gap:.1e}", end="")
+            print(flush=True)
 
 
 def run_one(method: str, data: str, n: int) -> dict:
@@ -148,10 +235,19 @@ def main():
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 300_000])
     parser.add_argument("--large", type=int, nargs="*", default=[1_000_000, 10_000_000])
     parser.add_argument("--time-limit", type=float, default=1800.0)
+    parser.add_argument("--scale-n", type=int, default=10_000_000)
+    parser.add_argument("--before", default=None, help="folder holding an earlier aucopt package, for ratios")
+    parser.add_argument("--only-scale", action="store_true", help="run the scale section only")
     parser.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(run_one(args.one[0], args.one[1], int(args.one[2]))))
+        method, what, n = args.one[0], args.one[1], int(args.one[2])
+        result = (run_scale(what, n) if method == "scale" else run_limits(n) if method == "limits"
+                  else run_one(method, what, n))
+        print(json.dumps(result))
+        return
+    if args.only_scale:
+        scale_section(args.scale_n, args.before, args.time_limit)
         return
     try:
         import sksurv  # noqa: F401
@@ -194,6 +290,7 @@ def main():
         print(f"{'synthetic':10} {n:9,d} {ours.get('pairs', 0):15,d} | "
               + (f"{ours['seconds']:9.2f} {ours['objective']:14.6f} {ours['peak_mb']:6.0f} | (aucopt only)"
                  if "seconds" in ours else ours["status"]), flush=True)
+    scale_section(args.scale_n, args.before, args.time_limit)
 
 
 if __name__ == "__main__":

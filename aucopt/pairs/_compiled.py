@@ -10,19 +10,17 @@ partner j of anchor i has ``z_ij >= cuts[c]`` exactly when ``rank[j] < ythr[c, r
 ``[lower, upper)`` of the loss is the rank range ``[ythr[hi, r_i], ythr[lo, r_i])`` (``lo = -1``:
 ``lower = -inf``, every rank).
 
-Two sweeps over the time order (``order``; arrays are permuted to it once per state, so the
-sweeps read memory sequentially except for the Fenwick tree) cover every quantity:
+Two sweeps over the time order (``order``) cover every quantity:
 
 * ``forward``: per anchor i and piece, sums ``Σ_j X_j`` over the partners j of i in the piece;
 * ``adjoint``: per partner j, sums over the anchors i whose piece contains j of a per-anchor
   vector.
 
-With one shared suffix (bipartite pairs) both are prefix sums over score ranks, ``O(m)``. With
-nested suffixes (Harrell's comparable set, multipartite pairs of three or more levels), the
-forward sweep walks the time order from the end, inserting each point into a Fenwick tree over
-score ranks and querying it at each anchor's suffix start; the adjoint sweep walks from the
-start, inserting each anchor's rank ranges (range update) and reading each point (point query):
-``O(m log m)`` time, ``O(m)`` memory.
+The sweeps themselves, blocked over score ranks so that their trees stay in cache, are in
+:mod:`aucopt.pairs._sweeps`; this module holds what a point contributes and what an anchor or a
+partner collects in each mode (shared by both), the Fenwick-tree steps, the batched Hessian
+products (:func:`matmat`: Fenwick trees of k-vectors over all ranks, for a few hundred
+directions at moderate sizes) and the violated-pair scans.
 
 Modes (what is accumulated per anchor / partner, see :mod:`aucopt.pairs.core`): ``LOSS``
 (``L``, ``c`` and the Hessian's anchor and partner sums), ``MATVEC``
@@ -41,23 +39,6 @@ import numpy as np
 from numba import njit
 
 LOSS, MATVEC, COUNTS, LINE = 0, 1, 2, 3
-
-
-@njit(cache=True, nogil=True)
-def dense_ranks(f, perm):
-    """``rank`` (int32) and ``uniq`` (ascending distinct values) of ``f`` from ``perm = argsort(f)``."""
-    m = f.shape[0]
-    rank = np.empty(m, np.int32)
-    uniq = np.empty(m, np.float64)
-    n = 0
-    for q in range(m):
-        i = perm[q]
-        x = f[i]
-        if n == 0 or x != uniq[n - 1]:
-            uniq[n] = x
-            n += 1
-        rank[i] = n - 1
-    return rank, uniq[:n].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -80,39 +61,6 @@ def rank_thresholds(uniq, cuts):
                 p += 1
             y[c, r] = p
     return y
-
-
-@njit(cache=True, nogil=True)
-def position_state(order, start, rank, ythr):
-    """The state in time order: score rank per position, anchors grouped by suffix start
-    (``apos[aptr[p]:aptr[p + 1]]`` are the positions of the anchors whose suffix starts at p, in
-    increasing position) and each anchor's rank thresholds ``yA[c, a]`` (all int32)."""
-    m = order.shape[0]
-    nc = ythr.shape[0]
-    rank_pos = np.empty(m, np.int32)
-    aptr = np.zeros(m + 1, np.int32)
-    for pos in range(m):
-        i = order[pos]
-        rank_pos[pos] = rank[i]
-        s = start[i]
-        if s < m:
-            aptr[s + 1] += 1
-    for p in range(m):
-        aptr[p + 1] += aptr[p]
-    n_anchors = aptr[m]
-    apos = np.empty(n_anchors, np.int32)
-    yA = np.empty((nc, n_anchors), np.int32)
-    fill = aptr[:m].copy()
-    for pos in range(m):
-        i = order[pos]
-        s = start[i]
-        if s < m:
-            a = fill[s]
-            apos[a] = pos
-            for c in range(nc):
-                yA[c, a] = ythr[c, rank[i]]
-            fill[s] += 1
-    return rank_pos, aptr, apos, yA
 
 
 # The per-point and per-anchor helpers take scalars and return tuples: passing arrays to a helper
@@ -232,183 +180,10 @@ def _tree_prefix(tree, k, y):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _close_anchor(mode, S, coef, w, g, v, has_v, NA, has_na, a, pa, out):
-    """Anchor a (point ``pa``) with its piece sums ``S``: add its output to ``out[pa]``, store its
-    ``NA`` entry, and return its (loss, first, second) contributions to the accumulators."""
-    dl, d1, d2, do, na = _anchor_terms(mode, S, coef, w[pa], g[pa], v[pa] if has_v else 0.0,
-                                       NA[a] if has_na else 0.0)
-    out[pa] += do
-    if has_na:
-        NA[a] = na
-    return dl, d1, d2
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _piece_ranks(plo, phi, yA, n_uniq, p, a):
     """The rank range ``[hi, lo)`` of piece p for anchor a (``lo <= hi``: no partner in the piece)."""
     cl = plo[p]
     return (n_uniq if cl < 0 else yA[cl, a]), yA[phi[p], a]
-
-
-@njit(cache=True, nogil=True)
-def _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out, acc):
-    if s0 >= 0:  # one shared suffix: prefix sums over ranks
-        a0, a1, a2 = _forward_shared(apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out)
-    else:
-        a0, a1, a2 = _forward_nested(aptr, apos, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out)
-    acc[0] += a0
-    acc[1] += a1
-    acc[2] += a2
-
-
-@njit(cache=True, nogil=True)
-def _forward_shared(apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out):
-    """:func:`_forward` for one shared suffix ``order[s0:]``: prefix sums over score ranks."""
-    m = rank.shape[0]
-    npc = plo.shape[0]
-    S = np.zeros((npc, 6))
-    has_v = v.shape[0] > 0
-    has_na = NA.shape[0] > 0
-    a0 = a1 = a2 = 0.0
-    P = np.zeros((n_uniq + 1, 6))
-    for pos in range(s0, m):
-        x0, x1, x2, x3, x4, x5 = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
-        r = rank[pos] + 1
-        P[r, 0] += x0
-        P[r, 1] += x1
-        P[r, 2] += x2
-        P[r, 3] += x3
-        P[r, 4] += x4
-        P[r, 5] += x5
-    for r in range(n_uniq):
-        for q in range(k):
-            P[r + 1, q] += P[r, q]
-    for a in range(apos.shape[0]):
-        for p in range(npc):
-            lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
-            for q in range(k):
-                S[p, q] = P[lo, q] - P[hi, q] if lo > hi else 0.0
-        dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
-        a0 += dl
-        a1 += d1
-        a2 += d2
-    return a0, a1, a2
-
-
-@njit(cache=True, nogil=True)
-def _forward_nested(aptr, apos, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NA, out):
-    """:func:`_forward` for nested suffixes: a Fenwick tree over ranks, filled from the end."""
-    m = rank.shape[0]
-    npc = plo.shape[0]
-    S = np.zeros((npc, 6))
-    has_v = v.shape[0] > 0
-    has_na = NA.shape[0] > 0
-    a0 = a1 = a2 = 0.0
-    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree over ranks, k interleaved columns
-    t0 = t1 = t2 = t3 = t4 = t5 = 0.0  # the whole suffix
-    for pos in range(m - 1, -1, -1):
-        x = _columns(mode, w[pos], g[pos], v[pos] if has_v else 0.0)
-        t0 += x[0]
-        t1 += x[1]
-        t2 += x[2]
-        t3 += x[3]
-        t4 += x[4]
-        t5 += x[5]
-        _tree_add(tree, n_uniq, k, rank[pos], x)
-        for a in range(aptr[pos], aptr[pos + 1]):
-            for p in range(npc):
-                lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
-                if lo <= hi:
-                    for q in range(6):
-                        S[p, q] = 0.0
-                    continue
-                u = (t0, t1, t2, t3, t4, t5) if lo == n_uniq else _tree_prefix(tree, k, lo)
-                d = _tree_prefix(tree, k, hi)
-                S[p, 0] = u[0] - d[0]
-                S[p, 1] = u[1] - d[1]
-                S[p, 2] = u[2] - d[2]
-                S[p, 3] = u[3] - d[3]
-                S[p, 4] = u[4] - d[4]
-                S[p, 5] = u[5] - d[5]
-            dl, d1, d2 = _close_anchor(mode, S, coef, wa, g, v, has_v, NA, has_na, a, apos[a], out)
-            a0 += dl
-            a1 += d1
-            a2 += d2
-    return a0, a1, a2
-
-
-@njit(cache=True, nogil=True)
-def _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k, mode, coef, g, w, wa, v, NP, out):
-    m = rank.shape[0]
-    npc = plo.shape[0]
-    has_v = v.shape[0] > 0
-    if s0 >= 0:  # one shared suffix: a difference array over ranks
-        D = np.zeros((n_uniq + 1, 2))
-        for a in range(apos.shape[0]):
-            pa = apos[a]
-            for p in range(npc):
-                cl = plo[p]
-                lo = n_uniq if cl < 0 else yA[cl, a]
-                hi = yA[phi[p], a]
-                if lo <= hi:
-                    continue
-                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], wa[pa], g[pa], v[pa] if has_v else 0.0)
-                D[hi, 0] += y0
-                D[hi, 1] += y1
-                D[lo, 0] -= y0
-                D[lo, 1] -= y1
-        for r in range(n_uniq):
-            for q in range(2):
-                D[r + 1, q] += D[r, q]
-        for pos in range(s0, m):
-            r = rank[pos]
-            do, npj = _partner_terms(mode, D[r, 0], D[r, 1], w[pos], g[pos], v[pos] if has_v else 0.0, NP[pos])
-            out[pos] += do
-            NP[pos] = npj
-        return
-    tree = np.zeros((n_uniq + 1) * k)  # Fenwick tree: range update over ranks [hi, lo), point query
-    for pos in range(m):
-        for a in range(aptr[pos], aptr[pos + 1]):
-            pa = apos[a]
-            for p in range(npc):
-                cl = plo[p]
-                lo = n_uniq if cl < 0 else yA[cl, a]
-                hi = yA[phi[p], a]
-                if lo <= hi:
-                    continue
-                y0, y1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], wa[pa], g[pa], v[pa] if has_v else 0.0)
-                _tree_add(tree, n_uniq, k, hi, (y0, y1, 0.0, 0.0, 0.0, 0.0))
-                if lo < n_uniq:
-                    _tree_add(tree, n_uniq, k, lo, (-y0, -y1, 0.0, 0.0, 0.0, 0.0))
-        G = _tree_prefix(tree, k, rank[pos] + 1)
-        do, npj = _partner_terms(mode, G[0], G[1], w[pos], g[pos], v[pos] if has_v else 0.0, NP[pos])
-        out[pos] += do
-        NP[pos] = npj
-
-
-@njit(cache=True, nogil=True)
-def sweep(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, g, w, wa, v, mode, k_fwd, k_adj,
-          NA, NP, out, acc):
-    """Forward sweep (``k_fwd`` columns, if > 0) then adjoint sweep (``k_adj``, if > 0).
-
-    Everything is in time order (position ``pos`` holds point ``order[pos]``) except ``v``
-    (read) and ``out`` (added to), which are in point order: gathered and scattered once.
-    ``NA`` is per anchor (CSR order), ``NP`` per position (for COUNTS it receives the
-    partner-side counts). ``w`` weighs a point as a partner, ``wa`` as an anchor (the pair
-    weight is ``wa_i w_j``; the same array when there are no anchor weights).
-    """
-    m = order.shape[0]
-    v_pos = np.zeros(m if v.shape[0] else 0)
-    for pos in range(v_pos.shape[0]):
-        v_pos[pos] = v[order[pos]]
-    out_pos = np.zeros(m)
-    if k_fwd > 0:
-        _forward(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_fwd, mode, coef, g, w, wa, v_pos, NA, out_pos, acc)
-    if k_adj > 0:
-        _adjoint(aptr, apos, s0, rank, yA, n_uniq, plo, phi, k_adj, mode, coef, g, w, wa, v_pos, NP, out_pos)
-    if out.shape[0]:
-        for pos in range(m):
-            out[order[pos]] += out_pos[pos]
 
 
 # ============================================================================ violated pairs

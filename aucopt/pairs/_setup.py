@@ -14,9 +14,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._lazy import lazy_module
 from .._validation import check_finite_1d
-from . import _compiled
 from ._pairset import PairSet
+
+_compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
+_sweeps = lazy_module("aucopt.pairs._sweeps")
 
 INT = np.int64
 _EMPTY = np.zeros(0)
@@ -61,22 +64,53 @@ def vec(x: np.ndarray | None) -> np.ndarray:
     return _EMPTY if x is None else x
 
 
+class SuffixPlan:
+    """The part of the sorted-pair state that depends on the pair set only, not on the scores.
+
+    The time order, the anchors grouped by suffix start (``apos[aptr[p]:aptr[p + 1]]``, their
+    starts ``astart``) and the point weights in time order (empty arrays: weight 1). Built once
+    per pair set: :class:`PairCore` builds one per call unless given one, and a solver that
+    evaluates many score vectors on the same pairs keeps one for all of them.
+    """
+
+    def __init__(self, pairs: PairSet):
+        m = pairs.n_points
+        if m >= 2**31 - 1:
+            raise ValueError(f"The sorted-pair core handles fewer than 2**31 - 1 points; got {m:,}.")
+        order, start = pairs._suffixes()
+        self.m = m
+        self.order = np.ascontiguousarray(order, dtype=INT)
+        self.aptr, self.apos, self.astart = _sweeps.anchor_lists(self.order, np.ascontiguousarray(start, dtype=INT))
+        self.n_anchors = len(self.apos)
+        self.smin = int(self.astart[0]) if self.n_anchors else m
+        # one shared suffix (bipartite pairs): the matmat kernels take a prefix-sum path
+        self.s0 = self.smin if self.n_anchors and int(self.astart[-1]) == self.smin else -1
+        pw, aw = pairs.point_weights, pairs.anchor_weights
+        # per-position weights (time order): the sweeps then read memory sequentially
+        self.w_pos = _EMPTY if pw is None else np.ascontiguousarray(np.asarray(pw, dtype=float)[self.order])
+        if aw is None:
+            self.wa_pos = self.w_pos
+        else:
+            wa = np.asarray(aw, dtype=float) if pw is None else np.asarray(pw, dtype=float) * aw
+            self.wa_pos = np.ascontiguousarray(wa[self.order])
+
+    def dense_weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """The partner-side and anchor-side weights in time order as full arrays (ones when absent)."""
+        w = self.w_pos if len(self.w_pos) else np.ones(self.m)
+        wa = self.wa_pos if len(self.wa_pos) else w
+        return w, wa
+
+
 class PairCore:
     """Validated inputs plus the compiled state of one (pairs, f): score ranks, exact rank
-    thresholds per breakpoint, anchors grouped by suffix start. Built once per ``f``; every
-    sweep (loss, Hessian product, counts, line derivatives) reuses it."""
+    thresholds per breakpoint, the per-block lists of the blocked sweeps. Built once per ``f``;
+    every sweep (loss, Hessian product, counts, line derivatives) reuses it. ``plan`` (the
+    :class:`SuffixPlan` of ``pairs``) is built when not given."""
 
-    def __init__(self, pairs: PairSet, f: ArrayLike, cuts: Iterable[float]):
+    def __init__(self, pairs: PairSet, f: ArrayLike, cuts: Iterable[float], plan: SuffixPlan | None = None):
         f = checked_scores(pairs, f)
         m = pairs.n_points
-        self.m, self.f = m, f
-        self.w = (np.ones(m) if pairs.point_weights is None
-                  else np.ascontiguousarray(pairs.point_weights, dtype=float))
-        # anchor-side weights a_i w_i (pair weight a_i w_i w_j); the same array without anchor factors
-        self.wa = self.w if pairs.anchor_weights is None else self.w * pairs.anchor_weights
-        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
-        # pair membership always uses the raw float64 z = f_i - f_j.
-        self.g = f - (0.5 * (f.max() + f.min()) if m else 0.0)
+        self.m = m
         self.explicit = pairs._explicit is not None
         if pairs._explicit is not None:
             i, j, w = pairs._explicit
@@ -85,39 +119,52 @@ class PairCore:
             self.z = f[self.i] - f[self.j]
             return
         self.cuts = sorted(set(cuts))
-        if m >= 2**31 - 1:
-            raise ValueError(f"The sorted-pair core handles fewer than 2**31 - 1 points; got {m:,}.")
-        order, start = (np.ascontiguousarray(a, dtype=INT) for a in pairs._suffixes())
-        self.order = order
-        anchors = start < m
-        self.n_anchors = int(np.count_nonzero(anchors))
+        self.plan = SuffixPlan(pairs) if plan is None else plan
+        self.order, self.n_anchors, self.s0 = self.plan.order, self.plan.n_anchors, self.plan.s0
         if self.n_anchors == 0:
             return
-        s = start[anchors]
-        self.s0 = int(s[0]) if s.min() == s.max() else -1
-        del anchors, s
-        rank, uniq = _compiled.dense_ranks(f, np.argsort(f))
+        f_pos = f[self.order]  # scores in time order
+        self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
-        ythr = _compiled.rank_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1))
+        self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,
+                                            self.plan.apos)
         del uniq
-        self.rank, self.aptr, self.apos, self.yA = _compiled.position_state(order, start, rank, ythr)
-        del rank, ythr
-        # per-position copies (time order): the sweeps then read memory sequentially
-        self.w_pos = self.w if pairs.point_weights is None else self.w[order]
-        self.wa_pos = self.w_pos if pairs.anchor_weights is None else np.ascontiguousarray(self.wa[order])
-        self.g_pos = self.g[order]
-        del self.g, self.w, self.wa  # only the explicit path uses the point-order copies
+        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
+        # pair membership always uses the raw float64 z = f_i - f_j (the ranks and thresholds above).
+        f_pos -= 0.5 * (f.max() + f.min())
+        self.g_pos = f_pos
+        self.set_blocks(_sweeps.block_shift(self.n_uniq))
+
+    @property
+    def aptr(self) -> np.ndarray:
+        """Anchors grouped by suffix start (see :class:`SuffixPlan`)."""
+        return self.plan.aptr
+
+    @property
+    def apos(self) -> np.ndarray:
+        """Positions of the anchors, grouped by suffix start."""
+        return self.plan.apos
+
+    def set_blocks(self, shift: int) -> None:
+        """(Re)build the per-block lists of the blocked sweeps for blocks of ``2**shift`` ranks (any
+        ``shift`` in [0, 16] gives the same sums; the default, about half the bits of ``n_uniq``,
+        keeps both trees in cache)."""
+        self.shift = int(shift)
+        self.lists = _sweeps.bucket_lists(self.rank, self.plan.smin, self.yA, self.n_uniq, self.shift)
 
     def sweep(self, pieces: Sequence[Piece], mode: int, k_fwd: int, k_adj: int, v: np.ndarray | None = None,
               NA: np.ndarray | None = None, NP: np.ndarray | None = None,
               out: np.ndarray | None = None) -> np.ndarray:
         """One compiled call: forward and/or adjoint sweep for ``pieces``; returns ``acc``
-        (the summed scalars of the mode)."""
+        (the summed scalars of the mode). ``NA`` (per anchor) and ``NP`` (per position) are written
+        in the LOSS and COUNTS modes (pass zeros) and read in the MATVEC mode; ``out`` (point
+        order) is added to."""
         plo, phi, coef = piece_arrays(self.cuts, pieces)
         acc = np.zeros(3)
-        _compiled.sweep(self.order, self.aptr, self.apos, self.s0, self.rank, self.yA, self.n_uniq,
-                        plo, phi, coef, self.g_pos, self.w_pos, self.wa_pos, vec(v), mode, k_fwd, k_adj,
-                        vec(NA), vec(NP), vec(out), acc)
+        p = self.plan
+        _sweeps.sweep(p.order, p.aptr, p.apos, p.astart, p.smin, self.rank, self.yA, self.n_uniq, self.shift,
+                      self.lists, plo, phi, coef, self.g_pos, p.w_pos, p.wa_pos, vec(v), mode, k_fwd, k_adj,
+                      vec(NA), vec(NP), vec(out), acc)
         return acc
 
 

@@ -42,18 +42,21 @@ TIME_WEIGHTS = {
 def harrell_suffixes(event: np.ndarray, time: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(order, start)`` of Harrell's comparable pairs: each event's partners are ``order[start_i:]``."""
     m = len(event)
-    # Sort by time, events first inside a tied time: an event's partners form a suffix.
-    order = np.lexsort((~event, time))
+    # Sort by time, events first inside a tied time (then by index): an event's partners form a suffix.
+    order = np.argsort(time, kind="stable")
     t_sorted = time[order]
     e_sorted = event[order]
-    event_times = t_sorted[e_sorted]  # already sorted
-    # searches with sorted needles (cache-friendly), then scattered back to the points
-    first_at_t = np.searchsorted(t_sorted, t_sorted, side="left")
-    events_at_t = np.searchsorted(event_times, t_sorted, "right") - np.searchsorted(
-        event_times, t_sorted, "left"
-    )
+    new = np.ones(m, dtype=bool)  # position q starts a new time
+    np.not_equal(t_sorted[1:], t_sorted[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    tied = np.flatnonzero(np.bincount(group)[group] > 1)  # the positions of tied times only
+    if len(tied):
+        events_first = tied[np.lexsort((~e_sorted[tied], group[tied]))]
+        order[tied], e_sorted[tied] = order[events_first], e_sorted[events_first]
+    first = np.flatnonzero(new)  # each time's first position, then its number of events
+    events_at = np.add.reduceat(e_sorted.astype(np.int64), first) if m else np.zeros(0, dtype=np.int64)
     start = np.empty(m, dtype=np.int64)
-    start[order] = np.where(e_sorted, first_at_t + events_at_t, m)
+    start[order] = np.where(e_sorted, (first + events_at)[group], m)
     return order, start
 
 

@@ -77,19 +77,23 @@ programming for problems with binary output*. PhD thesis, University of Iowa.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._lazy import lazy_module
 from .._validation import check_finite_1d
-from . import _compiled
+from ._counting import PairCounts, ViolatedPairs, pair_counts, violated_pairs
 from ._pairset import PairSet
-from ._setup import INT, PairCore, Piece, checked_scores, cuts_of, piece_arrays, scan_violators
+from ._setup import PairCore, Piece, SuffixPlan, cuts_of, piece_arrays
+
+_compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 
 __all__ = [
     "LOSSES",
     "PairCounts",
+    "PairEvaluator",
     "PairHessian",
     "PairLoss",
     "ViolatedPairs",
@@ -352,10 +356,14 @@ def pair_loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "
     >>> L, c.tolist(), H.matvec(np.array([1.0, 0.0])).tolist()
     (0.25, [-1.0, 1.0], [2.0, -2.0])
     """
-    loss = PairLoss.make(loss, eps)
+    return _loss_and_hessian(pairs, f, PairLoss.make(loss, eps), None)
+
+
+def _loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: PairLoss,
+                      plan: SuffixPlan | None) -> tuple[float, np.ndarray, PairHessian]:
     if not loss.twice_differentiable:
         PairHessian._check(loss)
-    core = PairCore(pairs, f, cuts_of(loss.pieces))
+    core = PairCore(pairs, f, cuts_of(loss.pieces), plan)
     L, c, sums = _loss_and_coef(core, loss, hessian=True)
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
@@ -474,8 +482,12 @@ def pair_line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: str 
     >>> pair_line_derivatives(PairSet.bipartite([1, 0]), np.array([0.5, 0.0]), np.array([1.0, 0.0]))
     (0.25, -1.0, 2.0)
     """
-    loss = PairLoss.make(loss, eps)
-    core = PairCore(pairs, f, cuts_of(loss.pieces))
+    return _line_derivatives(pairs, f, v, PairLoss.make(loss, eps), None)
+
+
+def _line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: PairLoss,
+                      plan: SuffixPlan | None) -> tuple[float, float, float]:
+    core = PairCore(pairs, f, cuts_of(loss.pieces), plan)
     v = np.ascontiguousarray(check_finite_1d(v, "v"), dtype=float)
     if len(v) != core.m:
         raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
@@ -665,6 +677,7 @@ class PairHessian:
         if self._NA is None or V.shape[1] == 0:
             return out
         plo, phi, coef = piece_arrays(core.cuts, self._quad)
+        w_pos, wa_pos = core.plan.dense_weights()
         part = np.empty((core.m, min(_MATMAT_COLUMNS, V.shape[1])))
         for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
             block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
@@ -674,205 +687,86 @@ class PairHessian:
             chunk = np.ascontiguousarray(chunk)
             chunk[:] = 0.0
             _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
-                             coef, core.w_pos, core.wa_pos, self._NA, self._NP, block, chunk)
+                             coef, w_pos, wa_pos, self._NA, self._NP, block, chunk)
             out[:, a:a + _MATMAT_COLUMNS] = chunk
         return out
 
 
-# ============================================================================ counts
-class PairCounts(NamedTuple):
-    """Counts of the pairs with ``z_ij = f_i - f_j < threshold``, returned by :func:`pair_counts`.
+# ============================================================================ many evaluations
+class PairEvaluator:
+    """The loss of one pair set at many score vectors, sharing what does not depend on the scores.
 
-    Attributes
-    ----------
-    total : int
-        Number of such pairs.
-    first : ndarray of int64, shape (n_points,)
-        ``first[i] = #{j : (i, j) counted}``.
-    second : ndarray of int64, shape (n_points,)
-        ``second[j] = #{i : (i, j) counted}``.
-
-    See Also
-    --------
-    pair_counts : returns these counts.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import PairSet
-    >>> from aucopt.pairs.core import pair_counts
-    >>> pair_counts(PairSet.bipartite([1, 0]), np.array([0.5, 0.0])).total
-    1
-    """
-
-    total: int
-    first: np.ndarray
-    second: np.ndarray
-
-
-def pair_counts(pairs: PairSet, f: ArrayLike, threshold: float = 1.0) -> PairCounts:
-    """Count, never list, the pairs with ``f_i - f_j < threshold`` (unweighted).
+    A solver evaluates the same pairs at a new ``f`` every iteration. The time order, the anchors
+    grouped by suffix start and the weights in that order are built once here (for sorted
+    storage); each call then sorts only the new scores. Results equal those of
+    :func:`pair_loss_and_hessian` and :func:`pair_line_derivatives` exactly.
 
     Parameters
     ----------
     pairs : PairSet
         Any pair set.
-    f : array-like of shape (n_points,)
-        Finite scores.
-    threshold : float, default=1.0
-        The margin.
-
-    Returns
-    -------
-    PairCounts
-        ``(total, first, second)``.
-
-    See Also
-    --------
-    pair_loss : the weighted hinge coefficients ``-c`` are ``first - second`` weighted by w_ij.
-
-    Notes
-    -----
-    With ``threshold = 1`` these are the margin violators whose counts form the LP Ranker
-    subgradient [3]_ (eq. 4.4); for pair weights use ``-pair_loss(..., "hinge")[1]``, which is
-    ``first - second`` weighted by ``w_ij``. ``O(m log m)`` time, ``O(m)`` memory for sorted
-    storage.
-
-    References
-    ----------
-    .. [1] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
-       *Information Retrieval*, 13(3), 201–215.
-    .. [2] Tayal, A., Coleman, T. F., & Li, Y. (2015). RankRC: Large-scale nonlinear rare class
-       ranking. *IEEE Transactions on Knowledge and Data Engineering*, 27(12), 3347–3359.
-    .. [3] Ataman, K. (2007). *Learning to rank by maximizing the AUC with linear programming for
-       problems with binary output*. PhD thesis, University of Iowa.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import PairSet
-    >>> from aucopt.pairs.core import pair_counts
-    >>> counts = pair_counts(PairSet.bipartite([1, 0, 1, 0]), np.array([2.0, 0.5, 0.25, 0.0]))
-    >>> counts.total, counts.first.tolist(), counts.second.tolist()
-    (2, [0, 0, 2, 0], [0, 1, 0, 1])
-    """
-    threshold = float(threshold)
-    if not np.isfinite(threshold):
-        raise ValueError(f"threshold must be finite, got {threshold!r}.")
-    below = Piece(-np.inf, threshold, 0.0, 1.0, 0.0)
-    core = PairCore(pairs, f, [threshold])
-    m = core.m
-    if core.explicit:
-        hit = core.z < threshold
-        return PairCounts(int(hit.sum()), np.bincount(core.i[hit], minlength=m).astype(INT),
-                          np.bincount(core.j[hit], minlength=m).astype(INT))
-    if core.n_anchors == 0:
-        return PairCounts(0, np.zeros(m, dtype=INT), np.zeros(m, dtype=INT))
-    first, second_pos = np.zeros(m), np.zeros(m)
-    core.sweep([below], _compiled.COUNTS, 1, 1, NP=second_pos, out=first)
-    second = np.empty(m, dtype=INT)
-    second[core.order] = np.rint(second_pos)
-    first = np.rint(first).astype(INT)
-    return PairCounts(int(first.sum()), first, second)
-
-
-# ============================================================================ violated pairs
-class ViolatedPairs(NamedTuple):
-    """The pairs with ``f_i - f_j < threshold`` found by :func:`violated_pairs`.
+    loss : str or PairLoss, default="squared_hinge"
+        The pairwise loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε of the smoothed hinge.
 
     Attributes
     ----------
-    total : int
-        Number of such pairs (positive weight, not skipped).
-    positions : ndarray of int64
-        Positions (in :meth:`~aucopt.pairs.PairSet.to_arrays` order) of the most violated of
-        them: for every point, its ``per_point`` pairs of smallest margin as the upper point i
-        and as the lower point j; sorted by margin, ascending.
-    margins : ndarray of float64
-        Their margins ``f_i - f_j``.
-
-    See Also
-    --------
-    violated_pairs : returns these.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from aucopt import PairSet
-    >>> from aucopt.pairs.core import violated_pairs
-    >>> violated_pairs(PairSet.bipartite([1, 0]), np.array([0.5, 0.0])).total
-    1
-    """
-
-    total: int
-    positions: np.ndarray
-    margins: np.ndarray
-
-
-def violated_pairs(pairs: PairSet, f: ArrayLike, threshold: float = 1.0, *, per_point: int = 1,
-                   skip: ArrayLike | None = None) -> ViolatedPairs:
-    """Count the pairs with ``f_i - f_j < threshold`` and list, per point, the most violated.
-
-    The pair-selection step of cutting-plane (constraint-generation) methods: one scan over the
-    pairs finds, for every point, the ``per_point`` pairs of smallest margin ``f_i - f_j`` in which
-    it is the upper point and those in which it is the lower point, so the selection covers
-    every point with a violated pair instead of piling onto the few worst-scored ones. Pairs of
-    weight 0 are never violated (they cost nothing); ``skip`` masks pairs already handled.
-
-    Parameters
-    ----------
     pairs : PairSet
-        Any pair set.
-    f : array-like of shape (n_points,)
-        Finite scores.
-    threshold : float, default=1.0
-        The margin; ``numpy.inf`` counts every pair.
-    per_point : int, default=1
-        Pairs kept per point and side (k).
-    skip : ndarray of bool, shape (n_pairs,), default=None
-        Pairs (by position) to leave out of both the count and the selection.
-
-    Returns
-    -------
-    ViolatedPairs
-        ``(total, positions, margins)``; at most ``2 * per_point * n_points`` positions.
+        The pair set.
+    loss : PairLoss
+        The loss.
 
     See Also
     --------
-    pair_counts : counts without selecting, in O(m log m).
-    aucopt.lp.row_column_generation : adds these pairs as LP rows.
-
-    Notes
-    -----
-    One pass over the pairs, O(n_pairs) time (compiled) and O(k m) memory besides ``skip``:
-    listing the selected pairs needs the scan that the sorted sweeps of :func:`pair_counts`
-    avoid, but never stores the pairs.
+    pair_loss_and_hessian, pair_line_derivatives : the one-off evaluations.
 
     Examples
     --------
     >>> import numpy as np
     >>> from aucopt import PairSet
-    >>> from aucopt.pairs.core import violated_pairs
-    >>> pairs = PairSet.bipartite([1, 1, 0, 0])
-    >>> found = violated_pairs(pairs, np.array([1.5, 0.5, 1.0, 0.0]))
-    >>> found.total  # (0, 3) has margin 1.5
-    3
-    >>> i, j, _ = pairs.pairs_at(found.positions)
-    >>> [(int(a), int(b)) for a, b in zip(i, j)], found.margins.tolist()
-    ([(1, 2), (0, 2), (1, 3)], [-0.5, 0.5, 0.5])
+    >>> from aucopt.pairs.core import PairEvaluator
+    >>> evaluate = PairEvaluator(PairSet.bipartite([1, 0]))
+    >>> L, c, H = evaluate.loss_and_hessian(np.array([0.5, 0.0]))
+    >>> L, c.tolist(), evaluate.line_derivatives(np.array([0.5, 0.0]), np.array([1.0, 0.0]))
+    (0.25, [-1.0, 1.0], (0.25, -1.0, 2.0))
     """
-    f = checked_scores(pairs, f)
-    P = pairs.n_pairs
-    k = int(per_point)
-    if k < 1:
-        raise ValueError(f"per_point={per_point!r} must be a positive integer.")
-    skip = np.zeros(P, dtype=np.bool_) if skip is None else np.ascontiguousarray(skip, dtype=np.bool_)
-    if skip.shape != (P,):
-        raise ValueError(f"skip must have shape ({P},), got {skip.shape}.")
-    total, pos, z = scan_violators(pairs, f, skip, threshold, k)
-    pos, first_at = np.unique(pos, return_index=True)
-    z = z[first_at]
-    keep = pos >= 0
-    pos, z = pos[keep], z[keep]
-    by_margin = np.argsort(z, kind="stable")
-    return ViolatedPairs(total, pos[by_margin], z[by_margin])
+
+    def __init__(self, pairs: PairSet, loss: str | PairLoss = "squared_hinge", eps: float = 0.5):
+        if not isinstance(pairs, PairSet):
+            raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
+        self.pairs = pairs
+        self.loss = PairLoss.make(loss, eps)
+        self._plan = SuffixPlan(pairs) if pairs.storage == "sorted" else None
+
+    def loss_and_hessian(self, f: ArrayLike) -> tuple[float, np.ndarray, PairHessian]:
+        """``(L, c, hessian)`` at ``f``, as :func:`pair_loss_and_hessian`.
+
+        Parameters
+        ----------
+        f : array-like of shape (n_points,)
+            Finite scores.
+
+        Returns
+        -------
+        L : float
+        c : ndarray of shape (n_points,)
+        hessian : PairHessian
+        """
+        return _loss_and_hessian(self.pairs, f, self.loss, self._plan)
+
+    def line_derivatives(self, f: ArrayLike, v: ArrayLike) -> tuple[float, float, float]:
+        """``L`` and its first two derivatives along ``v`` at ``f``, as :func:`pair_line_derivatives`.
+
+        Parameters
+        ----------
+        f : array-like of shape (n_points,)
+            Finite scores.
+        v : array-like of shape (n_points,)
+            Finite direction.
+
+        Returns
+        -------
+        value, slope, curvature : float
+        """
+        return _line_derivatives(self.pairs, f, v, self.loss, self._plan)

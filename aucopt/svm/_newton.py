@@ -11,14 +11,20 @@ products Q(v) reusing one sort. One outer iteration:
 
 1. g = Mᵀc/N + αθ;  stop when ‖g‖_∞ ≤ tol.
 2. s ≈ −H⁻¹g by conjugate gradients on Hv = MᵀQ(Mv)/N + αv (≤ ``max_cg_iter`` steps, relative
-   residual ``cg_rtol``); stop when the Newton decrement −gᵀs ≤ tol · F.
+   residual ``cg_rtol``), every product on one pair-core state (one sort of f); M s is
+   accumulated from the products M d of the steps, so the step costs no extra pass over M;
+   stop when the Newton decrement −gᵀs ≤ tol · F.
 3. line search on φ(t) = F(θ + t s), solved to |φ'(t)| ≤ 10⁻¹|φ'(0)| (the outer decrement
    test decides the final accuracy): along the ray the scores are f + t·Ms, so each 1-D Newton
    step t ← t − φ'(t)/φ''(t) costs one forward sweep of the pair core (φ' and φ'' directly,
-   :func:`~aucopt.pairs.core.pair_line_derivatives`) and no product with M; safeguarded by
-   bisection on the bracket where φ' changes sign. The first trial, t = 1, is a full
+   :meth:`~aucopt.pairs.core.PairEvaluator.line_derivatives`) and no product with M; safeguarded
+   by bisection on the bracket where φ' changes sign. The first trial, t = 1, is a full
    evaluation (loss, c and Hessian state from one set-up); when it is accepted it serves the
    next outer iteration as is, otherwise the accepted t gets one full evaluation.
+
+What does not depend on f (the pairs' time order, anchors, weights) is built once per solve
+(:class:`~aucopt.pairs.core.PairEvaluator`). A float32 M is kept as it is and multiplied block by
+block in float64 (scores, gradients and the objective are float64 throughout).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from .._progress import progress_bar
 from .._validation import Count
 from ..base import positive
 from ..pairs import PairSet
-from ..pairs.core import PairLoss, pair_line_derivatives, pair_loss_and_hessian
+from ..pairs.core import PairEvaluator, PairLoss
 
 __all__ = ["NEWTON_LOSSES", "NewtonResult", "newton_solve"]
 
@@ -196,27 +202,29 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
     history, total_cg = [], 0
     bar = progress_bar(bool(verbose), total=max_iter, desc="Newton")
     start = time.perf_counter()
-    state = _Evaluation(pairs, loss_obj, N, alpha, f, theta)
+    evaluator = PairEvaluator(pairs, loss_obj)  # the pairs' time order and anchors, built once
+    state = _Evaluation(evaluator, N, alpha, f, theta)
     converged, message = False, f"reached max_iter={max_iter}"
     it = 0
     for it in range(1, max_iter + 1):
         F = state.objective
+        assert state.c is not None
         g = _rmatvec(M, state.c) / N + alpha * theta
+        state.c = None  # not needed again: free it before the conjugate gradients
         g_inf = float(np.max(np.abs(g), initial=0.0))
         if g_inf <= tol:
             converged, message, it = True, "gradient norm below tol", it - 1
             break
-        s, n_cg = _conjugate_gradient(_hessian_product(M, state.hessian, N, alpha), -g, max_cg_iter, cg_rtol)
+        s, v, n_cg = _conjugate_gradient(_HessianProduct(M, state.hessian, N, alpha), -g, max_cg_iter, cg_rtol)
         total_cg += n_cg
         decrement = -float(g @ s)
         if decrement <= tol * max(F, 1e-300):
             converged, message, it = True, "Newton decrement below tol * F", it - 1
             break
-        v = _matvec(M, s)
         del state  # free the Hessian state before the line search builds the next one
-        t, state = _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, float(g @ s))
+        t, state, f = _line_search(evaluator, N, alpha, f, v, theta, s, float(g @ s))
+        del v
         theta = theta + t * s
-        f = f + t * v
         record = {"iteration": it, "objective": state.objective, "grad_inf": g_inf,
                   "decrement": decrement, "step": t, "cg_iterations": n_cg,
                   "seconds": time.perf_counter() - start}
@@ -235,32 +243,37 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
 class _Evaluation:
     """Loss, c and the generalized Hessian at scores f (θ for the regularizer), computed once."""
 
-    def __init__(self, pairs, loss_obj, N, alpha, f, theta):
-        L, self.c, self.hessian = pair_loss_and_hessian(pairs, f, loss_obj.name, loss_obj.eps)
+    def __init__(self, evaluator: PairEvaluator, N: float, alpha: float, f: np.ndarray, theta: np.ndarray):
+        self.c: np.ndarray | None
+        L, self.c, self.hessian = evaluator.loss_and_hessian(f)
         self.objective = L / N + 0.5 * alpha * float(theta @ theta)
 
 
-def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=0.1, max_steps=60):
+def _line_search(evaluator: PairEvaluator, N: float, alpha: float, f: np.ndarray, v: np.ndarray,
+                 theta: np.ndarray, s: np.ndarray, slope0: float, rtol: float = 0.1,
+                 max_steps: int = 60) -> tuple[float, _Evaluation, np.ndarray]:
     """Minimize the convex φ(t) = F(θ + t s) from the Newton step t = 1, to |φ'(t)| ≤ rtol·|φ'(0)|.
 
     φ'(t) = c(f + tv)ᵀv / N + α(θᵀs + t sᵀs),  φ''(t) = vᵀQ_{f+tv}(v) / N + α sᵀs. The trial
     t = 1 is a full evaluation (loss, c, Hessian state): when it is accepted, as it usually is
     near the solution, it is the next outer iteration's evaluation and the line search cost
     nothing extra. Later trials take φ' and φ'' from one forward sweep of the pair core each
-    (:func:`pair_line_derivatives`: no c, no Hessian state); 1-D Newton safeguarded by bisection;
-    the accepted t then gets its full evaluation. Returns t and that evaluation.
+    (:meth:`~aucopt.pairs.core.PairEvaluator.line_derivatives`: no c, no Hessian state); 1-D
+    Newton safeguarded by bisection; the accepted t then gets its full evaluation. Returns t,
+    that evaluation and the scores f + t v.
     """
     ss, ts = float(s @ s), float(theta @ s)
     lo, hi = 0.0, np.inf  # φ'(lo) < 0 ≤ φ'(hi)
     t = 1.0
-    state = _Evaluation(pairs, loss_obj, N, alpha, f + v, theta + s)
-    for step in range(max_steps):
-        if step == 0:
-            d1 = float(state.c @ v) / N + alpha * (ts + ss)
-            if abs(d1) <= rtol * abs(slope0):
-                return t, state
-            del state  # free it: later trials need only φ' and φ''
-        _, dL, d2L = pair_line_derivatives(pairs, f + t * v, v, loss_obj)
+    f_new = f + v
+    state = _Evaluation(evaluator, N, alpha, f_new, theta + s)
+    assert state.c is not None
+    d1 = float(state.c @ v) / N + alpha * (ts + ss)
+    if abs(d1) <= rtol * abs(slope0):
+        return t, state, f_new
+    del state, f_new  # later trials need only φ' and φ''
+    for _ in range(max_steps):
+        _, dL, d2L = evaluator.line_derivatives(f + t * v, v)
         d1 = dL / N + alpha * (ts + t * ss)
         if abs(d1) <= rtol * abs(slope0):
             break
@@ -275,44 +288,79 @@ def _line_search(pairs, loss_obj, N, alpha, f, v, theta, s, slope0, rtol=0.1, ma
         if np.isfinite(hi) and hi - lo <= 1e-12 * hi:
             break
         t = t_new
-    return t, _Evaluation(pairs, loss_obj, N, alpha, f + t * v, theta + t * s)
+    f_new = f + t * v
+    return t, _Evaluation(evaluator, N, alpha, f_new, theta + t * s), f_new
 
 
-def _hessian_product(M: Any, hessian: Any, N: float, alpha: float) -> Callable[[np.ndarray], np.ndarray]:
-    """v ↦ Hv = MᵀQ(Mv)/N + αv, the generalized Hessian of F at the scores ``hessian`` was built on."""
-    def hessp(v: np.ndarray) -> np.ndarray:
-        return _rmatvec(M, hessian.matvec(_matvec(M, v))) / N + alpha * v
-    return hessp
+class _HessianProduct:
+    """d ↦ (Hd, Md) with Hd = MᵀQ(Md)/N + αd, the generalized Hessian of F at the scores ``hessian``
+    was built on; Md is returned too, so that conjugate gradients also accumulate M x."""
+
+    def __init__(self, M: Any, hessian: Any, N: float, alpha: float):
+        self.M, self.hessian, self.N, self.alpha = M, hessian, N, alpha
+
+    def __call__(self, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        Md = _matvec(self.M, d)
+        return _rmatvec(self.M, self.hessian.matvec(Md)) / self.N + self.alpha * d, Md
 
 
-def _conjugate_gradient(hessp: Callable[[np.ndarray], np.ndarray], b: np.ndarray, maxiter: int,
-                        rtol: float) -> tuple[np.ndarray, int]:
-    """Plain CG for H x = b with H positive definite (H ⪰ αI); returns (x, iterations)."""
+def _conjugate_gradient(hessp: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], b: np.ndarray, maxiter: int,
+                        rtol: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """Plain CG for H x = b with H positive definite (H ⪰ αI); returns (x, Mx, iterations).
+
+    ``hessp(d)`` returns ``(Hd, Md)``; Mx is accumulated from the Md of the steps with the
+    coefficients of x, which saves the product M x after the solve.
+    """
     x = np.zeros_like(b)
+    Mx: np.ndarray | None = None
     r = b.copy()
     d = r.copy()
     rr = float(r @ r)
     target = (rtol ** 2) * rr
+    k = 0
     for k in range(1, maxiter + 1):
-        Hd = hessp(d)
+        Hd, Md = hessp(d)
         curvature = float(d @ Hd)
         if curvature <= 0:
-            return (x if k > 1 else b), k
+            if k == 1:  # no curvature information: the right-hand side itself
+                return b, Md, k  # d = b here
+            break
         step = rr / curvature
         x += step * d
+        if Mx is None:
+            Mx = step * Md
+        else:
+            Mx += step * Md
+        del Md
         r -= step * Hd
         rr_new = float(r @ r)
         if rr_new <= target:
-            return x, k
+            break
         d = r + (rr_new / rr) * d
         rr = rr_new
-    return x, maxiter
+    assert Mx is not None  # at least one step was taken
+    return x, Mx, k
 
 
-def _matvec(M, v):
+#: rows per block when a float32 M is multiplied in float64 (a few MB: the block stays in cache)
+_BLOCK_ROWS = 16384
+
+
+def _matvec(M: Any, v: np.ndarray) -> np.ndarray:
+    """M v in float64; a float32 array is converted block by block (no float64 copy of M)."""
+    if isinstance(M, np.ndarray) and M.dtype != np.float64:
+        out = np.empty(M.shape[0])
+        for a in range(0, M.shape[0], _BLOCK_ROWS):
+            out[a:a + _BLOCK_ROWS] = M[a:a + _BLOCK_ROWS].astype(np.float64) @ v
+        return out
     return np.asarray(M @ v, dtype=float).ravel()
 
 
-def _rmatvec(M, c):
+def _rmatvec(M: Any, c: np.ndarray) -> np.ndarray:
+    """Mᵀ c in float64; a float32 array is converted block by block (no float64 copy of M)."""
+    if isinstance(M, np.ndarray) and M.dtype != np.float64:
+        out = np.zeros(M.shape[1])
+        for a in range(0, M.shape[0], _BLOCK_ROWS):
+            out += M[a:a + _BLOCK_ROWS].astype(np.float64).T @ c[a:a + _BLOCK_ROWS]
+        return out
     return np.asarray(M.T @ c, dtype=float).ravel()
-

@@ -62,7 +62,7 @@ from ..exceptions import warn
 from ..kernels import Kernel
 from ..metrics import harrell_c
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ._newton import NEWTON_LOSSES, newton_solve
+from ._newton import NEWTON_LOSSES, _matvec, newton_solve
 
 __all__ = ["RankRC", "RankSVM", "SurvivalRankRC", "SurvivalRankSVM"]
 
@@ -215,13 +215,14 @@ class _NewtonRanker(BaseEstimator):
         "max_cg_iter": [Count(Integral, 1, None, closed="left")],
         **VERBOSE_CONSTRAINT,
     }
+    _fit_dtype: ClassVar[Any] = np.float64  # the dtypes X is kept in (others are converted to the first)
 
     def _fit(self, X: Any, y: Any, sample_weight: np.ndarray | None = None,
              alpha_path: ArrayLike | None = None) -> _NewtonRanker:
         """Solve ``alpha_path`` in order with warm starts, ending at ``alpha``."""
         self._validate_params()
         path = check_alpha_path(alpha_path)
-        X, pairs = validated_data_and_pairs(self, X, y, sample_weight)
+        X, pairs = validated_data_and_pairs(self, X, y, sample_weight, dtype=self._fit_dtype)
         return self._newton_path(self._design(X, pairs), pairs, path, alpha_path)
 
     def _newton_path(self, M: Any, pairs: PairSet, path: list[float], alpha_path: ArrayLike | None) -> _NewtonRanker:
@@ -270,7 +271,13 @@ class _NewtonRanker(BaseEstimator):
 
 # ============================================================================ linear
 class _LinearModel(_NewtonRanker):
-    """f(x) = wᵀx over dense, sparse or dask X; the parameters and fit of RankSVM and SurvivalRankSVM."""
+    """f(x) = wᵀx over dense, sparse or dask X; the parameters and fit of RankSVM and SurvivalRankSVM.
+
+    A float32 X is kept as it is (half the memory of a float64 copy); the scores, the gradients
+    and the objective are computed in float64 from it, block by block.
+    """
+
+    _fit_dtype: ClassVar[Any] = (np.float64, np.float32)
 
     def __init__(self, alpha: float = 1e-3, *, loss: str = "squared_hinge", epsilon: float = 0.5,
                  tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25, verbose: int = 0,
@@ -297,8 +304,8 @@ class _LinearModel(_NewtonRanker):
         check_is_fitted(self, "coef_")
         if is_dask_collection(X):  # lazy scores, one task per block of X
             return self._dask_scores(X)
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_).ravel()
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=self._fit_dtype, reset=False)
+        return _matvec(X, self.coef_)
 
     # ------------------------------------------------------------------ the dask route
     # The one place where the linear rankers hand dask collections on: aucopt.distributed registers

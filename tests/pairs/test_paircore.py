@@ -617,3 +617,66 @@ def test_line_derivatives_are_derivatives_of_the_loss():
         assert pytest.approx(pair_loss(pairs, f, loss)[0], rel=1e-12) == L
         assert d1 == pytest.approx((Lp - Lm) / (2 * h), rel=1e-6, abs=1e-6)
         assert d2 == pytest.approx((d1p - d1m) / (2 * h), rel=1e-5, abs=1e-6)
+
+
+# ----------------------------------------------------------------------------- blocked sweeps, fast ranks
+@pytest.mark.parametrize("seed", range(4))
+def test_block_width_does_not_change_the_sums(seed):
+    """Every split of the ranks into coarse blocks and fine in-block ranks gives the same sweeps:
+    blocks of one rank (all coarse) up to one block (all fine)."""
+    from aucopt.pairs import _sweeps
+
+    rng = np.random.default_rng(seed)
+    m = 300
+    w = rng.integers(0, 4, m) / 2.0
+    pairs = (PairSet.survival(rng.random(m) < 0.6, np.round(rng.exponential(size=m), 1), point_weights=w)
+             if seed % 2 else PairSet.bipartite(rng.random(m) < 0.3, point_weights=w))
+    f = rng.integers(-40, 41, m) / 8.0
+    v = rng.standard_normal(m)
+    loss = PairLoss("smoothed_hinge", 0.25)
+    core = PairCore(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
+    results = []
+    for shift in (0, 1, 3, _sweeps.block_shift(core.n_uniq), 16):
+        core.set_blocks(shift)
+        c, NA, NP = np.zeros(m), np.zeros(core.n_anchors), np.zeros(m)
+        acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NA=NA, NP=NP, out=c)
+        q = np.zeros(m)
+        core.sweep([p for p in loss.pieces if p.d2], _compiled.MATVEC, 1, 1, v=v, NA=NA, NP=NP, out=q)
+        line = core.sweep(loss.pieces, _compiled.LINE, 6, 0, v=v)
+        results.append(np.concatenate([acc, c, NA, NP, q, line]))
+    for r in results[1:]:
+        np.testing.assert_allclose(r, results[0], rtol=1e-12, atol=1e-10)
+
+
+def test_score_ranks_equal_argsort_ranks():
+    """The packed-key sort ranks exactly as argsort does: ties, ±0, and runs of scores that share
+    their leading bits (the packed keys' collisions, resolved in exact float64 order)."""
+    from aucopt.pairs import _sweeps
+
+    rng = np.random.default_rng(5)
+    base = rng.normal(size=2000)
+    near = 1.0 + rng.integers(0, 2**20, 3000) * np.finfo(float).eps  # share the leading 40 bits
+    for f in (base, np.round(base, 1), near, np.concatenate([near, -near, [0.0, -0.0, 0.0]]),
+              np.zeros(7), np.array([3.0]), rng.permutation(np.concatenate([near, base]))):
+        rank, uniq = _sweeps.score_ranks(np.ascontiguousarray(f, dtype=float))
+        np.testing.assert_array_equal(uniq, np.unique(f))
+        np.testing.assert_array_equal(rank, np.searchsorted(np.unique(f), f))
+
+
+def test_pair_evaluator_equals_the_one_off_calls():
+    """PairEvaluator shares the pair structure between calls and changes no result."""
+    from aucopt.pairs.core import PairEvaluator, pair_line_derivatives, pair_loss_and_hessian
+
+    rng = np.random.default_rng(9)
+    m = 200
+    pairs = PairSet.survival(rng.random(m) < 0.5, np.round(rng.exponential(size=m), 1),
+                             point_weights=rng.random(m))
+    evaluate = PairEvaluator(pairs, "smoothed_hinge", 0.25)
+    for _ in range(3):
+        f, v = rng.normal(size=m), rng.normal(size=m)
+        L, c, H = evaluate.loss_and_hessian(f)
+        L0, c0, H0 = pair_loss_and_hessian(pairs, f, "smoothed_hinge", 0.25)
+        assert L == L0
+        np.testing.assert_array_equal(c, c0)
+        np.testing.assert_array_equal(H.matvec(v), H0.matvec(v))
+        assert evaluate.line_derivatives(f, v) == pair_line_derivatives(pairs, f, v, "smoothed_hinge", 0.25)

@@ -105,7 +105,7 @@ def make_problem(kind, sparse=False, seed=0):
 # ============================================================================ optimum
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("loss,eps", LOSSES, ids=[f"{l}-{e}" for l, e in LOSSES])
+@pytest.mark.parametrize("loss,eps", LOSSES, ids=[f"{name}-{e}" for name, e in LOSSES])
 def test_newton_reaches_lbfgs_optimum(loss, eps, kind, sparse):
     alpha = 1e-2
     M, pairs, i, j, w = make_problem(kind, sparse, seed=3)
@@ -249,21 +249,24 @@ def tiny():
 @pytest.mark.parametrize("alpha", [0, 0.0, -1.0, np.nan, np.inf, None, [1.0], "1"])
 def test_bad_alpha(tiny, alpha):
     M, pairs = tiny
-    with pytest.raises(ValueError, match=r"'alpha' parameter of newton_solve must be a float in the range \(0.0, inf\)"):
+    with pytest.raises(ValueError,
+                       match=r"'alpha' parameter of newton_solve must be a float in the range \(0.0, inf\)"):
         newton_solve(M, pairs, alpha)
 
 
 @pytest.mark.parametrize("epsilon", [0, -0.1, 1.5, np.nan])
 def test_bad_epsilon(tiny, epsilon):
     M, pairs = tiny
-    with pytest.raises(ValueError, match=r"'epsilon' parameter of newton_solve must be a float in the range \(0.0, 1.0\]"):
+    with pytest.raises(ValueError,
+                       match=r"'epsilon' parameter of newton_solve must be a float in the range \(0.0, 1.0\]"):
         newton_solve(M, pairs, 1e-2, loss="smoothed_hinge", epsilon=epsilon)
 
 
 @pytest.mark.parametrize("loss", ["hinge", "logistic", "Squared_Hinge", None])
 def test_unknown_or_non_smooth_loss(tiny, loss):
     M, pairs = tiny
-    with pytest.raises(ValueError, match=r"'loss' parameter of newton_solve must be a str among \{'(squared|smoothed)_hinge', '(squared|smoothed)_hinge'\}"):
+    with pytest.raises(ValueError, match=r"'loss' parameter of newton_solve must be a str among "
+                                         r"\{'(squared|smoothed)_hinge', '(squared|smoothed)_hinge'\}"):
         newton_solve(M, pairs, 1e-2, loss=loss)
 
 
@@ -286,3 +289,57 @@ def test_bad_theta0_and_empty_pairs(tiny):
     zero_weight = PairSet.from_arrays([0, 1], [2, 3], [0.0, 0.0], n_points=M.shape[0])
     with pytest.raises(ValueError, match="All pair weights are zero"):
         newton_solve(M, zero_weight, 1e-2)
+
+
+# ============================================================================ the fast paths (issue 28)
+def _problem(kind, m=400, p=6, seed=0):
+    """A random problem with ties: bipartite (optionally weighted) or survival with tied times,
+    censoring and sample weights; X has tied rows so that scores tie too."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, p))
+    X[rng.random(m) < 0.2] = X[0]  # tied rows: tied scores at every θ
+    w = rng.integers(0, 4, m) / 2.0 if kind.endswith("weighted") else None
+    if kind.startswith("bipartite"):
+        return X, PairSet.bipartite(rng.random(m) < 0.3, point_weights=w)
+    time = np.round(rng.exponential(size=m), 1)  # many tied times
+    return X, PairSet.survival(rng.random(m) < 0.6, time, point_weights=w)
+
+
+@pytest.mark.parametrize("kind", ["bipartite", "bipartite_weighted", "survival", "survival_weighted"])
+@pytest.mark.parametrize(("loss", "eps"), [("squared_hinge", 0.5), ("smoothed_hinge", 0.25)])
+def test_sorted_core_newton_equals_the_listed_pairs(kind, loss, eps):
+    """The blocked sorted-pair core (sort, ranks, coarse/fine sweeps) gives the fit of the same pairs
+    listed explicitly (the vectorized enumeration, an independent path) to 1e-8 relative."""
+    X, pairs = _problem(kind)
+    listed = PairSet.from_arrays(*pairs.to_arrays(), n_points=pairs.n_points)
+    fast = newton_solve(X, pairs, 1e-3, loss=loss, epsilon=eps, tol=1e-10)
+    slow = newton_solve(X, listed, 1e-3, loss=loss, epsilon=eps, tol=1e-10)
+    assert fast.converged and slow.converged
+    np.testing.assert_allclose(fast.objective, slow.objective, rtol=1e-8)
+    np.testing.assert_allclose(fast.theta, slow.theta, rtol=1e-6, atol=1e-8 * np.abs(slow.theta).max())
+
+
+@pytest.mark.parametrize("kind", ["bipartite_weighted", "survival_weighted"])
+def test_float32_design_is_multiplied_in_float64(kind):
+    """A float32 M is used as it is, block by block in float64: the fit equals that of its float64 copy."""
+    X, pairs = _problem(kind, m=3000)
+    X32 = X.astype(np.float32)
+    a = newton_solve(X32, pairs, 1e-3, tol=1e-10)
+    b = newton_solve(X32.astype(np.float64), pairs, 1e-3, tol=1e-10)
+    np.testing.assert_allclose(a.objective, b.objective, rtol=1e-12)
+    np.testing.assert_allclose(a.theta, b.theta, rtol=1e-9, atol=1e-12)
+
+
+def test_conjugate_gradient_accumulates_the_step_in_score_space():
+    """CG returns M s with s, accumulated from the products of its steps (no extra pass over M)."""
+    from aucopt.pairs.core import pair_loss_and_hessian
+    from aucopt.svm._newton import _conjugate_gradient, _HessianProduct
+
+    X, pairs = _problem("survival_weighted")
+    f = X @ np.linspace(-1, 1, X.shape[1])
+    _, c, H = pair_loss_and_hessian(pairs, f)
+    N = pairs.total_weight()
+    for maxiter in (1, 3, 25):
+        s, Ms, k = _conjugate_gradient(_HessianProduct(X, H, N, 1e-3), -(X.T @ c) / N, maxiter, 1e-6)
+        assert 1 <= k <= maxiter
+        np.testing.assert_allclose(Ms, X @ s, rtol=1e-10, atol=1e-12 * np.abs(X @ s).max())

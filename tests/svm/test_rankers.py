@@ -606,7 +606,8 @@ def _target(cls, y):
 @pytest.mark.parametrize("alpha", [0, -1.0, np.nan, np.inf, "1", None])
 def test_bad_alpha(cls, alpha, cancer_small, no_solver_work):
     X, y = cancer_small
-    with pytest.raises(ValueError, match=rf"'alpha' parameter of {cls.__name__} must be a float in the range \(0.0, inf\)"):
+    with pytest.raises(ValueError,
+                       match=rf"'alpha' parameter of {cls.__name__} must be a float in the range \(0.0, inf\)"):
         cls(alpha=alpha).fit(X, _target(cls, y))
 
 
@@ -622,7 +623,8 @@ def test_bad_alpha_path(cls, bad, cancer_small, no_solver_work):
 @pytest.mark.parametrize("epsilon", [0, -0.1, 1.5])
 def test_bad_epsilon(cls, epsilon, cancer_small, no_solver_work):
     X, y = cancer_small
-    with pytest.raises(ValueError, match=rf"'epsilon' parameter of {cls.__name__} must be a float in the range \(0.0, 1.0\]"):
+    with pytest.raises(ValueError,
+                       match=rf"'epsilon' parameter of {cls.__name__} must be a float in the range \(0.0, 1.0\]"):
         cls(loss="smoothed_hinge", epsilon=epsilon).fit(X, _target(cls, y))
 
 
@@ -652,10 +654,12 @@ def test_bad_basis(cancer_small, no_solver_work):
     for idx in ([0, m], [-1, 3]):
         with pytest.raises(ValueError, match=rf"basis indices must lie in \[0, {m}\)"):
             RankRC(basis=idx).fit(X, y)
-    with pytest.raises(ValueError, match=r"'basis' parameter of RankRC must be a str among .*'rare'.* or an array-like"):
+    with pytest.raises(ValueError,
+                       match=r"'basis' parameter of RankRC must be a str among .*'rare'.* or an array-like"):
         RankRC(basis="minority").fit(X, y)
     for size in (0, 2.5):
-        with pytest.raises(ValueError, match=r"'basis_size' parameter of RankRC must be an int in the range \[1, inf\) or None"):
+        with pytest.raises(ValueError,
+                           match=r"'basis_size' parameter of RankRC must be an int in the range \[1, inf\) or None"):
             RankRC(basis="random", basis_size=size).fit(X, y)
     with pytest.raises(ValueError, match=rf"basis_size={m + 1} exceeds the number of samples \({m}\)"):
         RankRC(basis="random", basis_size=m + 1).fit(X, y)
@@ -703,7 +707,7 @@ def test_zero_weight_class_error_names_the_class(cls, cancer_small, no_solver_wo
     (scikit-learn's check_classifiers_one_label_sample_weights requires the word 'class', and
     aucopt.estimators' LP/QP rankers say "only one class, or no event, has nonzero weight")."""
     X, y = cancer_small
-    with pytest.raises(ValueError, match="All pair weights are zero.*class"):
+    with pytest.raises(ValueError, match=r"All pair weights are zero.*class"):
         cls().fit(X, y, sample_weight=(y == 0).astype(float))
 
 

@@ -1,0 +1,493 @@
+"""Compiled set-up and sweeps of the sorted-pair core, blocked so that every tree stays in cache.
+
+Private to :mod:`aucopt.pairs.core` (which states the mathematics and the tie rules) and
+:mod:`aucopt.pairs._setup`; the per-mode arithmetic (what a point contributes, what an anchor
+collects) is that of :mod:`aucopt.pairs._compiled`.
+
+**Score ranks** (:func:`score_ranks`): one ``ndarray.sort`` of 64-bit words that hold, above the
+position, the leading bits of an order-preserving integer image of each float64 score (a SIMD
+sort of plain integers, several times faster than ``argsort``'s indirect comparisons); the few
+runs of scores that share those leading bits are then put in exact float64 order, and the dense
+ranks and distinct scores follow in one pass.
+
+**Blocked dominance sums.** Every quantity of a sweep is a 2-D dominance sum over positions in
+the time order and score ranks: the forward sweep needs, per anchor a and cut c,
+``Σ_{pos ≥ start_a, rank < y_ca} x_pos`` and the adjoint sweep, per position,
+``Σ_{anchors a: start_a ≤ pos, y_ca ≤ rank_pos} u_ac``. A Fenwick tree over all ranks answers them
+in ``O(m log m)`` but, at 10⁷ points, nearly every tree access is a cache miss. Here the ranks are
+cut into blocks of ``B = 2**shift`` consecutive ranks (``B ≈ √n_uniq``) and each sum is split
+exactly into
+
+* a *coarse* part over the blocks strictly below the threshold's block: one sweep over the time
+  order with a Fenwick tree over the ``≈ √n_uniq`` blocks, and
+* a *fine* part inside the threshold's block: per block, its points (in time order) and the
+  thresholds that fall in it (in suffix-start order) are merged with a Fenwick tree over the
+  block's ``B`` ranks.
+
+Both trees fit in cache and the lists are read in order; every contribution of an anchor or a
+partner is affine in its sums (see :func:`aucopt.pairs._compiled._anchor_terms`), so the two parts
+are accumulated separately. The lists (:func:`bucket_lists`) are built once per score vector and
+serve every sweep at those scores (the loss and each Hessian product).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._compiled import (
+    LOSS,
+    MATVEC,
+    _anchor_rows,
+    _anchor_terms,
+    _columns,
+    _partner_terms,
+    _piece_ranks,
+    _tree_add,
+    _tree_prefix,
+    rank_thresholds,
+)
+
+MAX_SHIFT = 16  # block-local ranks are stored as uint16
+
+
+def block_shift(n_uniq: int) -> int:
+    """``log2`` of the block width: about half the bits of the number of distinct scores."""
+    return min(MAX_SHIFT, (int(n_uniq).bit_length() + 1) // 2)
+
+
+# ============================================================================ score ranks
+@njit(cache=True, nogil=True)
+def _packed_keys(f, shift):
+    """``(image(f_i) >> shift) << shift | i`` with ``image`` the order-preserving uint64 image of a float64."""
+    m = f.shape[0]
+    bits = f.view(np.uint64)
+    out = np.empty(m, np.uint64)
+    top = np.uint64(1) << np.uint64(63)
+    s = np.uint64(shift)
+    for i in range(m):
+        b = bits[i]
+        key = ~b if b & top else b | top
+        out[i] = ((key >> s) << s) | np.uint64(i)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _in_order(keys, f, shift, lo, hi):
+    """Whether the scores of ``keys[lo:hi]`` are non-decreasing."""
+    low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
+    last = f[np.int64(keys[lo] & low)]
+    for q in range(lo + 1, hi):
+        x = f[np.int64(keys[q] & low)]
+        if x < last:
+            return False
+        last = x
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _exact_runs(keys, f, shift):
+    """Put the runs of ``keys`` (sorted) that share their leading bits in exact float64 order."""
+    m = keys.shape[0]
+    s = np.uint64(shift)
+    lo = 0
+    while lo < m:
+        head = keys[lo] >> s
+        hi = lo + 1
+        while hi < m and keys[hi] >> s == head:
+            hi += 1
+        if hi - lo > 1 and not _in_order(keys, f, shift, lo, hi):
+            low = (np.uint64(1) << s) - np.uint64(1)
+            vals = np.empty(hi - lo)
+            for q in range(lo, hi):
+                vals[q - lo] = f[np.int64(keys[q] & low)]
+            run = keys[lo:hi].copy()
+            by_value = np.argsort(vals, kind="mergesort")
+            for q in range(hi - lo):
+                keys[lo + q] = run[by_value[q]]
+        lo = hi
+
+
+@njit(cache=True, nogil=True)
+def _dense_from_sorted(keys, f, shift):
+    """Dense ranks (int32, per index) and the distinct values, written over ``keys`` (as float64)."""
+    m = keys.shape[0]
+    low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
+    rank = np.empty(m, np.int32)
+    uniq = keys.view(np.float64)  # entry n is written after entry q >= n was read
+    n = 0
+    last = 0.0
+    for q in range(m):
+        i = np.int64(keys[q] & low)
+        x = f[i]
+        if n == 0 or x != last:
+            uniq[n] = x
+            last = x
+            n += 1
+        rank[i] = n - 1
+    return rank, n
+
+
+def score_ranks(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ranks (int32) of the finite float64 scores ``f`` and their distinct values, ascending.
+
+    Equal to ranking by ``np.argsort(f)`` (``-0.0 == 0.0``), in about a third of its time.
+    """
+    m = f.shape[0]
+    shift = max(1, int(m - 1).bit_length()) if m else 1
+    keys = _packed_keys(f, shift)
+    keys.sort()
+    _exact_runs(keys, f, shift)
+    rank, n = _dense_from_sorted(keys, f, shift)
+    return rank, keys.view(np.float64)[:n]
+
+
+# ============================================================================ set-up
+@njit(cache=True, nogil=True)
+def anchor_lists(order, start):
+    """Anchors grouped by suffix start: ``apos[aptr[p]:aptr[p + 1]]`` are the positions (in the time
+    order) of the anchors whose suffix starts at p, increasing; ``astart`` their starts (all int32)."""
+    m = order.shape[0]
+    aptr = np.zeros(m + 1, np.int32)
+    for pos in range(m):
+        s = start[order[pos]]
+        if s < m:
+            aptr[s + 1] += 1
+    for p in range(m):
+        aptr[p + 1] += aptr[p]
+    n_anchors = aptr[m]
+    apos = np.empty(n_anchors, np.int32)
+    astart = np.empty(n_anchors, np.int32)
+    fill = aptr[:m].copy()
+    for pos in range(m):
+        s = start[order[pos]]
+        if s < m:
+            a = fill[s]
+            apos[a] = pos
+            astart[a] = s
+            fill[s] += 1
+    return aptr, apos, astart
+
+
+@njit(cache=True, nogil=True)
+def anchor_thresholds(uniq, cuts, rank, apos):
+    """``yA[c, a]``: the number of distinct scores u with ``fl(f_a - u) >= cuts[c]`` for anchor a
+    (int32), from :func:`~aucopt.pairs._compiled.rank_thresholds` (exact in float64)."""
+    ythr = rank_thresholds(uniq, cuts)
+    yA = np.empty((cuts.shape[0], apos.shape[0]), np.int32)
+    for c in range(cuts.shape[0]):
+        for a in range(apos.shape[0]):
+            yA[c, a] = ythr[c, rank[apos[a]]]
+    return yA
+
+
+@njit(cache=True, nogil=True)
+def bucket_lists(rank, smin, yA, n_uniq, shift):
+    """The per-block lists of the fine sweeps: the positions ``>= smin`` by block of their rank (in
+    time order) with their block-local ranks, and the thresholds ``y < n_uniq`` by block (in anchor
+    order, i.e. by suffix start) as ``a * n_cuts + c`` with their block-local ranks."""
+    m = rank.shape[0]
+    nc, na = yA.shape
+    nb = (n_uniq >> shift) + 1
+    mask = (1 << shift) - 1
+    bp_ptr = np.zeros(nb + 1, np.int64)
+    for pos in range(smin, m):
+        bp_ptr[(rank[pos] >> shift) + 1] += 1
+    bq_ptr = np.zeros(nb + 1, np.int64)
+    for a in range(na):
+        for c in range(nc):
+            y = yA[c, a]
+            if y < n_uniq:
+                bq_ptr[(y >> shift) + 1] += 1
+    for b in range(nb):
+        bp_ptr[b + 1] += bp_ptr[b]
+        bq_ptr[b + 1] += bq_ptr[b]
+    bp_pos = np.empty(bp_ptr[nb], np.int32)
+    bp_loc = np.empty(bp_ptr[nb], np.uint16)
+    fill = bp_ptr[:nb].copy()
+    for pos in range(smin, m):
+        r = rank[pos]
+        b = r >> shift
+        i = fill[b]
+        bp_pos[i] = pos
+        bp_loc[i] = r & mask
+        fill[b] = i + 1
+    bq_id = np.empty(bq_ptr[nb], np.int32)
+    bq_loc = np.empty(bq_ptr[nb], np.uint16)
+    fill[:] = bq_ptr[:nb]
+    for a in range(na):
+        for c in range(nc):
+            y = yA[c, a]
+            if y < n_uniq:
+                b = y >> shift
+                i = fill[b]
+                bq_id[i] = a * nc + c
+                bq_loc[i] = y & mask
+                fill[b] = i + 1
+    return bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc
+
+
+# ============================================================================ helpers
+@njit(cache=True, nogil=True, inline="always")
+def _wt(w, i):
+    """``w[i]``, or 1 for an empty ``w`` (no weights)."""
+    return w[i] if w.shape[0] else 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut_sign(plo, phi, p, c):
+    """How the prefix sum at cut c enters piece p's sum: +1 at its lower cut, -1 at its upper cut."""
+    return (1.0 if plo[p] == c else 0.0) - (1.0 if phi[p] == c else 0.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut_rows(mode, plo, phi, coef, c, wai, gi, vi):
+    """What an anchor adds from its threshold at cut c on (range [hi, lo) of each piece: + at hi, - at lo)."""
+    y0 = y1 = 0.0
+    for p in range(plo.shape[0]):
+        s = -_cut_sign(plo, phi, p, c)
+        if s != 0.0:
+            r0, r1 = _anchor_rows(mode, coef[p, 1], coef[p, 2], wai, gi, vi)
+            y0 += s * r0
+            y1 += s * r1
+    return y0, y1
+
+
+# ============================================================================ fine part (per block)
+_CHUNK = 4096  # rows of the gather buffers (a block with many tied scores is gathered in pieces)
+
+
+@njit(cache=True, nogil=True)
+def _gather_columns(pos_b, lo, hi, mode, g, w, v, X):
+    """``X[:hi - lo]``: the columns of the points ``pos_b[lo:hi]`` (a tight loop of independent loads)."""
+    has_v = v.shape[0] > 0
+    for i in range(lo, hi):
+        pos = pos_b[i]
+        X[i - lo, 0], X[i - lo, 1], X[i - lo, 2], X[i - lo, 3], X[i - lo, 4], X[i - lo, 5] = _columns(
+            mode, _wt(w, pos), g[pos], v[pos] if has_v else 0.0)
+
+
+@njit(cache=True, nogil=True)
+def _fine_forward_block(pos_b, loc_b, id_b, qloc_b, astart, nc, k, mode, g, w, v, X, starts, tree, UA):
+    """One block of the fine forward part: from the end of the time order, the block's points enter a
+    tree over its ranks and each threshold (a, c) stores the sum below it over its anchor's suffix
+    in ``UA[(a * n_cuts + c) * k:][:k]``. Point columns and anchor starts are gathered in chunks
+    first (independent loads) and then merged."""
+    width = tree.shape[0] // k - 1
+    tree[:] = 0.0
+    p = pos_b.shape[0] - 1
+    lo_g = p + 1  # X holds the columns of the points [lo_g, lo_g + _CHUNK)
+    for q_hi in range(id_b.shape[0], 0, -_CHUNK):
+        q_lo = max(0, q_hi - _CHUNK)
+        for i in range(q_lo, q_hi):
+            starts[i - q_lo] = astart[id_b[i] // nc]
+        for i in range(q_hi - 1, q_lo - 1, -1):
+            yl = np.int64(qloc_b[i])
+            if yl == 0:
+                continue
+            while p >= 0 and pos_b[p] >= starts[i - q_lo]:
+                if p < lo_g:
+                    lo_g = max(0, p - _CHUNK + 1)
+                    _gather_columns(pos_b, lo_g, p + 1, mode, g, w, v, X)
+                r = p - lo_g
+                _tree_add(tree, width, k, np.int64(loc_b[p]), (X[r, 0], X[r, 1], X[r, 2], X[r, 3], X[r, 4], X[r, 5]))
+                p -= 1
+            u = _tree_prefix(tree, k, yl)
+            base = np.int64(id_b[i]) * k
+            for col in range(k):
+                UA[base + col] = u[col]
+
+
+@njit(cache=True, nogil=True)
+def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, astart, nc, plo, phi, coef, k, mode, wa, gA, vA, Y, starts, tree,
+                        NP, out):
+    """One block of the fine adjoint part: in time order, each threshold (a, c) adds its anchor's rows
+    at its block-local rank once the anchor's suffix has started; each point stores the sums at or
+    below its rank in ``out[pos]`` (and ``NP[pos]`` for a second column), plain stores that the
+    coarse part reads in order. The thresholds' rows (from ``wa, gA, vA``, per anchor) and starts are
+    gathered in chunks first."""
+    width = tree.shape[0] // k - 1
+    nq = id_b.shape[0]
+    has_vA = vA.shape[0] > 0
+    tree[:] = 0.0
+    q = 0
+    hi_g = 0  # Y and starts hold the thresholds [hi_g - _CHUNK, hi_g)
+    for i in range(pos_b.shape[0]):
+        pos = pos_b[i]
+        while q < nq:
+            if q >= hi_g:
+                for j in range(q, min(nq, q + _CHUNK)):
+                    a = id_b[j] // nc
+                    starts[j - q] = astart[a]
+                    Y[j - q, 0], Y[j - q, 1] = _cut_rows(mode, plo, phi, coef, id_b[j] - a * nc, _wt(wa, a), gA[a],
+                                                         vA[a] if has_vA else 0.0)
+                hi_g = q + _CHUNK
+            r = q - (hi_g - _CHUNK)
+            if starts[r] > pos:
+                break
+            _tree_add(tree, width, k, np.int64(qloc_b[q]), (Y[r, 0], Y[r, 1], 0.0, 0.0, 0.0, 0.0))
+            q += 1
+        G = _tree_prefix(tree, k, np.int64(loc_b[i]) + 1)
+        out[pos] = G[0]  # scratch: the coarse part turns the sums into the partner's terms
+        if k > 1:
+            NP[pos] = G[1]
+
+
+@njit(cache=True, nogil=True)
+def _fine(shift, lists, astart, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v, wa, gA, vA, UA, NP, out):
+    """The fine parts of both sweeps, block by block."""
+    bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc = lists
+    width = 1 << shift
+    X = np.empty((_CHUNK, 6))
+    Y = np.empty((_CHUNK, 2))
+    starts = np.empty(_CHUNK, np.int64)
+    tree_f = np.empty((width + 1) * k_fwd)
+    tree_a = np.empty((width + 1) * k_adj)
+    for b in range(bp_ptr.shape[0] - 1):
+        p_lo, p_hi, q_lo, q_hi = bp_ptr[b], bp_ptr[b + 1], bq_ptr[b], bq_ptr[b + 1]
+        if q_hi == q_lo or p_hi == p_lo:
+            continue
+        pos_b, loc_b, id_b, qloc_b = bp_pos[p_lo:p_hi], bp_loc[p_lo:p_hi], bq_id[q_lo:q_hi], bq_loc[q_lo:q_hi]
+        if k_fwd:
+            _fine_forward_block(pos_b, loc_b, id_b, qloc_b, astart, nc, k_fwd, mode, g, w, v, X, starts, tree_f, UA)
+        if k_adj:
+            _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, astart, nc, plo, phi, coef, k_adj, mode, wa, gA, vA, Y,
+                                starts, tree_a, NP, out)
+
+
+# ============================================================================ coarse part
+@njit(cache=True, nogil=True, inline="always")
+def _prefix(tree, k, shift, UA, nc, a, c, y, n_uniq, t):
+    """Σ over the suffix of anchor a of the columns at ranks < y (cut c): the blocks below y's block
+    (coarse tree) plus y's own block (``UA``, from the fine part); the whole suffix ``t`` for ``n_uniq``."""
+    if y == n_uniq:
+        return t
+    s0, s1, s2, s3, s4, s5 = _tree_prefix(tree, k, np.int64(y >> shift))
+    b = (np.int64(a) * nc + c) * k
+    s0 += UA[b]
+    if k > 1:
+        s1 += UA[b + 1]
+        if k > 2:
+            s2 += UA[b + 2]
+            if k > 3:
+                s3 += UA[b + 3]
+                if k > 4:
+                    s4 += UA[b + 4]
+                    s5 += UA[b + 5]
+    return s0, s1, s2, s3, s4, s5
+
+
+@njit(cache=True, nogil=True)
+def _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v, UA, NA, out,
+                    acc):
+    """The forward sweep's coarse part and every anchor's contribution: from the end of the time order,
+    points enter a tree over rank blocks; each anchor combines, per piece, its coarse and fine sums."""
+    m = rank.shape[0]
+    npc, nc = plo.shape[0], yA.shape[0]
+    tree = np.zeros(((n_uniq >> shift) + 2) * k)
+    S = np.zeros((npc, 6))
+    has_v = v.shape[0] > 0
+    t0 = t1 = t2 = t3 = t4 = t5 = 0.0
+    for pos in range(m - 1, smin - 1, -1):
+        x = _columns(mode, _wt(w, pos), g[pos], v[pos] if has_v else 0.0)
+        t0, t1, t2, t3, t4, t5 = t0 + x[0], t1 + x[1], t2 + x[2], t3 + x[3], t4 + x[4], t5 + x[5]
+        _tree_add(tree, (n_uniq >> shift) + 1, k, np.int64(rank[pos] >> shift), x)
+        for a in range(aptr[pos], aptr[pos + 1]):
+            for p in range(npc):
+                lo, hi = _piece_ranks(plo, phi, yA, n_uniq, p, a)
+                if lo <= hi:
+                    S[p, :] = 0.0
+                    continue
+                t = (t0, t1, t2, t3, t4, t5)
+                u = _prefix(tree, k, shift, UA, nc, a, plo[p], lo, n_uniq, t)
+                d = _prefix(tree, k, shift, UA, nc, a, phi[p], hi, n_uniq, t)
+                for col in range(6):
+                    S[p, col] = u[col] - d[col]
+            pa = apos[a]
+            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0,
+                                               NA[a] if mode == MATVEC else 0.0)
+            out[pa] += do
+            if mode == LOSS and NA.shape[0]:
+                NA[a] = na
+            acc[0] += dl
+            acc[1] += d1
+            acc[2] += d2
+
+
+@njit(cache=True, nogil=True)
+def _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v, NP, out):
+    """Coarse adjoint part and every partner's contribution: in time order, each anchor adds its rows,
+    per cut, from the block after its threshold's block on (a tree over rank blocks); each point
+    reads the blocks up to its own, adds its fine sums (left in ``out[pos]`` and ``NP[pos]``) and
+    replaces them by its terms. Runs before the forward part adds to ``out``."""
+    m = rank.shape[0]
+    nc = yA.shape[0]
+    nb = (n_uniq >> shift) + 1
+    tree = np.zeros((nb + 1) * k)
+    has_v = v.shape[0] > 0
+    for pos in range(smin, m):
+        for a in range(aptr[pos], aptr[pos + 1]):
+            pa = apos[a]
+            for c in range(nc):
+                y = yA[c, a]
+                if y >= n_uniq or (y >> shift) + 1 >= nb:
+                    continue
+                y0, y1 = _cut_rows(mode, plo, phi, coef, c, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0)
+                _tree_add(tree, nb, k, np.int64((y >> shift) + 1), (y0, y1, 0.0, 0.0, 0.0, 0.0))
+        G = _tree_prefix(tree, k, np.int64(rank[pos] >> shift) + 1)
+        G0 = G[0] + out[pos]  # plus the fine sums stored there
+        G1 = G[1] + NP[pos] if k > 1 else 0.0
+        npj = NP[pos] if mode == MATVEC else 0.0
+        do, dn = _partner_terms(mode, G0, G1, _wt(w, pos), g[pos], v[pos] if has_v else 0.0, npj)
+        out[pos] = do
+        if mode != MATVEC and NP.shape[0]:
+            NP[pos] = dn
+
+
+# ============================================================================ one call
+@njit(cache=True, nogil=True)
+def _per_anchor(x, apos):
+    """``x[apos]`` (empty for an empty ``x``)."""
+    out = np.empty(apos.shape[0] if x.shape[0] else 0)
+    for a in range(out.shape[0]):
+        out[a] = x[apos[a]]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
+          k_adj, NA, NP, out, acc):
+    """Forward sweep (``k_fwd`` columns, if > 0) then adjoint sweep (``k_adj``, if > 0).
+
+    Everything is in time order (position ``pos`` holds point ``order[pos]``) except ``v``
+    (read) and ``out`` (added to), which are in point order: gathered and scattered once (the
+    parts then read and write memory in order). ``NA`` is per anchor (in the order of ``apos``),
+    ``NP`` per position: both are written in the LOSS mode (zero on entry) and read in the
+    MATVEC mode; for COUNTS ``NP`` receives the partner-side counts. ``w`` weighs a point as a
+    partner, ``wa`` as an anchor (pair weight ``wa_i w_j``); an empty array means weight 1.
+    ``lists`` are those of :func:`bucket_lists`.
+    """
+    m = order.shape[0]
+    nc = yA.shape[0]
+    v_pos = np.empty(m if v.shape[0] else 0)
+    for pos in range(v_pos.shape[0]):
+        v_pos[pos] = v[order[pos]]
+    out_pos = np.zeros(m)
+    # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
+    gA = _per_anchor(g, apos) if k_adj else np.empty(0)
+    waA = _per_anchor(wa, apos) if k_adj else np.empty(0)
+    vA = _per_anchor(v_pos, apos) if k_adj else np.empty(0)
+    UA = np.zeros(apos.shape[0] * nc * k_fwd)  # the fine forward sums per anchor and cut
+    _fine(shift, lists, astart, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v_pos, waA, gA, vA, UA, NP, out_pos)
+    if k_adj > 0:  # first: it reads the fine adjoint sums left in out_pos
+        _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k_adj, mode, g, w, wa, v_pos,
+                        NP, out_pos)
+    if k_fwd > 0:
+        _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k_fwd, mode, g, w, wa, v_pos,
+                        UA, NA, out_pos, acc)
+    if out.shape[0]:
+        for pos in range(m):
+            out[order[pos]] += out_pos[pos]
+
+
+__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "score_ranks", "sweep"]
