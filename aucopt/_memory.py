@@ -21,7 +21,9 @@ against these estimates, at two or three sizes each, with the target measured �
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from .exceptions import check_memory
 
@@ -127,9 +129,11 @@ KMEANS_BYTES_PER_ENTRY, KMEANS_BYTES_PER_PAIR, KMEANS_SEEDING_BYTES_PER_CANDIDAT
 
 #: Truncated Newton over the sorted-pair core (RankSVM; the retrains of SparseAUC), per point:
 #: the core's sorted order, ranks and sweep arrays, the scores and the Newton vectors. Measured
-#: by tracemalloc (RankSVM): 184 bytes a point at 1e5 and 2e5 points, the same at 10, 50 and 200
-#: features; rounded up.
-NEWTON_BYTES_PER_POINT = 224.0
+#: by tracemalloc (RankSVM): 131 bytes a point at 1e5 points (10 and 50 features), 139 at 5e4
+#: points and 200 features, 144 at 2e4 points (10 features); SurvivalRankSVM 135 at 5e4 points.
+#: (Before the Newton solver's work arrays were trimmed: 184, the same at 10, 50 and 200
+#: features.) Rounded up.
+NEWTON_BYTES_PER_POINT = 168.0
 
 #: pair arrays (int32 i, int32 j, float64 w)
 PAIR_BYTES = 4 + 4 + 8
@@ -142,16 +146,28 @@ PAIR_BYTES = 4 + 4 + 8
 #: than a fraction of a percent of the route's arrays.
 POINT_BYTES = 1024.0
 
-#: AUCSVM's dual coordinate descent, per pair while it solves: the pair list (int32 i and j,
-#: float64 w: 16 bytes), Q_pp (8), the int32 active index (4), α (8) and 16 bytes of
-#: temporaries: the int64 copy of i or j that ``numpy.bincount`` makes when the scores are
-#: recomputed from α, or a warm start's starting point and its clipping temporary. Measured by
-#: tracemalloc: 44.2 bytes a pair from α = 0 and 52.2 with a warm start (1e6 pairs).
-DCD_SOLVE_BYTES_PER_PAIR = 52.0
-#: ... and per pair after the solve, while the training scores are computed: the pair duals kept
-#: for a warm start (8 bytes) and, for each support pair (at most all of them), its two int32
-#: indices and its dual (16). Counted; 22.8 bytes a pair measured with 86 % support pairs.
+#: AUCSVM's dual coordinate descent, per pair while it solves, by the pair set's storage (the
+#: route ``_DCDRun`` takes). ``"sorted"`` (bipartite, Harrell's survival pairs, multipartite; never
+#: listed, :mod:`aucopt.svm._dcd_sorted`): α (8 bytes) and the int32 active index (4); measured by
+#: tracemalloc 12.2 bytes a pair (1e6 pairs, linear and RBF; 12.1 at 1e7). ``"explicit"`` (the
+#: listed pair sets: time-weighted or user-weighted survival pairs, ``"lprex"``): the pair list
+#: (int32 i and j, float64 w: 16 bytes), Q_pp (8), the active index (4 and its int64 and mask
+#: temporaries), α (8); measured 44.1 bytes a pair (1e6 pairs, the list included).
+DCD_SOLVE_BYTES_PER_PAIR = {"sorted": 12.0, "explicit": 45.0}
+#: ... per pair after the solve, while the model is held: α (8 bytes, kept for a warm start) and,
+#: for each support pair (at most all of them), its two int32 indices and its dual (16). Counted;
+#: the sorted route peaks there with the data still held: 23.7 bytes a pair measured by
+#: tracemalloc with 97 % support pairs (1e6 pairs; 23.6 at 1e7), 24.2 with all of them.
 DCD_KEPT_BYTES_PER_PAIR = 24.0
+#: ... and, for explicit pairs, the primal objective evaluated over the listed pairs after the
+#: solve (the vectorized loss: margins, loss values, derivatives and ``numpy.bincount``'s int64
+#: copies), beside the pair list, α and the support pairs: 57.0 bytes a pair measured by
+#: tracemalloc (hinge and squared hinge, 1e6 pairs; 56.7 at 6.9e5), where the list route peaks
+#: (97.1 bytes a pair in all with every pair in the support).
+DCD_OBJECTIVE_BYTES_PER_PAIR = 57.0
+#: ... and a warm start's starting point (the previous fit's duals at the solver's scale), held
+#: through the solve and its aftermath: 8 bytes a pair (measured 8.0).
+DCD_WARM_BYTES_PER_PAIR = 8.0
 
 
 # ----------------------------------------------------------------------------- estimates
@@ -338,7 +354,7 @@ def rankrc_bytes(n_points: int, n_basis: int) -> float:
     return FLOAT * max(eigh, design)
 
 
-def _largest_fitting(nbytes, upper: int, max_bytes: float) -> int:
+def _largest_fitting(nbytes: Callable[[int], float], upper: int, max_bytes: float) -> int:
     """The largest size in [1, upper] whose ``nbytes(size)`` (growing with size) fits ``max_bytes``; 0 if none."""
     if upper < 1 or nbytes(1) > max_bytes:
         return 0
@@ -373,7 +389,7 @@ def sparse_auc_bytes(n_rows: int, max_basis: int, n_candidates: int, *, n_retrai
     Examples
     --------
     >>> round(sparse_auc_bytes(1_600, 512, 100) / 1e6, 1)  # the retrain at 512 vectors dominates
-    29.0
+    28.9
     """
     rows, k, kappa = float(n_rows), float(max_basis if n_retrained is None else n_retrained), float(n_candidates)
     candidates = FLOAT * SPARSE_CANDIDATE_COPIES * rows * kappa
@@ -480,7 +496,7 @@ def ranksvm_bytes(n_points: int, n_features: int) -> float:
     Examples
     --------
     >>> round(ranksvm_bytes(100_000, 50) / 1e6, 1)
-    22.4
+    16.8
     """
     return NEWTON_BYTES_PER_POINT * float(n_points)
 
@@ -491,7 +507,7 @@ class Route:
     """An alternative path: the estimator (an aucopt class name), its parameters and its estimate."""
 
     estimator: str
-    params: dict
+    params: dict[str, Any]
     nbytes: float
     note: str = ""
 
@@ -500,7 +516,7 @@ class Route:
         return f"{self.estimator}({args})" + (f" ({self.note})" if self.note else "")
 
 
-def first_fit(routes, max_bytes):
+def first_fit(routes: Iterable[Route], max_bytes: float | None) -> Route | None:
     """The first route whose estimate fits ``max_bytes`` (None when none does)."""
     for route in routes:
         if max_bytes is None or route.nbytes <= max_bytes:
@@ -508,7 +524,9 @@ def first_fit(routes, max_bytes):
     return None
 
 
-def refuse(nbytes: float, max_bytes, what: str, routes=(), fallback: str = "subsample the data") -> None:
+def refuse(nbytes: float, max_bytes: float | None, what: str,
+           routes: Iterable[Route] | Callable[[], Iterable[Route]] = (),
+           fallback: str = "subsample the data") -> None:
     """Raise :class:`ProblemTooLargeError` when ``nbytes > max_bytes``, naming the first route that fits.
 
     ``routes`` may be a callable returning the candidate routes (evaluated only on refusal).
@@ -521,8 +539,9 @@ def refuse(nbytes: float, max_bytes, what: str, routes=(), fallback: str = "subs
     check_memory(nbytes, max_bytes, what, fix, suggestion=route)
 
 
-def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes=None, exclude=(),
-                         linear_first: bool = False, n_features: int = 0):
+def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes: float | None = None,
+                         exclude: Collection[str] = (), linear_first: bool = False,
+                         n_features: int = 0) -> list[Route]:
     """RankRC with the largest basis that fits, then the linear RankSVM (both never list pairs).
 
     ``linear_first`` puts RankSVM first (for a refused linear model)."""
@@ -539,7 +558,7 @@ def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes=Non
 
 
 def lp_routes(n_points: int, n_pairs: int, *, survival: bool = False, solver: str = "highs",
-              max_bytes=None, exclude=()):
+              max_bytes: float | None = None, exclude: Collection[str] = ()) -> list[Route]:
     """Alternatives to a refused LP Ranker route: smoothing (kernel in blocks), generation, chunking,
     subgradient, then the kernel rankers."""
     prefix = "Survival" if survival else ""
@@ -553,8 +572,8 @@ def lp_routes(n_points: int, n_pairs: int, *, survival: bool = False, solver: st
 
 
 def aucsvm_routes(n_points: int, n_pairs: int, n_features: int, entries_per_row: float, *, loss: str = "hinge",
-                  solver: str = "osqp", survival: bool = False, max_bytes=None, exclude=(),
-                  factor_nnz: float | None = None):
+                  solver: str = "osqp", survival: bool = False, max_bytes: float | None = None,
+                  exclude: Collection[str] = (), factor_nnz: float | None = None) -> list[Route]:
     """Alternatives to a refused AUCSVM route: its linear routes, then RankRC / RankSVM."""
     prefix = "Survival" if survival else ""
     linear = [
@@ -570,19 +589,25 @@ def aucsvm_routes(n_points: int, n_pairs: int, n_features: int, entries_per_row:
                                          n_features=n_features)
 
 
-def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str) -> float:
+def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str, *, storage: str = "sorted",
+                     warm_start: bool = False, sparse: bool = False) -> float:
     """Peak bytes of an AUCSVM fit by dual coordinate descent (``method="dcd"``).
 
     The largest of three phases:
 
     * the kernel's evaluation (not for the linear kernel): :func:`kernel_bytes` for RBF; for
       other kernels, which may be rescaled or checked for symmetry and positive
-      semidefiniteness (½(K + Kᵀ) and its eigenvalues), :func:`kernel_factor_bytes`;
-    * the solve: ``DCD_SOLVE_BYTES_PER_PAIR`` a pair beside the data (the n x n kernel matrix, or
-      for the linear kernel, whose K is never formed, the dense n x d data and its rescaled copy);
-    * the training scores after the solve: the kernel between the n points and the support
-      vectors (at most n) with its evaluation temporaries, beside the fitted attributes kept per
-      pair (``DCD_KEPT_BYTES_PER_PAIR``) and the support vectors' features.
+      semidefiniteness (½(K + Kᵀ) and its eigenvalues), :func:`kernel_factor_bytes`; beside
+      the pair list of an explicit pair set;
+    * the solve and its aftermath, beside the data (the n x n kernel matrix, or for the linear
+      kernel, whose K is never formed, a dense copy of X: rescaled, or densified and rescaled
+      when X is sparse): ``DCD_SOLVE_BYTES_PER_PAIR[storage]`` a pair, or more after it: α and
+      the support pairs (``DCD_KEPT_BYTES_PER_PAIR``) and, for an explicit pair set, its list
+      and the primal objective's temporaries over it (``DCD_OBJECTIVE_BYTES_PER_PAIR``); a
+      warm start's starting point adds ``DCD_WARM_BYTES_PER_PAIR``;
+    * the training scores, beside α and the support pairs and the support vectors' features:
+      the kernel between the n points and the support vectors (at most n) with its evaluation
+      temporaries; O(n d) for the linear kernel (X w, with w = Σ_l c_l x_l).
 
     Parameters
     ----------
@@ -590,6 +615,13 @@ def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str) 
         Points, pairs and features.
     kernel : str
         The kernel's name (``"linear"``, ``"rbf"``, ``"poly"``, ``"precomputed"``, ...).
+    storage : {"sorted", "explicit"}, default="sorted"
+        The pair set's storage (:attr:`aucopt.PairSet.storage`): sorted pairs are never listed,
+        explicit ones are solved over their list.
+    warm_start : bool, default=False
+        Whether the fit starts from a previous fit's dual.
+    sparse : bool, default=False
+        Whether X is sparse (the linear kernel densifies it).
 
     Returns
     -------
@@ -600,25 +632,36 @@ def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str) 
     --------
     >>> aucsvm_dcd_bytes(1000, 10**6, 5, "rbf") < aucsvm_bytes("full", "rbf", 1000, 10**6, 5, 5)
     True
-    >>> round(aucsvm_dcd_bytes(2_000, 10**6, 10, "linear") / 1e6)  # the scores' 2,000 x 2,000 block
-    62
+    >>> round(aucsvm_dcd_bytes(2_000, 10**6, 10, "linear") / 1e6)  # α and the support pairs
+    26
+    >>> round(aucsvm_dcd_bytes(2_000, 10**6, 10, "linear", storage="explicit") / 1e6)  # listed pairs
+    99
+    >>> round(aucsvm_dcd_bytes(20_000, 10**8, 10, "linear") / 1e9, 2)  # above the default 2 GiB
+    2.42
     """
     n, P, d = float(n_points), float(n_pairs), float(n_features)
     features = FLOAT * n * d
+    listed = storage != "sorted"
+    pair_list = PAIR_BYTES * P if listed else 0.0
     if kernel == "linear":
-        evaluation, data = 0.0, 2.0 * features
+        evaluation, data, block = 0.0, (2.0 if sparse else 1.0) * features, 0.0
     else:
-        evaluation = kernel_bytes(n_points) if kernel == "rbf" else kernel_factor_bytes(n_points)
-        data = FLOAT * n * n
-    solve = data + DCD_SOLVE_BYTES_PER_PAIR * P
-    scores = DCD_KEPT_BYTES_PER_PAIR * P + kernel_bytes(n_points) + features
+        evaluation = pair_list + (kernel_bytes(n_points) if kernel == "rbf" else kernel_factor_bytes(n_points))
+        data, block = FLOAT * n * n, kernel_bytes(n_points)
+    after = DCD_KEPT_BYTES_PER_PAIR + (PAIR_BYTES + DCD_OBJECTIVE_BYTES_PER_PAIR if listed else 0.0)
+    per_pair = max(DCD_SOLVE_BYTES_PER_PAIR["explicit" if listed else "sorted"], after)
+    solve = data + (per_pair + (DCD_WARM_BYTES_PER_PAIR if warm_start else 0.0)) * P
+    scores = DCD_KEPT_BYTES_PER_PAIR * P + block + features
     return float(max(evaluation, solve, scores) + fit_bytes(n_points))
 
 
 def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_features: int,
                  entries_per_row: float, *, loss: str = "hinge", solver: str = "osqp",
-                 factor_nnz: float | None = None) -> float:
-    """Peak bytes of an AUCSVM fit by route: ``"liblinear"``, ``"kmeans"``, or ``"full"`` (linear or kernel).
+                 factor_nnz: float | None = None, storage: str = "sorted", warm_start: bool = False,
+                 sparse: bool = False) -> float:
+    """Peak bytes of an AUCSVM fit by route: ``"liblinear"``, ``"kmeans"``, ``"dcd"`` (see
+    :func:`aucsvm_dcd_bytes` for ``storage``, ``warm_start`` and ``sparse``) or ``"full"`` (linear
+    or kernel).
 
     Examples
     --------
@@ -628,14 +671,20 @@ def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_featur
     if method in ("liblinear", "kmeans"):
         return pair_difference_bytes(n_pairs, entries_per_row, route=method, n_clusters=n_points)
     if method == "dcd":
-        return aucsvm_dcd_bytes(n_points, n_pairs, n_features, kernel)
+        return aucsvm_dcd_bytes(n_points, n_pairs, n_features, kernel, storage=storage, warm_start=warm_start,
+                                sparse=sparse)
     if kernel == "linear":
         return dual_qp_bytes(n_points, n_pairs, n_features, loss=loss, solver=solver, factor_nnz=factor_nnz)
     return aucsvm_kernel_bytes(n_points, n_pairs, loss=loss, solver=solver)
 
 
-def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, max_bytes) -> None:
-    """Refuse an AUCSVM fit whose route would exceed ``max_bytes``, before any pair or kernel work."""
+def check_aucsvm(X: Any, pairs: Any, *, method: str, kernel: str, loss: str, solver: str, max_bytes: float | None,
+                 warm_start: bool = False) -> None:
+    """Refuse an AUCSVM fit whose route would exceed ``max_bytes``, before any pair or kernel work.
+
+    ``warm_start``: whether dual coordinate descent may start from a previous fit's dual (its
+    starting point is counted); the pair set's storage chooses that route's estimate.
+    """
     import scipy.sparse as sp
 
     n, P, d = pairs.n_points, pairs.n_pairs, X.shape[1]
@@ -643,15 +692,14 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
     per_row = 2.0 * X.nnz / max(X.shape[0], 1) if sparse else float(d)
     factor_nnz = float(X.nnz) if sparse and kernel == "linear" else None
     name = kernel if isinstance(kernel, str) else "callable"
-    need = aucsvm_bytes(method, name, n, P, d, per_row, loss=loss, solver=solver, factor_nnz=factor_nnz)
+    need = aucsvm_bytes(method, name, n, P, d, per_row, loss=loss, solver=solver, factor_nnz=factor_nnz,
+                        storage=pairs.storage, warm_start=warm_start, sparse=sparse)
     exclude: tuple[str, ...]
     if method in ("liblinear", "kmeans"):
         what = f"The {method} route over {P:,} pair differences of {d:,} features"
         exclude = (method,)
     elif method == "dcd":
-        what = (f"Dual coordinate descent over {P:,} pairs of {n:,} points ({name} kernel: the pair list and "
-                + ("the dense data" if name == "linear" else "the kernel matrix")
-                + f", then the training scores against up to {n:,} support vectors)")
+        what = _dcd_what(n, P, name, listed=pairs.storage != "sorted")
         exclude = ("dcd",)
     elif name == "linear":
         what = f"The dual QP over {P:,} pairs of {n:,} points (linear kernel, {d:,} features)"
@@ -667,20 +715,31 @@ def check_aucsvm(X, pairs, *, method: str, kernel: str, loss: str, solver: str, 
            if name == "linear" or method != "full" else kernel_ranker_routes(n, survival, max_bytes=max_bytes))
 
 
-def pair_free_routes(n_points: int, survival: bool = False, *, max_bytes=None):
+def _dcd_what(n: int, P: int, kernel: str, *, listed: bool) -> str:
+    """What dual coordinate descent holds at its peak, for the refusal's message."""
+    data = "the dense data" if kernel == "linear" else "the kernel matrix"
+    held = "the pair list, the objective over it, " if listed else ""
+    scores = "" if kernel == "linear" else f", then the training scores against up to {n:,} support vectors"
+    return (f"Dual coordinate descent over {P:,} pairs of {n:,} points ({kernel} kernel: {held}the pair duals and "
+            f"support pairs beside {data}{scores})")
+
+
+def pair_free_routes(n_points: int, survival: bool = False, *, max_bytes: float | None = None) -> list[Route]:
     """Paths that never list pairs: the LP Ranker's subgradient route, RankRC, RankSVM."""
     prefix = "Survival" if survival else ""
     return [Route(f"{prefix}LPRanker", {"method": "subgradient"}, subgradient_bytes(n_points)),
             *kernel_ranker_routes(n_points, survival, max_bytes=max_bytes)]
 
 
-def rankrc_routes(estimator: str, n_points: int, *, survival: bool = False, max_bytes=None):
+def rankrc_routes(estimator: str, n_points: int, *, survival: bool = False,
+                  max_bytes: float | None = None) -> list[Route]:
     """Alternatives to a refused RankRC basis: the largest random basis that fits, then RankSVM."""
     routes = kernel_ranker_routes(n_points, survival, max_bytes=max_bytes)
     return [Route(estimator, r.params, r.nbytes) if r.estimator.endswith("RankRC") else r for r in routes]
 
 
-def sparse_auc_routes(estimator: str, n_rows: int, n_candidates: int, *, survival: bool = False, max_bytes=None):
+def sparse_auc_routes(estimator: str, n_rows: int, n_candidates: int, *, survival: bool = False,
+                      max_bytes: float | None = None) -> list[Route]:
     """Alternatives to a refused SparseAUC: the largest ``basis_size`` that fits, then RankRC / RankSVM."""
     routes = []
     if max_bytes is not None:

@@ -128,7 +128,8 @@ def one(route, n_pairs, kernel="rbf", storage="sorted"):
            "iterations": int(est.n_iter_), "status": str(est.solve_result_.status), "peak_mb": peak_mb(),
            "added_mb": peak_mb() - before}
     if route == "dcd":
-        out["estimate_mb"] = aucsvm_dcd_bytes(len(y), est.n_pairs_, X.shape[1], kernel) / 2**20
+        out["estimate_mb"] = aucsvm_dcd_bytes(len(y), est.n_pairs_, X.shape[1], kernel,
+                                              storage="explicit" if storage == "list" else "sorted") / 2**20
         if storage == "sorted":
             del est
             out["pass_seconds"] = one_pass_seconds(X, y, kernel)

@@ -3,9 +3,10 @@
 Every ``max_bytes`` guard refuses a problem from an estimate made before any allocation
 (``aucopt._memory``). This benchmark checks the estimate of every route that has one (the LP
 Ranker's full LP, generation, smoothing, chunking, local clustering and subgradient routes;
-AUCSVM's dual QP with an RBF or a linear kernel, dual coordinate descent with either, liblinear
-and k-means; RankRC; SparseAUC; RankSVM) at two sizes each (three for k-means, whose two
-algorithms differ), against the memory the whole ``fit`` adds, and passes a row when
+AUCSVM's dual QP with an RBF or a linear kernel, dual coordinate descent with either on sorted
+pairs (never listed) and on listed pairs, liblinear and k-means; RankRC; SparseAUC; RankSVM) at
+two sizes each (three for k-means, whose two algorithms differ), against the memory the whole
+``fit`` adds, and passes a row when
 
     measured <= estimate <= 1.5 x measured.
 
@@ -45,7 +46,9 @@ the reduced points and pairs (which the formulation's own guard checks when it i
 SparseAUC at the largest basis it retrained (validation stopping ends it early).
 
 Data: Gaussian features (10 columns unless the route names another), random labels (50 %
-positive; 30 % for RankRC, whose default basis is the rare class). The QP and iterative routes
+positive; 30 % for RankRC, whose default basis is the rare class); for the listed pairs of dual
+coordinate descent, a survival target (50 % events, exponential times) with time-difference
+weights (``pair_options={"time_weight": "linear"}``: an explicit pair set). The QP and iterative routes
 are capped at a few hundred iterations or epochs: their memory is allocated before the first
 one, so the cap bounds the time, not the memory. The features are float64 arrays, so no fit
 converts them (a conversion adds one copy of X, which the estimates do not count).
@@ -70,10 +73,16 @@ from _harness import spawn
 LOW, HIGH = 1.0, 1.5
 
 
-def _route(estimator, estimate, d=10, share=0.5, warm=None):
-    """A route: its estimator, its estimate ``estimate(n, P, X, y, fitted)``, the data's shape and
-    the parameters that differ for the warm-up fit on 40 points."""
-    return {"estimator": estimator, "estimate": estimate, "d": d, "share": share, "warm": warm or {}}
+#: the pair options of the routes on listed (explicit) survival pairs
+LISTED = {"time_weight": "linear"}
+
+
+def _route(estimator, estimate, d=10, share=0.5, warm=None, listed=False):
+    """A route: its estimator, its estimate ``estimate(n, P, X, y, fitted)``, the data's shape, the
+    parameters that differ for the warm-up fit on 40 points, and whether the target is a survival
+    one whose pairs are listed (``LISTED``) rather than binary labels."""
+    return {"estimator": estimator, "estimate": estimate, "d": d, "share": share, "warm": warm or {},
+            "listed": listed}
 
 
 def _largest_working_set(fitted):
@@ -92,7 +101,7 @@ def _largest_retrain(fitted):
 
 def _routes():
     """route name -> (sizes, description, builder n -> route)."""
-    from aucopt import AUCSVM, LPRanker, RankRC, RankSVM, SparseAUC
+    from aucopt import AUCSVM, LPRanker, RankRC, RankSVM, SparseAUC, SurvivalAUCSVM
     from aucopt import _memory as mem
 
     def lp(method, **kw):
@@ -100,6 +109,13 @@ def _routes():
 
     def svm(method, kernel, **kw):
         return AUCSVM(C=1e-3, kernel=kernel, gamma=0.1, method=method, max_bytes=None, **kw)
+
+    def dcd(kernel, storage):
+        return lambda n, P, X, y, fitted: mem.aucsvm_dcd_bytes(n, P, X.shape[1], kernel, storage=storage)
+
+    def listed_dcd(kernel):
+        return SurvivalAUCSVM(C=1e-3, kernel=kernel, gamma=0.1, method="dcd", max_iter=50, max_bytes=None,
+                              pair_options=LISTED)
 
     def sparse_sizes(n):
         rows = n - int(round(0.2 * n))  # the validation split's complement
@@ -141,13 +157,16 @@ def _routes():
                                lambda n: _route(svm("full", "linear", max_iter=200),
                                                 lambda n, P, X, y, fitted: mem.dual_qp_bytes(n, P, X.shape[1],
                                                                                              solver="osqp"))),
-        "aucsvm_dcd_linear": ((2000, 2828), "AUCSVM(method='dcd'), linear, 50 features",
-                              lambda n: _route(svm("dcd", "linear", max_iter=50),
-                                               lambda n, P, X, y, fitted: mem.aucsvm_dcd_bytes(n, P, X.shape[1],
-                                                                                               "linear"), d=50)),
-        "aucsvm_dcd_rbf": ((1000, 2000), "AUCSVM(method='dcd'), rbf",
-                           lambda n: _route(svm("dcd", "rbf", max_iter=50),
-                                            lambda n, P, X, y, fitted: mem.aucsvm_dcd_bytes(n, P, X.shape[1], "rbf"))),
+        "aucsvm_dcd_linear": ((2000, 2828), "AUCSVM(method='dcd'), linear, 50 features, sorted pairs",
+                              lambda n: _route(svm("dcd", "linear", max_iter=50), dcd("linear", "sorted"), d=50)),
+        "aucsvm_dcd_rbf": ((1000, 2000), "AUCSVM(method='dcd'), rbf, sorted pairs",
+                           lambda n: _route(svm("dcd", "rbf", max_iter=50), dcd("rbf", "sorted"))),
+        "aucsvm_dcd_listed_linear": ((1000, 1414), "SurvivalAUCSVM(method='dcd'), linear, 50 features, listed "
+                                     "(time-weighted) pairs",
+                                     lambda n: _route(listed_dcd("linear"), dcd("linear", "explicit"), d=50,
+                                                      listed=True)),
+        "aucsvm_dcd_listed_rbf": ((1000, 1414), "SurvivalAUCSVM(method='dcd'), rbf, listed (time-weighted) pairs",
+                                  lambda n: _route(listed_dcd("rbf"), dcd("rbf", "explicit"), listed=True)),
         "aucsvm_liblinear": ((1000, (1000, 30)), "AUCSVM(method='liblinear'), linear",
                              lambda n: _route(svm("liblinear", "linear", max_iter=100),
                                               lambda n, P, X, y, fitted: mem.pair_difference_bytes(
@@ -200,17 +219,23 @@ def one(name: str, n: int, d: int = 0) -> dict:
     import numpy as np
     from sklearn.base import clone
 
-    from aucopt import PairSet
+    from aucopt import PairSet, survival_target
 
     _sizes, _description, build = _routes()[name]
     spec = build(n)
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, d or spec["d"]))
-    y = (rng.random(n) < spec["share"]).astype(int)
-    y[:2] = [0, 1]
-    P = PairSet.bipartite(y).n_pairs
+    labels = (rng.random(n) < spec["share"]).astype(int)
+    labels[:2] = [0, 1]
+    if spec["listed"]:  # a survival target whose time-weighted pairs are listed
+        y = survival_target(labels.astype(bool), rng.exponential(size=n))
+        P = PairSet.survival(y, **LISTED).n_pairs
+    else:
+        y = labels
+        P = PairSet.bipartite(y).n_pairs
     estimator = spec["estimator"]
-    warm = rng.permutation(n)[:40]
+    order = rng.permutation(n)
+    warm = np.r_[0, 1, order[order > 1][:38]]  # rows 0 and 1: both classes, or an event
     # the first large matrix product of a process touches OpenBLAS's work buffer (tens of MB,
     # once per process and thread): touch it here, as any earlier product would have
     square = rng.normal(size=(1000, 1000))
@@ -218,9 +243,7 @@ def one(name: str, n: int, d: int = 0) -> dict:
     del square
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # iteration caps warn; the memory is what is measured
-        y_warm = y[warm].copy()
-        y_warm[:2] = [0, 1]
-        clone(estimator).set_params(**spec["warm"]).fit(X[warm], y_warm)
+        clone(estimator).set_params(**spec["warm"]).fit(X[warm], y[warm])
         gc.collect()
         fitted = clone(estimator)
         before, _ = _status_rss()
@@ -260,7 +283,7 @@ def main(argv=None) -> int:
     unknown = sorted(set(args.routes or ()) - set(routes))
     if unknown:
         parser.error(f"unknown routes {unknown}; choose from {sorted(routes)}")
-    print(f"{'route':<20}{'n':>8}{'d':>4}{'pairs':>15}{'estimate MB':>13}{'RSS MB':>9}{'traced MB':>11}"
+    print(f"{'route':<26}{'n':>8}{'d':>4}{'pairs':>15}{'estimate MB':>13}{'RSS MB':>9}{'traced MB':>11}"
           f"{'est./meas.':>12}  in [{LOW}, {HIGH}]", flush=True)
     failures = 0
     for name, (sizes, _description, _) in routes.items():
@@ -270,14 +293,14 @@ def main(argv=None) -> int:
             n, d = size if isinstance(size, tuple) else (size, 0)
             r = spawn(__file__, [name, n, d], args.time_limit)
             if "estimate" not in r:
-                print(f"{name:<20}{n:>8}  {r.get('status')}", flush=True)
+                print(f"{name:<26}{n:>8}  {r.get('status')}", flush=True)
                 failures += 1
                 continue
             measured = max(r["rss"], r["traced"])
             ratio = r["estimate"] / measured if measured > 0 else float("inf")
             ok = LOW <= ratio <= HIGH
             failures += not ok
-            print(f"{name:<20}{n:>8}{r['d']:>4}{r['pairs']:>15,}{r['estimate'] / 1e6:>13.1f}{r['rss'] / 1e6:>9.1f}"
+            print(f"{name:<26}{n:>8}{r['d']:>4}{r['pairs']:>15,}{r['estimate'] / 1e6:>13.1f}{r['rss'] / 1e6:>9.1f}"
                   f"{r['traced'] / 1e6:>11.1f}{ratio:>12.2f}  {'pass' if ok else 'FAIL'}  ({r['seconds']:.1f} s)",
                   flush=True)
     print("routes: " + "; ".join(f"{name}: {d}" for name, (_, d, _) in routes.items()

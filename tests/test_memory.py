@@ -17,7 +17,7 @@ import pytest
 import aucopt
 import aucopt.kernels
 import aucopt.svm._aucsvm
-from aucopt import AUCSVM, LPRanker, PairSet, RankRC, _memory
+from aucopt import AUCSVM, LPRanker, PairSet, RankRC, SurvivalAUCSVM, _memory
 from aucopt.exceptions import ProblemTooLargeError
 
 
@@ -157,18 +157,24 @@ def test_scalable_lp_routes_are_refused_before_the_kernel(no_kernel, method):
 
 
 # ============================================================================ estimates bound the fit
-def _traced_peak_of_fit(estimator, X, y):
+def _traced_peak_of_fit(estimator, X, y, *, warm_rows=None, refit=None):
     """The tracemalloc peak of ``estimator.fit(X, y)`` (bytes), after a warm-up fit of the same route
-    on a few rows (numba's kernels and the libraries loaded: not what an estimate counts)."""
+    on a few rows (numba's kernels and the libraries loaded: not what an estimate counts): 10 of each
+    class, or ``warm_rows``. With ``refit`` (parameters), the estimator is fitted first and the peak
+    is that of the refit with those parameters (a warm start; the warm-up then refits as well)."""
     import tracemalloc
     import warnings
 
     from sklearn.base import clone
 
-    rows = np.r_[np.flatnonzero(y == 1)[:10], np.flatnonzero(y == 0)[:10]]
+    rows = np.r_[np.flatnonzero(y == 1)[:10], np.flatnonzero(y == 0)[:10]] if warm_rows is None else warm_rows
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the capped epochs warn; memory is what is measured
-        clone(estimator).fit(X[rows], y[rows])
+        warm_up = clone(estimator).fit(X[rows], y[rows])
+        if refit is not None:
+            warm_up.set_params(**refit).fit(X[rows], y[rows])
+            estimator.fit(X, y)
+            estimator.set_params(**refit)
         tracemalloc.start()
         try:
             estimator.fit(X, y)
@@ -177,24 +183,77 @@ def _traced_peak_of_fit(estimator, X, y):
             tracemalloc.stop()
 
 
-@pytest.mark.parametrize("kernel, n, d, positive_share", [("linear", 1000, 50, 0.2), ("linear", 900, 50, 0.5),
-                                                           ("rbf", 900, 10, 0.5)])
-def test_dcd_estimate_bounds_the_memory_the_fit_adds(kernel, n, d, positive_share):
-    """The dual coordinate descent estimate is at least the fit's traced peak (the pair list and solver
-    state, then the training scores against up to n support vectors beside the fitted pair duals) and
-    at most 1.5 times it. It once counted the pair list and the data only and admitted fits above it."""
+@pytest.mark.parametrize("storage, kernel, n, d, share, warm", [
+    ("sorted", "linear", 1000, 50, 0.2, False), ("sorted", "linear", 900, 50, 0.5, False),
+    ("sorted", "rbf", 900, 10, 0.5, False), ("sorted", "linear", 900, 10, 0.5, True),
+    ("explicit", "linear", 900, 50, 0.5, False), ("explicit", "rbf", 900, 10, 0.5, False),
+])
+def test_dcd_estimate_bounds_the_memory_the_fit_adds(storage, kernel, n, d, share, warm):
+    """The dual coordinate descent estimate is at least the fit's traced peak and at most 1.5 times it,
+    on either route: sorted pair sets (bipartite pairs) are never listed (α, the active index, then α
+    and the support pairs beside the data), explicit ones (time-weighted survival pairs) are solved
+    over their list and the objective is evaluated over it; then the training scores. It once counted
+    the pair list and the data only and admitted fits above it, then the list for every pair set."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, d))
-    y = (np.arange(n) < positive_share * n).astype(int)
-    P = PairSet.bipartite(y).n_pairs
-    estimate = _memory.aucsvm_dcd_bytes(n, P, d, kernel)
-    estimator = AUCSVM(C=1e-3, kernel=kernel, method="dcd", max_iter=10, max_bytes=estimate)
-    peak = _traced_peak_of_fit(estimator, X, y)  # the guard admitted it
-    assert peak <= estimate <= 1.5 * peak, (peak, estimate)
+    options = dict(C=1e-3, kernel=kernel, method="dcd", max_iter=10, warm_start=warm)
+    if storage == "sorted":
+        y = (np.arange(n) < share * n).astype(int)
+        pairs = PairSet.bipartite(y)
+        estimator, rows = AUCSVM(**options), None
+    else:
+        y = aucopt.survival_target(rng.random(n) < share, rng.exponential(size=n))
+        pairs = PairSet.survival(y, time_weight="linear")
+        estimator, rows = SurvivalAUCSVM(pair_options={"time_weight": "linear"}, **options), np.arange(20)
+    assert pairs.storage == storage
+    estimate = _memory.aucsvm_dcd_bytes(n, pairs.n_pairs, d, kernel, storage=storage, warm_start=warm)
+    estimator.set_params(max_bytes=estimate)
+    peak = _traced_peak_of_fit(estimator, X, y, warm_rows=rows, refit={"C": 2e-3} if warm else None)
+    assert peak <= estimate <= 1.5 * peak, (peak, estimate)  # the guard admitted it
     with pytest.raises(ProblemTooLargeError, match="Dual coordinate descent"):
         estimator.set_params(max_bytes=peak * 0.99).fit(X, y)  # a budget below the fit's peak is refused
 
 
+def test_dcd_estimate_follows_the_route():
+    """Sorted pairs need α and the support pairs (24 bytes a pair), listed ones their list and the
+    objective over it besides; a warm start adds its starting point; a linear fit no n x n block."""
+    n, P, d = 20_000, 10**8, 10
+    sorted_, listed = (_memory.aucsvm_dcd_bytes(n, P, d, "linear", storage=s) for s in ("sorted", "explicit"))
+    assert sorted_ == pytest.approx(24 * P + 8 * n * d + _memory.fit_bytes(n))
+    assert listed - sorted_ == pytest.approx((16 + 57) * P)
+    warm = _memory.aucsvm_dcd_bytes(n, P, d, "linear", warm_start=True)
+    assert warm - sorted_ == pytest.approx(8 * P)
+    assert _memory.aucsvm_dcd_bytes(n, P, d, "linear", sparse=True) - sorted_ == pytest.approx(8 * n * d)
+    rbf = _memory.aucsvm_dcd_bytes(n, P, d, "rbf")
+    assert rbf == pytest.approx(24 * P + _memory.kernel_bytes(n) + 8 * n * d + _memory.fit_bytes(n))
+
+
+@pytest.mark.parametrize("estimator", [
+    AUCSVM(kernel="linear", method="dcd", C=0.1),
+    AUCSVM(kernel="linear", method="full", C=0.1),
+    LPRanker(kernel="linear", method="full"),
+])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_linear_expansion_equals_the_kernel_matrix_expansion(estimator, sparse, monkeypatch):
+    """For the linear kernel the scores are X (Σ_l c_l x_l), without the n x n_support kernel block:
+    the same values as the kernel matrix's expansion to rounding, dense or sparse X."""
+    import scipy.sparse as sp
+
+    X, y = _data(150)
+    X[np.abs(X) < 0.5] = 0.0  # a sparse matrix with stored zeros left out
+    X = sp.csr_matrix(X) if sparse else X
+    model = estimator.fit(X, y)
+    assert len(model.support_) > 1 and sp.issparse(model.support_vectors_) == sparse
+    X_new = _data(60, seed=1)[0]
+    X_new = sp.csr_matrix(X_new) if sparse else X_new
+    shortcut = model._expansion(X_new)  # the scores, before a binary ranker's threshold
+    reference = np.asarray(model.kernel_(X_new, model.support_vectors_) @ model.dual_coef_)
+    assert type(shortcut) is np.ndarray and shortcut.dtype == np.float64 and shortcut.shape == (60,)
+    assert np.max(np.abs(shortcut - reference)) <= 1e-10 * np.max(np.abs(reference))
+    calls = []
+    monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", lambda self, *a: calls.append(a))
+    model._expansion(X_new)
+    assert not calls  # the kernel block is not formed
 @pytest.mark.parametrize("route", ["subgradient", "rankrc", "ranksvm", "sparse_auc"])
 def test_numpy_route_estimates_bound_the_memory_the_fit_adds(route):
     """Routes whose arrays are all numpy's: the estimate is at least the fit's traced peak and at

@@ -241,8 +241,8 @@ class _AUCSVMModel(KernelPairRanker):
             warn(f"{type(self).__name__}(solver={self.solver!r}): {self.select_method(pairs, X=X)[1]}",
                  SolverWarning)
         check_aucsvm(X, pairs, method=method, kernel=kernel.name if isinstance(kernel.name, str) else "callable",
-                     loss=self.loss, solver=self._qp_solver,
-                     max_bytes=self.max_bytes)  # the route's peak, before any pair or kernel work
+                     loss=self.loss, solver=self._qp_solver, max_bytes=self.max_bytes,
+                     warm_start=bool(self.warm_start))  # the route's peak, before any pair or kernel work
         if method == "liblinear":
             return self._solve_liblinear(X, pairs, C, power)
         if method == "dcd":
