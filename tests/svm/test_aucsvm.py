@@ -830,8 +830,10 @@ def no_solver_work(monkeypatch):
     ({"verbose": "loud"}, "'verbose' parameter of {cls} must be"),
     ({"support_threshold": -1e-3}, "'support_threshold' parameter of {cls} must be"),
     ({"max_bytes": 0}, "'max_bytes' parameter of {cls} must be"),
-    ({"method": "liblinear", "kernel": "rbf"}, "method='liblinear' works on explicit pair differences.*kernel='linear'"),
-    ({"method": "liblinear", "kernel": "poly"}, "method='liblinear' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "liblinear", "kernel": "rbf"},
+     r"method='liblinear' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "liblinear", "kernel": "poly"},
+     r"method='liblinear' works on explicit pair differences.*kernel='linear'"),
     ({"method": "kmeans", "kernel": "rbf"}, "method='kmeans' works on explicit pair differences.*kernel='linear'"),
     ({"method": "liblinear", "kernel": "linear", "method_options": {"n_clusters": 5}},
      r"method_options \['n_clusters'\] are not options of method='liblinear'; valid: none"),
@@ -855,7 +857,7 @@ def test_bad_parameters_raise_before_solving(no_solver_work, cancer40, whas50, c
 
 def test_unknown_cvxpy_subsolver_raises_before_solving(no_solver_work, cancer40):
     """'cvxpy:<NAME>' of a solver cvxpy does not have is as unknown as 'no_such_solver'."""
-    with pytest.raises(ValueError, match="(?i)nope.*(not installed|unknown)|unknown solver"):
+    with pytest.raises(ValueError, match=r"(?i)nope.*(not installed|unknown)|unknown solver"):
         AUCSVM(solver="cvxpy:nope").fit(*cancer40)
 
 
