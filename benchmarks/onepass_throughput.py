@@ -1,18 +1,26 @@
 """Benchmark: OnePassAUC throughput (rows/s) against scikit-learn's SGDClassifier.partial_fit.
 
-For each data set, both learners stream the same chunks of ``--chunk-size`` rows, in the same
-run (rows/s: best of ``--repeats`` passes, after one warm-up pass that compiles the kernels):
+For each data set, the learners stream the same chunks of ``--chunk-size`` rows, in the same
+run (rows/s of the best of ``--repeats`` passes, after one warm-up pass that compiles the
+kernels; the rows/s of process CPU time in brackets, as the machine may be shared):
 
 * **memory**: the data set is loaded first; ``partial_fit`` is called on each chunk
-  (ijcnn1 as a dense array, a9a as a CSR matrix);
+  (ijcnn1 as a dense array, a9a as a CSR matrix). "before" is OnePassAUC with the general
+  per-row kernels of every earlier version (``GeneralKernelOnePassAUC`` of
+  tests/online/reference_onepass.py), "after" OnePassAUC itself (the full-covariance kernels
+  of ``aucopt.online._onepass_full``);
 * **file**: the training file is streamed with :func:`aucopt.online.iter_svmlight_chunks`
   (decompression and parsing included): ``OnePassAUC.fit(iterator)`` against a loop of
   ``SGDClassifier.partial_fit`` over the same iterator; the time of reading the chunks alone
-  is printed too.
+  is printed too;
+* **limit**: a bare compiled loop (numba) over the same rows doing only the d² multiply-adds
+  every exact full-covariance update needs: for dense rows a rank-one update of one d × d
+  matrix and a product with the other (2d²); for CSR rows the product alone (d²: the second
+  moments take nnz² per row).
 
-The ratio column is OnePassAUC rows/s divided by SGD rows/s measured in the same run. The test
-AUC of the compiled OnePassAUC is compared with that of the per-example numpy implementation
-kept as a test oracle (tests/online/reference_onepass.py), fitted on the same data.
+The ratio column is rows/s divided by SGD's rows/s measured in the same run. The test AUC and
+coef_avg_ of OnePassAUC are compared with the "before" model and with the per-example numpy
+implementation kept as a test oracle (tests/online/reference_onepass.py), fitted on the same data.
 
 First-call compile time: a fresh Python process with an empty ``NUMBA_CACHE_DIR`` times its
 first ``fit`` on a small dense array, then a small CSR matrix, then with a weight above 32 steps
@@ -24,9 +32,10 @@ Data (``aucopt.datasets.get_data_dir``: ``$AUCOPT_DATA`` or ``shared/data`` besi
   a9a     libsvm/adult_adult.trn.bz2 (32,561 x 123, sparse, 0-based indices), libsvm/adult_adult.tst.bz2
 A data set whose files are missing is skipped with a line naming them.
 
-    python benchmarks/onepass_throughput.py [--datasets ijcnn1 a9a] [--chunk-size 10000] [--repeats 3]
+    OPENBLAS_NUM_THREADS=1 python benchmarks/onepass_throughput.py [--datasets ijcnn1 a9a] [--repeats 5]
+    (also --chunk-size 10000)
 
-About one minute on 2 cores.
+About two minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -98,16 +107,58 @@ def load(name, data_dir):
 
 
 def best_rate(run, n_rows, repeats):
-    """Rows per second of the fastest of ``repeats`` calls of ``run`` (after one warm-up call)."""
+    """(rows/s of wall time, rows/s of CPU time) of the fastest of ``repeats`` calls of ``run``
+    (after one warm-up call)."""
     run()
-    seconds = min(_timed(run) for _ in range(repeats))
-    return n_rows / seconds
+    times = [_timed(run) for _ in range(repeats)]
+    return n_rows / min(t[0] for t in times), n_rows / min(t[1] for t in times)
 
 
 def _timed(run):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     run()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def limit_loops():
+    """Bare compiled loops doing the d² multiply-adds of a row and nothing else (see the docstring)."""
+    from numba import njit
+
+    @njit(nogil=True, error_model="numpy", boundscheck=False)
+    def dense(X, C, g):  # per row: C[0] ← 0.5·C[0] + xxᵀ/n, g = C[1] x
+        n, d = X.shape
+        for i in range(n):
+            x = X[i]
+            c0, c1 = C[0], C[1]
+            for a in range(d):
+                xa = x[a] / n
+                row = c0[a]
+                for b in range(d):
+                    row[b] = row[b] * 0.5 + xa * x[b]
+            for b in range(d):
+                g[b] = 0.0
+            for a in range(d):
+                xa = x[a]
+                row = c1[a]
+                for b in range(d):
+                    g[b] += row[b] * xa
+        return g[0]
+
+    @njit(nogil=True, error_model="numpy", boundscheck=False)
+    def product(n, W, C, g):  # per row: g = C w (w a dense row of W, cycled)
+        d = W.shape[1]
+        for i in range(n):
+            w = W[i % W.shape[0]]
+            for b in range(d):
+                g[b] = 0.0
+            for a in range(d):
+                wa = w[a]
+                row = C[a]
+                for b in range(d):
+                    g[b] += row[b] * wa
+        return g[0]
+
+    return dense, product
 
 
 def measure(name, data_dir, chunk_size, repeats):
@@ -118,23 +169,17 @@ def measure(name, data_dir, chunk_size, repeats):
     from aucopt.online import OnePassAUC, iter_svmlight_chunks
 
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "online"))
-    from reference_onepass import ReferenceOnePassAUC
+    from reference_onepass import GeneralKernelOnePassAUC, ReferenceOnePassAUC
 
-    train, _, d, _, zero_based = DATASETS[name]
+    train, _, d, dense, zero_based = DATASETS[name]
     path = os.path.join(data_dir, train)
     Xtr, ytr, Xte, yte = load(name, data_dir)
     n = len(ytr)
     classes = np.unique(ytr)
     chunks = [(Xtr[a:a + chunk_size], ytr[a:a + chunk_size]) for a in range(0, n, chunk_size)]
 
-    def onepass_memory():
-        est = OnePassAUC()
-        for Xc, yc in chunks:
-            est.partial_fit(Xc, yc, classes=classes)
-        return est
-
-    def sgd_memory():
-        est = SGDClassifier(random_state=0)
+    def streamed(cls):
+        est = cls()
         for Xc, yc in chunks:
             est.partial_fit(Xc, yc, classes=classes)
         return est
@@ -154,38 +199,59 @@ def measure(name, data_dir, chunk_size, repeats):
         for _ in iter_svmlight_chunks(path, chunk_size, d, zero_based=zero_based):
             pass
 
-    rows = {}
-    for mode, ours, sgd in (("memory", onepass_memory, sgd_memory), ("file", onepass_file, sgd_file)):
-        a, b = best_rate(ours, n, repeats), best_rate(sgd, n, repeats)
-        rows[mode] = (a, b)
-    reading = best_rate(read_only, n, repeats)
+    dense_loop, product_loop = limit_loops()
+    rows = np.ascontiguousarray(Xtr if dense else Xtr[:4096].toarray())
+    if dense:
+        def limit():
+            return dense_loop(rows, np.zeros((2, d, d)), np.zeros(d))
+    else:
+        def limit():
+            return product_loop(n, rows, np.ones((d, d)), np.zeros(d))
 
-    model = onepass_memory()
+    rates = {
+        "SGD memory": best_rate(lambda: streamed(lambda: SGDClassifier(random_state=0)), n, repeats),
+        "before memory": best_rate(lambda: streamed(GeneralKernelOnePassAUC), n, repeats),
+        "after memory": best_rate(lambda: streamed(OnePassAUC), n, repeats),
+        "limit": best_rate(limit, n, repeats),
+        "SGD file": best_rate(sgd_file, n, repeats),
+        "after file": best_rate(onepass_file, n, repeats),
+        "reading": best_rate(read_only, n, repeats),
+    }
+    after, before = streamed(OnePassAUC), streamed(GeneralKernelOnePassAUC)
     start = time.perf_counter()
-    reference = ReferenceOnePassAUC()
-    for Xc, yc in chunks:
-        reference.partial_fit(Xc, yc, classes=classes)
+    reference = streamed(ReferenceOnePassAUC)
     reference_rate = n / (time.perf_counter() - start)
-    auc = roc_auc(yte, model.decision_function(Xte))
-    auc_reference = roc_auc(yte, reference.decision_function(Xte))
-    gap = np.abs(model.coef_avg_ - reference.coef_avg_).max() / np.abs(reference.coef_avg_).max()
-    kind = "dense" if DATASETS[name][3] else "CSR"
+
+    def gap(model, other):
+        return max(np.abs(getattr(model, k) - getattr(other, k)).max() / np.abs(getattr(other, k)).max()
+                   for k in ("coef_", "coef_avg_", "class_cov_"))
+
+    kind = "dense" if dense else "CSR"
     print(f"\n{name}: {n:,} training rows x {d} features ({kind} in memory), chunks of {chunk_size:,} rows")
-    print(f"  {'mode':<8}{'OnePassAUC rows/s':>19}{'SGD rows/s':>14}{'ratio':>8}")
-    for mode, (a, b) in rows.items():
-        print(f"  {mode:<8}{a:>19,.0f}{b:>14,.0f}{a / b:>8.2f}")
-    print(f"  reading the file alone (iter_svmlight_chunks): {reading:,.0f} rows/s")
-    print(f"  numpy per-example reference (memory): {reference_rate:,.0f} rows/s "
-          f"({rows['memory'][0] / reference_rate:.0f}x slower than compiled)")
-    print(f"  test AUC: compiled {auc:.6f}, reference {auc_reference:.6f} "
-          f"(max relative difference of coef_avg_ {gap:.1e})")
+    print(f"  {'':<44}{'rows/s':>12}{'(CPU)':>14}{'/ SGD':>8}")
+    labels = {"SGD memory": "SGDClassifier.partial_fit, memory", "before memory": "OnePassAUC before (general kernels)",
+              "after memory": "OnePassAUC after", "limit": "limit: bare loop of the d² multiply-adds",
+              "SGD file": "SGDClassifier.partial_fit, file", "after file": "OnePassAUC after, file",
+              "reading": "reading the file alone"}
+    for key, label in labels.items():
+        wall, cpu = rates[key]
+        peer = rates["SGD file" if key in ("SGD file", "after file", "reading") else "SGD memory"][0]
+        print(f"  {label:<44}{wall:>12,.0f}{f'({cpu:,.0f})':>14}{wall / peer:>8.2f}")
+    print(f"  speed-up after / before (memory): {rates['after memory'][0] / rates['before memory'][0]:.2f}x "
+          f"(CPU {rates['after memory'][1] / rates['before memory'][1]:.2f}x)")
+    print(f"  numpy per-example reference (memory): {reference_rate:,.0f} rows/s")
+    print(f"  test AUC: after {roc_auc(yte, after.decision_function(Xte)):.6f}, "
+          f"before {roc_auc(yte, before.decision_function(Xte)):.6f}, "
+          f"reference {roc_auc(yte, reference.decision_function(Xte)):.6f}")
+    print(f"  max relative difference of coef_, coef_avg_, class_cov_: after vs before {gap(after, before):.1e}, "
+          f"after vs reference {gap(after, reference):.1e}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
     parser.add_argument("--chunk-size", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--compile-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.compile_probe:

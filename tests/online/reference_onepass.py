@@ -228,3 +228,15 @@ class ReferenceOnePassAUC(OnePassAUC):
             step = eta
         self._weighted_steps(x, o, sign, self.coef_, weight, step)
 
+
+
+class GeneralKernelOnePassAUC(OnePassAUC):
+    """OnePassAUC streaming every row through the general compiled kernels (``stream_dense`` /
+    ``stream_csr`` of ``aucopt.online._onepass_kernels``): the kernels of every fit before the
+    full-covariance kernels of ``aucopt.online._onepass_full``, kept as their oracle and as the
+    "before" of ``benchmarks/onepass_throughput.py``."""
+
+    def _stream_kernel(self, X, slots, weights):
+        from aucopt.online import _onepass_kernels
+
+        return _onepass_kernels.stream_csr if sp.issparse(X) else _onepass_kernels.stream_dense

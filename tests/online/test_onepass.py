@@ -171,10 +171,13 @@ def test_chunks_sparse_and_iterator_equal_fit(rank):
     spm = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True).fit(sp.csr_matrix(X), y)
     it = OnePassAUC(alpha=0.01, eta0=0.05, rank=rank, average=True).fit(
         (X[a:a + 40], y[a:a + 40]) for a in range(0, 150, 40))
-    for other in (part, spm, it):
+    for other in (part, it):
         np.testing.assert_array_equal(other.coef_, ref.coef_)
         np.testing.assert_array_equal(other.coef_avg_, ref.coef_avg_)
         np.testing.assert_array_equal(other.decision_function(X), ref.decision_function(X))
+    # CSR rows: the same iterates, to rounding (through the classes' second moments without a sketch)
+    np.testing.assert_allclose(spm.coef_, ref.coef_, rtol=1e-12, atol=1e-12 * np.abs(ref.coef_).max())
+    np.testing.assert_allclose(spm.coef_avg_, ref.coef_avg_, rtol=1e-12, atol=1e-12 * np.abs(ref.coef_avg_).max())
     assert ref.n_seen_ == 150
 
 
@@ -202,7 +205,8 @@ def test_svmlight_chunk_streamer(tmp_path, suffix):
     np.testing.assert_array_equal(sp.vstack([c[0] for c in chunks]).toarray(), Xr.toarray())
     np.testing.assert_array_equal(np.concatenate([c[1] for c in chunks]), yr)
     streamed = OnePassAUC(eta0=0.1).fit(iter_svmlight_chunks(path, 10, 9))
-    np.testing.assert_array_equal(streamed.coef_, OnePassAUC(eta0=0.1).fit(Xr, yr).coef_)
+    whole = OnePassAUC(eta0=0.1).fit(Xr, yr).coef_  # chunk ends convert the second moments: rounding
+    np.testing.assert_allclose(streamed.coef_, whole, rtol=1e-12, atol=1e-12 * np.abs(whole).max())
 
 
 # ------------------------------------------------------------------ sklearn API, bad input

@@ -14,9 +14,10 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference_onepass import ReferenceOnePassAUC
+from reference_onepass import GeneralKernelOnePassAUC, ReferenceOnePassAUC
 
 from aucopt.online import OnePassAUC
+from aucopt.online import _onepass_full as full_kernels
 from aucopt.online import _onepass_kernels as kernels
 
 RTOL = 1e-12
@@ -43,6 +44,13 @@ def _assert_models_agree(got, want, rtol=RTOL):
     assert got.n_seen_ == want.n_seen_
     _close(got.update_weight_, want.update_weight_, "update_weight_", 1e-15)
     _close(got.step_bound_, want.step_bound_, "step_bound_", rtol)
+
+
+def _assert_models_equal(got, want):
+    for name in ("coef_", "coef_avg_", "class_count_", "class_mean_", "class_cov_", "class_sketch_",
+                 "class_sketch_sum_", "n_updates_", "update_weight_", "step_bound_", "n_seen_"):
+        if hasattr(want, name):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
 
 
 @st.composite
@@ -104,13 +112,22 @@ def test_compiled_core_equals_reference(stream):
     _assert_models_agree(got, want)
     if hasattr(want, "classes_"):
         _close(got.threshold_, want.threshold_, "threshold_", 1e-10)
-    # one call, and dense against sparse rows: the same kernel arithmetic, bit for bit
+    # the general kernels (every fit's before the full-covariance kernels): dense rows bit for bit,
+    # CSR rows (second moments) to rounding
+    before = _fit_chunks(GeneralKernelOnePassAUC(**params), Xin, y, weights, cuts, classes)
+    if sparse and got.rank_ is None:
+        _assert_models_agree(got, before)
+    else:
+        _assert_models_equal(got, before)
+    # one call against chunks, dense against sparse rows: bit for bit but through second moments
     one = OnePassAUC(**params).partial_fit(Xin, y, classes=classes, sample_weight=weights)
     other = OnePassAUC(**params).partial_fit(X if sparse else sp.csr_matrix(X), y, classes=classes,
                                              sample_weight=weights)
-    for model in (one, other):
-        np.testing.assert_array_equal(model.coef_, got.coef_)
-        np.testing.assert_array_equal(model.coef_avg_, got.coef_avg_)
+    for model, exact in ((one, not sparse or got.rank_ is not None), (other, got.rank_ is not None)):
+        if exact:
+            _assert_models_equal(model, got)
+        else:
+            _assert_models_agree(model, got)
 
 
 @pytest.mark.parametrize("eta0", ["auto", 0.05])
@@ -164,8 +181,9 @@ def test_kernels_keep_one_compiled_signature():
     for params in ({}, {"eta0": 1}, {"alpha": 1, "rank": 2}):  # integer alpha / eta0 are cast
         for data in (X, X.astype(np.float32), sp.csr_matrix(X), np.asfortranarray(X)):
             OnePassAUC(**params).fit(data, y, sample_weight=np.arange(40) % 3)
-    assert len(kernels.stream_dense.signatures) == 1
-    assert len(kernels.stream_csr.signatures) == 1
+    for stream in (kernels.stream_dense, kernels.stream_csr, full_kernels.stream_dense_full,
+                   full_kernels.stream_csr_full):
+        assert len(stream.signatures) == 1, stream.__name__
 
 
 def test_csr_with_duplicate_and_unsorted_indices_equals_its_dense_form():
@@ -180,6 +198,65 @@ def test_csr_with_duplicate_and_unsorted_indices_equals_its_dense_form():
     y = np.where(rng.random(n) < 0.5, 1, -1)
     got = OnePassAUC(eta0=0.05).fit(X, y)
     want = OnePassAUC(eta0=0.05).fit(dense, y)
-    np.testing.assert_array_equal(got.coef_avg_, want.coef_avg_)
-    np.testing.assert_array_equal(got.class_cov_, want.class_cov_)
+    _assert_models_agree(got, want)
     _assert_models_agree(got, ReferenceOnePassAUC(eta0=0.05).fit(dense, y))
+    _assert_models_equal(GeneralKernelOnePassAUC(eta0=0.05).fit(X, y), want)
+
+
+def _kernel_names(monkeypatch):
+    """Record the name of the stream kernel each ``_process`` call picks."""
+    names = []
+    pick = OnePassAUC._stream_kernel
+
+    def spy(self, X, slots, weights):
+        kernel = pick(self, X, slots, weights)
+        names.append(kernel.__name__)
+        return kernel
+
+    monkeypatch.setattr(OnePassAUC, "_stream_kernel", spy)
+    return names
+
+
+@pytest.mark.parametrize("eta0", ["auto", 0.02])
+def test_csr_second_moments_equal_the_general_kernel_with_weights(monkeypatch, eta0):
+    """Sparse binary rows (a9a-like), fractional and heavy weights (the closed form, which the
+    moment kernel hands back converted), chunks: the second-moment kernel against today's."""
+    rng = np.random.default_rng(5)
+    n, d = 400, 30
+    X = sp.random(n, d, density=0.15, random_state=6, format="csr", data_rvs=np.ones)
+    y = np.where(X[:, :3].sum(axis=1).A.ravel() + rng.random(n) > 1.2, 1, -1)
+    w = rng.random(n) * 3
+    w[[50, 250]] = [40.0, 90.5]  # more than 32 steps: closed form
+    names = _kernel_names(monkeypatch)
+    for sample_weight in (None, w):
+        got = _fit_chunks(OnePassAUC(eta0=eta0), X, y, sample_weight, [120, 121, 300], None)
+        want = _fit_chunks(GeneralKernelOnePassAUC(eta0=eta0), X, y, sample_weight, [120, 121, 300], None)
+        _assert_models_agree(got, want)
+        _assert_models_agree(got, ReferenceOnePassAUC(eta0=eta0).fit(X, y, sample_weight=sample_weight))
+    assert set(names) == {"stream_csr_full"}
+
+
+def test_csr_with_large_offsets_keeps_the_welford_update(monkeypatch):
+    """A CSR column far from zero against its spread: the uncentred moments would lose digits, so
+    the rows take the general kernel (Welford updates), bit for bit the dense rows' results."""
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((200, 4))
+    X[:, 0] += 1e4
+    y = np.where(rng.random(200) < 0.5, 1, -1)
+    names = _kernel_names(monkeypatch)
+    got = OnePassAUC().fit(sp.csr_matrix(X), y)
+    assert names == ["stream_csr"]
+    _assert_models_equal(got, OnePassAUC().fit(X, y))
+
+
+def test_moment_ratio_is_the_digits_at_stake():
+    from aucopt.online._onepass_full import moment_ratio
+
+    X = sp.csr_matrix(np.array([[1.0, 0.0], [3.0, 2.0], [0.0, 0.0], [2.0, 2.0]]))
+    slots = np.array([0, 0, 1, 1])
+    empty = (np.zeros(2), np.zeros((2, 2)), np.zeros((2, 2, 2)))
+    # class 0: E[x²] = (5, 2), Var = (1, 1); class 1: E[x²] = (2, 2), Var = (1, 1)
+    assert moment_ratio(*empty, X, slots, np.ones(4)) == pytest.approx(5.0)
+    one_row = moment_ratio(*empty, X[:1], slots[:1], np.ones(1))
+    assert one_row == np.inf  # no spread yet
+    assert moment_ratio(*empty, sp.csr_matrix((3, 2)), np.zeros(3, dtype=int), np.ones(3)) == 1.0
