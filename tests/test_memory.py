@@ -239,7 +239,7 @@ def test_linear_expansion_equals_the_kernel_matrix_expansion(estimator, sparse, 
     the same values as the kernel matrix's expansion to rounding, dense or sparse X."""
     import scipy.sparse as sp
 
-    X, y = _data(150)
+    X, y = _data(60)
     X[np.abs(X) < 0.5] = 0.0  # a sparse matrix with stored zeros left out
     X = sp.csr_matrix(X) if sparse else X
     model = estimator.fit(X, y)
@@ -254,6 +254,8 @@ def test_linear_expansion_equals_the_kernel_matrix_expansion(estimator, sparse, 
     monkeypatch.setattr(aucopt.kernels.Kernel, "__call__", lambda self, *a: calls.append(a))
     model._expansion(X_new)
     assert not calls  # the kernel block is not formed
+
+
 @pytest.mark.parametrize("route", ["subgradient", "rankrc", "ranksvm", "sparse_auc"])
 def test_numpy_route_estimates_bound_the_memory_the_fit_adds(route):
     """Routes whose arrays are all numpy's: the estimate is at least the fit's traced peak and at
