@@ -11,13 +11,17 @@ that it will take minutes.
 * The full LP (HiGHS's dual simplex on the lifted LP, one row per pair) grows faster than
   linearly in the number of pairs P: ``a · (P / 10⁴)^b`` seconds, with its own (a, b) for
   bipartite pairs and for survival pairs (Harrell's comparable pairs are harder: their optimum
-  is more degenerate).
+  is more degenerate). Multipartite pairs of ordinal levels use the survival constants: with
+  more than a few levels they chain through a near-total order as Harrell's pairs do, and the
+  bipartite constants under-predict them up to 5 times (below).
 * The smoothing route to a relative gap of 1e-3 grows with the number of points m (Newton steps
   on a working set of kernel columns, a kernel product per step), after a fixed start-up:
   ``d + c · (m / 10³)^e`` seconds.
 
 Measured (2 cores, noisy half-moons with RBF γ = 1, C = 10 for bipartite pairs; WHAS500's first m
-subjects with C = 1, γ = 0.05 for survival pairs):
+subjects with C = 1, γ = 0.05 for survival pairs; for multipartite pairs, ``make_regression``'s
+target cut into quantile levels, C = 1, γ = 0.1, and scikit-learn's regression-target check data,
+one level per point, with the default γ):
 
 ==========  =========  ======  =========  ========
 route       target     points  pairs      seconds
@@ -28,6 +32,10 @@ full        bipartite  700     122,500    66.6
 full        survival   200     13,607     5.9
 full        survival   400     49,259     73.4
 full        survival   500     75,149     196
+full        multi, 3   300     30,000     2.1
+full        multi, 5   300     36,000     5.9
+full        multi, 20  250     29,685     12.7
+full        multi, 200 200     19,900     11.6
 smoothing   bipartite  1,000   250,000    6.4
 smoothing   bipartite  2,000   1,000,000  10.4
 smoothing   bipartite  5,000   6,250,000  61.2
@@ -39,7 +47,8 @@ from __future__ import annotations
 
 import math
 
-#: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target (above every measurement)
+#: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target (above every measurement); multipartite
+#: pairs use the survival constants
 FULL_LP_SECONDS = {"bipartite": (0.55, 2.1), "survival": (2.9, 2.3)}
 
 #: the smoothing route to a 1e-3 gap: (d, c, e) of d + c·(m/1e3)^e seconds
@@ -62,8 +71,8 @@ def full_lp_seconds(n_points: int, n_pairs: int, target: str = "bipartite") -> f
     n_pairs : int
         Training pairs P.
     target : str, default="bipartite"
-        The pair set's target; ``"survival"`` has its own constants, every other target uses
-        the bipartite ones.
+        The pair set's target; ``"survival"`` and ``"multipartite"`` (ordinal levels) use the
+        survival constants, every other target the bipartite ones.
 
     Returns
     -------
@@ -74,7 +83,7 @@ def full_lp_seconds(n_points: int, n_pairs: int, target: str = "bipartite") -> f
     >>> full_lp_seconds(500, 62_500) > full_lp_seconds(250, 15_625)
     True
     """
-    a, b = FULL_LP_SECONDS["survival" if target == "survival" else "bipartite"]
+    a, b = FULL_LP_SECONDS["survival" if target in ("survival", "multipartite") else "bipartite"]
     return a * (max(float(n_pairs), 1.0) / 1e4) ** b
 
 
