@@ -91,8 +91,13 @@ def _python_blocks(path: Path) -> str:
     return "\n\n".join(blocks)
 
 
+#: pages whose code another test runs (and checks the output of)
+RUN_ELSEWHERE = {"formulations.md": "tests/modeling/test_guide.py"}
+
+
 @pytest.mark.parametrize("page", [page for page in sorted(DOCS.glob("*.md")) + sorted(DOCS.glob("*.rst"))
-                                  if page.name not in GENERATED], ids=lambda p: p.name)
+                                  if page.name not in GENERATED and page.name not in RUN_ELSEWHERE],
+                         ids=lambda p: p.name)
 def test_user_guide_code_runs(page, tmp_path):
     """Every python code block of a docs page runs as written (one fresh process per page)."""
     script = _python_blocks(page)
@@ -103,6 +108,11 @@ def test_user_guide_code_runs(page, tmp_path):
     run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, f"the code of docs/{page.name} failed:\n{run.stderr[-4000:]}"
+
+
+def test_pages_run_elsewhere_are_run_there():
+    for page, test in RUN_ELSEWHERE.items():
+        assert (DOCS / page).is_file() and f"docs/{page}" in (ROOT / test).read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,10 @@
-"""The package as a new user gets it: a wheel of this checkout, installed into a temporary prefix.
+"""The package as a new user gets it: a wheel of this checkout, installed into a prefix of its own.
 
 A wheel is built once per session from a copy of the working tree (``pip wheel --no-deps``, with
 build isolation, so the declared build requirements are what builds it) and installed with
-``pip install --no-deps --target <prefix>``. Then, with ``PYTHONPATH=<prefix>``:
+``pip install --no-deps --target <prefix>`` (the prefix is kept for the next run while the wheel's
+files stay the same, so that its numba cache stays warm: see the ``prefix`` fixture). Then, with
+``PYTHONPATH=<prefix>``:
 
 * every ```` ```python ```` block of README.md, concatenated in order and read at run time, runs
   (a) from the repository root, where the checkout's ``aucopt/`` shadows the installed package
@@ -21,6 +23,7 @@ the prefix or the working directory, as after ``pip install .``.
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import shutil
@@ -110,11 +113,32 @@ def wheel(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def prefix(wheel, tmp_path_factory) -> Path:
-    """The wheel installed with ``pip install --no-deps --target <prefix>``."""
-    target = tmp_path_factory.mktemp("prefix") / "site"
-    run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
-         "--target", str(target), str(wheel)], cwd=wheel.parent, what="pip install --target")
+def prefix(wheel, request, tmp_path_factory) -> Path:
+    """The wheel installed with ``pip install --no-deps --target <prefix>``.
+
+    The prefix is kept between test runs in pytest's cache folder, under the hash of the wheel's
+    RECORD (the hash of every file the wheel installs): numba caches the compiled kernels next to
+    their source, keyed by the source's path and modification time, which every new install
+    changes, so an unchanged wheel is not reinstalled and its kernels compile once, not at every
+    run. A wheel that differs in any file is installed afresh (older prefixes are removed).
+    """
+    with zipfile.ZipFile(wheel) as archive:
+        record = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD")))
+    key = hashlib.sha256(record).hexdigest()[:16]
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    root = Path(cache.mkdir("aucopt-wheel-prefix")) if cache is not None else tmp_path_factory.mktemp("prefixes")
+    installed = root / key
+    if not (installed / "site" / "aucopt" / "__init__.py").is_file():
+        for old in root.iterdir():
+            shutil.rmtree(old, ignore_errors=True)
+        fresh = root / f"{key}.{os.getpid()}"
+        run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
+             "--target", str(fresh / "site"), str(wheel)], cwd=wheel.parent, what="pip install --target")
+        try:
+            fresh.rename(installed)  # complete or absent, also for a run beside this one
+        except OSError:  # that run installed it first
+            shutil.rmtree(fresh, ignore_errors=True)
+    target = installed / "site"
     assert (target / "aucopt" / "__init__.py").is_file()
     return target
 

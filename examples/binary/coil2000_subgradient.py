@@ -25,18 +25,12 @@ two minutes on two cores, so it is not run when the documentation is built::
 # ----------------
 # ``parse_known_args`` ignores the arguments of a host that runs this file without any of its
 # own (such as sphinx-gallery). A missing data file ends the script with one line saying what
-# is missing and how to give the folder.
+# is missing and how to give the folder, before the modelling libraries are imported.
 
 import argparse
 import sys
 import time
 
-import matplotlib.pyplot as plt
-import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import MinMaxScaler
-
-from aucopt import LPRanker, RankRC, roc_auc
 from aucopt.datasets import get_data_dir, load_coil2000
 
 parser = argparse.ArgumentParser(description="The CoIL 2000 case study of Ataman (2007), Sec. 4.5.")
@@ -55,6 +49,13 @@ except FileNotFoundError as exc:
     print(f"coil2000_subgradient.py needs coil2000/ticdata.csv.gz and coil2000/levels.json: {exc}",
           file=sys.stderr)
     sys.exit(2)
+
+import matplotlib.pyplot as plt
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import MinMaxScaler
+
+from aucopt import LPRanker, RankRC, roc_auc
 
 X_train, y_train, X_eval, y_eval = load_coil2000(data_dir=data_dir)
 scaler = MinMaxScaler().fit(X_train)
