@@ -2,8 +2,8 @@
 
 A wheel is built once per session from a copy of the working tree (``pip wheel --no-deps``, with
 build isolation, so the declared build requirements are what builds it) and installed with
-``pip install --no-deps --target <prefix>`` (the prefix is kept for the next run while the wheel's
-files stay the same, so that its numba cache stays warm: see the ``prefix`` fixture). Then, with
+``pip install --no-deps --target <prefix>`` (the prefix is kept for the next run with the files of
+the new install, so that the numba cache of unchanged modules stays warm: see the ``prefix`` fixture). Then, with
 ``PYTHONPATH=<prefix>``:
 
 * every ```` ```python ```` block of README.md, concatenated in order and read at run time, runs
@@ -23,7 +23,6 @@ the prefix or the working directory, as after ``pip install .``.
 from __future__ import annotations
 
 import ast
-import hashlib
 import os
 import re
 import shutil
@@ -32,6 +31,11 @@ import sys
 import textwrap
 import zipfile
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock
+    fcntl = None
 
 import pytest
 
@@ -112,33 +116,44 @@ def wheel(tmp_path_factory) -> Path:
     return wheels[0]
 
 
+def _sync(fresh: Path, kept: Path) -> None:
+    """Make ``kept`` hold exactly the files of ``fresh``, byte for byte; a file whose bytes did not
+    change keeps its modification time, and with it the caches keyed by it."""
+    def files(root):
+        return {p.relative_to(root) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+    new = files(fresh)
+    for gone in files(kept) - new:
+        (kept / gone).unlink()
+    for name in new:
+        source, target = fresh / name, kept / name
+        if not (target.is_file() and target.read_bytes() == source.read_bytes()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
 @pytest.fixture(scope="module")
 def prefix(wheel, request, tmp_path_factory) -> Path:
     """The wheel installed with ``pip install --no-deps --target <prefix>``.
 
-    The prefix is kept between test runs in pytest's cache folder, under the hash of the wheel's
-    RECORD (the hash of every file the wheel installs): numba caches the compiled kernels next to
-    their source, keyed by the source's path and modification time, which every new install
-    changes, so an unchanged wheel is not reinstalled and its kernels compile once, not at every
-    run. A wheel that differs in any file is installed afresh (older prefixes are removed).
+    The prefix is kept between test runs in pytest's cache folder: numba caches the compiled
+    kernels next to their source, keyed by the source's path and modification time, which every
+    new install changes. So the wheel is installed into an empty folder, and the kept prefix is
+    then made to hold exactly its files, where a file whose bytes did not change keeps its time:
+    the same files as a fresh install, with the kernels of unchanged modules compiled once, not at
+    every run.
     """
-    with zipfile.ZipFile(wheel) as archive:
-        record = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/RECORD")))
-    key = hashlib.sha256(record).hexdigest()[:16]
+    fresh = tmp_path_factory.mktemp("prefix") / "site"
+    run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
+         "--target", str(fresh), str(wheel)], cwd=wheel.parent, what="pip install --target")
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
-    root = Path(cache.mkdir("aucopt-wheel-prefix")) if cache is not None else tmp_path_factory.mktemp("prefixes")
-    installed = root / key
-    if not (installed / "site" / "aucopt" / "__init__.py").is_file():
-        for old in root.iterdir():
-            shutil.rmtree(old, ignore_errors=True)
-        fresh = root / f"{key}.{os.getpid()}"
-        run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
-             "--target", str(fresh / "site"), str(wheel)], cwd=wheel.parent, what="pip install --target")
-        try:
-            fresh.rename(installed)  # complete or absent, also for a run beside this one
-        except OSError:  # that run installed it first
-            shutil.rmtree(fresh, ignore_errors=True)
-    target = installed / "site"
+    if cache is None:
+        return fresh
+    target = Path(cache.mkdir("aucopt-wheel-prefix")) / "site"
+    with open(target.parent / "lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # a test run beside this one waits
+        _sync(fresh, target)
     assert (target / "aucopt" / "__init__.py").is_file()
     return target
 
