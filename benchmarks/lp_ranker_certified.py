@@ -194,7 +194,7 @@ def run_calibration(route: str, kind: str, m: str) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model.fit(X, y)
-    predicted = model._predicted_seconds(route, pairs)
+    predicted = model.predicted_seconds(route, pairs)
     return {"seconds": time.perf_counter() - start, "predicted": predicted, "points": m, "pairs": pairs.n_pairs,
             "target": pairs.target, "gap": model.optimality_gap_, "model": str(_runtime.FULL_LP_SECONDS)}
 

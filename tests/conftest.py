@@ -77,17 +77,43 @@ def small_survival():
     return X, survival_target(event, time)
 
 
-@pytest.fixture(scope="module")
-def client():
-    """A dask.distributed client on a real LocalCluster: 2 worker processes, 1 thread each.
+class _SharedCluster:
+    """One dask.distributed LocalCluster for the tests that take ``client``: started by the first
+    of them, closed as soon as the test that runs next does not take it (an idle cluster's
+    heartbeats cost about 13 % of a core, 4 s of CPU in 30 s, measured), started again if a later
+    test takes it. The ``client`` tests run together on one worker (``--dist loadgroup``)."""
 
-    Started once per test module, not per session: an idle cluster's heartbeats cost about 13 % of
-    a core (4 s of CPU in 30 s, measured), which over a whole session is more than starting it again.
-    """
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  memory_limit="2GiB") as cluster, distributed.Client(cluster) as c:
-        yield c
+    def __init__(self):
+        self.cluster = self.client = None
+
+    def get(self):
+        if self.client is None:
+            distributed = pytest.importorskip("dask.distributed")
+            self.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                    dashboard_address=":0", memory_limit="2GiB")
+            self.client = distributed.Client(self.cluster)
+        return self.client
+
+    def close(self):
+        if self.client is not None:
+            self.client.close()
+            self.cluster.close()
+            self.cluster = self.client = None
+
+
+_CLUSTER = _SharedCluster()
+
+
+@pytest.fixture
+def client():
+    """A dask.distributed client on a real LocalCluster: 2 worker processes, 1 thread each."""
+    return _CLUSTER.get()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem):
+    if nextitem is None or "client" not in getattr(nextitem, "fixturenames", ()):
+        _CLUSTER.close()
 
 
 # ----------------------------------------------------------------------------- the documentation site
@@ -164,7 +190,7 @@ def docs_build(tmp_path_factory):
 
 
 # ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
-#: session fixtures worth building once: the tests using them run on one worker (``--dist loadgroup``)
+#: fixtures worth building once: the tests using them run together on one worker (``--dist loadgroup``)
 _SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "wheel": "install", "prefix": "install"}
 
 

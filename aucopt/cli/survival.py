@@ -114,7 +114,7 @@ def _lpr_route(args: argparse.Namespace, pairs: PairSet, fits: str) -> tuple[str
 
     ranker = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method)
     route, reason = ranker.select_method(pairs)
-    seconds = ranker._predicted_seconds(route, pairs)
+    seconds = ranker.predicted_seconds(route, pairs)
     n_fits = args.splits * args.repeats
     slow = seconds > _runtime.SLOW_FIT_SECONDS
     if args.method != "auto" and not slow:

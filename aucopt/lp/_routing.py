@@ -165,12 +165,36 @@ class RouteChoice:
         blocks = "" if self._stores_kernel(m) else (
             f"; the {m:,} x {m:,} kernel exceeds max_bytes, so it is evaluated in blocks at every step")
         return "smoothing", (f"method='auto': smoothing to a certified relative gap of {tol:g}, predicted "
-                             f"{_runtime.describe(self._predicted_seconds('smoothing', pairs))} ({P:,} pairs; the full "
+                             f"{_runtime.describe(self.predicted_seconds('smoothing', pairs))} ({P:,} pairs; the full "
                              f"LP, exact, is predicted to take {_runtime.describe(full)}; method='full' forces "
                              f"it{blocks}).")
 
-    def _predicted_seconds(self, method: str, pairs: PairSet) -> float:
-        """The runtime model's seconds for ``method`` on these pairs (NaN for routes it does not model)."""
+    def predicted_seconds(self, method: str, pairs: PairSet) -> float:
+        """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
+
+        ``method="auto"`` compares these predictions (see :meth:`select_method`); they are on the
+        slow side of the measurements of 2-core machines.
+
+        Parameters
+        ----------
+        method : str
+            A route: ``"full"`` or ``"smoothing"`` are modelled; any other route gives NaN.
+        pairs : PairSet
+            The training pairs (only their number, points and target are used).
+
+        Returns
+        -------
+        seconds : float
+            The predicted time, NaN for a route the model does not cover.
+
+        Examples
+        --------
+        >>> from aucopt import LPRanker, PairSet
+        >>> pairs = PairSet.bipartite([1] * 1000 + [0] * 1000)
+        >>> ranker = LPRanker()
+        >>> ranker.predicted_seconds("smoothing", pairs) < ranker.predicted_seconds("full", pairs)
+        True
+        """
         m, P = pairs.n_points, pairs.n_pairs
         if method == "full":
             return _runtime.full_lp_seconds(m, P, pairs.target)
@@ -265,7 +289,7 @@ class RouteChoice:
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
         if self.method != "auto":
             return
-        seconds = self._predicted_seconds(method, pairs)
+        seconds = self.predicted_seconds(method, pairs)
         if seconds > _runtime.SLOW_FIT_SECONDS:
             warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
                  f"{_runtime.describe(seconds)}: set verbose=1 to follow its certified gap, raise tol for a looser "
