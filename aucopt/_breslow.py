@@ -27,8 +27,11 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from ._lazy import lazy_module
 from ._step_function import step_values
 from .exceptions import warn
+
+_kernels = lazy_module("aucopt._breslow_kernels")  # numba: imported at the first calibration
 
 __all__ = ["BreslowCalibration", "StepFunction", "SurvivalFunctionMixin", "fit_breslow"]
 
@@ -137,11 +140,6 @@ class BreslowCalibration:
         return np.where(reached, self.unique_times[np.minimum(first, len(self.unique_times) - 1)], np.inf)
 
 
-def _risk_set_sums(order_desc_values: np.ndarray, group_end: np.ndarray) -> np.ndarray:
-    """Σ over the risk set {j : T_j ≥ t_k} of a per-sample value, for every distinct time t_k."""
-    return np.cumsum(order_desc_values)[group_end]
-
-
 def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_weight: ArrayLike | None = None, *,
                 coef: float | None = None, tol: float = 1e-10, max_iter: int = 100) -> BreslowCalibration:
     """Calibrate risk scores as a one-covariate Cox model (Breslow ties) and its baseline hazard.
@@ -172,63 +170,42 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
-    order, unique_times, group_end, group_of = _tie_groups(time)
-    s_desc, w_desc, e_desc = s[order], w[order], event[order]
-    d = np.bincount(group_of, weights=w_desc * e_desc, minlength=len(group_end))  # weighted events per time
+    order = np.argsort(-time)  # descending: a prefix holds each risk set (a tie group's order is immaterial)
+    s_desc, w_desc = s[order], w[order]
+    unique_times, group_end, d = _kernels.tie_groups(np.ascontiguousarray(time[order]), w_desc * event[order])
     scale = float(np.std(s)) or 1.0
     centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
     if coef is None:  # standardized scores: β̃ = β · scale
-        likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, e_desc, group_end, d)
+        likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, event[order], group_end, d)
         beta, converged = _newton_ascent(likelihood, tol, max_iter)
     else:
         beta, converged = float(coef) * scale, True
     slope = beta / scale
     # Breslow's baseline for the centred scores.
-    linear = slope * (s_desc - centre)
-    r = w_desc * np.exp(linear - linear.max())
-    m0 = _risk_set_sums(r, group_end) * np.exp(linear.max())
+    z = np.ascontiguousarray(s_desc - centre)
+    shift = max(slope * float(z.max()), slope * float(z.min()))
+    m0 = _kernels.risk_set_totals(z, np.ascontiguousarray(w_desc), group_end, float(slope), shift) * np.exp(shift)
     increments = np.divide(d, m0, out=np.zeros_like(d), where=d > 0)
     cum_baseline = np.cumsum(increments[::-1])    # increasing time
     return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
 
 
-def _tie_groups(time: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The descending time order (a prefix holds the risk set of every time, ties kept together),
-    the distinct times (increasing), the last position of each tie group in that order and the
-    tie group of every position."""
-    order = np.argsort(-time, kind="stable")
-    t_desc = time[order]
-    new = np.ones(len(t_desc), dtype=bool)        # one pass over the sorted times, no second sort
-    np.not_equal(t_desc[1:], t_desc[:-1], out=new[1:])
-    starts = np.flatnonzero(new)                  # start of each tie group in the descending order
-    unique_times = t_desc[starts][::-1]           # increasing
-    group_end = np.append(starts[1:], len(t_desc)) - 1
-    group_of = np.cumsum(new) - 1
-    return order, unique_times, group_end, group_of
-
-
 class _PartialLikelihood:
     """Cox's log partial likelihood of one standardized covariate z (Breslow ties), with its
-    first two derivatives in β, over samples in descending time order."""
+    first two derivatives in β, over samples in descending time order (one compiled pass each)."""
 
     def __init__(self, z: np.ndarray, w: np.ndarray, event: np.ndarray, group_end: np.ndarray, d: np.ndarray):
-        self.z, self.w, self.group_end, self.d = z, w, group_end, d
+        self.z, self.w = np.ascontiguousarray(z, dtype=float), np.ascontiguousarray(w, dtype=float)
+        self.group_end, self.d = np.ascontiguousarray(group_end, dtype=np.int64), np.ascontiguousarray(d, dtype=float)
         self.s_events = float((w * event) @ z)
-        self.keep = d > 0
+        self.z_max, self.z_min = float(z.max()), float(z.min())
 
     def __call__(self, beta: float) -> tuple[float, float, float]:
         """(log-likelihood, gradient, curvature = −second derivative) at β."""
-        z, keep, d = self.z, self.keep, self.d
-        shift = max(beta * z.max(), beta * z.min())  # exp never overflows; log m0 adds it back
-        r = self.w * np.exp(beta * z - shift)
-        m0 = _risk_set_sums(r, self.group_end)
-        m1 = _risk_set_sums(r * z, self.group_end)
-        m2 = _risk_set_sums(r * z * z, self.group_end)
-        loglik = beta * self.s_events - float(d[keep] @ (np.log(m0[keep]) + shift))
-        mean = m1[keep] / m0[keep]
-        gradient = self.s_events - float(d[keep] @ mean)
-        curvature = float(d[keep] @ (m2[keep] / m0[keep] - mean * mean))
-        return loglik, gradient, curvature
+        shift = max(beta * self.z_max, beta * self.z_min)  # exp never overflows; log m0 adds it back
+        log_part, mean_part, curvature = _kernels.partial_likelihood_sums(self.z, self.w, self.group_end, self.d,
+                                                                          float(beta), float(shift))
+        return beta * self.s_events - log_part, self.s_events - mean_part, curvature
 
 
 def _newton_ascent(pieces: Callable[[float], tuple[float, float, float]], tol: float,

@@ -198,3 +198,30 @@ def test_zero_weight_rows_leave_the_calibration_as_if_removed():
     assert weighted.calibration_.coef == pytest.approx(removed.calibration_.coef, rel=1e-8)
     np.testing.assert_allclose(weighted.predict_survival_function(X, return_array=True),
                                removed.predict_survival_function(X, return_array=True), atol=1e-10)
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.7, -3.0, 900.0])
+def test_compiled_likelihood_pass_equals_the_numpy_sums(beta):
+    """The one-pass kernel against cumulative sums read at the tie-group ends; a β so large that
+    exp underflows in whole risk sets gives numpy's −inf / nan (the damped Newton step then halves)
+    instead of an exception."""
+    from aucopt._breslow_kernels import partial_likelihood_sums, tie_groups
+
+    s, t, e = _data(5, n=200)
+    w = np.random.default_rng(5).integers(0, 3, len(s)).astype(float)
+    order = np.argsort(-t)
+    z, wd = s[order] - s.mean(), w[order]
+    unique_times, group_end, d = tie_groups(t[order], (w * e)[order])
+    np.testing.assert_array_equal(unique_times, np.unique(t))
+    np.testing.assert_array_equal(d, [np.sum((w * e)[t == u]) for u in unique_times[::-1]])
+    shift = max(beta * z.max(), beta * z.min())
+    with np.errstate(all="ignore"):
+        r = wd * np.exp(beta * z - shift)
+        m0, m1, m2 = (np.cumsum(r * z**p)[group_end] for p in range(3))
+        keep = d > 0
+        mean = m1[keep] / m0[keep]
+        expected = (d[keep] @ (np.log(m0[keep]) + shift), d[keep] @ mean,
+                    d[keep] @ (m2[keep] / m0[keep] - mean * mean))
+    got = partial_likelihood_sums(z, wd, group_end, d, beta, shift)
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
+    assert np.isfinite(got).all() == (beta != 900.0)
