@@ -55,15 +55,19 @@ def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_wei
     >>> best_accuracy_threshold(np.array([0.1, 0.2, 0.8, 0.9]), np.array([False, False, True, True]))
     0.5
     """
-    weight = np.ones(len(scores)) if sample_weight is None else np.asarray(sample_weight, float)
-    scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
-    order = np.argsort(scores, kind="mergesort")
-    s, pos, w = scores[order], positive[order], weight[order]
-    # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on
-    neg_below = np.concatenate([[0.0], np.cumsum(np.where(pos, 0.0, w))])
-    pos_from = np.concatenate([np.cumsum(np.where(pos, w, 0.0)[::-1])[::-1], [0.0]])
-    ks = np.concatenate([[0], np.flatnonzero(np.diff(s) > 0) + 1, [len(s)]])  # cut between distinct values
-    best = ks[np.argmax((neg_below + pos_from)[ks])]
+    if sample_weight is not None:
+        weight = np.asarray(sample_weight, float)
+        scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
+    order = np.argsort(scores)  # the order inside a run of equal scores is immaterial: cuts fall between runs
+    s, pos = scores[order], positive[order]
+    # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on,
+    # i.e. (total positive weight) + Σ_{<k} (negative − positive weight)
+    signed = np.where(pos, -1.0, 1.0) if sample_weight is None else np.where(pos, -weight[order], weight[order])
+    gain = np.empty(len(s) + 1)
+    gain[0] = 0.0
+    np.cumsum(signed, out=gain[1:])
+    ks = np.concatenate([[0], np.flatnonzero(s[1:] > s[:-1]) + 1, [len(s)]])  # cut between distinct values
+    best = ks[np.argmax(gain[ks])]
     if best == 0:  # everything positive: a finite cut below the smallest score
         return float(s[0]) - 1.0
     if best == len(s):

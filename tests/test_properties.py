@@ -384,3 +384,26 @@ def test_cli_survival_checks_top_before_the_cross_validation(top, capsys, monkey
     monkeypatch.setattr(aucopt.survival, "evaluate_methods", no_cv)
     code, err = _run_cli(["survival", "--top", top], capsys)
     assert code == 2 and err.startswith("aucopt: error: ") and "top" in err
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 30), levels=st.integers(1, 6), weighted=st.booleans(), seed=st.integers(0, 10_000))
+def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weighted, seed):
+    """Brute force over every cut between distinct scores (and beyond both ends), tied scores included."""
+    from aucopt._targets import best_accuracy_threshold
+
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, levels, n).astype(float)
+    positive = rng.random(n) < 0.5
+    weight = rng.integers(0, 4, n).astype(float) if weighted else np.ones(n)
+    if not weight.any():
+        weight[0] = 1.0
+    threshold = best_accuracy_threshold(scores, positive, weight if weighted else None)
+
+    def accuracy(tau):
+        return float(weight @ ((scores > tau) == positive))
+
+    kept = np.unique(scores[weight > 0])
+    cuts = np.concatenate([[kept[0] - 1.0], (kept[1:] + kept[:-1]) / 2, [kept[-1] + 1.0]])
+    assert threshold in cuts
+    assert accuracy(threshold) == max(accuracy(tau) for tau in cuts)
