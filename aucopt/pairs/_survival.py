@@ -20,9 +20,23 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._lazy import lazy_module
 from .._validation import check_finite_1d, check_point_weights
 from ..exceptions import NoComparablePairsError, check_memory
 from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, check_nonnegative, list_suffix_pairs, no_pairs_message
+
+_sweeps = lazy_module("aucopt.pairs._sweeps")  # numba: only for large pair sets (see time_order)
+
+#: from this many subjects on, the time order is sorted by packed integer keys (compiled), below by numpy
+PACKED_SORT_FROM = 1 << 16
+
+
+def time_order(time: np.ndarray) -> np.ndarray:
+    """``np.argsort(time, kind="stable")``; by packed integer keys from :data:`PACKED_SORT_FROM`
+    subjects on (the same order, about a third of the time)."""
+    if len(time) < PACKED_SORT_FROM:
+        return np.argsort(time, kind="stable")
+    return _sweeps.stable_argsort(time)
 
 SURVIVAL_VARIANTS = ("harrell", "lprex")
 
@@ -43,7 +57,7 @@ def harrell_suffixes(event: np.ndarray, time: np.ndarray) -> tuple[np.ndarray, n
     """``(order, start)`` of Harrell's comparable pairs: each event's partners are ``order[start_i:]``."""
     m = len(event)
     # Sort by time, events first inside a tied time (then by index): an event's partners form a suffix.
-    order = np.argsort(time, kind="stable")
+    order = time_order(time)
     t_sorted = time[order]
     e_sorted = event[order]
     new = np.ones(m, dtype=bool)  # position q starts a new time
@@ -186,7 +200,7 @@ def censoring_survival_at(event: np.ndarray, time: np.ndarray, point_weights: np
     first). Right-continuous, 1 before the first time.
     """
     t = np.asarray(t, dtype=float)
-    order = np.argsort(time, kind="stable")
+    order = time_order(time)
     t_sorted = time[order]
     if point_weights is None:
         unique, first, counts = np.unique(t_sorted, return_index=True, return_counts=True)

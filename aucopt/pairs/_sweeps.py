@@ -142,6 +142,22 @@ def score_ranks(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank, keys.view(np.float64)[:n]
 
 
+def stable_argsort(x: np.ndarray) -> np.ndarray:
+    """``np.argsort(x, kind="stable")`` of finite float64 ``x`` (``-0.0`` ties with ``0.0``), int64.
+
+    The packed keys of :func:`score_ranks` (leading bits of the value, then the index) sorted as
+    integers, with the runs that share their leading bits put in exact order: about a third of
+    the merge sort's time at 1e7 values.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64) + 0.0  # -0.0 + 0.0 is +0.0
+    m = x.shape[0]
+    shift = max(1, int(m - 1).bit_length()) if m else 1
+    keys = _packed_keys(x, shift)
+    keys.sort()
+    _exact_runs(keys, x, shift)
+    return (keys & np.uint64((1 << shift) - 1)).astype(np.int64)
+
+
 # ============================================================================ set-up
 @njit(cache=True, nogil=True)
 def anchor_lists(order, start):
@@ -490,4 +506,4 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
             out[order[pos]] += out_pos[pos]
 
 
-__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "score_ranks", "sweep"]
+__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "score_ranks", "stable_argsort", "sweep"]

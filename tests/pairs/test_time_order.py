@@ -1,0 +1,37 @@
+"""The time order of survival pairs: the packed-key sort of large pair sets is numpy's stable argsort."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aucopt import PairSet
+from aucopt.pairs import _survival
+from aucopt.pairs._sweeps import stable_argsort
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(finite, st.sampled_from([0.0, -0.0, 1.0, 1.0 + 2**-52, -3.5])), max_size=300))
+def test_stable_argsort_is_numpys_stable_argsort(values):
+    x = np.array(values, dtype=float)
+    np.testing.assert_array_equal(stable_argsort(x), np.argsort(x, kind="stable"))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_pair_sets_take_the_same_suffixes_and_censoring_curve(monkeypatch, seed):
+    rng = np.random.default_rng(seed)
+    n = 3000
+    time = np.round(rng.exponential(size=n), 2)  # many ties
+    event = rng.random(n) < 0.6
+    at = np.linspace(0.0, 3.0, 50)
+    small = PairSet.survival(event, time)
+    expected = small._suffixes()
+    curve = _survival.censoring_survival_at(event, time, None, at)
+    monkeypatch.setattr(_survival, "PACKED_SORT_FROM", 0)
+    large = PairSet.survival(event, time)
+    for got, want in zip(large._suffixes(), expected, strict=True):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(_survival.censoring_survival_at(event, time, None, at), curve)
+    np.testing.assert_array_equal(_survival.time_order(time), np.argsort(time, kind="stable"))
