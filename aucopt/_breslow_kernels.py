@@ -4,8 +4,8 @@ One pass over the samples in descending time order accumulates the risk-set sums
 w·z·exp(βz) and w·z²·exp(βz) and, at the end of every tie group with events, adds that group's
 terms of the log partial likelihood and its first two derivatives. The numpy form of the same sums
 (three cumulative sums, their values at the group ends, then the per-group terms) reads and writes
-about ten arrays of n floats per evaluation: 1.3 s at n = 1e7 against 0.1 s here (see
-``benchmarks/newton_vs_fastsurvivalsvm.py``).
+about ten arrays of n floats per evaluation: 1.2–2.6 s of CPU at n = 1e7 against 0.4 s here
+(measured on 2 cores; the fit's share is in ``benchmarks/newton_vs_fastsurvivalsvm.py``).
 """
 
 from __future__ import annotations
