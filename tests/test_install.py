@@ -30,6 +30,7 @@ import subprocess
 import sys
 import textwrap
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 try:
@@ -133,7 +134,7 @@ def _sync(fresh: Path, kept: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def prefix(wheel, request, tmp_path_factory) -> Path:
+def prefix(wheel, request, tmp_path_factory) -> Iterator[Path]:
     """The wheel installed with ``pip install --no-deps --target <prefix>``.
 
     The prefix is kept between test runs in pytest's cache folder: numba caches the compiled
@@ -148,14 +149,17 @@ def prefix(wheel, request, tmp_path_factory) -> Path:
          "--target", str(fresh), str(wheel)], cwd=wheel.parent, what="pip install --target")
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
     if cache is None:
-        return fresh
+        yield fresh
+        return
     target = Path(cache.mkdir("aucopt-wheel-prefix")) / "site"
     with open(target.parent / "lock", "w") as lock:
         if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # a test run beside this one waits
+            fcntl.flock(lock, fcntl.LOCK_EX)  # a test run beside this one neither syncs nor reads meanwhile
         _sync(fresh, target)
-    assert (target / "aucopt" / "__init__.py").is_file()
-    return target
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_SH)  # others may read it too; none may sync it until these tests end
+        assert (target / "aucopt" / "__init__.py").is_file()
+        yield target
 
 
 @pytest.fixture(params=["repository-root", "unrelated-directory"])
