@@ -68,6 +68,18 @@ def _curvature(data, linear, i, j, w, C, power, out):
         out[p] = s
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _projected_gradient(ap, ub, g, pg_max_old, pg_min_old):
+    """(shrink, projected gradient) of α_p in [0, ub] with gradient g: shrink when α_p is at 0 and
+    pushed further down than the last epoch's largest projected gradient, or at ub and pushed
+    further up than its smallest (the shrinking rule of Hsieh et al. 2008, Sec. 3.2)."""
+    if ap <= 0.0:
+        return g > pg_max_old, min(g, 0.0)
+    if ap >= ub:
+        return g < pg_min_old, max(g, 0.0)
+    return False, g
+
+
 @njit(cache=True, nogil=True)
 def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, active, pg_max_old, pg_min_old):
     """One pass over ``index[:active]`` (in its order); returns (max PG, min PG, active size).
@@ -95,22 +107,12 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
                 g += state[k] * (data[a, k] - data[b, k])
         else:
             g += state[a] - state[b]
-        if ap <= 0.0:
-            if g > pg_max_old:  # at 0 and pushed further down: shrink
-                active -= 1
-                index[s] = index[active]
-                index[active] = p
-                continue
-            pg = min(g, 0.0)
-        elif ap >= ub:
-            if g < pg_min_old:  # at C w_p and pushed further up: shrink
-                active -= 1
-                index[s] = index[active]
-                index[active] = p
-                continue
-            pg = max(g, 0.0)
-        else:
-            pg = g
+        shrink, pg = _projected_gradient(ap, ub, g, pg_max_old, pg_min_old)
+        if shrink:  # at a bound and pushed further out
+            active -= 1
+            index[s] = index[active]
+            index[active] = p
+            continue
         if pg > pg_max:
             pg_max = pg
         if pg < pg_min:

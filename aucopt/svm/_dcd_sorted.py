@@ -27,7 +27,7 @@ from numba import njit
 
 from .._validation import check_time_limit
 from ..pairs import PairSet
-from ._dcd import run_epochs
+from ._dcd import _projected_gradient, run_epochs
 
 #: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12, as the list solver)
 _PG_ZERO = 1e-12
@@ -112,22 +112,12 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active, pg_max
                 g += state[t] * (data[a, t] - data[b, t])
         else:
             g += state[a] - state[b]
-        if ap <= 0.0:
-            if g > pg_max_old:  # at 0 and pushed further down: shrink
-                active -= 1
-                index[s] = index[active]
-                index[active] = p
-                continue
-            pg = min(g, 0.0)
-        elif ap >= ub:
-            if g < pg_min_old:  # at C w_p and pushed further up: shrink
-                active -= 1
-                index[s] = index[active]
-                index[active] = p
-                continue
-            pg = max(g, 0.0)
-        else:
-            pg = g
+        shrink, pg = _projected_gradient(ap, ub, g, pg_max_old, pg_min_old)
+        if shrink:  # at a bound and pushed further out
+            active -= 1
+            index[s] = index[active]
+            index[active] = p
+            continue
         pg_max = max(pg_max, pg)
         pg_min = min(pg_min, pg)
         s += 1
