@@ -171,12 +171,12 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
     order = np.argsort(-time)  # descending: a prefix holds each risk set (a tie group's order is immaterial)
-    s_desc, w_desc = s[order], w[order]
-    unique_times, group_end, d = _kernels.tie_groups(np.ascontiguousarray(time[order]), w_desc * event[order])
+    s_desc, w_desc, e_desc = s[order], w[order], event[order]
+    unique_times, group_end, d = _kernels.tie_groups(np.ascontiguousarray(time[order]), w_desc * e_desc)
     scale = float(np.std(s)) or 1.0
     centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
     if coef is None:  # standardized scores: β̃ = β · scale
-        likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, event[order], group_end, d)
+        likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, e_desc, group_end, d)
         beta, converged = _newton_ascent(likelihood, tol, max_iter)
     else:
         beta, converged = float(coef) * scale, True
