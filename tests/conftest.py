@@ -78,18 +78,25 @@ def small_survival():
 
 
 class _SharedCluster:
-    """One dask.distributed LocalCluster for the tests that take ``client``: started by the first
-    of them, closed as soon as the test that runs next does not take it (an idle cluster's
-    heartbeats cost about 13 % of a core, 4 s of CPU in 30 s, measured), started again if a later
-    test takes it. The ``client`` tests run together on one worker (``--dist loadgroup``)."""
+    """One dask.distributed LocalCluster shared by consecutive tests: started by the first test
+    that takes its fixture, closed as soon as the test that runs next does not take it (an idle
+    cluster's heartbeats cost about 13 % of a core, 4 s of CPU in 30 s, measured), started again
+    if a later test takes it. The cluster tests run together on one worker (``--dist loadgroup``).
 
-    def __init__(self):
+    ``processes=False`` runs the two workers as threads of this process: the real scheduler and
+    workers over dask's in-process transport, without the worker processes' own imports and
+    (de)serialization (about 30 s of CPU per session, measured). Tests of what crosses a process
+    boundary take ``process_client``.
+    """
+
+    def __init__(self, fixture: str, processes: bool):
+        self.fixture, self.processes = fixture, processes
         self.cluster = self.client = None
 
     def get(self):
         if self.client is None:
             distributed = pytest.importorskip("dask.distributed")
-            self.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+            self.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=self.processes,
                                                     dashboard_address=":0", memory_limit="2GiB")
             self.client = distributed.Client(self.cluster)
         return self.client
@@ -101,19 +108,27 @@ class _SharedCluster:
             self.cluster = self.client = None
 
 
-_CLUSTER = _SharedCluster()
+_CLUSTERS = (_SharedCluster("client", processes=False), _SharedCluster("process_client", processes=True))
 
 
 @pytest.fixture
 def client():
-    """A dask.distributed client on a real LocalCluster: 2 worker processes, 1 thread each."""
-    return _CLUSTER.get()
+    """A dask.distributed client on a real LocalCluster: 2 workers of 1 thread each, in this process."""
+    return _CLUSTERS[0].get()
+
+
+@pytest.fixture
+def process_client():
+    """A dask.distributed client on a real LocalCluster of 2 worker processes, 1 thread each: for
+    tests of what the client process sends and receives."""
+    return _CLUSTERS[1].get()
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item, nextitem):
-    if nextitem is None or "client" not in getattr(nextitem, "fixturenames", ()):
-        _CLUSTER.close()
+    for shared in _CLUSTERS:
+        if nextitem is None or shared.fixture not in getattr(nextitem, "fixturenames", ()):
+            shared.close()
 
 
 # ----------------------------------------------------------------------------- the documentation site
@@ -191,7 +206,8 @@ def docs_build(tmp_path_factory):
 
 # ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
 #: fixtures worth building once: the tests using them run together on one worker (``--dist loadgroup``)
-_SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "wheel": "install", "prefix": "install"}
+_SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "process_client": "dask", "wheel": "install",
+                    "prefix": "install"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups

@@ -1,10 +1,11 @@
 """Model selection on a cluster: GridSearchCV, cross_validate and pooled_cindex_cv with joblib's dask backend.
 
-Every aucopt estimator is fitted on the workers of the session LocalCluster (two worker
-processes) and must give exactly (``==``) the results of the in-memory ``n_jobs=1`` run: the
-same best parameters, the same score of every candidate on every split, the same refitted
-model; the fitted estimators travel back from the workers (pickled) and predict as the
-in-memory ones.
+Every aucopt estimator is fitted on the workers of the session LocalCluster (two workers, as
+threads of the test process) and must give exactly (``==``) the results of the in-memory
+``n_jobs=1`` run: the same best parameters, the same score of every candidate on every split, the
+same refitted model; the fitted estimators come back from the workers and predict as the
+in-memory ones. (That every estimator survives pickling, as it must between worker processes, is
+``tests/test_common.py::test_pickle_roundtrip_predicts_identically``.)
 """
 
 import numpy as np

@@ -105,7 +105,8 @@ def test_operator_products_match_numpy_and_blocks_stay_put(client):
         np.asarray(op)
 
 
-def test_client_receives_o_of_d_bytes_and_the_coordination_runs_on_a_worker(client, monkeypatch):
+def test_client_receives_o_of_d_bytes_and_the_coordination_runs_on_a_worker(process_client, monkeypatch):
+    client = process_client
     """The calling process gets θ, the history and the stats back, nothing of size n; X, y and the
     n-vectors of the Newton loop stay on the workers. A full-X compute trips the same spy."""
     n, d = 20000, 10
@@ -153,7 +154,7 @@ def test_client_receives_o_of_d_bytes_and_the_coordination_runs_on_a_worker(clie
     np.testing.assert_allclose(model.coef_, memory.coef_, rtol=0, atol=1e-8)
 
 
-def test_in_memory_targets_are_scattered_once_and_warnings_reach_the_caller(client, monkeypatch):
+def test_in_memory_targets_are_scattered_once_and_warnings_reach_the_caller(process_client, monkeypatch):
     X, y, _ = _data("bipartite", False, seed=7)
     scattered = []
     original_scatter = distributed.Client._scatter
