@@ -191,7 +191,8 @@ def test_whas500_heldout_xauc_gap_within_the_bound():
         K, pairs = Xtr @ Xtr.T, PairSet.bipartite(y[train])
         for name, params in (("lp_ranker", {}), ("fair_ranker", dict(groups=g[train], epsilon=epsilon))):
             problem = get_formulation(name).build(pairs, K, C=C, **params)
-            result = solve(problem, "highs")
+            # HiGHS's interior point (with crossover to a vertex): 2-3 times faster than its simplex here
+            result = solve(problem, "highs", solver_options={"solver": "ipm"})
             result.raise_for_status()
             coef = problem.output(result.x, "coef")
             f_train, f_test = K @ coef, (Xte @ Xtr.T) @ coef
