@@ -217,15 +217,16 @@ def test_chunking_stopped_inside_a_restricted_lp_keeps_its_best_point(monkeypatc
     """A restricted LP stopped by the time limit without a point: a ConvergenceWarning with the
     best point (α = 0 before the first solution) and its certified bound; never a SolverError."""
     import aucopt.lp._scale as scale
+    from aucopt.solvers.highs import IncrementalLP
 
     K, pairs, C, optimum = lp_case
-    seen, original = [], scale.solve
+    seen, original = [], IncrementalLP.solve
 
-    def solve_(problem, *args, **kwargs):
-        seen.append(problem.name)
-        result = original(problem, *args, **kwargs)
+    def solve_(self, *args, **kwargs):
+        seen.append(self.name)
+        result = original(self, *args, **kwargs)
         return replace(result, status=Status.TIME_LIMIT, x=None) if len(seen) == call else result
-    monkeypatch.setattr(scale, "solve", solve_)
+    monkeypatch.setattr(IncrementalLP, "solve", solve_)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.warns(ConvergenceWarning, match=r"Chunking stopped at time_limit=60 s .*certified lower bound"):

@@ -32,6 +32,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
@@ -44,6 +45,7 @@ from ..modeling import Problem, get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import USABLE, SolveResult, Status, solve
+from ..solvers.highs import IncrementalLP
 from ._runlog import RunLog, relative_gap
 from ._steps import STEP_RULES, step_rule
 
@@ -523,11 +525,12 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     eq. 3.3) is solved on S ∪ chunk; the pairs outside are then scanned chunk by chunk for
     violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
     the smallest margins. The run stops after a pass that adds nothing, or after ``max_iter``
-    passes. With HiGHS every LP after the first starts from the previous α (scores and slacks
-    completed), which HiGHS turns into a starting basis; when HiGHS fails from that basis (a
+    passes. With HiGHS the restricted LPs are one live model: between two LPs the pair rows
+    (with their slacks) that leave S ∪ chunk are deleted and those that enter are added, so each
+    LP starts from the simplex basis where the last one ended; when HiGHS fails from that basis (a
     kernel with many tiny entries, about 1e-9 to 1e-6, as an RBF kernel with a large ``gamma``,
     can make it near-singular), the LP is solved again from scratch (counted in
-    ``cold_restarts``).
+    ``cold_restarts``). Other backends solve each restricted LP from scratch.
 
     Parameters
     ----------
@@ -666,7 +669,8 @@ class _ChunkingRun:
         self.solver, self.solver_options, self.tol, self.verbose = solver, solver_options, tol, verbose
         self.threshold, self.top_k = threshold, top_k
         self.form = get_formulation("lp_ranker")
-        self.warm_starts = solver.strip().lower() == "highs"
+        self.live = (_LiveRestrictedLP(self.form, K, pairs, C, tol=tol, verbose=verbose, solver_options=solver_options)
+                     if solver.strip().lower() == "highs" else None)
         self.in_S = np.zeros(pairs.n_pairs, dtype=bool)
         self.alpha = np.zeros(pairs.n_points)
         self.result: SolveResult | None = None
@@ -686,15 +690,15 @@ class _ChunkingRun:
                     break
                 options = {**(options or {}), "time_limit": max(left, 1e-3)}
             R = np.union1d(np.flatnonzero(self.in_S), chunk)
-            problem, result = self._solve_restricted(R, f"chunking pass {passes}, chunk {b + 1}", options)
+            alpha, result = self._solve_restricted(R, f"chunking pass {passes}, chunk {b + 1}", options)
             if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: keep the better point
-                self._keep_better(problem, result)
+                self._keep_better(alpha)
                 break
             result.raise_for_status()
-            assert result.x is not None  # a usable status has a point
+            assert alpha is not None  # a usable status has a point
             if result.status == Status.OPTIMAL:  # a relaxation of the full LP: a lower bound
                 self.lower = max(self.lower, float(result.objective))
-            self.alpha = np.maximum(problem.block(result.x, "alpha"), 0.0)
+            self.alpha = alpha
             cand = self._violated_outside(R, self.K @ (self.pairs.signs * self.alpha))
             self.violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
             fresh = cand[~self.in_S[cand]]
@@ -705,33 +709,37 @@ class _ChunkingRun:
             log.add(record, {"pass": passes, "retained": record["retained"], "added": record["added"]})
         return added
 
-    def _solve_restricted(self, R: np.ndarray, where: str, options: dict | None) -> tuple[Problem, SolveResult]:
-        """The LP on the pair positions R, warm-started from the last α with HiGHS (cold when that fails)."""
+    def _solve_restricted(self, R: np.ndarray, where: str,
+                          options: dict | None) -> tuple[np.ndarray | None, SolveResult]:
+        """The LP on the pair positions R: its α (clipped at 0; None without a point) and the result.
+
+        HiGHS: the live model, changed to R and solved from its last basis; solved again from
+        scratch when that fails. Other backends: the restricted problem built and solved afresh."""
         pairs = self.pairs
-        i, j, w = pairs.pairs_at(R)
-        restricted = PairSet.from_arrays(i, j, w, n_points=pairs.n_points, signs=pairs.signs)
-        problem = self.form.build(restricted, self.K, C=self.C, max_bytes=None)
-        problem.name = f"{problem.name} restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
-        warm = ({"x": _warm_point(problem, self.K, pairs.signs, self.alpha, i, j)}
-                if self.warm_starts and self.n_solves else None)
-        result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, warm_start=warm,
-                       solver_options=options)
-        if warm is not None and result.status not in USABLE:
-            # the basis HiGHS builds from the warm point can be singular on badly scaled kernels
+        name = f"lp_ranker restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
+        time_limit = (options or {}).get("time_limit")
+        if self.live is not None:
+            alpha, result = self.live.solve(R, name, time_limit)
+            if result.status not in USABLE and self.n_solves:
+                # the basis carried over can be singular on badly scaled kernels
+                alpha, result = self.live.solve(R, name, time_limit, cold=True)
+                self.cold_restarts += 1
+        else:
+            problem = self.form.build(PairSet.from_arrays(*pairs.pairs_at(R), n_points=pairs.n_points,
+                                                          signs=pairs.signs), self.K, C=self.C, max_bytes=None)
+            problem.name = name
             result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, solver_options=options)
-            self.cold_restarts += 1
+            alpha = None if result.x is None else np.maximum(problem.block(result.x, "alpha"), 0.0)
         self.n_solves += 1
         self.result = result
-        return problem, result
+        return alpha, result
 
-    def _keep_better(self, problem: Problem, result: SolveResult) -> None:
+    def _keep_better(self, candidate: np.ndarray | None) -> None:
         """A restricted LP stopped by the time limit: its point, when better than the last α (any α ≥ 0 is feasible)."""
         self.timed_out, self.violated = True, True
-        if result.x is not None:
-            candidate = np.maximum(problem.block(result.x, "alpha"), 0.0)
-            if lp_objective(self.K, self.pairs, self.C, candidate)[0] < lp_objective(self.K, self.pairs, self.C,
-                                                                                     self.alpha)[0]:
-                self.alpha = candidate
+        objective = lp_objective(self.K, self.pairs, self.C, self.alpha)[0]
+        if candidate is not None and lp_objective(self.K, self.pairs, self.C, candidate)[0] < objective:
+            self.alpha = candidate
 
     def _violated_outside(self, R: np.ndarray, f: np.ndarray) -> np.ndarray:
         """The pairs outside R with margin f_i − f_j below the threshold, scanned one chunk at a time
@@ -780,12 +788,75 @@ class _ChunkingRun:
                               lower_bound=objective if not self.violated else self.lower, gap=gap)
 
 
-def _warm_point(problem, K, signs, alpha, i, j) -> np.ndarray:
-    """A feasible start for the next restricted LP from the previous α: scores s = K Y α and
-    the slacks z_ij = max(0, 1 − (s_i − s_j)) of the new pair rows (HiGHS warm start)."""
-    x = np.zeros(problem.n_vars)
-    s = K @ (signs * alpha)
-    x[problem.blocks["alpha"]] = alpha
-    x[problem.blocks["scores"]] = s
-    x[problem.blocks["z"]] = np.maximum(0.0, 1.0 - (s[i] - s[j]))
-    return x
+class _LiveRestrictedLP:
+    """Chunking's restricted LPs as one live HiGHS model (:class:`~aucopt.solvers.highs.IncrementalLP`).
+
+    The first LP is the formulation's restricted problem, loaded whole. For each later LP on
+    the pair positions R, the pair rows and slack columns of the pairs that left are deleted, and
+    those of the pairs that entered are built by the formulation (on those pairs alone) and
+    appended, their columns mapped onto the live α and score columns; HiGHS then starts from the
+    basis where the last LP ended. ``col_key`` / ``row_key`` say what each live column / row is:
+    the pair position p ≥ 0 of a slack or pair row, −1 for a score column or score row, −2 − l
+    for the α of point l.
+    """
+
+    def __init__(self, form, K, pairs: PairSet, C: float, *, tol: float | None, verbose: int,
+                 solver_options: dict | None):
+        self.form, self.K, self.pairs, self.C = form, K, pairs, C
+        self.tol, self.verbose, self.solver_options = tol, verbose, solver_options
+        self.lp: Any = None
+        self.col_key = self.row_key = np.zeros(0, dtype=np.int64)
+
+    def _build(self, R: np.ndarray) -> Problem:
+        """The formulation's LP on the pair positions R (pair rows and slacks in the order of R)."""
+        pairs = self.pairs
+        restricted = PairSet.from_arrays(*pairs.pairs_at(R), n_points=pairs.n_points, signs=pairs.signs)
+        return self.form.build(restricted, self.K, C=self.C, max_bytes=None)
+
+    def _load(self, R: np.ndarray) -> None:
+        """A new live model holding the whole restricted LP on R."""
+        problem = self._build(R)
+        self.lp = IncrementalLP(tol=self.tol, verbose=self.verbose >= 2, solver_options=self.solver_options)
+        self.lp.add_columns(problem.c, problem.col_lower, problem.col_upper)
+        self.lp.add_rows(problem.row_lower, problem.row_upper, problem.A)
+        col_key = np.full(problem.n_vars, -1, dtype=np.int64)
+        col_key[problem.blocks["alpha"]] = -2 - np.arange(self.pairs.n_points)
+        col_key[problem.blocks["z"]] = R
+        row_key = np.full(problem.n_rows, -1, dtype=np.int64)
+        row_key[problem.metadata["pair_rows"]] = R
+        self.col_key, self.row_key = col_key, row_key
+
+    def _change_to(self, R: np.ndarray) -> None:
+        """Delete the pairs that are not in R, append those of R that are not live."""
+        lp = self.lp
+        gone_cols = np.flatnonzero((self.col_key >= 0) & ~np.isin(self.col_key, R))
+        gone_rows = np.flatnonzero((self.row_key >= 0) & ~np.isin(self.row_key, R))
+        lp.delete_rows(gone_rows)
+        lp.delete_columns(gone_cols)
+        self.col_key, self.row_key = np.delete(self.col_key, gone_cols), np.delete(self.row_key, gone_rows)
+        new = np.setdiff1d(R, self.row_key[self.row_key >= 0])
+        if len(new) == 0:
+            return
+        part = self._build(new)
+        z = part.blocks["z"]
+        live_col = np.empty(part.n_vars, dtype=np.int64)  # the live column of each column of ``part``
+        live_col[part.blocks["alpha"]] = np.flatnonzero(self.col_key <= -2)
+        live_col[part.blocks["scores"]] = np.flatnonzero(self.col_key == -1)
+        live_col[z] = lp.n_cols + np.arange(len(new))
+        lp.add_columns(part.c[z], part.col_lower[z], part.col_upper[z])
+        rows = part.A.tocsr()[part.metadata["pair_rows"]]
+        rows = sp.csr_matrix((rows.data, live_col[rows.indices], rows.indptr), shape=(len(new), lp.n_cols))
+        lp.add_rows(part.row_lower[part.metadata["pair_rows"]], part.row_upper[part.metadata["pair_rows"]], rows)
+        self.col_key, self.row_key = np.r_[self.col_key, new], np.r_[self.row_key, new]
+
+    def solve(self, R: np.ndarray, name: str, time_limit: float | None,
+              cold: bool = False) -> tuple[np.ndarray | None, SolveResult]:
+        """Solve the LP on R (from the last basis, or from scratch when ``cold``): α ≥ 0 or None, and the result."""
+        if cold or self.lp is None:
+            self._load(R)
+        else:
+            self._change_to(R)
+        self.lp.name = name
+        result = self.lp.solve(time_limit=time_limit)
+        alpha = None if result.x is None else np.maximum(result.x[self.col_key <= -2], 0.0)
+        return alpha, result

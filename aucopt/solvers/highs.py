@@ -160,10 +160,11 @@ class HiGHS(SolverBackend):
 
 
 class IncrementalLP:
-    """A live HiGHS LP that grows by columns and rows between solves, each solve warm-started.
+    """A live HiGHS LP that grows (or sheds) columns and rows between solves, each solve warm-started.
 
-    Row-and-column generation keeps one model and adds to it: HiGHS keeps the simplex basis
-    across ``addCols`` / ``addRows`` (new columns nonbasic at a bound, new rows basic), so each
+    Row-and-column generation keeps one model and adds to it; chunking also deletes the pair rows
+    that leave its working set. HiGHS keeps the simplex basis across ``addCols`` / ``addRows``
+    (new columns nonbasic at a bound, new rows basic) and ``deleteRows`` / ``deleteCols``, so each
     solve starts where the last one ended instead of from scratch. Minimization; rows
     ``row_lower <= A x <= row_upper``, columns ``lower <= x <= upper`` (±inf for none).
 
@@ -257,6 +258,19 @@ class IncrementalLP:
         self._check(self._h.addRows(k, _clip(lower), _clip(upper), rows.nnz, rows.indptr[:-1].astype(np.int32),
                                     rows.indices.astype(np.int32), rows.data.astype(float)), "addRows")
         return np.arange(n, n + k)
+
+    def delete_rows(self, rows: ArrayLike) -> None:
+        """Delete the rows at the indices ``rows``; the rows after them move up, in order. The
+        basis stays a basis (HiGHS repairs it if the deleted rows leave it the wrong size)."""
+        rows = np.unique(np.asarray(rows, dtype=np.int32))
+        if len(rows):
+            self._check(self._h.deleteRows(len(rows), rows), "deleteRows")
+
+    def delete_columns(self, columns: ArrayLike) -> None:
+        """Delete the columns at the indices ``columns``; the columns after them move left, in order."""
+        columns = np.unique(np.asarray(columns, dtype=np.int32))
+        if len(columns):
+            self._check(self._h.deleteCols(len(columns), columns), "deleteCols")
 
     def set_start(self, x: ArrayLike) -> None:
         """A primal point (one value per column) from which the next solve builds its starting basis
