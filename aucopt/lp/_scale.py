@@ -716,7 +716,7 @@ class _ChunkingRun:
         HiGHS: the live model, changed to R and solved from its last basis; solved again from
         scratch when that fails. Other backends: the restricted problem built and solved afresh."""
         pairs = self.pairs
-        name = f"lp_ranker restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
+        name = f"{self.form.name} restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
         time_limit = (options or {}).get("time_limit")
         if self.live is not None:
             alpha, result = self.live.solve(R, name, time_limit)
@@ -725,8 +725,7 @@ class _ChunkingRun:
                 alpha, result = self.live.solve(R, name, time_limit, cold=True)
                 self.cold_restarts += 1
         else:
-            problem = self.form.build(PairSet.from_arrays(*pairs.pairs_at(R), n_points=pairs.n_points,
-                                                          signs=pairs.signs), self.K, C=self.C, max_bytes=None)
+            problem = _restricted_problem(self.form, self.K, pairs, self.C, R)
             problem.name = name
             result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, solver_options=options)
             alpha = None if result.x is None else np.maximum(problem.block(result.x, "alpha"), 0.0)
@@ -737,8 +736,10 @@ class _ChunkingRun:
     def _keep_better(self, candidate: np.ndarray | None) -> None:
         """A restricted LP stopped by the time limit: its point, when better than the last α (any α ≥ 0 is feasible)."""
         self.timed_out, self.violated = True, True
-        objective = lp_objective(self.K, self.pairs, self.C, self.alpha)[0]
-        if candidate is not None and lp_objective(self.K, self.pairs, self.C, candidate)[0] < objective:
+        if candidate is None:
+            return
+        if lp_objective(self.K, self.pairs, self.C, candidate)[0] < lp_objective(self.K, self.pairs, self.C,
+                                                                                 self.alpha)[0]:
             self.alpha = candidate
 
     def _violated_outside(self, R: np.ndarray, f: np.ndarray) -> np.ndarray:
@@ -788,6 +789,12 @@ class _ChunkingRun:
                               lower_bound=objective if not self.violated else self.lower, gap=gap)
 
 
+def _restricted_problem(form, K, pairs: PairSet, C: float, R: np.ndarray) -> Problem:
+    """The formulation's LP on the pair positions R (pair rows and slacks in the order of R)."""
+    restricted = PairSet.from_arrays(*pairs.pairs_at(R), n_points=pairs.n_points, signs=pairs.signs)
+    return form.build(restricted, K, C=C, max_bytes=None)
+
+
 class _LiveRestrictedLP:
     """Chunking's restricted LPs as one live HiGHS model (:class:`~aucopt.solvers.highs.IncrementalLP`).
 
@@ -807,15 +814,9 @@ class _LiveRestrictedLP:
         self.lp: Any = None
         self.col_key = self.row_key = np.zeros(0, dtype=np.int64)
 
-    def _build(self, R: np.ndarray) -> Problem:
-        """The formulation's LP on the pair positions R (pair rows and slacks in the order of R)."""
-        pairs = self.pairs
-        restricted = PairSet.from_arrays(*pairs.pairs_at(R), n_points=pairs.n_points, signs=pairs.signs)
-        return self.form.build(restricted, self.K, C=self.C, max_bytes=None)
-
     def _load(self, R: np.ndarray) -> None:
         """A new live model holding the whole restricted LP on R."""
-        problem = self._build(R)
+        problem = _restricted_problem(self.form, self.K, self.pairs, self.C, R)
         self.lp = IncrementalLP(tol=self.tol, verbose=self.verbose >= 2, solver_options=self.solver_options)
         self.lp.add_columns(problem.c, problem.col_lower, problem.col_upper)
         self.lp.add_rows(problem.row_lower, problem.row_upper, problem.A)
@@ -837,7 +838,7 @@ class _LiveRestrictedLP:
         new = np.setdiff1d(R, self.row_key[self.row_key >= 0])
         if len(new) == 0:
             return
-        part = self._build(new)
+        part = _restricted_problem(self.form, self.K, self.pairs, self.C, new)
         z = part.blocks["z"]
         live_col = np.empty(part.n_vars, dtype=np.int64)  # the live column of each column of ``part``
         live_col[part.blocks["alpha"]] = np.flatnonzero(self.col_key <= -2)
