@@ -231,7 +231,6 @@ def test_console_script_from_the_prefix(prefix, startup, tmp_path):
 
 
 # ============================================================================ data folders, examples, CLI
-SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 def _deepsurv_file(folder: Path, n: int = 80) -> None:
@@ -272,7 +271,9 @@ def test_cli_reads_the_data_folder_it_is_given(prefix, startup, tmp_path):
 
 def test_examples_run_from_the_prefix(prefix, startup, tmp_path):
     """Examples copied out of the checkout run against the installed package: a data-free one as
-    it is, a data one with the folder passed explicitly (or refusing a missing one clearly)."""
+    it is, and a data one refuses a missing folder clearly. (The data example on the data is
+    ``tests/test_examples.py::test_coil2000_on_the_data``, the same command from the checkout; the
+    installed package reading a folder it is given is ``test_cli_reads_the_data_folder_it_is_given``.)"""
     env = env_with(prefix, startup)
     roc = tmp_path / "plot_roc_curves.py"
     shutil.copy(REPO / "examples" / "binary" / "plot_roc_curves.py", roc)
@@ -283,8 +284,3 @@ def test_examples_run_from_the_prefix(prefix, startup, tmp_path):
     refused = subprocess.run([sys.executable, str(coil), "--data-dir", str(tmp_path / "nowhere")], cwd=tmp_path,
                              env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert refused.returncode == 2 and "--data-dir" in refused.stdout + refused.stderr
-    if not (SHARED_DATA / "coil2000" / "ticdata.csv.gz").is_file():
-        pytest.skip("the shared CoIL 2000 data is not beside this checkout")
-    done = run([sys.executable, str(coil), "--data-dir", str(SHARED_DATA), "--max-iter", "3"], cwd=tmp_path,
-               env=env, what="examples/binary/coil2000_subgradient.py --data-dir ../shared/data")
-    assert "buyers" in done.stdout
