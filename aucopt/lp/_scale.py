@@ -526,11 +526,12 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
     the smallest margins. The run stops after a pass that adds nothing, or after ``max_iter``
     passes. With HiGHS the restricted LPs are one live model: between two LPs the pair rows
-    (with their slacks) that leave S ∪ chunk are deleted and those that enter are added, so each
-    LP starts from the simplex basis where the last one ended; when HiGHS fails from that basis (a
-    kernel with many tiny entries, about 1e-9 to 1e-6, as an RBF kernel with a large ``gamma``,
-    can make it near-singular), the LP is solved again from scratch (counted in
-    ``cold_restarts``). Other backends solve each restricted LP from scratch.
+    (with their slacks) that leave S ∪ chunk are deleted and those that enter are added, and HiGHS
+    solves the changed model with the state the last solve left (a basis is kept only when no
+    active row leaves); when that solve fails (a kernel with many tiny entries, about 1e-9 to
+    1e-6, as an RBF kernel with a large ``gamma``, can make the basis near-singular), the LP is
+    solved again from scratch (counted in ``cold_restarts``). Other backends solve each restricted
+    LP from scratch.
 
     Parameters
     ----------
@@ -713,8 +714,8 @@ class _ChunkingRun:
                           options: dict | None) -> tuple[np.ndarray | None, SolveResult]:
         """The LP on the pair positions R: its α (clipped at 0; None without a point) and the result.
 
-        HiGHS: the live model, changed to R and solved from its last basis; solved again from
-        scratch when that fails. Other backends: the restricted problem built and solved afresh."""
+        HiGHS: the live model, changed to R and solved again; solved from scratch when that fails.
+        Other backends: the restricted problem built and solved afresh."""
         pairs = self.pairs
         name = f"{self.form.name} restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
         time_limit = (options or {}).get("time_limit")
@@ -801,10 +802,9 @@ class _LiveRestrictedLP:
     The first LP is the formulation's restricted problem, loaded whole. For each later LP on
     the pair positions R, the pair rows and slack columns of the pairs that left are deleted, and
     those of the pairs that entered are built by the formulation (on those pairs alone) and
-    appended, their columns mapped onto the live α and score columns; HiGHS then starts from the
-    basis where the last LP ended. ``col_key`` / ``row_key`` say what each live column / row is:
-    the pair position p ≥ 0 of a slack or pair row, −1 for a score column or score row, −2 − l
-    for the α of point l.
+    appended, their columns mapped onto the live α and score columns. ``col_key`` / ``row_key``
+    say what each live column / row is: the pair position p ≥ 0 of a slack or pair row, −1 for a
+    score column or score row, −2 − l for the α of point l.
     """
 
     def __init__(self, form, K, pairs: PairSet, C: float, *, tol: float | None, verbose: int,
@@ -852,7 +852,7 @@ class _LiveRestrictedLP:
 
     def solve(self, R: np.ndarray, name: str, time_limit: float | None,
               cold: bool = False) -> tuple[np.ndarray | None, SolveResult]:
-        """Solve the LP on R (from the last basis, or from scratch when ``cold``): α ≥ 0 or None, and the result."""
+        """Solve the LP on R (the live model changed, or a new one when ``cold``): α ≥ 0 or None, and the result."""
         if cold or self.lp is None:
             self._load(R)
         else:

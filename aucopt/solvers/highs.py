@@ -164,8 +164,8 @@ class IncrementalLP:
 
     Row-and-column generation keeps one model and adds to it; chunking also deletes the pair rows
     that leave its working set. HiGHS keeps the simplex basis across ``addCols`` / ``addRows``
-    (new columns nonbasic at a bound, new rows basic) and ``deleteRows`` / ``deleteCols``, so each
-    solve starts where the last one ended instead of from scratch. Minimization; rows
+    (new columns nonbasic at a bound, new rows basic), so each solve starts where the last one
+    ended instead of from scratch (deletions: see :meth:`delete_rows`). Minimization; rows
     ``row_lower <= A x <= row_upper``, columns ``lower <= x <= upper`` (±inf for none).
 
     Parameters
@@ -260,14 +260,16 @@ class IncrementalLP:
         return np.arange(n, n + k)
 
     def delete_rows(self, rows: ArrayLike) -> None:
-        """Delete the rows at the indices ``rows``; the rows after them move up, in order. The
-        basis stays a basis (HiGHS repairs it if the deleted rows leave it the wrong size)."""
+        """Delete the rows at the indices ``rows``; the rows after them move up, in order. HiGHS
+        keeps the stored basis when the deleted rows are basic (inactive), and drops it when one
+        is nonbasic (active)."""
         rows = np.unique(np.asarray(rows, dtype=np.int32))
         if len(rows):
             self._check(self._h.deleteRows(len(rows), rows), "deleteRows")
 
     def delete_columns(self, columns: ArrayLike) -> None:
-        """Delete the columns at the indices ``columns``; the columns after them move left, in order."""
+        """Delete the columns at the indices ``columns``; the columns after them move left, in order.
+        HiGHS keeps the stored basis when the deleted columns are nonbasic, and drops it when one is basic."""
         columns = np.unique(np.asarray(columns, dtype=np.int32))
         if len(columns):
             self._check(self._h.deleteCols(len(columns), columns), "deleteCols")

@@ -724,8 +724,8 @@ def test_max_iter_limits_the_backend_of_the_full_lp():
 
 
 def test_chunking_passes_tol_and_solver_options_to_every_lp(monkeypatch):
-    """HiGHS: one live model (built once, with tol and the options) solves every restricted LP
-    from the last basis, each with the time left of the whole run."""
+    """HiGHS: one live model (built once, with tol and the options) solves every restricted LP,
+    each with the time left of the whole run."""
     from aucopt.solvers.highs import IncrementalLP
 
     # a clock that advances one second at each reading: the time left is known exactly
