@@ -69,6 +69,25 @@ def _curvature(data, linear, i, j, w, C, power, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _bound_and_gradient(ap, wp, C, power, linear, state, data, a, b):
+    """(upper bound, gradient) of the dual coordinate α_p of pair (a, b) with weight wp: the bound
+    C·wp and gradient −1 + (Kc)_a − (Kc)_b under the hinge (power 1); no bound and gradient
+    α_p / (C·wp) − 1 + … under the squared hinge. ``state`` is Kc, or Xᵀc when ``linear``."""
+    if power == 1:
+        ub = C * wp
+        g = -1.0
+    else:
+        ub = np.inf
+        g = ap / (C * wp) - 1.0
+    if linear:
+        for k in range(state.shape[0]):
+            g += state[k] * (data[a, k] - data[b, k])
+    else:
+        g += state[a] - state[b]
+    return ub, g
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _projected_gradient(ap, ub, g, pg_max_old, pg_min_old):
     """(shrink, projected gradient) of α_p in [0, ub] with gradient g: shrink when α_p is at 0 and
     pushed further down than the last epoch's largest projected gradient, or at ub and pushed
@@ -96,17 +115,7 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
         a = i[p]
         b = j[p]
         ap = alpha[p]
-        if power == 1:
-            ub = C * w[p]
-            g = -1.0
-        else:
-            ub = np.inf
-            g = ap / (C * w[p]) - 1.0
-        if linear:
-            for k in range(n):
-                g += state[k] * (data[a, k] - data[b, k])
-        else:
-            g += state[a] - state[b]
+        ub, g = _bound_and_gradient(ap, w[p], C, power, linear, state, data, a, b)
         shrink, pg = _projected_gradient(ap, ub, g, pg_max_old, pg_min_old)
         if shrink:  # at a bound and pushed further out
             active -= 1

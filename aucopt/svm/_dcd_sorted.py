@@ -27,7 +27,7 @@ from numba import njit
 
 from .._validation import check_time_limit
 from ..pairs import PairSet
-from ._dcd import _projected_gradient, run_epochs
+from ._dcd import _bound_and_gradient, _projected_gradient, run_epochs
 
 #: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12, as the list solver)
 _PG_ZERO = 1e-12
@@ -66,7 +66,8 @@ class SortedPairs:
 
 # ----------------------------------------------------------------------------- compiled parts
 @njit(cache=True, nogil=True)
-def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active, pg_max_old, pg_min_old):  # noqa: C901, PLR0915 - one fused compiled pass  # long: helper calls taking arrays cost 7x a pair (measured)
+def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,
+           pg_max_old, pg_min_old):  # long: one fused compiled pass (a non-inlined helper call costs 7x a pair)
     """One pass over ``index[:active]`` in its order; returns (max PG, min PG, active size).
 
     The list solver's pass with each pair decoded from its number: its anchor k by p // count
@@ -101,17 +102,7 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active, pg_max
         b = order[start[k] + p - first[k]]
         wp = pw[a] * pw[b] * aw[a]
         ap = alpha[p]
-        if power == 1:
-            ub = C * wp
-            g = -1.0
-        else:
-            ub = np.inf
-            g = ap / (C * wp) - 1.0
-        if linear:
-            for t in range(n):
-                g += state[t] * (data[a, t] - data[b, t])
-        else:
-            g += state[a] - state[b]
+        ub, g = _bound_and_gradient(ap, wp, C, power, linear, state, data, a, b)
         shrink, pg = _projected_gradient(ap, ub, g, pg_max_old, pg_min_old)
         if shrink:  # at a bound and pushed further out
             active -= 1
