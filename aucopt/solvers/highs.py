@@ -262,14 +262,41 @@ class IncrementalLP:
     def delete_rows(self, rows: ArrayLike) -> None:
         """Delete the rows at the indices ``rows``; the rows after them move up, in order. HiGHS
         keeps the stored basis when the deleted rows are basic (inactive), and drops it when one
-        is nonbasic (active)."""
+        is nonbasic (active).
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Current row indices, in any order; repeats count once, an empty list changes nothing.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> lp = IncrementalLP()
+        >>> lp.add_columns(cost=[1.0, 1.0], lower=[0.0, 0.0], upper=[np.inf, np.inf])
+        array([0, 1])
+        >>> lp.add_rows(lower=[1.0, 3.0], upper=[np.inf, np.inf], A=sp.csr_matrix([[1.0, 0.0], [0.0, 1.0]]))
+        array([0, 1])
+        >>> lp.solve().objective
+        4.0
+        >>> lp.delete_rows([1])  # x1 >= 3 goes
+        >>> lp.n_rows, lp.solve().objective
+        (1, 1.0)
+        """
         rows = np.unique(np.asarray(rows, dtype=np.int32))
         if len(rows):
             self._check(self._h.deleteRows(len(rows), rows), "deleteRows")
 
     def delete_columns(self, columns: ArrayLike) -> None:
         """Delete the columns at the indices ``columns``; the columns after them move left, in order.
-        HiGHS keeps the stored basis when the deleted columns are nonbasic, and drops it when one is basic."""
+        HiGHS keeps the stored basis when the deleted columns are nonbasic, and drops it when one is basic.
+
+        Parameters
+        ----------
+        columns : array-like of int
+            Current column indices, in any order; repeats count once, an empty list changes nothing.
+        """
         columns = np.unique(np.asarray(columns, dtype=np.int32))
         if len(columns):
             self._check(self._h.deleteCols(len(columns), columns), "deleteCols")
