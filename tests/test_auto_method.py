@@ -69,7 +69,7 @@ def test_lp_auto_is_smoothing_when_the_full_lp_is_predicted_slow(cancer, monkeyp
     assert auto.optimality_gap_ <= aucopt.lp.SMOOTHING_TOL
 
 
-def test_lp_auto_predicts_ordinal_pairs_with_the_survival_constants():
+def test_lp_auto_predicts_ordinal_pairs_with_constants_of_their_own():
     """Many ordinal levels chain into a near-total order, as Harrell's pairs do: scikit-learn's
     regression-target data (200 points, 200 levels) takes the full LP over 7 s on HiGHS, which the
     bipartite constants predicted as 2 s; the auto route is smoothing, to its certified gap."""
@@ -77,8 +77,7 @@ def test_lp_auto_predicts_ordinal_pairs_with_the_survival_constants():
 
     X, y = _regression_dataset()
     pairs = PairSet.multipartite(y)
-    assert aucopt._runtime.full_lp_seconds(200, pairs.n_pairs, "multipartite") == \
-        aucopt._runtime.full_lp_seconds(200, pairs.n_pairs, "survival") > aucopt._runtime.AUTO_FULL_SECONDS
+    assert aucopt._runtime.full_lp_seconds(200, pairs.n_pairs, "multipartite") > aucopt._runtime.AUTO_FULL_SECONDS
     assert aucopt._runtime.full_lp_seconds(200, pairs.n_pairs, "bipartite") < aucopt._runtime.AUTO_FULL_SECONDS
     auto = LPRanker(pair_options={"target": "multipartite"}).fit(X, y)
     assert auto.method_ == "smoothing" and 0.0 < auto.optimality_gap_ <= aucopt.lp.SMOOTHING_TOL

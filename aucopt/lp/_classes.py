@@ -8,6 +8,7 @@ subpackage; the shared docstring parts are in :mod:`aucopt.lp._docs`.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from numbers import Integral
@@ -50,6 +51,16 @@ from ._scale import chunking, subgradient
 from ._smoothing import smoothing
 
 __all__ = ["SMOOTHING_TOL", "LPRanker", "SurvivalLPRanker"]
+
+#: HiGHS's algorithm for the whole LP of survival pairs: the interior point (IPX) on the dual LP, then
+#: crossover to a vertex. Harrell's comparable pairs chain through a near-total order and most of
+#: them keep a positive slack at the optimum: the dual simplex then pivots through nearly every pair
+#: row. Measured (2 cores, WHAS500's first m subjects, C = 1, γ = 0.05): 300 subjects 22.6 s → 5.6 s,
+#: 400: 63 s → 12.7 s, 500: 163 s → 30 s, the same objective to 1e-13 relative. Bipartite pairs
+#: stay on the dual simplex, 2-9 times faster there (few pairs keep a slack on nearly separable data),
+#: and so do the dense pair rows (``lifted=False``: 200 subjects 9.8 s against 16.7 s) and formulations
+#: other than the LP Ranker's (not measured).
+SURVIVAL_LP_OPTIONS = {"solver": "ipm", "ipx_dualize_strategy": 1, "run_crossover": "on"}
 
 #: a seed as scikit-learn takes it, or a NumPy generator
 RandomState = int | np.random.RandomState | np.random.Generator | None
@@ -136,14 +147,14 @@ class _LPRankerModel(RouteChoice, KernelPairRanker):
         finally:
             del self._fit_groups
 
-    def _solve_lp(self, problem: Problem, generation_options: dict | None = None) -> SolveResult:
+    def _solve_lp(self, problem: Problem, generation_options: dict | None = None,
+                  target: str = "bipartite") -> SolveResult:
         """Solve the built LP whole, or, given ``generation_options``, with its pair rows generated
         as needed (:func:`~aucopt.modeling.pair_row_generation`: certified, or the status reached)."""
         if "coef" not in problem.outputs:  # before solving: the model is read from this output
             raise ValueError(missing_output_message(problem, "coef"))
         if generation_options is None:
-            return solve(problem, self.solver, tol=self.tol, max_iter=self.max_iter, verbose=bool(self.verbose),
-                         solver_options=self._solver_options()).raise_for_status()
+            return self._solve_whole(problem, target).raise_for_status()
         solver_options = dict(self._solver_options() or {})
         time_limit = solver_options.pop("time_limit", None)  # the whole run's
         result = _warning_at_fit(pair_row_generation, problem, problem.metadata["pair_rows"], self.solver,
@@ -151,6 +162,30 @@ class _LPRankerModel(RouteChoice, KernelPairRanker):
                                  solver_options=solver_options, time_limit=time_limit, **generation_options)
         self.method_result_ = result
         return result if result.x is not None else result.raise_for_status()
+
+    def _solve_whole(self, problem: Problem, target: str) -> SolveResult:
+        """The whole LP on the backend. On HiGHS, the lifted LP Ranker LP of survival pairs is solved
+        by the interior point on the dual with crossover (:data:`SURVIVAL_LP_OPTIONS`) unless
+        ``solver_options`` names the algorithm; should it fail numerically, the dual simplex solves
+        the LP again."""
+        options = self._solver_options() or {}
+        run = functools.partial(solve, problem, self.solver, tol=self.tol, max_iter=self.max_iter,
+                                verbose=bool(self.verbose))
+        measured = self.formulation == "lp_ranker" and self.lifted  # the dense pair rows: the simplex is faster
+        if not (self._on_highs and target == "survival" and measured and "solver" not in options):
+            return run(solver_options=options or None)
+        result = run(solver_options={**SURVIVAL_LP_OPTIONS, **options})
+        if result.status not in (Status.NUMERICAL_ERROR, Status.ERROR, Status.OPTIMAL_INACCURATE):
+            return result
+        if self.verbose:
+            print(f"[{type(self).__name__}] HiGHS's interior point ended with status {result.status.value!r}: "
+                  "solving the LP again by dual simplex", flush=True)
+        if "time_limit" in options:  # what is left of it
+            left = float(options["time_limit"]) - result.wall_time
+            if left <= 0:
+                return result
+            options = {**options, "time_limit": left}
+        return run(solver_options=options or None)
 
     def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:
         """Fit on the training pairs by the route ``method`` (or the one ``"auto"`` chooses)."""
@@ -204,7 +239,7 @@ class _LPRankerModel(RouteChoice, KernelPairRanker):
         problem = get_formulation(self.formulation).build(pairs, K, lifted=self.lifted, max_bytes=self.max_bytes,
                                                           C=C)
         generates = method == "generation" and "pair_rows" in problem.metadata
-        result = self._solve_lp(problem, options if generates else None)
+        result = self._solve_lp(problem, options if generates else None, pairs.target)
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         self.n_iter_ = result.iterations
         self.optimality_gap_ = 0.0 if result.status == Status.OPTIMAL else float("nan")

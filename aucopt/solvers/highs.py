@@ -36,7 +36,9 @@ class HiGHS(SolverBackend):
     HiGHS [1]_ is called through highspy. Measured on the LP Ranker (WDBC, lifted form), dual
     simplex is an order of magnitude faster than HiGHS's interior point or Clarabel: the LP is
     highly degenerate and has few ranking vectors at the optimum. It is therefore the default
-    LP algorithm (HiGHS's own default is ``"choose"``).
+    LP algorithm (HiGHS's own default is ``"choose"``). The survival LP Ranker asks for the
+    interior point on the dual LP instead (``{"solver": "ipm", "ipx_dualize_strategy": 1}``),
+    4-6 times faster on Harrell's comparable pairs, most of which keep a slack at the optimum.
 
     How the arguments of :func:`aucopt.solvers.solve` map onto HiGHS options:
 

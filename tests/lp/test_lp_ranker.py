@@ -264,6 +264,42 @@ def test_survival_fit_on_whas500_ranks_well(whas, whas_model):
     assert whas_model.pair_target_ == "survival"
 
 
+def test_survival_lp_is_solved_by_the_interior_point_to_the_simplex_optimum(whas, whas_model, cancer_model):
+    """Survival pairs go to HiGHS's interior point on the dual LP with crossover, bipartite pairs to
+    the dual simplex; both reach the optimum the dual simplex reaches, at a vertex."""
+    X, y = whas
+    assert whas_model.solve_result_.info["algorithm"] == "ipm"
+    assert cancer_model.solve_result_.info["algorithm"] == "simplex"
+    simplex = SurvivalLPRanker(C=1.0, solver_options={"solver": "simplex"}).fit(X, y)
+    assert simplex.solve_result_.info["algorithm"] == "simplex"
+    assert whas_model.objective_ == pytest.approx(simplex.objective_, rel=1e-9)
+    np.testing.assert_allclose(whas_model.predict(X), simplex.predict(X), rtol=1e-6, atol=1e-8)
+    assert whas_model.solve_result_.status == "optimal" and len(whas_model.support_) == len(simplex.support_)
+
+
+def test_a_failed_interior_point_is_solved_again_by_the_dual_simplex(whas, whas_model, monkeypatch):
+    X, y = whas
+    real_solve, calls = aucopt.lp._classes.solve, []
+
+    def failing_ipm(problem, solver, **kwargs):
+        options = kwargs.get("solver_options") or {}
+        calls.append(options.get("solver"))
+        result = real_solve(problem, solver, **kwargs)
+        if options.get("solver") == "ipm":  # as HiGHS's interior point ends on a numerical failure
+            result.status, result.x = aucopt.solvers.Status.ERROR, None
+        return result
+
+    monkeypatch.setattr(aucopt.lp._classes, "solve", failing_ipm)
+    refit = SurvivalLPRanker(C=1.0).fit(X, y)
+    assert calls == ["ipm", None]
+    assert refit.solve_result_.status == "optimal" and refit.solve_result_.info["algorithm"] == "simplex"
+    assert refit.objective_ == pytest.approx(whas_model.objective_, rel=1e-9)
+    calls.clear()
+    with pytest.raises(aucopt.exceptions.SolverError, match="status 'error'"):  # the user's choice is kept
+        SurvivalLPRanker(C=1.0, solver_options={"solver": "ipm"}).fit(X, y)
+    assert calls == ["ipm"]
+
+
 def test_objective_equals_brute_force_bipartite(cancer, cancer_model):
     Xtr, ytr, _, _ = cancer
     f = cancer_model.decision_function(Xtr)
