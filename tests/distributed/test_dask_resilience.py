@@ -27,7 +27,7 @@ N, D, CHUNK = 1500, 5, 150  # 10 blocks over 3 workers
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(forked_dask_workers):
     with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   memory_limit="2GiB") as cluster:
         yield cluster
