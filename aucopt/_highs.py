@@ -41,17 +41,26 @@ def clip(v: ArrayLike) -> np.ndarray:
 
 
 def pass_problem(h: Any, highspy: Any, problem: Problem) -> None:
-    """Load ``problem`` (an LP, or a QP with its Hessian) into the HiGHS instance ``h``."""
+    """Load ``problem`` (an LP, or a QP with its Hessian) into the HiGHS instance ``h``.
+
+    The LP goes in as a ``HighsLp`` without an integrality vector: ``passModel``'s array form
+    needs one, and an all-continuous one makes HiGHS log a warning about it at every solve.
+    """
     A = problem.A.tocsc()
     A.sort_indices()
-    h.passModel(
-        problem.n_vars, problem.n_rows, A.nnz, int(highspy.MatrixFormat.kColwise),
-        int(highspy.ObjSense.kMinimize), float(problem.offset), problem.c,
-        clip(problem.col_lower), clip(problem.col_upper),
-        clip(problem.row_lower), clip(problem.row_upper),
-        A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data,
-        np.zeros(problem.n_vars, dtype=np.int32),
-    )
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = problem.n_vars, problem.n_rows
+    lp.offset_ = float(problem.offset)
+    lp.col_cost_ = np.asarray(problem.c, dtype=float)
+    lp.col_lower_, lp.col_upper_ = clip(problem.col_lower), clip(problem.col_upper)
+    lp.row_lower_, lp.row_upper_ = clip(problem.row_lower), clip(problem.row_upper)
+    matrix = lp.a_matrix_
+    matrix.format_ = highspy.MatrixFormat.kColwise
+    matrix.num_col_, matrix.num_row_ = problem.n_vars, problem.n_rows
+    matrix.start_, matrix.index_ = A.indptr.astype(np.int32), A.indices.astype(np.int32)
+    matrix.value_ = np.asarray(A.data, dtype=float)
+    lp.a_matrix_ = matrix
+    h.passModel(lp)
     if problem.P is not None:
         Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise
         Q.sort_indices()
