@@ -11,7 +11,7 @@ that it will take minutes.
 * The full LP (the lifted LP, one row per pair) grows faster than linearly in the number of
   pairs P: ``a · (P / 10⁴)^b`` seconds, with its own (a, b) for each pair target. Bipartite and
   multipartite pairs are solved by HiGHS's dual simplex; survival pairs by HiGHS's interior
-  point on the dual LP with crossover, 4-6 times faster than the dual simplex there (most of
+  point on the dual LP with crossover, 2-5 times faster than the dual simplex there (most of
   Harrell's comparable pairs keep a positive slack at the optimum; the simplex-measured rows
   below). Multipartite pairs of ordinal levels have constants of their own: with more than a
   few levels they chain through a near-total order as Harrell's pairs do, and the bipartite
@@ -32,10 +32,10 @@ full        bipartite  250     15,625     0.8
 full        bipartite  500     62,500     18.7
 full        bipartite  700     122,500    66.6
 full        survival   150     7,989      1.2 (interior point)
-full        survival   200     13,607     2.2 (interior point; dual simplex 5.9)
-full        survival   300     30,079     6.0 (interior point; dual simplex 22.6)
-full        survival   400     49,259     12.2 (interior point; dual simplex 73.4)
-full        survival   500     75,149     27.6 (interior point; dual simplex 196)
+full        survival   200     13,607     2.2 (interior point; dual simplex 5.0)
+full        survival   300     30,079     6.0 (interior point; dual simplex 23.1)
+full        survival   400     49,259     13.1 (interior point; dual simplex 59.6)
+full        survival   500     75,149     33.9 (interior point; dual simplex 182)
 full        multi, 3   300     30,000     2.1
 full        multi, 5   300     36,000     5.9
 full        multi, 20  250     29,685     12.7

@@ -55,8 +55,9 @@ __all__ = ["SMOOTHING_TOL", "LPRanker", "SurvivalLPRanker"]
 #: HiGHS's algorithm for the whole LP of survival pairs: the interior point (IPX) on the dual LP, then
 #: crossover to a vertex. Harrell's comparable pairs chain through a near-total order and most of
 #: them keep a positive slack at the optimum: the dual simplex then pivots through nearly every pair
-#: row. Measured (2 cores, WHAS500's first m subjects, C = 1, γ = 0.05): 300 subjects 22.6 s → 5.6 s,
-#: 400: 63 s → 12.7 s, 500: 163 s → 30 s, the same objective to 1e-13 relative. Bipartite pairs
+#: row. Measured (2 cores, WHAS500's first m subjects, C = 1, γ = 0.05, whole fits): 200 subjects
+#: 5.0 s → 2.2 s, 300: 23.1 s → 6.0 s, 400: 59.6 s → 13.1 s, 500: 182 s → 34 s, the same objective to
+#: 1e-13 relative. Bipartite pairs
 #: stay on the dual simplex, 2-9 times faster there (few pairs keep a slack on nearly separable data),
 #: and so do the dense pair rows (``lifted=False``: 200 subjects 9.8 s against 16.7 s) and formulations
 #: other than the LP Ranker's (not measured).

@@ -29,8 +29,8 @@ solver : str, default="highs"
     installed cvxpy solver name (see :func:`aucopt.available_solvers`). Unused by
     ``method="smoothing"`` and ``"subgradient"``; ``method="generation"`` needs
     ``"highs"``. HiGHS is the LP solver, by dual simplex; the lifted LP of survival pairs
-    goes to its interior point on the dual LP, with crossover to a vertex (4-6 times faster
-    there: WHAS500, 500 subjects, 28 s against 163 s), unless ``solver_options`` names
+    goes to its interior point on the dual LP, with crossover to a vertex (2-5 times faster
+    there: WHAS500, 500 subjects, 34 s against 182 s), unless ``solver_options`` names
     HiGHS's ``"solver"``, and should the interior point fail numerically, the dual simplex
     solves the LP again. OSQP is a first-order QP solver: on this degenerate LP it takes
     minutes at a few hundred points (HiGHS: about a second) and often stops at its

@@ -38,7 +38,7 @@ class HiGHS(SolverBackend):
     highly degenerate and has few ranking vectors at the optimum. It is therefore the default
     LP algorithm (HiGHS's own default is ``"choose"``). The survival LP Ranker asks for the
     interior point on the dual LP instead (``{"solver": "ipm", "ipx_dualize_strategy": 1}``),
-    4-6 times faster on Harrell's comparable pairs, most of which keep a slack at the optimum.
+    2-5 times faster on Harrell's comparable pairs, most of which keep a slack at the optimum.
 
     How the arguments of :func:`aucopt.solvers.solve` map onto HiGHS options:
 
