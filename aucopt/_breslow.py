@@ -35,6 +35,11 @@ _kernels = lazy_module("aucopt._breslow_kernels")  # numba: imported at the firs
 
 __all__ = ["BreslowCalibration", "StepFunction", "SurvivalFunctionMixin", "fit_breslow"]
 
+#: when the training scores order the events perfectly the partial likelihood has no maximum (β̂ = ∞);
+#: the slope is then the largest with |β (s − centre)| ≤ this on the training scores, so that the
+#: relative risks (up to e²⁰⁰) and the baseline's increments stay representable
+MAX_LOG_RISK = 200.0
+
 
 class StepFunction:
     """A right-continuous step function ``t ↦ a · y[k]`` for ``x[k] ≤ t < x[k + 1]``.
@@ -99,7 +104,8 @@ class BreslowCalibration:
     converged : bool
         Whether the Newton iteration met its tolerance; False when the training scores order
         the events perfectly and the likelihood grows without bound in β (β̂ is then the last
-        iterate, a large slope).
+        iterate, a large slope, at most the one that keeps the relative risks of the training
+        scores within e²⁰⁰).
 
     Examples
     --------
@@ -178,14 +184,18 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     if coef is None:  # standardized scores: β̃ = β · scale
         likelihood = _PartialLikelihood((s_desc - centre) / scale, w_desc, e_desc, group_end, d)
         beta, converged = _newton_ascent(likelihood, tol, max_iter)
+        reach = beta * max(likelihood.z_max, -likelihood.z_min)
+        if not converged and abs(reach) > MAX_LOG_RISK:  # no finite β̂: the largest slope that stays representable
+            beta *= MAX_LOG_RISK / abs(reach)
     else:
         beta, converged = float(coef) * scale, True
     slope = beta / scale
-    # Breslow's baseline for the centred scores.
+    # Breslow's baseline for the centred scores: increments d_k / m0_k, with log m0_k summed stably
     z = np.ascontiguousarray(s_desc - centre)
-    shift = max(slope * float(z.max()), slope * float(z.min()))
-    m0 = _kernels.risk_set_totals(z, np.ascontiguousarray(w_desc), group_end, float(slope), shift) * np.exp(shift)
-    increments = np.divide(d, m0, out=np.zeros_like(d), where=d > 0)
+    log_m0 = _kernels.log_risk_set_totals(z, np.ascontiguousarray(w_desc), group_end, float(slope))
+    increments = np.zeros_like(d)
+    has_events = d > 0
+    increments[has_events] = d[has_events] * np.exp(-log_m0[has_events])
     cum_baseline = np.cumsum(increments[::-1])    # increasing time
     return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
 

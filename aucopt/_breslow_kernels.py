@@ -68,15 +68,27 @@ def tie_groups(t_desc: np.ndarray, event_weight: np.ndarray) -> tuple[np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def risk_set_totals(z: np.ndarray, w: np.ndarray, group_end: np.ndarray, beta: float, shift: float) -> np.ndarray:
-    """m0_k = Σ over the risk set of tie group k of w·exp(βz − shift), for every group."""
-    m0 = np.empty(group_end.shape[0])
+def log_risk_set_totals(z: np.ndarray, w: np.ndarray, group_end: np.ndarray, beta: float) -> np.ndarray:
+    """log m0_k = log Σ over the risk set of tie group k of w·exp(βz), for every group.
+
+    The sum is kept relative to the running maximum of βz over the positive weights (a streaming
+    log-sum-exp), so it neither overflows nor underflows to 0 however far apart the scores are;
+    a group whose risk set has no positive weight gets −inf.
+    """
+    out = np.empty(group_end.shape[0])
+    top = -np.inf
     total = 0.0
     i = 0
     for k in range(group_end.shape[0]):
         end = group_end[k]
         while i <= end:
-            total += w[i] * math.exp(beta * z[i] - shift)
+            if w[i] > 0:
+                a = beta * z[i]
+                if a > top:
+                    total = total * math.exp(top - a) + w[i]
+                    top = a
+                else:
+                    total += w[i] * math.exp(a - top)
             i += 1
-        m0[k] = total
-    return m0
+        out[k] = top + math.log(total) if total > 0 else -np.inf
+    return out

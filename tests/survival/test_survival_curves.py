@@ -115,6 +115,52 @@ def test_perfectly_ordered_training_scores_warn_that_the_slope_is_unbounded():
         model._calibrate(-t, t, e)
 
 
+def test_perfectly_ordering_kernel_scores_give_finite_ordered_curves():
+    """An RBF LP Ranker with a narrow kernel orders its training events perfectly, with scores
+    spread so far that exp(β̂ s) overflowed: the baseline hazard was NaN, the survival functions NaN,
+    and numpy's overflow warning reached the user. Only the calibration's warning is issued now, and
+    the curves are finite, never increase, and are ordered by the risk scores."""
+    from aucopt import SurvivalLPRanker
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 4))
+    y = survival_target(rng.random(120) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = SurvivalLPRanker(gamma=50.0, method="full").fit(X, y)
+    assert [type(w.message) for w in caught] == [ConvergenceWarning]
+    cal = model.calibration_
+    assert not cal.converged and np.isfinite(cal.cum_baseline_hazard).all()
+    assert np.all(np.diff(cal.cum_baseline_hazard) >= 0)
+    scores = model.predict(X)
+    assert np.max(np.abs(cal.coef * (scores - cal.centre))) == pytest.approx(200.0)  # the largest representable
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        S = model.predict_survival_function(X, return_array=True)
+    assert np.isfinite(S).all() and S.max() <= 1.0 and S.min() >= 0.0
+    assert np.all(np.diff(S, axis=1) <= 0)
+    assert np.all(np.diff(S[np.argsort(scores)], axis=0) <= 0)  # a higher risk score survives less, at every time
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.7, -3.0, 900.0])
+def test_log_risk_set_totals_are_the_log_sums_of_each_risk_set(beta):
+    """Against scipy's logsumexp over each risk set (a prefix of the descending order), also at a β
+    where the plain sums overflow and underflow to 0."""
+    from scipy.special import logsumexp
+
+    from aucopt._breslow_kernels import log_risk_set_totals, tie_groups
+
+    s, t, e = _data(5, n=200)
+    w = np.random.default_rng(5).integers(0, 3, len(s)).astype(float)
+    order = np.argsort(-t)
+    z, wd = s[order] - s.mean(), w[order]
+    _, group_end, _ = tie_groups(t[order], (w * e)[order])
+    got = log_risk_set_totals(z, wd, group_end, beta)
+    expected = [logsumexp(beta * z[: end + 1], b=wd[: end + 1]) if wd[: end + 1].any() else -np.inf
+                for end in group_end]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
 def _cox_data(n=150, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))
