@@ -138,27 +138,6 @@ WORKER_PRELOAD = ("distributed", "numpy", "scipy.sparse", "sklearn.base", "numba
                   "aucopt.svm", "aucopt.pairs.core")
 
 
-def fork_dask_workers_from_a_server() -> None:
-    """Start the worker processes of every LocalCluster of this test process by forking one server
-    process that imported dask.distributed, scikit-learn and aucopt once (``multiprocessing-method:
-    forkserver``, as dask's own test suite does), instead of spawning each worker to import them
-    again: the same real processes, with their own memory and a pickled boundary, and a worker killed
-    by a test is restarted by its nanny in a fraction of a second. Measured on the two files that start
-    worker processes (``test_dask_newton.py``, ``test_dask_resilience.py``: a 2-worker cluster and a
-    3-worker one whose workers are killed and restarted), run alone: 43 s → 25 s of the machine's CPU,
-    39 s → 27 s of wall time."""
-    import multiprocessing
-
-    import dask
-    from distributed.utils import get_mp_context
-
-    if dask.config.get("distributed.worker.multiprocessing-method") == "forkserver":
-        return
-    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
-    get_mp_context()  # dask sets its own preload once, now, and never again
-    multiprocessing.get_context("forkserver").set_forkserver_preload(list(WORKER_PRELOAD))
-
-
 @pytest.fixture
 def client():
     """A dask.distributed client on a real LocalCluster: 2 workers of 1 thread each, in this process."""
@@ -174,10 +153,23 @@ def process_client(forked_dask_workers):
 
 @pytest.fixture(scope="session")
 def forked_dask_workers():
-    """Worker processes of the LocalClusters started from here on are forked from one server process
-    (:func:`fork_dask_workers_from_a_server`)."""
+    """The worker processes of every LocalCluster started from here on are forked from one server
+    process that imported dask.distributed, scikit-learn and aucopt once (``multiprocessing-method:
+    forkserver``, as dask's own test suite does), instead of each being spawned to import them again:
+    the same real processes, with their own memory and a pickled boundary, and a worker killed by a
+    test is restarted by its nanny in a fraction of a second. Measured on the two files that start
+    worker processes (``test_dask_newton.py``, ``test_dask_resilience.py``: a 2-worker cluster and a
+    3-worker one whose workers are killed and restarted), run alone, each pair in one period: 43 s →
+    25 s and 70 s → 35 s of the machine's CPU, 39 s → 27 s and 58 s → 33 s of wall time."""
+    import multiprocessing
+
+    dask = pytest.importorskip("dask")
     pytest.importorskip("dask.distributed")
-    fork_dask_workers_from_a_server()
+    from distributed.utils import get_mp_context
+
+    dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"})
+    get_mp_context()  # dask sets its own preload once, now, and never again
+    multiprocessing.get_context("forkserver").set_forkserver_preload(list(WORKER_PRELOAD))
 
 
 @pytest.hookimpl(trylast=True)
