@@ -54,12 +54,11 @@ def pass_problem(h: Any, highspy: Any, problem: Problem) -> None:
     lp.col_cost_ = np.asarray(problem.c, dtype=float)
     lp.col_lower_, lp.col_upper_ = clip(problem.col_lower), clip(problem.col_upper)
     lp.row_lower_, lp.row_upper_ = clip(problem.row_lower), clip(problem.row_upper)
-    matrix = lp.a_matrix_
+    matrix = lp.a_matrix_  # a reference into lp
     matrix.format_ = highspy.MatrixFormat.kColwise
     matrix.num_col_, matrix.num_row_ = problem.n_vars, problem.n_rows
     matrix.start_, matrix.index_ = A.indptr.astype(np.int32), A.indices.astype(np.int32)
     matrix.value_ = np.asarray(A.data, dtype=float)
-    lp.a_matrix_ = matrix
     h.passModel(lp)
     if problem.P is not None:
         Q = sp.tril(problem.P, format="csc")  # HiGHS: lower triangle, column-wise

@@ -57,10 +57,9 @@ __all__ = ["SMOOTHING_TOL", "LPRanker", "SurvivalLPRanker"]
 #: them keep a positive slack at the optimum: the dual simplex then pivots through nearly every pair
 #: row. Measured (2 cores, WHAS500's first m subjects, C = 1, γ = 0.05, whole fits): 200 subjects
 #: 5.0 s → 2.2 s, 300: 23.1 s → 6.0 s, 400: 59.6 s → 13.1 s, 500: 182 s → 34 s, the same objective to
-#: 1e-13 relative. Bipartite pairs
-#: stay on the dual simplex, 2-9 times faster there (few pairs keep a slack on nearly separable data),
-#: and so do the dense pair rows (``lifted=False``: 200 subjects 9.8 s against 16.7 s) and formulations
-#: other than the LP Ranker's (not measured).
+#: 1e-13 relative. Bipartite pairs stay on the dual simplex, 2-9 times faster there (few pairs keep a
+#: slack on nearly separable data), and so do the dense pair rows (``lifted=False``: 200 subjects 9.8 s
+#: against 16.7 s) and formulations other than the LP Ranker's (not measured).
 SURVIVAL_LP_OPTIONS = {"solver": "ipm", "ipx_dualize_strategy": 1, "run_crossover": "on"}
 
 #: a seed as scikit-learn takes it, or a NumPy generator

@@ -298,6 +298,21 @@ class IncrementalLP:
         ----------
         columns : array-like of int
             Current column indices, in any order; repeats count once, an empty list changes nothing.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> lp = IncrementalLP()
+        >>> lp.add_columns(cost=[1.0, 3.0], lower=[0.0, 0.0], upper=[np.inf, np.inf])
+        array([0, 1])
+        >>> lp.add_rows(lower=[2.0], upper=[np.inf], A=sp.csr_matrix([[1.0, 1.0]]))  # x0 + x1 >= 2
+        array([0])
+        >>> lp.solve().objective
+        2.0
+        >>> lp.delete_columns([0])  # the cheap column goes: x1 >= 2 is left
+        >>> lp.n_cols, lp.solve().objective
+        (1, 6.0)
         """
         columns = np.unique(np.asarray(columns, dtype=np.int32))
         if len(columns):

@@ -106,9 +106,9 @@ def test_operator_products_match_numpy_and_blocks_stay_put(client):
 
 
 def test_client_receives_o_of_d_bytes_and_the_coordination_runs_on_a_worker(process_client, monkeypatch):
-    client = process_client
     """The calling process gets θ, the history and the stats back, nothing of size n; X, y and the
     n-vectors of the Newton loop stay on the workers. A full-X compute trips the same spy."""
+    client = process_client
     n, d = 20000, 10
     X = da.random.RandomState(3).normal(size=(n, d), chunks=(2500, d))  # generated on the workers
     coef = np.linspace(1.0, -1.0, d)
