@@ -9,8 +9,8 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
 * :func:`chunking` — the "modified chunking" of Ataman (2007), Fig. 4.1, as exact constraint
   generation: solve the LP on S ∪ chunk, add the pairs whose *margin* is violated
   (f_i − f_j < 1 − ``min_violation``), all of them (scheme 1) or the ``top_k`` most violated per
-  chunk (scheme 2), until a full pass adds nothing. Each restricted LP is a relaxation, so a
-  pass that adds nothing certifies the optimum of the full LP. (Reading the thesis's "pairwise
+  chunk (scheme 2), until a restricted LP's solution violates no pair outside it. Each
+  restricted LP is a relaxation, so that solution is the optimum of the full LP. (Reading the thesis's "pairwise
   violations" as mis-ordered pairs, f_i − f_j < 0, is available as ``violation="misorder"``;
   it is not exact.)
 * :func:`subgradient` — the projected subgradient method of Ataman (2007), Fig. 4.4 and
@@ -475,7 +475,7 @@ class ChunkingResult:
         the optimality rule held (α is then only the optimum of the restricted LP).
     converged : bool
         Whether the optimality rule held at the end: the last restricted LP's solution
-        violates no pair (always the case after a pass that adds nothing).
+        violates no pair outside it (the run stops at the first such LP).
     cold_restarts : int
         Restricted LPs that the backend failed to solve from the warm start and that were
         solved again from scratch.
@@ -524,14 +524,16 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     of pair positions, listed only when its LP is built). For each chunk the LP (Ataman 2007,
     eq. 3.3) is solved on S ∪ chunk; the pairs outside are then scanned chunk by chunk for
     violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
-    the smallest margins. The run stops after a pass that adds nothing, or after ``max_iter``
-    passes. With HiGHS the restricted LPs are one live model: between two LPs the pair rows
-    (with their slacks) that leave S ∪ chunk are deleted and those that enter are added, and HiGHS
-    solves the changed model with the state the last solve left (a basis is kept only when no
-    active row leaves); when that solve fails (a kernel with many tiny entries, about 1e-9 to
-    1e-6, as an RBF kernel with a large ``gamma``, can make the basis near-singular), the LP is
-    solved again from scratch (counted in ``cold_restarts``). Other backends solve each restricted
-    LP from scratch.
+    the smallest margins. The run stops at the first restricted LP whose solution violates no
+    pair outside it, or after ``max_iter`` passes. (The thesis stops after a whole pass that
+    adds nothing; the rest of that pass would only confirm what the first such LP certifies.)
+    With HiGHS the restricted LPs are one live model: between two LPs the pair rows (with their
+    slacks) that leave S ∪ chunk are deleted and those that enter are added, and HiGHS solves
+    the changed model with the state the last solve left (a basis is kept only when no active
+    row leaves); when that solve fails (a kernel with many tiny entries, about 1e-9 to 1e-6, as
+    an RBF kernel with a large ``gamma``, can make the basis near-singular), the LP is solved
+    again from scratch (counted in ``cold_restarts``). Other backends solve each restricted LP
+    from scratch.
 
     Parameters
     ----------
@@ -603,8 +605,9 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     Notes
     -----
     Each restricted LP keeps a subset of the pair rows of the full LP, so its optimum is a lower
-    bound of the full optimum; when a pass adds no pair, every pair satisfies its margin
-    constraint at the restricted optimum, which is then feasible, hence optimal, for the full LP.
+    bound of the full optimum; when its solution violates no pair outside it, every pair
+    satisfies its margin constraint there, so that solution is feasible, hence optimal, for the
+    full LP.
     The same certificate is checked when ``max_iter`` ends the run: the result is reported
     optimal only if the last restricted LP's solution violates no pair.
 
@@ -650,7 +653,8 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     log = RunLog(verbose, callback, desc="chunking", unit="LP")
     passes = 0
     for passes in range(1, max_iter + 1):
-        if run.one_pass(passes, log) == 0 or run.timed_out:
+        run.one_pass(passes, log)
+        if not run.violated or run.timed_out:
             break
     log.close()
     return run.finish(passes, max_iter, time_limit, log.history)
@@ -679,9 +683,8 @@ class _ChunkingRun:
         self.violated, self.timed_out, self.lower = True, False, 0.0
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit  # each LP gets what is left
 
-    def one_pass(self, passes: int, log: RunLog) -> int:
-        """Solve the LP on S ∪ chunk for every chunk, growing S; the number of pairs added to S."""
-        added = 0
+    def one_pass(self, passes: int, log: RunLog) -> None:
+        """Solve the LP on S ∪ chunk for each chunk in turn, growing S, until one certifies the optimum."""
         for b, chunk in enumerate(self.chunks):
             options = self.solver_options
             if self.deadline is not None:
@@ -704,11 +707,11 @@ class _ChunkingRun:
             self.violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
             fresh = cand[~self.in_S[cand]]
             self.in_S[fresh] = True
-            added += len(fresh)
             record = {"pass": passes, "chunk": b, "retained": int(self.in_S.sum()), "added": len(fresh),
                       "restricted_objective": result.objective}
             log.add(record, {"pass": passes, "retained": record["retained"], "added": record["added"]})
-        return added
+            if not self.violated:  # the certificate holds now: the rest of the pass would only confirm it
+                break
 
     def _solve_restricted(self, R: np.ndarray, where: str,
                           options: dict | None) -> tuple[np.ndarray | None, SolveResult]:

