@@ -22,7 +22,9 @@ gradient points outward by more than the previous epoch's largest projected-grad
 leaves the active set. When the projected-gradient gap max PG − min PG over the active set is
 at most ``tol``, f (or w) is recomputed from α, the full set is restored and passed over again:
 the solve stops only when the gap over all pairs with w_p > 0 is at most ``tol``. The active
-coordinates are visited in a new random order every epoch.
+coordinates are visited in a new random order every epoch (:mod:`aucopt.svm._permute`). When the
+gap stalls on a small active set (nearly parallel pairs make coordinate descent zigzag), the
+dual restricted to that set is solved exactly (:mod:`aucopt.svm._dcd_polish`).
 
 Memory beyond the pair list (int32 i and j, float64 w) and K (or X): α, Q_pp and the active
 index, 20 bytes a pair, and O(n) vectors.
@@ -43,6 +45,9 @@ from numba import njit
 
 from .._progress import progress_bar
 from .._validation import check_time_limit
+from ._dcd_polish import POLISH_MAX_PAIRS, STALL_EPOCHS, apply_alpha, restricted_optimum
+from ._permute import EpochOrder
+from ._prefetch import DISTANCE, prefetch
 
 #: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12)
 _PG_ZERO = 1e-12
@@ -111,6 +116,13 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
     pg_min = np.inf
     s = 0
     while s < active:
+        if s + DISTANCE < active:  # the pair's entries of every pair-sized array
+            ahead = index[s + DISTANCE]
+            prefetch(i, ahead)
+            prefetch(j, ahead)
+            prefetch(w, ahead)
+            prefetch(qdiag, ahead)
+            prefetch(alpha, ahead)
         p = index[s]
         a = i[p]
         b = j[p]
@@ -231,7 +243,7 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     index = np.flatnonzero(w > 0).astype(index_type)
     n_full = index.shape[0]
     alpha = _starting_point(alpha0, w, C, power)
-    rng = np.random.default_rng(random_state)
+    epoch_order = EpochOrder(index, np.random.default_rng(random_state))
     scores: list[np.ndarray] = []
 
     def refresh() -> int:
@@ -240,30 +252,59 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
         return n_full
 
     def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int]:
-        rng.shuffle(index[:active])
+        epoch_order.shuffle(active)
         c, state = scores
         pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
                                         active, *pg_old)
         return pg_max, pg_min, active
 
+    def polish(active: int) -> None:
+        pnums = index[:active].astype(np.int64)
+        a, b = i[pnums], j[pnums]
+        new = restricted_optimum(data, linear, a, b, w[pnums], alpha[pnums], scores[1], C, power)
+        if new is not None:
+            apply_alpha(data, linear, a, b, pnums, new, alpha, scores[1], scores[0])
+
     refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
-                                     time_limit=time_limit, start=start, verbose=verbose)
+                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish)
     return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap
+
+
+class _Stall:
+    """Whether the gap has stalled on a small active set: not halved in ``STALL_EPOCHS`` epochs
+    (doubled after each stall reported)."""
+
+    def __init__(self) -> None:
+        self.reference, self.since, self.patience = np.inf, 0, STALL_EPOCHS
+
+    def stalled(self, gap: float, active: int) -> bool:
+        if gap <= 0.5 * self.reference or active > POLISH_MAX_PAIRS:
+            self.reference, self.since = gap, 0
+            return False
+        self.since += 1
+        if self.since < self.patience:
+            return False
+        self.reference, self.since, self.patience = np.inf, 0, 2 * self.patience
+        return True
 
 
 def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int]], refresh: Callable[[], int],
                n_full: int, *, tol: float, max_iter: int, shrinking: bool, time_limit: float | None, start: float,
-               verbose: bool) -> tuple[int, str, float]:
+               verbose: bool, polish: Callable[[int], None] | None = None) -> tuple[int, str, float]:
     """The epochs of dual coordinate descent with shrinking, until the gap over all pairs is at most ``tol``.
 
     ``epoch(active, (pg_max_old, pg_min_old))`` passes over the active pairs and returns (max PG,
     min PG, active size); ``refresh()`` recomputes the scores from α, makes every pair active
-    and returns their number. Returns (epochs, status, last gap).
+    and returns their number; ``polish(active)`` replaces α on the active pairs by the exact
+    optimum of the dual restricted to them (:mod:`aucopt.svm._dcd_polish`), called when at most
+    ``POLISH_MAX_PAIRS`` are active and the gap has not halved in ``STALL_EPOCHS`` epochs (then
+    twice as many before the next call). Returns (epochs, status, last gap).
     """
     bar = progress_bar(verbose, total=max_iter, desc="AUC-SVM dual coordinate descent", unit="epoch")
     status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
     pg_old = (np.inf, -np.inf)
+    stall = _Stall()
     try:
         for n_epoch in range(1, max_iter + 1):
             n_iter = n_epoch
@@ -278,8 +319,11 @@ def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, i
                     break
                 # converged on the active set: recompute the scores from α, restore all pairs, re-check
                 active, pg_old = refresh(), (np.inf, -np.inf)
-            elif shrinking:
-                pg_old = (pg_max if pg_max > 0.0 else np.inf, pg_min if pg_min < 0.0 else -np.inf)
+            else:
+                if shrinking:
+                    pg_old = (pg_max if pg_max > 0.0 else np.inf, pg_min if pg_min < 0.0 else -np.inf)
+                if polish is not None and stall.stalled(gap, active):
+                    polish(active)
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 status = "time_limit"
                 break

@@ -28,6 +28,9 @@ from numba import njit
 from .._validation import check_time_limit
 from ..pairs import PairSet
 from ._dcd import _bound_and_gradient, _projected_gradient, run_epochs
+from ._dcd_polish import apply_alpha, restricted_optimum
+from ._permute import EpochOrder
+from ._prefetch import DISTANCE, prefetch
 
 #: |projected gradient| below which a coordinate is not moved (liblinear's 1e-12, as the list solver)
 _PG_ZERO = 1e-12
@@ -65,14 +68,49 @@ class SortedPairs:
 
 
 # ----------------------------------------------------------------------------- compiled parts
+@njit(cache=True, nogil=True, inline="always")
+def _pair(anchors, first, start, order, pw, aw, count, inverse, coarse, p):
+    """(i, j, w_ij a_i) of pair number p (the arrays of :class:`SortedPairs`): its anchor k by
+    p // count (a multiplication by 1/count, corrected to the exact quotient) or a binary search
+    between two coarse marks, its partner ``order[start_k + p − first_k]``."""
+    if count > 0:
+        k = np.int64(p * inverse)
+        if k * count > p:
+            k -= 1
+        elif (k + 1) * count <= p:
+            k += 1
+    else:  # the last anchor whose first pair number is at most p
+        lo, hi = coarse[p >> _COARSE_SHIFT], coarse[(p >> _COARSE_SHIFT) + 1]
+        while lo < hi:
+            mid = (lo + hi + 1) >> 1
+            if first[mid] <= p:
+                lo = mid
+            else:
+                hi = mid - 1
+        k = lo
+    a = anchors[k]
+    b = order[start[k] + p - first[k]]
+    return a, b, pw[a] * pw[b] * aw[a]
+
+
 @njit(cache=True, nogil=True)
-def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,
-           pg_max_old, pg_min_old):  # long: one fused compiled pass (a non-inlined helper call costs 7x a pair)
+def _pairs_of(sp, pnums):
+    """(i, j, w) of the pair numbers ``pnums``."""
+    a = np.empty(pnums.shape[0], np.int64)
+    b = np.empty(pnums.shape[0], np.int64)
+    wp = np.empty(pnums.shape[0])
+    anchors, first, start, order, pw, aw, count, inverse, coarse = sp
+    for k in range(pnums.shape[0]):
+        a[k], b[k], wp[k] = _pair(anchors, first, start, order, pw, aw, count, inverse, coarse, np.int64(pnums[k]))
+    return a, b, wp
+
+
+@njit(cache=True, nogil=True)
+def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noqa: PLR0915 - one fused pass:
+           pg_max_old, pg_min_old):  # a helper call for the decoding, even inlined, made it 3x slower
     """One pass over ``index[:active]`` in its order; returns (max PG, min PG, active size).
 
-    The list solver's pass with each pair decoded from its number: its anchor k by p // count
-    (a multiplication by 1/count, corrected to the exact quotient) or a binary search between
-    two coarse marks, its partner ``order[start_k + p − first_k]``, its weight (w_i w_j) a_i, and
+    The list solver's pass with each pair decoded from its number (as :func:`_pair` does) and
     Q_pp from ``diag`` and K (or from X) when it moves. Shrunk coordinates are swapped to the end
     of the active part of ``index``.
     """
@@ -82,7 +120,10 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,
     pg_min = np.inf
     s = 0
     while s < active:
+        if s + DISTANCE < active:
+            prefetch(alpha, index[s + DISTANCE])
         p = np.int64(index[s])
+        # the decoding of _pair, written out: called here, even inlined, it made the pass 3x slower
         if count > 0:
             k = np.int64(p * inverse)
             if k * count > p:
@@ -283,7 +324,7 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
     solver = SortedDCD(data, SortedPairs(pairs), float(C), int(power), linear=bool(linear))
     index = solver.active_index()
     alpha = solver.starting_point(alpha0)
-    rng = np.random.default_rng(random_state)
+    epoch_order = EpochOrder(index, np.random.default_rng(random_state))
     scores: list[np.ndarray] = []
 
     def refresh() -> int:
@@ -292,10 +333,17 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
         return index.shape[0]
 
     def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int]:
-        rng.shuffle(index[:active])
+        epoch_order.shuffle(active)
         return solver.epoch(alpha, scores[0], index, active, pg_old)
+
+    def polish(active: int) -> None:
+        pnums = index[:active].copy()
+        a, b, wp = _pairs_of(solver.arrays, pnums)
+        new = restricted_optimum(data, solver.linear, a, b, wp, alpha[pnums], scores[0], solver.C, solver.power)
+        if new is not None:
+            apply_alpha(data, solver.linear, a, b, pnums, new, alpha, scores[0], np.zeros(0))
 
     n_full = refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
-                                     time_limit=time_limit, start=start, verbose=verbose)
+                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish)
     return solver, alpha, solver.expansion(alpha), n_iter, status, gap

@@ -196,7 +196,8 @@ def test_dcd_shrinking_on_and_off_reach_the_same_optimum(kernel, loss):
     off = AUCSVM(C=0.05, kernel=kernel, loss=loss, method="dcd", method_options={"shrinking": False}).fit(X, y)
     assert on.solve_result_.status == off.solve_result_.status == "optimal"
     assert on.objective_ == pytest.approx(off.objective_, rel=1e-8)
-    np.testing.assert_allclose(on.solve_result_.x, off.solve_result_.x, atol=1e-4 * 0.05)
+    # the scores are unique (the primal is strictly convex); the pair duals need not be (K has rank < n_pairs)
+    np.testing.assert_allclose(on.decision_function(X), off.decision_function(X), atol=1e-5)
     i, j, w = _fit_pairs(on, X, y)
     _assert_kkt(on, X, (i, j, w), 0.05, 1 if loss == "hinge" else 2)
 
@@ -224,9 +225,10 @@ def test_dcd_warm_c_path_equals_cold_fits(kernel, loss):
         np.testing.assert_allclose(warm.decision_function(X), cold.decision_function(X), atol=1e-4)
         if loss == "hinge":
             assert np.all(warm.solve_result_.x <= C * (1 + 1e-12))  # clipped into the new box
-    # the previous dual is the start: a refit at the same C is one epoch (the optimality check)
-    assert warm.fit(X, y).n_iter_ == 1
-    assert cold.n_iter_ > 1
+    # the previous dual is the start: a refit at the same C is the optimality check, or a few
+    # epochs more when the check's own updates (of up to tol) move the gap above tol in its order
+    refit = warm.fit(X, y).n_iter_
+    assert refit <= 3 and cold.n_iter_ > 3 * refit
 
 
 def test_warm_start_is_ignored_by_the_other_routes_and_across_pair_sets():
@@ -377,3 +379,84 @@ def test_estimator_dcd_on_sorted_and_listed_pairs_agrees(power):
         for got, ref in zip(runs[0].support(1e-8), runs[1].support(1e-8), strict=True):
             np.testing.assert_array_equal(got, ref)
         assert runs[0].message(1e-8, None) == ""
+
+
+# ============================================================================ a stalled active set
+def _near_duplicates(eps=1e-4, n=40, seed=0):
+    """Every point twice, ``eps`` apart: pairs (i, j) and (i, j') with x_j ≈ x_j' are nearly parallel."""
+    rng = np.random.default_rng(seed)
+    X = np.repeat(rng.normal(size=(n, 3)), 2, axis=0) + eps * rng.normal(size=(2 * n, 3))
+    return X, (X[:, 0] + 0.8 * rng.normal(size=2 * n) > 0).astype(int)
+
+
+def test_a_stalled_active_set_is_solved_exactly(monkeypatch):
+    """Coordinate descent zigzags between nearly parallel pairs; once the gap stalls on a small
+    active set, the dual restricted to it is solved exactly and the fit reaches tol and the QP's
+    optimum. Without that step (no active set small enough) it stops at max_iter."""
+    import aucopt.svm._dcd as dcd_module
+
+    X, y = _near_duplicates()
+    qp = AUCSVM(C=1.0, kernel="linear", method="full", solver="clarabel", solver_options=TIGHT_CLARABEL).fit(X, y)
+    fit = AUCSVM(C=1.0, kernel="linear", method="dcd", max_iter=3000).fit(X, y)
+    _assert_same_model(fit, qp, X, rel=1e-8)
+    assert fit.n_iter_ < 1000
+    monkeypatch.setattr(dcd_module, "POLISH_MAX_PAIRS", 0)
+    with pytest.warns(SolverWarning, match="3,000 epochs"):
+        stalled = AUCSVM(C=1.0, kernel="linear", method="dcd", max_iter=3000).fit(X, y)
+    assert stalled.solve_result_.status == "iteration_limit"
+
+
+@pytest.mark.parametrize("kernel, power", [("linear", 1), ("linear", 2), ("rbf", 1)])  # the cases that stall
+def test_the_sorted_and_list_solvers_take_the_same_exact_steps(monkeypatch, kernel, power):
+    import aucopt.svm._dcd as dcd_module
+    import aucopt.svm._dcd_sorted as sorted_module
+    from aucopt.svm._dcd import dcd_solve
+    from aucopt.svm._dcd_sorted import dcd_solve_sorted
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[2]))
+        return restricted_optimum(*args, **kwargs)
+    restricted_optimum = dcd_module.restricted_optimum
+    monkeypatch.setattr(dcd_module, "restricted_optimum", counted)
+    monkeypatch.setattr(sorted_module, "restricted_optimum", counted)
+    X, y = _near_duplicates()
+    pairs = PairSet.bipartite(y)
+    data = X if kernel == "linear" else rbf_kernel(X, gamma=0.5)
+    options = dict(linear=kernel == "linear", tol=1e-6, max_iter=3000, random_state=0)
+    a, c, n_iter, status, gap = dcd_solve(data, *pairs.to_arrays(None), 10.0, power, **options)
+    _, a2, c2, n_iter2, status2, gap2 = dcd_solve_sorted(data, pairs, 10.0, power, **options)
+    assert status == status2 == "optimal" and len(calls) >= 2 and calls[: len(calls) // 2] == calls[len(calls) // 2:]
+    np.testing.assert_array_equal(a2, a)
+    np.testing.assert_array_equal(c2, c)
+    assert (n_iter2, gap2) == (n_iter, gap)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("power", [1, 2])
+def test_the_exact_step_meets_the_restricted_kkt_conditions(kernel, power):
+    """After the step, every active pair's gradient (recomputed from scratch) is ≥ 0 at α = 0, ≤ 0
+    at the bound and 0 in between (to 1e-7), with the other pairs held fixed."""
+    from aucopt.svm._dcd_polish import restricted_optimum
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 4))
+    i, j, w = PairSet.bipartite(X[:, 0] > 0).to_arrays(None)
+    C = 0.5
+    data = X if kernel == "linear" else rbf_kernel(X, gamma=0.4)
+    alpha = rng.uniform(0.0, C * w)  # any feasible point
+    A = rng.choice(len(i), size=25, replace=False)
+    c = np.bincount(i, alpha, minlength=30) - np.bincount(j, alpha, minlength=30)
+    state = X.T @ c if kernel == "linear" else data @ c
+    new = restricted_optimum(data, kernel == "linear", i[A], j[A], w[A], alpha[A], state, C, power)
+    assert new is not None
+    alpha[A] = new
+    c = np.bincount(i, alpha, minlength=30) - np.bincount(j, alpha, minlength=30)
+    f = X @ (X.T @ c) if kernel == "linear" else data @ c
+    G = f[i[A]] - f[j[A]] - 1.0 + (new / (C * w[A]) if power == 2 else 0.0)
+    upper = C * w[A] if power == 1 else np.full(len(A), np.inf)
+    assert np.all(new >= 0) and np.all(new <= upper)
+    low, high = new <= 0.0, new >= upper
+    assert np.all(G[low] >= -1e-7) and np.all(G[high] <= 1e-7) and np.all(np.abs(G[~low & ~high]) <= 1e-7)
+    assert low.any() and (~low).any()  # not vacuous
