@@ -67,51 +67,27 @@ class SortedPairs:
                        np.int64(count), 1.0 / count if count else 0.0, coarse.astype(np.int64))
 
 
+    def decode(self, pnums: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(i, j, (w_i w_j) a_i) of the pair numbers ``pnums``, as the compiled epoch works them out."""
+        anchors, first, start, order, pw, aw, count = self.arrays[:7]
+        pnums = np.asarray(pnums, dtype=np.int64)
+        k = pnums // count if count else np.searchsorted(first, pnums, side="right") - 1
+        a = anchors[k].astype(np.int64)
+        b = order[start[k] + pnums - first[k]].astype(np.int64)
+        return a, b, pw[a] * pw[b] * aw[a]
+
+
 # ----------------------------------------------------------------------------- compiled parts
-@njit(cache=True, nogil=True, inline="always")
-def _pair(anchors, first, start, order, pw, aw, count, inverse, coarse, p):
-    """(i, j, w_ij a_i) of pair number p (the arrays of :class:`SortedPairs`): its anchor k by
-    p // count (a multiplication by 1/count, corrected to the exact quotient) or a binary search
-    between two coarse marks, its partner ``order[start_k + p − first_k]``."""
-    if count > 0:
-        k = np.int64(p * inverse)
-        if k * count > p:
-            k -= 1
-        elif (k + 1) * count <= p:
-            k += 1
-    else:  # the last anchor whose first pair number is at most p
-        lo, hi = coarse[p >> _COARSE_SHIFT], coarse[(p >> _COARSE_SHIFT) + 1]
-        while lo < hi:
-            mid = (lo + hi + 1) >> 1
-            if first[mid] <= p:
-                lo = mid
-            else:
-                hi = mid - 1
-        k = lo
-    a = anchors[k]
-    b = order[start[k] + p - first[k]]
-    return a, b, pw[a] * pw[b] * aw[a]
-
-
-@njit(cache=True, nogil=True)
-def _pairs_of(sp, pnums):
-    """(i, j, w) of the pair numbers ``pnums``."""
-    a = np.empty(pnums.shape[0], np.int64)
-    b = np.empty(pnums.shape[0], np.int64)
-    wp = np.empty(pnums.shape[0])
-    anchors, first, start, order, pw, aw, count, inverse, coarse = sp
-    for k in range(pnums.shape[0]):
-        a[k], b[k], wp[k] = _pair(anchors, first, start, order, pw, aw, count, inverse, coarse, np.int64(pnums[k]))
-    return a, b, wp
-
-
 @njit(cache=True, nogil=True)
 def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noqa: PLR0915 - one fused pass:
-           pg_max_old, pg_min_old):  # a helper call for the decoding, even inlined, made it 3x slower
+           pg_max_old, pg_min_old):  # a helper call, even inlined, made it 3x slower
     """One pass over ``index[:active]`` in its order; returns (max PG, min PG, active size).
 
-    The list solver's pass with each pair decoded from its number (as :func:`_pair` does) and
-    Q_pp from ``diag`` and K (or from X) when it moves. Shrunk coordinates are swapped to the end
+    The list solver's pass with each pair decoded from its number (as :meth:`SortedPairs.decode`
+    does; written out here: a helper call, even inlined, made the pass 3x slower): its anchor k
+    by p // count (a multiplication by 1/count, corrected to the exact quotient) or a binary
+    search between two coarse marks, its partner ``order[start_k + p − first_k]``, its weight
+    (w_i w_j) a_i, and Q_pp from ``diag`` and K (or from X) when it moves. Shrunk coordinates are swapped to the end
     of the active part of ``index``.
     """
     anchors, first, start, order, pw, aw, count, inverse, coarse = sp
@@ -123,7 +99,6 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noq
         if s + DISTANCE < active:
             prefetch(alpha, index[s + DISTANCE])
         p = np.int64(index[s])
-        # the decoding of _pair, written out: called here, even inlined, it made the pass 3x slower
         if count > 0:
             k = np.int64(p * inverse)
             if k * count > p:
@@ -338,7 +313,7 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
 
     def polish(active: int) -> None:
         pnums = index[:active].copy()
-        a, b, wp = _pairs_of(solver.arrays, pnums)
+        a, b, wp = solver.structure.decode(pnums)
         new = restricted_optimum(data, solver.linear, a, b, wp, alpha[pnums], scores[0], solver.C, solver.power)
         if new is not None:
             apply_alpha(data, solver.linear, a, b, pnums, new, alpha, scores[0], np.zeros(0))

@@ -460,3 +460,18 @@ def test_the_exact_step_meets_the_restricted_kkt_conditions(kernel, power):
     low, high = new <= 0.0, new >= upper
     assert np.all(G[low] >= -1e-7) and np.all(G[high] <= 1e-7) and np.all(np.abs(G[~low & ~high]) <= 1e-7)
     assert low.any() and (~low).any()  # not vacuous
+
+
+def test_pair_numbers_decode_to_the_listed_pairs():
+    """The vectorized decoding (used for the exact step) gives to_arrays()'s pairs and weights."""
+    from aucopt.svm._dcd_sorted import SortedPairs
+
+    _, sets = _sorted_pair_sets()
+    for name, pairs in sets.items():
+        i, j, w = pairs.to_arrays(None)
+        structure = SortedPairs(pairs)
+        numbers = np.random.default_rng(0).permutation(len(i))
+        a, b, wp = structure.decode(numbers)
+        np.testing.assert_array_equal(a, i[numbers], err_msg=name)
+        np.testing.assert_array_equal(b, j[numbers], err_msg=name)
+        np.testing.assert_array_equal(wp, w[numbers], err_msg=name)
