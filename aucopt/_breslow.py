@@ -176,7 +176,9 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
-    order = np.argsort(-time)  # descending: a prefix holds each risk set (a tie group's order is immaterial)
+    from .pairs import time_order  # the pair sets' sort (packed integer keys for large n)
+
+    order = time_order(time)[::-1]  # descending: a prefix holds each risk set (a tie group's order is immaterial)
     s_desc, w_desc, e_desc = s[order], w[order], event[order]
     unique_times, group_end, d = _kernels.tie_groups(np.ascontiguousarray(time[order]), w_desc * e_desc)
     scale = float(np.std(s)) or 1.0

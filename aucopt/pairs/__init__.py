@@ -11,7 +11,8 @@ over any pair set in O(m log m) for sorted storage.
 A new kind of pair set is a new constructor here returning one of the two storages.
 
 Besides ``__all__``, the helpers other subpackages share are public here: :func:`check_groups`
-(per-point group indices), :func:`ordinal_codes` (dense codes of ordinal labels) and
+(per-point group indices), :func:`ordinal_codes` (dense codes of ordinal labels),
+:func:`time_order` (the stable order of survival times, by packed integer keys for large n) and
 :data:`CAPPED_FLOOR` (the floor of the ``"capped"`` time weight).
 """
 
@@ -21,6 +22,7 @@ from ._pairset import PairSet
 from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES
 from ._survival import CAPPED_FLOOR as CAPPED_FLOOR
 from ._survival import SURVIVAL_VARIANTS, TIME_WEIGHTS, survival_pair_arrays
+from ._survival import time_order as time_order  # shared with aucopt._breslow
 
 __all__ = [
     "BYTES_PER_PAIR",
