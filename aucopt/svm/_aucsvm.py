@@ -476,7 +476,7 @@ _DOC = dict(
             (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
             ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
             fit's dual. Coordinate descent zigzags between nearly parallel pairs (near-duplicate
-            points); when the gap stalls on an active set of at most 2,000 pairs, the dual
+            points); when the gap stalls on an active set of at most 1,000 pairs, the dual
             restricted to them is solved exactly (HiGHS's QP solver) and the epochs go on. It
             also slows down on degenerate duals (a linear kernel with few features and a large C):
             ``loss="squared_hinge"`` or ``method="liblinear"`` there.
