@@ -21,7 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from .._highs import INF, new_highs
+from .._highs import new_highs, pass_problem
+from ..modeling import Problem
 
 __all__ = ["POLISH_MAX_PAIRS", "STALL_EPOCHS", "apply_alpha", "restricted_optimum"]
 
@@ -54,27 +55,19 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
         ridge = 1.0 / (C * wp)
         Q[np.diag_indices_from(Q)] += ridge
         g = g + ridge * alpha_A
-        upper = np.full(k, INF)
+        upper = np.full(k, np.inf)
     else:
         upper = C * wp - alpha_A
     scale = C * float(np.max(wp))
+    step_qp = Problem(c=g, A=sp.csc_matrix((0, k)), row_lower=np.zeros(0), row_upper=np.zeros(0),
+                      col_lower=-alpha_A / scale, col_upper=upper / scale, P=Q * scale, name="dcd active set")
     h = new_highs(highspy)
     h.setOptionValue("output_flag", False)
     # HiGHS's tightest tolerances, and less of the QP solver's regularization of the Hessian (its
     # default 1e-7 left gradients of about 2e-7 after the step; 0 fails on a singular Hessian)
     for option in ("primal_feasibility_tolerance", "dual_feasibility_tolerance", "qp_regularization_value"):
         h.setOptionValue(option, 1e-10)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = k, 0
-    lp.col_cost_ = np.asarray(g, dtype=float)
-    lp.col_lower_, lp.col_upper_ = -alpha_A / scale, np.minimum(upper / scale, INF)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.zeros(k + 1, dtype=np.int32)
-    h.passModel(lp)
-    H = sp.tril(sp.csc_matrix(Q * scale), format="csc")
-    H.sort_indices()
-    h.passHessian(k, H.nnz, int(highspy.HessianFormat.kTriangular), H.indptr.astype(np.int32),
-                  H.indices.astype(np.int32), H.data)
+    pass_problem(h, highspy, step_qp)
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
