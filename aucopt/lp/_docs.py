@@ -34,8 +34,8 @@ solver : str, default="highs"
     HiGHS's ``"solver"``, and should the interior point fail numerically, the dual simplex
     solves the LP again. OSQP is a first-order QP solver: on this degenerate LP it takes
     minutes at a few hundred points (HiGHS: about a second) and often stops at its
-    iteration limit, so ``"osqp"`` (and
-    ``"cvxpy:osqp"``) issue a :class:`~aucopt.exceptions.SolverWarning` at fit time.
+    iteration limit, so ``"osqp"`` (and ``"cvxpy:osqp"``) issue a
+    :class:`~aucopt.exceptions.SolverWarning` at fit time.
 solver_options : dict, default=None
     Raw options passed unchanged to the backend, in its own names (e.g. HiGHS
     ``{"presolve": "off"}``). ``{"time_limit": seconds}`` (a positive number, NumPy

@@ -10,9 +10,9 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
   generation: solve the LP on S ∪ chunk, add the pairs whose *margin* is violated
   (f_i − f_j < 1 − ``min_violation``), all of them (scheme 1) or the ``top_k`` most violated per
   chunk (scheme 2), until a restricted LP's solution violates no pair outside it. Each
-  restricted LP is a relaxation, so that solution is the optimum of the full LP. (Reading the thesis's "pairwise
-  violations" as mis-ordered pairs, f_i − f_j < 0, is available as ``violation="misorder"``;
-  it is not exact.)
+  restricted LP is a relaxation, so that solution is the optimum of the full LP. (Reading the
+  thesis's "pairwise violations" as mis-ordered pairs, f_i − f_j < 0, is available as
+  ``violation="misorder"``; it is not exact.)
 * :func:`subgradient` — the projected subgradient method of Ataman (2007), Fig. 4.4 and
   eq. 4.5, with the dynamic Polyak step s_k = λ_k (F(α_k) − F_target)/‖g_k‖²,
   F − F_target = ``target_frac``·F, λ_k divided by ``shrink`` after ``patience`` non-improving

@@ -66,7 +66,6 @@ class SortedPairs:
                        ones if pairs.anchor_weights is None else np.asarray(pairs.anchor_weights, dtype=np.float64),
                        np.int64(count), 1.0 / count if count else 0.0, coarse.astype(np.int64))
 
-
     def decode(self, pnums: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(i, j, (w_i w_j) a_i) of the pair numbers ``pnums``, as the compiled epoch works them out."""
         anchors, first, start, order, pw, aw, count = self.arrays[:7]
@@ -87,8 +86,8 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noq
     does; written out here: a helper call, even inlined, made the pass 3x slower): its anchor k
     by p // count (a multiplication by 1/count, corrected to the exact quotient) or a binary
     search between two coarse marks, its partner ``order[start_k + p − first_k]``, its weight
-    (w_i w_j) a_i, and Q_pp from ``diag`` and K (or from X) when it moves. Shrunk coordinates are swapped to the end
-    of the active part of ``index``.
+    (w_i w_j) a_i, and Q_pp from ``diag`` and K (or from X) when it moves. Shrunk coordinates
+    are swapped to the end of the active part of ``index``.
     """
     anchors, first, start, order, pw, aw, count, inverse, coarse = sp
     n = state.shape[0]
