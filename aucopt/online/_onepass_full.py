@@ -6,10 +6,11 @@ remain the kernels of a sketch; a row whose weight is not 1 is handed to the gen
 per-row update ``_example`` of that module.
 
 Where the time goes at d = 22 (ijcnn1), per unit-weight row (CPU time, measured by removing
-one part at a time): the covariance update of the row's class ~90 ns and the product S_o w with
-the other class's covariance ~90 ns (d² multiply-adds each, at the speed of a bare compiled
-loop doing only them), the O(d) passes ~120 ns. The general kernel also sums the diagonal of
-S_o at every step and makes each O(d) pass separately. Here:
+one part at a time): the covariance update of the row's class ~70 ns and the product S_o w with
+the other class's covariance ~70 ns (d² multiply-adds each; ~90 ns each before the padding
+below), the O(d) passes ~130 ns (a chain of dependent steps: each waits for the last update of
+w). The general kernel also sums the diagonal of S_o at every step and makes each O(d) pass
+separately. Here:
 
 * dense rows (:func:`stream_dense_full`): tr(S_k) is summed while S_k is updated and kept per
   class; the O(d) passes are fused (the deviation u with uᵀu and uᵀw; the step with the new
