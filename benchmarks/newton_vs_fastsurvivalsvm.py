@@ -18,7 +18,9 @@ cache-load times are measured separately: a fresh process with an empty ``NUMBA_
 
 Scale section (issue 28): SurvivalRankSVM and RankSVM (labels = the event indicator) at
 ``--scale-n`` rows (default 10⁷, d = 20): wall time, CPU time (user + sys: the machine may be
-shared) and peak RSS of the fit, each in its own process; with ``--before DIR`` (a copy of an
+shared) and peak RSS of the fit (the resident high-water mark from the fit's start, X and the
+target included; reset before the fit on Linux, so that the data generation does not count), each
+in its own process; with ``--before DIR`` (a copy of an
 earlier ``aucopt`` package: ``DIR/aucopt``) the same fits with that code in the same run and
 their ratios; beside them the machine's limit estimates, one pass of X·w and one ``np.sort`` of
 n floats.
@@ -38,7 +40,7 @@ import tempfile
 import time
 
 import numpy as np
-from _harness import peak_mb, spawn
+from _harness import peak_mb, reset_peak, spawn
 
 ALPHA = 1e-4  # aucopt's alpha (penalty multiplier)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,7 +53,7 @@ def synthetic(n: int, d: int = 20, seed: int = 0):
     for a in range(0, n, 1_000_000):  # in row blocks (the same draws): no temporary copy of X
         X[a:a + 1_000_000] = rng.normal(size=(min(n - a, 1_000_000), d))
     beta = rng.normal(size=d) / np.sqrt(d)
-    event_time = rng.exponential(np.exp(-X @ beta))
+    event_time = rng.exponential(np.exp(-(X @ beta)))  # not (-X) @ beta: no negated copy of X
     censor_time = rng.exponential(1.5 * np.median(event_time), size=n)
     return X, event_time <= censor_time, np.minimum(event_time, censor_time)
 
@@ -108,6 +110,7 @@ def run_scale(estimator: str, n: int) -> dict:
     else:
         make, y = RankSVM, event.astype(np.int8)
         make(alpha=ALPHA).fit(X[:200], y[:200])
+    reset_peak()  # the fit's peak, not the data generation's
     wall, cpu = time.perf_counter(), _cpu_seconds()
     model = make(alpha=ALPHA, tol=1e-9).fit(X, y)
     wall, cpu = time.perf_counter() - wall, _cpu_seconds() - cpu
