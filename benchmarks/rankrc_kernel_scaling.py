@@ -32,7 +32,7 @@ def synthetic(n: int, d: int = 10, seed: int = 0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     beta = rng.normal(size=d) / np.sqrt(d)
-    event_time = rng.exponential(np.exp(-X @ beta - 0.5 * np.sin(2 * X[:, 0])))
+    event_time = rng.exponential(np.exp(-(X @ beta) - 0.5 * np.sin(2 * X[:, 0])))
     censor_time = rng.exponential(0.12 * np.median(event_time), size=n)
     return X, event_time <= censor_time, np.minimum(event_time, censor_time)
 
