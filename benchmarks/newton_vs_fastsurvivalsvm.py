@@ -19,11 +19,10 @@ cache-load times are measured separately: a fresh process with an empty ``NUMBA_
 Scale section (issue 28): SurvivalRankSVM and RankSVM (labels = the event indicator) at
 ``--scale-n`` rows (default 10⁷, d = 20): wall time, CPU time (user + sys: the machine may be
 shared) and peak RSS of the fit (the resident high-water mark from the fit's start, X and the
-target included; reset before the fit on Linux, so that the data generation does not count), each
-in its own process; with ``--before DIR`` (a copy of an
-earlier ``aucopt`` package: ``DIR/aucopt``) the same fits with that code in the same run and
-their ratios; beside them the machine's limit estimates, one pass of X·w and one ``np.sort`` of
-n floats.
+target included; restarted before the fit on Linux, so that the data generation does not count),
+each in its own process; with ``--before DIR`` (a copy of an earlier ``aucopt`` package:
+``DIR/aucopt``) the same fits with that code in the same run and their ratios; beside them the
+machine's limit estimates, one pass of X·w and one ``np.sort`` of n floats.
 
     python benchmarks/newton_vs_fastsurvivalsvm.py [--sizes 10000 100000 300000] [--large 1000000 10000000]
         [--scale-n 10000000] [--before /tmp/aucopt-before] [--only-scale]
