@@ -227,7 +227,8 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
     """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric;
-    no reduction in the inner loop, which vectorizes)."""
+    no reduction in the inner loop, which vectorizes). ``g`` has M's padded row length (its
+    entries from d on are left 0)."""
     d = w.shape[0]
     Mo = M[o]
     width = Mo.shape[1]  # M's rows are padded with zeros (see stream_csr_full)
