@@ -89,9 +89,9 @@ def test_compare_time_limit_reports_who_hit_it(capsys):
     header = next(i for i, line in enumerate(lines) if line.startswith("solver"))
     assert [line.split()[:2] for line in lines[header + 1:header + 3]] == [["highs", "time_limit"],
                                                                           ["osqp", "time_limit"]]
-    for name in ("highs", "osqp"):
-        assert f"{name}: stopped at the 0.001 s time limit, an approximate point (raise --time-limit to let it " \
-               "finish)" in lines
+    for name in ("highs", "osqp"):  # on a loaded machine the limit may come before a first point
+        assert any(f"{name}: stopped at the 0.001 s time limit, {reached} (raise --time-limit to let it "
+                   "finish)" in lines for reached in ("an approximate point", "before a first point"))
     assert lines[-1] == "max disagreement: none measured (no exact solver reached 'optimal')"
     assert main(["compare", "lp_ranker", "--max-points", "150", "--solvers", "highs", "osqp",
                  "--time-limit", "0.001", "--json"]) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -254,7 +255,8 @@ def _row_note(row: dict[str, Any], time_limit: float | None) -> str | None:
     if row["status"] in ("unavailable", "error") and row["message"]:
         return f"{row['solver']}: {first_line(row['message'])}"
     if row["status"] == "time_limit":
-        return (f"{row['solver']}: stopped at the {time_limit:g} s time limit, an approximate point "
+        reached = "an approximate point" if math.isfinite(row["objective"]) else "before a first point"
+        return (f"{row['solver']}: stopped at the {time_limit:g} s time limit, {reached} "
                 "(raise --time-limit to let it finish)")
     if "has no time limit: ran without" in row["message"]:
         return f"{row['solver']}: {row['message'].split(';')[0]}"

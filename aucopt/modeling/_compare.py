@@ -153,7 +153,8 @@ def iter_compare_solvers(problem_or_formulation: Problem | str | Formulation | C
             yield {**row, "_x": None}
             continue
         if result.status == "time_limit" and limit is not None:
-            note += f"stopped at the {limit:g} s time limit (an approximate point); "
+            reached = "an approximate point" if result.x is not None else "before a first point: no objective"
+            note += f"stopped at the {limit:g} s time limit ({reached}); "
         row.update(status=str(result.status.value), objective=float(result.objective), seconds=result.wall_time,
                    iterations=int(result.iterations or 0), message=note + str(result.message or ""))
         if result.x is not None:
