@@ -79,6 +79,17 @@ def test_compare_survival_csv_and_errors(capsys, tmp_path):
         assert message in capsys.readouterr().err
 
 
+def test_compare_limit_before_a_first_point_says_so(capsys):
+    """A 1 ns limit stops HiGHS before its first point: no objective, and the note does not claim
+    an approximate point."""
+    assert main(["compare", "lp_ranker", "--max-points", "150", "--solvers", "highs", "--time-limit", "1e-9"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("solver"))
+    assert lines[header + 1].split()[:3] == ["highs", "time_limit", "—"]
+    assert ("highs: stopped at the 1e-09 s time limit, before a first point (raise --time-limit to let it finish)"
+            in lines)
+
+
 def test_compare_time_limit_reports_who_hit_it(capsys):
     """A 1 ms limit per solver stops HiGHS and OSQP on the LP Ranker of 150 WDBC points: each row
     says time_limit, a note names the solver, the JSON summary lists them."""
