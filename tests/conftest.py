@@ -151,6 +151,14 @@ def process_client(forked_dask_workers):
     return _CLUSTERS[1].get()
 
 
+@pytest.fixture
+def process_pool():
+    """Taken by a test that fits in joblib's default process pool (``n_jobs=2``): those tests run on
+    one worker (``--dist loadgroup``), where joblib reuses the pool's processes from test to test, so
+    each process imports scikit-learn and aucopt once in the session (about 3 s of CPU each, measured)
+    instead of once per worker that runs such a test."""
+
+
 @pytest.fixture(scope="session")
 def forked_dask_workers():
     """The worker processes of every LocalCluster started from here on are forked from one server
@@ -255,7 +263,7 @@ def docs_build(tmp_path_factory):
 # ----------------------------------------------------------------------------- parallel runs (pytest-xdist)
 #: fixtures worth building once: the tests using them run together on one worker (``--dist loadgroup``)
 _SHARED_FIXTURES = {"docs_build": "docs", "client": "dask", "process_client": "dask", "wheel": "install",
-                    "prefix": "install"}
+                    "prefix": "install", "process_pool": "loky"}
 
 
 def _native_repr_failure(excinfo):

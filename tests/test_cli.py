@@ -650,7 +650,7 @@ def test_survival_csv_and_json_match_the_protocol(tmp_path, capsys, monkeypatch)
     assert document["summary"]["subjects"] == 60 and "km_png" not in document["summary"]
 
 
-def test_survival_n_jobs_changes_only_the_time(tmp_path, capsys, monkeypatch):
+def test_survival_n_jobs_changes_only_the_time(tmp_path, capsys, monkeypatch, process_pool):
     """--n-jobs 2 fits the folds in two worker processes: the same table, number for number."""
     monkeypatch.chdir(tmp_path)
     tables = []

@@ -214,7 +214,7 @@ def test_uno_without_comparable_pairs_before_tau_is_nan():
     assert np.all(np.isnan(result.fold_metrics["uno"]))
 
 
-def test_parallel_folds_give_the_same_metrics():
+def test_parallel_folds_give_the_same_metrics(process_pool):
     X, y = make_data(11)
     kwargs = dict(n_splits=3, n_repeats=2, scoring=["uno", "auc", "ibs"])
     sequential = pooled_cindex_cv(SurvivalRankSVM(alpha=0.1), X, y, **kwargs)

@@ -42,7 +42,7 @@ def three_results():
 @pytest.mark.parametrize("estimator", [SurvivalRankSVM(alpha=0.1),
                                        make_pipeline(StandardScaler(), SurvivalLPRanker(C=1.0, gamma=0.5))],
                          ids=["RankSVM", "pipeline-LPR"])
-def test_parallel_folds_give_the_sequential_results(estimator):
+def test_parallel_folds_give_the_sequential_results(estimator, process_pool):
     X, y = make_data(1)
     kwargs = dict(n_splits=4, n_repeats=2, random_state=3)
     sequential = pooled_cindex_cv(estimator, X, y, n_jobs=1, **kwargs)
@@ -69,7 +69,7 @@ def test_parallel_folds_with_threads_and_a_dataframe():
         np.testing.assert_array_equal(getattr(threaded, name), getattr(sequential, name), err_msg=name)
 
 
-def test_parallel_folds_with_a_progress_bar(capsys):
+def test_parallel_folds_with_a_progress_bar(capsys, process_pool):
     X, y = make_data(3)
     loud = pooled_cindex_cv(SurvivalRankSVM(alpha=0.1), X, y, n_splits=3, n_repeats=2, verbose=1, n_jobs=2)
     assert "CV SurvivalRankSVM" in capsys.readouterr().err
