@@ -99,7 +99,8 @@ RUN_ELSEWHERE = {"formulations.md": "tests/modeling/test_guide.py"}
                                   if page.name not in GENERATED and page.name not in RUN_ELSEWHERE],
                          ids=lambda p: p.name)
 def test_user_guide_code_runs(page, tmp_path):
-    """Every python code block of a docs page runs as written (one fresh process per page)."""
+    """Every python code block of a docs page runs as written (one fresh process per page), and
+    prints no warning: a reader copying the page would take one for a fault."""
     script = _python_blocks(page)
     if not script.strip():
         pytest.skip(f"{page.name} has no python code blocks")
@@ -108,6 +109,7 @@ def test_user_guide_code_runs(page, tmp_path):
     run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, f"the code of docs/{page.name} failed:\n{run.stderr[-4000:]}"
+    assert "Warning:" not in run.stderr, f"the code of docs/{page.name} warns:\n{run.stderr[-4000:]}"
 
 
 def test_pages_run_elsewhere_are_run_there():

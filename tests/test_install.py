@@ -188,10 +188,12 @@ def test_wheel_holds_every_module_and_formulation(wheel):
 # ============================================================================ README and imports
 def test_readme_python_snippets_run(prefix, startup, place):
     """The README's Python, unchanged, after installing the wheel (PYTHONPATH=<prefix>); read from
-    stdin, as a notebook or interactive session started in that directory would see it."""
+    stdin, as a notebook or interactive session started in that directory would see it. It prints
+    no warning."""
     where, cwd = place
-    run([sys.executable, "-"], cwd=cwd, env=env_with(prefix, startup), stdin=readme_python(),
-        what=f"README.md's python blocks (from the {where})")
+    done = run([sys.executable, "-"], cwd=cwd, env=env_with(prefix, startup), stdin=readme_python(),
+               what=f"README.md's python blocks (from the {where})")
+    assert "Warning:" not in done.stderr, f"README.md's python blocks warn (from the {where}):\n{done.stderr[-4000:]}"
 
 
 def test_import_formulations_and_list_them(prefix, startup, place):
