@@ -215,6 +215,13 @@ def test_plot_survival_veterans(docs_build):
         assert len(times) == 8 and np.all(np.diff(times) > 0) and all(0.5 < a <= 1 for a in auc)
 
 
+@pytest.mark.parametrize("name", PLOT_EXAMPLES)
+def test_plot_example_prints_no_warning(name, docs_build):
+    """The gallery shows what an example printed, warnings included: a reader would take one for a fault."""
+    stdout, _figures = gallery_run(docs_build, name)
+    assert "Warning:" not in stdout, f"{name} warns:\n{stdout}"
+
+
 def test_every_plot_example_is_tested():
     tested = {"binary/plot_roc_curves.py", "binary/plot_lp_ranker_wdbc.py",
               "binary/plot_custom_formulation.py", "binary/plot_regularization_path.py",

@@ -81,7 +81,7 @@ plt.show()
 # ``retrain="always"`` re-optimizes all coefficients after every addition so that every step
 # is validated.
 
-sparse = SparseAUC(C=1.0, basis_size=60, retrain="always", n_iter_no_change=20)
+sparse = SparseAUC(C=1.0, basis_size=80, retrain="always", n_iter_no_change=20)
 sparse.fit(X_train, y_train)
 sizes = [record["n_basis"] for record in sparse.path_]
 print(f"grew {len(sizes)} basis vectors, kept {len(sparse.support_)}: validation AUC "
