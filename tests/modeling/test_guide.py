@@ -17,5 +17,6 @@ def test_formulation_guide_code_runs(tmp_path):
     program = "\n\n".join(blocks).replace('@formulation("top_push",', '@formulation("top_push_guide_copy",')
     done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert "Warning:" not in done.stderr, f"the guide's code warns:\n{done.stderr[-3000:]}"  # as every docs page
     assert "Problem('my_ranker', LP" in done.stdout
     assert "optimal" in done.stdout and "scs" in done.stdout
