@@ -366,7 +366,12 @@ class _Validation:
     def evaluate(self, kernel: Kernel, basis_points: np.ndarray, beta: np.ndarray) -> tuple[float, float]:
         """Validation score (AUC, C-index) and mean squared-hinge loss per validation pair."""
         s = kernel(self.X, basis_points) @ beta
-        return float(self.score(self.y, s)), pair_loss(self.pairs, s, "squared_hinge")[0] / self.pairs.total_weight()
+        loss = pair_loss(self.pairs, s, "squared_hinge")[0] / self.pairs.total_weight()
+        # The pair core sums moments (h² W₀ + 2h W₁ + W₂ per anchor), so a loss of 0 comes back as
+        # rounding noise of either sign; were it kept, noise would "improve" on noise and the basis
+        # would keep growing. Below the worst-case rounding error of those sums the loss is 0.
+        noise = len(s) * np.finfo(float).eps * (1.0 + 2.0 * float(np.abs(s).max(initial=0.0))) ** 2
+        return float(self.score(self.y, s)), (loss if loss > noise else 0.0)
 
     def should_stop(self, score: float, loss: float, size: int, beta: np.ndarray, E: float) -> bool:
         """Record a check; True when ``n_iter_no_change`` consecutive checks have not improved."""
@@ -692,9 +697,9 @@ _DOC = dict(
         path_ : list of dict
             One record per addition: ``n_basis``, ``objective`` (E after the addition and any
             re-optimization; non-increasing), ``val_score`` and ``val_loss`` (the validation score
-            of ``val_score_`` and the mean squared-hinge loss per validation pair, at validated
-            re-optimization points, else None), ``retrained``, ``added`` (the row index among the
-            fitting rows).
+            of ``val_score_`` and the mean squared-hinge loss per validation pair, 0 below the
+            rounding error of its sums, at validated re-optimization points, else None),
+            ``retrained``, ``added`` (the row index among the fitting rows).
         n_iter_ : int
             Number of greedy additions performed (``len(path_)``).
         stop_reason_ : {"basis_size", "validation", "no_candidates"}
