@@ -32,6 +32,10 @@ serve every sweep at those scores (the loss and each Hessian product).
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -395,10 +399,11 @@ def _prefix(tree, k, shift, UA, nc, a, c, y, n_uniq, t):
 
 
 @njit(cache=True, nogil=True)
-def _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v, UA, NA, out,
+def _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v, UA, NA, outA,
                     acc):
     """The forward sweep's coarse part and every anchor's contribution: from the end of the time order,
-    points enter a tree over rank blocks; each anchor combines, per piece, its coarse and fine sums."""
+    points enter a tree over rank blocks; each anchor combines, per piece, its coarse and fine sums
+    (its term to ``outA[a]``)."""
     m = rank.shape[0]
     npc, nc = plo.shape[0], yA.shape[0]
     tree = np.zeros(((n_uniq >> shift) + 2) * k)
@@ -423,7 +428,7 @@ def _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k
             pa = apos[a]
             dl, d1, d2, do, na = _anchor_terms(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0,
                                                NA[a] if mode == MATVEC else 0.0)
-            out[pa] += do
+            outA[a] += do
             if mode == LOSS and NA.shape[0]:
                 NA[a] = na
             acc[0] += dl
@@ -436,7 +441,7 @@ def _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k
     """Coarse adjoint part and every partner's contribution: in time order, each anchor adds its rows,
     per cut, from the block after its threshold's block on (a tree over rank blocks); each point
     reads the blocks up to its own, adds its fine sums (left in ``out[pos]`` and ``NP[pos]``) and
-    replaces them by its terms. Runs before the forward part adds to ``out``."""
+    replaces them by its terms."""
     m = rank.shape[0]
     nc = yA.shape[0]
     nb = (n_uniq >> shift) + 1
@@ -472,9 +477,63 @@ def _per_anchor(x, apos):
 
 
 @njit(cache=True, nogil=True)
+def _in_time_order(v, order):
+    """``v[order]`` (empty for an empty ``v``)."""
+    v_pos = np.empty(order.shape[0] if v.shape[0] else 0)
+    for pos in range(v_pos.shape[0]):
+        v_pos[pos] = v[order[pos]]
+    return v_pos
+
+
+@njit(cache=True, nogil=True)
+def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
+                  NA, acc):
+    """The forward sweep, fine part then coarse part; returns each anchor's term (anchor order)."""
+    nc = yA.shape[0]
+    UA = np.zeros(apos.shape[0] * nc * k)  # the fine forward sums per anchor and cut
+    none = np.empty(0)
+    _fine(shift, lists, astart, nc, plo, phi, coef, k, 0, mode, g, w, v_pos, none, none, none, UA, none, none)
+    outA = np.zeros(apos.shape[0])
+    _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos, UA, NA, outA,
+                    acc)
+    return outA
+
+
+@njit(cache=True, nogil=True)
+def _adjoint_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
+                  NP, out_pos):
+    """The adjoint sweep, fine part then coarse part; writes each partner's term to ``out_pos``."""
+    # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
+    gA, waA, vA = _per_anchor(g, apos), _per_anchor(wa, apos), _per_anchor(v_pos, apos)
+    _fine(shift, lists, astart, yA.shape[0], plo, phi, coef, 0, k, mode, g, w, v_pos, waA, gA, vA, np.empty(0), NP,
+          out_pos)
+    _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos, NP, out_pos)
+
+
+@njit(cache=True, nogil=True)
+def _scatter_terms(order, apos, out_pos, outA, out):
+    """``out[order[pos]] +=`` the partner term plus the anchor term of position ``pos``."""
+    for a in range(outA.shape[0]):
+        out_pos[apos[a]] += outA[a]
+    for pos in range(order.shape[0]):
+        out[order[pos]] += out_pos[pos]
+
+
+#: points from which the two halves of a sweep run on two threads (below, a thread's start costs more than it saves)
+THREADED_FROM = 1 << 16
+
+
+def _two_cores() -> bool:
+    """Whether this process may run on at least two cores."""
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except AttributeError:  # not on Linux
+        return (os.cpu_count() or 1) > 1
+
+
 def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
           k_adj, NA, NP, out, acc):
-    """Forward sweep (``k_fwd`` columns, if > 0) then adjoint sweep (``k_adj``, if > 0).
+    """Forward sweep (``k_fwd`` columns, if > 0) and adjoint sweep (``k_adj``, if > 0).
 
     Everything is in time order (position ``pos`` holds point ``order[pos]``) except ``v``
     (read) and ``out`` (added to), which are in point order: gathered and scattered once (the
@@ -483,28 +542,58 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     MATVEC mode; for COUNTS ``NP`` receives the partner-side counts. ``w`` weighs a point as a
     partner, ``wa`` as an anchor (pair weight ``wa_i w_j``); an empty array means weight 1.
     ``lists`` are those of :func:`bucket_lists`.
+
+    The two sweeps share only their read-only inputs (the forward one writes ``NA``, ``acc`` and
+    the anchors' terms, the adjoint one ``NP`` and the partners' terms), so from
+    :data:`THREADED_FROM` points on, with two cores, they run on two threads (the kernels release
+    the GIL); the terms are then added in the same order as on one thread, so the results are
+    the same to the bit.
     """
     m = order.shape[0]
-    nc = yA.shape[0]
-    v_pos = np.empty(m if v.shape[0] else 0)
-    for pos in range(v_pos.shape[0]):
-        v_pos[pos] = v[order[pos]]
+    v_pos = _in_time_order(v, order)
     out_pos = np.zeros(m)
-    # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
-    gA = _per_anchor(g, apos) if k_adj else np.empty(0)
-    waA = _per_anchor(wa, apos) if k_adj else np.empty(0)
-    vA = _per_anchor(v_pos, apos) if k_adj else np.empty(0)
-    UA = np.zeros(apos.shape[0] * nc * k_fwd)  # the fine forward sums per anchor and cut
-    _fine(shift, lists, astart, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v_pos, waA, gA, vA, UA, NP, out_pos)
-    if k_adj > 0:  # first: it reads the fine adjoint sums left in out_pos
-        _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k_adj, mode, g, w, wa, v_pos,
-                        NP, out_pos)
-    if k_fwd > 0:
-        _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k_fwd, mode, g, w, wa, v_pos,
-                        UA, NA, out_pos, acc)
+    outA = np.zeros(0)
+    common = (shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef)
+
+    def forward() -> None:
+        nonlocal outA
+        outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc)
+
+    def adjoint() -> None:
+        _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
+
+    if k_fwd and k_adj and m >= THREADED_FROM and _TWO_CORES:
+        _run_together(adjoint, forward)
+    else:
+        if k_adj:
+            adjoint()
+        if k_fwd:
+            forward()
     if out.shape[0]:
-        for pos in range(m):
-            out[order[pos]] += out_pos[pos]
+        _scatter_terms(order, apos, out_pos, outA, out)
+
+
+def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None:
+    """``first()`` on this thread while ``second()`` runs on another; re-raises the other's error."""
+    error: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            second()
+        except BaseException as exc:  # handed to the calling thread, which re-raises it
+            error.append(exc)
+
+    other = threading.Thread(target=run, name="aucopt-sweep", daemon=True)
+    other.start()
+    try:
+        first()
+    finally:
+        other.join()
+    if error:
+        raise error[0]
+
+
+_TWO_CORES = _two_cores()
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "score_ranks", "stable_argsort", "sweep"]
