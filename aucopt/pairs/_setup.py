@@ -80,7 +80,7 @@ class SuffixPlan:
         order, start = pairs._suffixes()
         self.m = m
         self.order = np.ascontiguousarray(order, dtype=INT)
-        self.aptr, self.apos, self.astart = _sweeps.anchor_lists(self.order, np.ascontiguousarray(start, dtype=INT))
+        self.aptr, self.apos, self.astart = _sweeps.anchor_lists(np.asarray(start, dtype=INT)[self.order])
         self.n_anchors = len(self.apos)
         self.smin = int(self.astart[0]) if self.n_anchors else m
         # one shared suffix (bipartite pairs): the matmat kernels take a prefix-sum path

@@ -165,13 +165,14 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
 
 # ============================================================================ set-up
 @njit(cache=True, nogil=True)
-def anchor_lists(order, start):
+def anchor_lists(start_pos):
     """Anchors grouped by suffix start: ``apos[aptr[p]:aptr[p + 1]]`` are the positions (in the time
-    order) of the anchors whose suffix starts at p, increasing; ``astart`` their starts (all int32)."""
-    m = order.shape[0]
+    order) of the anchors whose suffix starts at p, increasing; ``astart`` their starts (all int32).
+    ``start_pos`` is the suffix start of each position (in time order: both passes read it in order)."""
+    m = start_pos.shape[0]
     aptr = np.zeros(m + 1, np.int32)
     for pos in range(m):
-        s = start[order[pos]]
+        s = start_pos[pos]
         if s < m:
             aptr[s + 1] += 1
     for p in range(m):
@@ -181,7 +182,7 @@ def anchor_lists(order, start):
     astart = np.empty(n_anchors, np.int32)
     fill = aptr[:m].copy()
     for pos in range(m):
-        s = start[order[pos]]
+        s = start_pos[pos]
         if s < m:
             a = fill[s]
             apos[a] = pos
