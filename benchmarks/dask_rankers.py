@@ -109,7 +109,7 @@ def run_dask(n, chunk_rows):
     from distributed import Client, LocalCluster, wait
 
     base = _imports()
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                       memory_limit="8GiB") as cluster, Client(cluster) as client:
         X, event, time_ = _data(n, chunk_rows)
         X, event, time_ = client.persist([X, event, time_])

@@ -276,6 +276,8 @@ def _native_repr_failure(excinfo):
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        if isinstance(item, pytest.DoctestItem):  # a docstring example a user copies prints no warning
+            item.add_marker(pytest.mark.filterwarnings("error"))
         groups = {group for fixture, group in _SHARED_FIXTURES.items() if fixture in item.fixturenames}
         if groups:
             item.add_marker(pytest.mark.xdist_group(sorted(groups)[0]))

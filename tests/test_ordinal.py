@@ -385,7 +385,7 @@ def test_rank_svm_multipartite_on_dask_equals_in_memory():
     X, y = ordinal_data(n=80, seed=6)
     options = {"target": "multipartite"}
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster):
         lazy = RankSVM(alpha=0.05, pair_options=options).fit(da.from_array(X, chunks=(20, 3)), y)
         score = lazy.score(da.from_array(X, chunks=(20, 3)), da.from_array(y, chunks=20))
     memory = RankSVM(alpha=0.05, pair_options=options).fit(X, y)

@@ -285,7 +285,7 @@ class DaskRowOperator:
     >>> from distributed import Client, LocalCluster
     >>> from aucopt.distributed import DaskRowOperator
     >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-    ...                   dashboard_address=None) as cluster, Client(cluster) as client:
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
     ...     X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(2, 2))
     ...     op = DaskRowOperator(X)
     ...     (op @ np.array([1.0, 0.0])).tolist(), (op.T @ np.ones(6)).tolist()
@@ -622,7 +622,7 @@ def fit_dask_linear_ranker(estimator, X, y, sample_weight=None, alpha_path=None)
     >>> rng = np.random.default_rng(0)
     >>> X_np = rng.normal(size=(200, 3)); y = (X_np[:, 0] + 0.5 * rng.normal(size=200) > 0).astype(int)
     >>> with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-    ...                   dashboard_address=None) as cluster, Client(cluster) as client:
+    ...                   dashboard_address=":0") as cluster, Client(cluster) as client:
     ...     model = RankSVM(alpha=0.01).fit(da.from_array(X_np, chunks=(50, 3)), y)
     ...     ran_on_worker = model.distributed_stats_["coordinator"] in cluster.workers[0].address
     >>> ran_on_worker

@@ -486,10 +486,9 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     >>> chunked = LPRanker(C=0.1, gamma=0.01, method="chunking", random_state=0).fit(X_train, y_train)
     >>> bool(abs(chunked.objective_ - model.objective_) <= 1e-6 * model.objective_)
     True
-    >>> sub = LPRanker(C=0.1, gamma=0.01, method="subgradient", max_iter=300,
-    ...                support_threshold=1e-3).fit(X_train, y_train)
-    >>> sub.n_iter_ <= 300, bool(sub.objective_ >= model.objective_ * (1 - 1e-9))
-    (True, True)
+    >>> sub = LPRanker(C=0.1, gamma=0.01, method="subgradient", support_threshold=1e-3).fit(X_train, y_train)
+    >>> bool(model.objective_ * (1 - 1e-9) <= sub.objective_ <= model.objective_ * (1 + 1e-3))
+    True
     """
 
     _parameter_constraints: ClassVar[dict] = {**_LPRankerModel._parameter_constraints, **POS_LABEL_CONSTRAINT,

@@ -567,6 +567,7 @@ class Problem:
         Examples
         --------
         >>> import os, tempfile
+        >>> from pathlib import Path
         >>> import numpy as np
         >>> import scipy.sparse as sp
         >>> from aucopt import Problem
@@ -574,7 +575,7 @@ class Problem:
         ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf),
         ...              blocks={"x": slice(0, 2)}, name="tiny")
         >>> path = lp.write(os.path.join(tempfile.mkdtemp(), "tiny.lp"))
-        >>> print(open(path).read().split("st")[0].splitlines()[-1])
+        >>> print(Path(path).read_text().split("st")[0].splitlines()[-1])
          obj: +1 x(0) +2 x(1)
         """
         from ._files import write_problem
@@ -659,6 +660,7 @@ class Problem:
         Examples
         --------
         >>> import os, tempfile
+        >>> from pathlib import Path
         >>> import numpy as np
         >>> import scipy.sparse as sp
         >>> from aucopt import Problem
@@ -666,7 +668,7 @@ class Problem:
         ...              row_upper=np.array([np.inf]), col_lower=np.zeros(2), col_upper=np.full(2, np.inf),
         ...              blocks={"x": slice(0, 2)})
         >>> path = os.path.join(tempfile.mkdtemp(), "tiny.sol")
-        >>> _ = open(path, "w").write("# Solution for model tiny\\nx(0) 1\\n")
+        >>> _ = Path(path).write_text("# Solution for model tiny\\nx(0) 1\\n")
         >>> lp.read_solution(path), lp.objective(lp.read_solution(path))
         (array([1., 0.]), 1.0)
         """

@@ -332,7 +332,7 @@ def dask_client():
     pytest.importorskip("dask.array")
     distributed = pytest.importorskip("dask.distributed")
     client = distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
-                                dashboard_address=None)
+                                dashboard_address=":0")
     yield client
     client.close()
 
