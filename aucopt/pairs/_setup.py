@@ -123,7 +123,7 @@ class PairCore:
         self.order, self.n_anchors, self.s0 = self.plan.order, self.plan.n_anchors, self.plan.s0
         if self.n_anchors == 0:
             return
-        f_pos = f[self.order]  # scores in time order
+        f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
         self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
         self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,

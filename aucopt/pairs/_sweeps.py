@@ -478,12 +478,10 @@ def _per_anchor(x, apos):
 
 
 @njit(cache=True, nogil=True)
-def _in_time_order(v, order):
-    """``v[order]`` (empty for an empty ``v``)."""
-    v_pos = np.empty(order.shape[0] if v.shape[0] else 0)
-    for pos in range(v_pos.shape[0]):
+def _gather(v, order, v_pos, lo, hi):
+    """``v_pos[lo:hi] = v[order[lo:hi]]``."""
+    for pos in range(lo, hi):
         v_pos[pos] = v[order[pos]]
-    return v_pos
 
 
 @njit(cache=True, nogil=True)
@@ -512,11 +510,16 @@ def _adjoint_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo,
 
 
 @njit(cache=True, nogil=True)
-def _scatter_terms(order, apos, out_pos, outA, out):
-    """``out[order[pos]] +=`` the partner term plus the anchor term of position ``pos``."""
+def _add_anchor_terms(apos, outA, out_pos):
+    """Each anchor's term onto its position's partner term."""
     for a in range(outA.shape[0]):
         out_pos[apos[a]] += outA[a]
-    for pos in range(order.shape[0]):
+
+
+@njit(cache=True, nogil=True)
+def _scatter(order, out_pos, out, lo, hi):
+    """``out[order[pos]] += out_pos[pos]`` for the positions ``lo <= pos < hi``."""
+    for pos in range(lo, hi):
         out[order[pos]] += out_pos[pos]
 
 
@@ -547,11 +550,12 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     The two sweeps share only their read-only inputs (the forward one writes ``NA``, ``acc`` and
     the anchors' terms, the adjoint one ``NP`` and the partners' terms), so from
     :data:`THREADED_FROM` points on, with two cores, they run on two threads (the kernels release
-    the GIL); the terms are then added in the same order as on one thread, so the results are
-    the same to the bit.
+    the GIL), and so do the halves of the gather of ``v`` and of the scatter to ``out``; the terms
+    are added in the same order as on one thread, so the results are the same to the bit.
     """
     m = order.shape[0]
-    v_pos = _in_time_order(v, order)
+    threaded = m >= THREADED_FROM and _TWO_CORES
+    v_pos = in_time_order(v, order) if v.shape[0] else v
     out_pos = np.zeros(m)
     outA = np.zeros(0)
     common = (shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef)
@@ -563,7 +567,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     def adjoint() -> None:
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
 
-    if k_fwd and k_adj and m >= THREADED_FROM and _TWO_CORES:
+    if k_fwd and k_adj and threaded:
         _run_together(adjoint, forward)
     else:
         if k_adj:
@@ -571,7 +575,26 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
         if k_fwd:
             forward()
     if out.shape[0]:
-        _scatter_terms(order, apos, out_pos, outA, out)
+        _add_anchor_terms(apos, outA, out_pos)
+        _by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m, threaded)
+
+
+def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``v[order]`` for a permutation ``order`` (float64; its halves on two threads from
+    :data:`THREADED_FROM` entries on, with two cores)."""
+    m = order.shape[0]
+    v_pos = np.empty(m)
+    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m, m >= THREADED_FROM and _TWO_CORES)
+    return v_pos
+
+
+def _by_halves(part: Callable[[int, int], None], m: int, threaded: bool) -> None:
+    """``part(0, m)``, or ``part(0, m // 2)`` and ``part(m // 2, m)`` on two threads (the two halves
+    of a gather or scatter by a permutation touch disjoint entries)."""
+    if threaded:
+        _run_together(lambda: part(0, m // 2), lambda: part(m // 2, m))
+    else:
+        part(0, m)
 
 
 def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None:
@@ -597,4 +620,5 @@ def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None
 _TWO_CORES = _two_cores()
 
 
-__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "score_ranks", "stable_argsort", "sweep"]
+__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "in_time_order", "score_ranks",
+           "stable_argsort", "sweep"]
