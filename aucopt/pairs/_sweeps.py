@@ -32,7 +32,6 @@ serve every sweep at those scores (the loss and each Hessian product).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 
@@ -527,12 +526,12 @@ def _scatter(order, out_pos, out, lo, hi):
 THREADED_FROM = 1 << 16
 
 
-def _two_cores() -> bool:
-    """Whether this process may run on at least two cores."""
-    try:
-        return len(os.sched_getaffinity(0)) > 1
-    except AttributeError:  # not on Linux
-        return (os.cpu_count() or 1) > 1
+def _two_threads() -> bool:
+    """Whether a sweep may use two threads: numba's thread count is at least 2 (``NUMBA_NUM_THREADS``:
+    by default the cores this process may use; joblib's workers set it to their share of the cores)."""
+    from numba import config
+
+    return int(config.NUMBA_NUM_THREADS) >= 2  # type: ignore[attr-defined]  # set from the environment at import
 
 
 def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
@@ -549,12 +548,12 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
 
     The two sweeps share only their read-only inputs (the forward one writes ``NA``, ``acc`` and
     the anchors' terms, the adjoint one ``NP`` and the partners' terms), so from
-    :data:`THREADED_FROM` points on, with two cores, they run on two threads (the kernels release
+    :data:`THREADED_FROM` points on, when numba may use two threads, they run on two threads (the kernels release
     the GIL), and so do the halves of the gather of ``v`` and of the scatter to ``out``; the terms
     are added in the same order as on one thread, so the results are the same to the bit.
     """
     m = order.shape[0]
-    threaded = m >= THREADED_FROM and _TWO_CORES
+    threaded = m >= THREADED_FROM and _TWO_THREADS
     v_pos = in_time_order(v, order) if v.shape[0] else v
     out_pos = np.zeros(m)
     outA = np.zeros(0)
@@ -581,10 +580,10 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
 
 def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
     """``v[order]`` for a permutation ``order`` (float64; its halves on two threads from
-    :data:`THREADED_FROM` entries on, with two cores)."""
+    :data:`THREADED_FROM` entries on, when numba may use two threads)."""
     m = order.shape[0]
     v_pos = np.empty(m)
-    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m, m >= THREADED_FROM and _TWO_CORES)
+    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m, m >= THREADED_FROM and _TWO_THREADS)
     return v_pos
 
 
@@ -617,7 +616,7 @@ def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None
         raise error[0]
 
 
-_TWO_CORES = _two_cores()
+_TWO_THREADS = _two_threads()
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "in_time_order", "score_ranks",

@@ -122,7 +122,7 @@ def test_large_tied_instance_equals_the_reference(kind):
 
 @pytest.mark.parametrize("kind", ["bipartite", "survival_weighted"])
 def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, monkeypatch):
-    """From THREADED_FROM points on (with two cores) the forward and adjoint sweeps run on two
+    """From THREADED_FROM points on (when numba may use two threads) the forward and adjoint sweeps run on two
     threads; the terms are added in the same order, so every result is the same to the bit."""
     from aucopt.pairs import _sweeps
 
@@ -148,7 +148,7 @@ def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, monkeypatch
     run = _sweeps._run_together
     monkeypatch.setattr(_sweeps, "_run_together", lambda *halves: (together.append(1), run(*halves)))
     monkeypatch.setattr(_sweeps, "THREADED_FROM", 0)
-    monkeypatch.setattr(_sweeps, "_TWO_CORES", True)
+    monkeypatch.setattr(_sweeps, "_TWO_THREADS", True)
     two = results()
     assert len(together) >= 2 * len(LOSS_SPECS[1:])  # the loss and every Hessian product
     for a, b in zip(one, two, strict=True):
@@ -166,3 +166,14 @@ def test_an_error_on_the_other_thread_reaches_the_caller():
     with pytest.raises(ValueError, match="other thread"):
         _run_together(lambda: ran.append(1), fails)
     assert ran == [1]
+
+
+@pytest.mark.parametrize(("numba_threads", "two"), [(1, False), (2, True), (8, True)])
+def test_numba_thread_count_decides_whether_a_sweep_uses_two_threads(numba_threads, two, monkeypatch):
+    """``NUMBA_NUM_THREADS=1`` (what joblib's workers get when they share the cores) keeps the sweeps on one thread."""
+    from numba import config
+
+    from aucopt.pairs import _sweeps
+
+    monkeypatch.setattr(config, "NUMBA_NUM_THREADS", numba_threads)
+    assert _sweeps._two_threads() is two
