@@ -140,7 +140,8 @@ def test_method_options_need_an_explicit_method(cancer):
 def test_subgradient_stops_at_the_time_limit(cancer):
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
     slow = {"callback": lambda record: time.sleep(0.002)}  # every iteration takes at least 2 ms
-    free = LPRanker(gamma=1.0, method="subgradient", max_iter=300, tol=1e-12, method_options=slow).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=300 before"):  # tol=1e-12: the limit is what stops it
+        free = LPRanker(gamma=1.0, method="subgradient", max_iter=300, tol=1e-12, method_options=slow).fit(X, y)
     assert free.method_result_.iterations > 100  # 0.2 s or more: the limit below binds
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         capped = LPRanker(gamma=1.0, method="subgradient", max_iter=300, tol=1e-12, method_options=slow,

@@ -17,6 +17,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import get_scorer, roc_auc_score
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, cross_val_score
@@ -813,14 +814,16 @@ def test_max_iter_bounds_subgradient_iterations_and_chunking_passes(cancer):
         run = LPRanker(C=10.0, gamma=1.0, method="subgradient", max_iter=m,
                        method_options={"rule": "constant"}).fit(X, y)
         assert run.n_iter_ == len(run.method_result_.history) == m
-    dynamic = LPRanker(C=10.0, gamma=1.0, method="subgradient", max_iter=25).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=25 before its stopping rule"):
+        dynamic = LPRanker(C=10.0, gamma=1.0, method="subgradient", max_iter=25).fit(X, y)
     assert dynamic.n_iter_ <= 25 and len(dynamic.method_result_.history) <= 25
 
     options = {"n_chunks": 3, "scheme": 2, "top_k": 5}
     free = LPRanker(C=10.0, gamma=1.0, method="chunking", random_state=0, method_options=options).fit(X, y)
     assert free.n_iter_ == free.method_result_.passes > 1  # the bound below is not vacuous
-    capped = LPRanker(C=10.0, gamma=1.0, method="chunking", random_state=0, max_iter=1,
-                      method_options=options).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 passes"):
+        capped = LPRanker(C=10.0, gamma=1.0, method="chunking", random_state=0, max_iter=1,
+                          method_options=options).fit(X, y)
     assert capped.n_iter_ == capped.method_result_.passes == 1
     assert capped.method_result_.n_solves == 3
     assert capped.objective_ >= free.objective_ * (1 - 1e-9)  # stopped early: not below the optimum

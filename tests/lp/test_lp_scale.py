@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler, minmax_scale
@@ -323,7 +324,8 @@ def test_hinge_value_and_subgradient_match_brute_force(name, K, pairs, brute, al
     alpha_next = np.maximum(alpha - s * g_ref / np.linalg.norm(g_ref), 0.0)  # normalized step
     assert run.history[1]["objective"] == pytest.approx(brute_F(K, y, i, j, w, C, alpha_next), rel=1e-9)
     # and the dynamic (Polyak) step is step0 · target_frac · F / ‖g‖²
-    run = subgradient(K, pairs, C, rule="dynamic", step0=1.5, target_frac=0.2, max_iter=1, alpha0=alpha)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 before"):
+        run = subgradient(K, pairs, C, rule="dynamic", step0=1.5, target_frac=0.2, max_iter=1, alpha0=alpha)
     assert run.history[0]["step"] == pytest.approx(1.5 * 0.2 * F_ref / float(g_ref @ g_ref), rel=1e-9)
 
 
@@ -510,7 +512,8 @@ def test_survival_estimators_chunking_and_subgradient():
     # the LP has several optimal vertices (the objective above is the certificate); two optima
     # may order a few tied-margin pairs differently
     assert chunk.score(X, y) == pytest.approx(full.score(X, y), abs=5e-3)
-    sub = SurvivalLPRanker(C=0.1, gamma=1.0, method="subgradient", max_iter=400).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=400 before"):
+        sub = SurvivalLPRanker(C=0.1, gamma=1.0, method="subgradient", max_iter=400).fit(X, y)
     assert sub.method_result_.iterations == sub.n_iter_ <= 400
     i, j = brute_survival(event, time)
     K = rbf_kernel(X, gamma=1.0)
@@ -675,7 +678,6 @@ def test_chunking_rejects_booleans_as_counts(small, no_solver_work, key):
 
 
 def test_subgradient_max_iter_before_step_rule_warns():
-    from sklearn.exceptions import ConvergenceWarning
     from sklearn.metrics.pairwise import rbf_kernel
     X, y = make_classification(n_samples=40, random_state=0)
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
@@ -703,7 +705,6 @@ def test_chunking_on_near_identity_kernel_survives_failed_warm_starts(noisy, max
     the run certifies the full LP's optimum."""
     import warnings
 
-    from sklearn.exceptions import ConvergenceWarning
     X, y = noisy
     F_full = _full_lp_objective(X, y, 1.0, 1.0)
     with warnings.catch_warnings():
@@ -720,7 +721,6 @@ def test_chunking_stopped_by_max_iter_says_so(noisy):
     """Two pairs added per chunk cannot reach the optimum in one pass: the status is
     iteration_limit, a ConvergenceWarning names max_iter, and the objective is above the full
     LP's (the issue's report: 'optimal' at 9705 against 5330). With enough passes: optimal."""
-    from sklearn.exceptions import ConvergenceWarning
     X, y = noisy
     F_full = _full_lp_objective(X, y, 1.0, 0.01)
     options = {"n_chunks": 8, "scheme": 2, "top_k": 2}
@@ -737,7 +737,6 @@ def test_chunking_stopped_by_max_iter_says_so(noisy):
 
 
 def test_chunking_function_reports_iteration_limit(noisy):
-    from sklearn.exceptions import ConvergenceWarning
     X, y = noisy
     K, pairs = rbf_kernel(X, gamma=0.01), PairSet.bipartite(y)
     with pytest.warns(ConvergenceWarning, match="max_iter=2"):

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize, minimize_scalar
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import train_test_split
@@ -323,7 +324,8 @@ def test_sklearn_basics(cancer_split):
     assert clone(est).get_params() == est.get_params()
     est.set_params(kappa=7)
     assert est.get_params()["kappa"] == 7
-    est.fit(Xtr, ytr)
+    with pytest.warns(ConvergenceWarning, match="basis_size=5"):
+        est.fit(Xtr, ytr)
     assert est.decision_function(Xte).shape == (len(Xte),)
     assert set(est.predict(Xte)) <= {0, 1}
     assert est.support_vectors_.shape == (len(est.support_), Xtr.shape[1])
@@ -441,7 +443,6 @@ def _checks(model):
 def test_basis_size_limit_before_validation_rule_warns(cancer_split):
     import warnings
 
-    from sklearn.exceptions import ConvergenceWarning
     Xtr, _, ytr, _ = cancer_split
     message = r"basis_size=3 before its validation stopping rule.*Raise basis_size"
     with pytest.warns(ConvergenceWarning, match=message) as record:
@@ -466,7 +467,6 @@ def test_basis_size_limit_before_validation_rule_warns(cancer_split):
 def test_newton_max_iter_in_retrains_warns(cancer_split):
     import warnings
 
-    from sklearn.exceptions import ConvergenceWarning
     Xtr, _, ytr, _ = cancer_split
     with pytest.warns(ConvergenceWarning, match=r"Newton re-optimizations .* max_iter=1 .*Raise max_iter"):
         capped = SparseAUC(0.01, basis_size=6, kappa=10, validation_fraction=0, max_iter=1).fit(Xtr, ytr)
