@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._validation import check_finite_1d, survival_arrays
-from .pairs import survival_pair_arrays
+from .pairs import survival_pair_arrays, time_order
 
 __all__ = [
     "BINARY_PAIR_OPTIONS",
@@ -58,7 +58,9 @@ def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_wei
     if sample_weight is not None:
         weight = np.asarray(sample_weight, float)
         scores, positive, weight = scores[weight > 0], positive[weight > 0], weight[weight > 0]
-    order = np.argsort(scores)  # the order inside a run of equal scores is immaterial: cuts fall between runs
+    # the order inside a run of equal scores is immaterial (cuts fall between runs); the pair sets'
+    # stable sort, by packed integer keys from 65,536 scores on, is about three times numpy's argsort
+    order = time_order(np.asarray(scores, dtype=float))
     s, pos = scores[order], positive[order]
     # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on,
     # i.e. (total positive weight) + Σ_{<k} (negative − positive weight)

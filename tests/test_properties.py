@@ -387,9 +387,12 @@ def test_cli_survival_checks_top_before_the_cross_validation(top, capsys, monkey
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(1, 30), levels=st.integers(1, 6), weighted=st.booleans(), seed=st.integers(0, 10_000))
-def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weighted, seed):
-    """Brute force over every cut between distinct scores (and beyond both ends), tied scores included."""
+@given(n=st.integers(1, 30), levels=st.integers(1, 6), weighted=st.booleans(), seed=st.integers(0, 10_000),
+       packed=st.booleans())
+def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weighted, seed, packed):
+    """Brute force over every cut between distinct scores (and beyond both ends), tied scores included;
+    with ``packed``, the scores are sorted as from 65,536 of them on (by packed integer keys)."""
+    import aucopt.pairs._survival
     from aucopt._targets import best_accuracy_threshold
 
     rng = np.random.default_rng(seed)
@@ -398,7 +401,10 @@ def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weig
     weight = rng.integers(0, 4, n).astype(float) if weighted else np.ones(n)
     if not weight.any():
         weight[0] = 1.0
-    threshold = best_accuracy_threshold(scores, positive, weight if weighted else None)
+    with pytest.MonkeyPatch.context() as patch:
+        if packed:
+            patch.setattr(aucopt.pairs._survival, "PACKED_SORT_FROM", 0)
+        threshold = best_accuracy_threshold(scores, positive, weight if weighted else None)
 
     def accuracy(tau):
         return float(weight @ ((scores > tau) == positive))
