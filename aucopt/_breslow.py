@@ -176,11 +176,13 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
-    from .pairs import time_order  # the pair sets' sort (packed integer keys for large n)
+    from .pairs import reordered, time_order  # the pair sets' sort and gather (compiled for large n)
 
-    order = time_order(time)[::-1]  # descending: a prefix holds each risk set (a tie group's order is immaterial)
-    s_desc, w_desc, e_desc = s[order], w[order], event[order]
-    unique_times, group_end, d = _kernels.tie_groups(np.ascontiguousarray(time[order]), w_desc * e_desc)
+    # descending: a prefix holds each risk set (a tie group's order is immaterial)
+    order = np.ascontiguousarray(time_order(time)[::-1])
+    s_desc, e_desc = reordered(s, order), event[order]
+    w_desc = w if sample_weight is None else reordered(w, order)  # ones need no reordering
+    unique_times, group_end, d = _kernels.tie_groups(reordered(time, order), w_desc * e_desc)
     scale = float(np.std(s)) or 1.0
     centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
     if coef is None:  # standardized scores: β̃ = β · scale

@@ -12,8 +12,9 @@ A new kind of pair set is a new constructor here returning one of the two storag
 
 Besides ``__all__``, the helpers other subpackages share are public here: :func:`check_groups`
 (per-point group indices), :func:`ordinal_codes` (dense codes of ordinal labels),
-:func:`time_order` (the stable order of survival times, by packed integer keys for large n) and
-:data:`CAPPED_FLOOR` (the floor of the ``"capped"`` time weight).
+:func:`time_order` (the stable order of survival times, by packed integer keys for large n),
+:func:`reordered` (``v[order]``, on two threads for large n) and :data:`CAPPED_FLOOR` (the floor
+of the ``"capped"`` time weight).
 """
 
 from ._labels import check_groups as check_groups  # public, outside __all__: shared with aucopt.base
@@ -22,6 +23,7 @@ from ._pairset import PairSet
 from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES
 from ._survival import CAPPED_FLOOR as CAPPED_FLOOR
 from ._survival import SURVIVAL_VARIANTS, TIME_WEIGHTS, survival_pair_arrays
+from ._survival import reordered as reordered  # shared with aucopt._breslow
 from ._survival import time_order as time_order  # shared with aucopt._breslow
 
 __all__ = [
