@@ -553,7 +553,6 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     are added in the same order as on one thread, so the results are the same to the bit.
     """
     m = order.shape[0]
-    threaded = m >= THREADED_FROM and _TWO_THREADS
     v_pos = in_time_order(v, order) if v.shape[0] else v
     out_pos = np.zeros(m)
     outA = np.zeros(0)
@@ -566,7 +565,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     def adjoint() -> None:
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
 
-    if k_fwd and k_adj and threaded:
+    if k_fwd and k_adj and _threaded(m):
         _run_together(adjoint, forward)
     else:
         if k_adj:
@@ -575,7 +574,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
             forward()
     if out.shape[0]:
         _add_anchor_terms(apos, outA, out_pos)
-        _by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m, threaded)
+        _by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m)
 
 
 def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -583,14 +582,19 @@ def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
     :data:`THREADED_FROM` entries on, when numba may use two threads)."""
     m = order.shape[0]
     v_pos = np.empty(m)
-    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m, m >= THREADED_FROM and _TWO_THREADS)
+    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m)
     return v_pos
 
 
-def _by_halves(part: Callable[[int, int], None], m: int, threaded: bool) -> None:
-    """``part(0, m)``, or ``part(0, m // 2)`` and ``part(m // 2, m)`` on two threads (the two halves
-    of a gather or scatter by a permutation touch disjoint entries)."""
-    if threaded:
+def _threaded(m: int) -> bool:
+    """Whether work over ``m`` points is split between two threads."""
+    return m >= THREADED_FROM and _TWO_THREADS
+
+
+def _by_halves(part: Callable[[int, int], None], m: int) -> None:
+    """``part(0, m)``, or, when :func:`_threaded`, ``part(0, m // 2)`` and ``part(m // 2, m)`` on two
+    threads (the two halves of a gather or scatter by a permutation touch disjoint entries)."""
+    if _threaded(m):
         _run_together(lambda: part(0, m // 2), lambda: part(m // 2, m))
     else:
         part(0, m)
