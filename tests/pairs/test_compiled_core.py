@@ -9,6 +9,8 @@ times (tied times with events and censoring), heavy censoring, and zero / intege
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 import reference_core as ref
@@ -16,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aucopt import PairSet
-from aucopt.pairs import core
+from aucopt.pairs import _sweeps, core
 
 LOSS_SPECS = [("hinge", 0.5), ("squared_hinge", 0.5), ("smoothed_hinge", 0.25), ("smoothed_hinge", 0.5),
               ("smoothed_hinge", 1.0), ("smoothed_hinge", 0.3)]
@@ -51,14 +53,31 @@ def tied_instances(draw, max_m=60):
     return pairs, f, v
 
 
+@contextmanager
+def blocked(on):
+    """With ``on``, every sweep takes the blocked path (coarse and fine parts), which the core itself
+    chooses only above ``COARSE_ONLY`` distinct scores: more than these small instances have."""
+    default = _sweeps.COARSE_ONLY
+    _sweeps.COARSE_ONLY = 0 if on else default
+    try:
+        yield
+    finally:
+        _sweeps.COARSE_ONLY = default
+
+
 def _scale(pairs, f):
     w = np.ones(pairs.n_points) if pairs.point_weights is None else pairs.point_weights
     return 1.0 + pairs.total_weight() * (4.0 + np.abs(f).max() ** 2) * (1 + w.max())
 
 
 @settings(max_examples=300, deadline=None)
-@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS))
-def test_compiled_loss_hessian_and_counts_equal_the_reference(inst, spec):
+@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS), blocks=st.booleans())
+def test_compiled_loss_hessian_and_counts_equal_the_reference(inst, spec, blocks):
+    with blocked(blocks):
+        _loss_hessian_and_counts_equal_the_reference(inst, spec)
+
+
+def _loss_hessian_and_counts_equal_the_reference(inst, spec):
     pairs, f, v = inst
     name, eps = spec
     scale = _scale(pairs, f) * (1 + np.abs(v).max()) ** 2
@@ -82,13 +101,14 @@ def test_compiled_loss_hessian_and_counts_equal_the_reference(inst, spec):
 
 
 @settings(max_examples=100, deadline=None)
-@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS))
-def test_line_derivatives_equal_reference_c_and_q(inst, spec):
+@given(inst=tied_instances(), spec=st.sampled_from(LOSS_SPECS), blocks=st.booleans())
+def test_line_derivatives_equal_reference_c_and_q(inst, spec, blocks):
     """φ'(0) = cᵀv and φ''(0) = vᵀQ(v) with c and Q from the reference core."""
     pairs, f, v = inst
     name, eps = spec
     scale = _scale(pairs, f) * (1 + np.abs(v).max()) ** 2
-    L, d1, d2 = core.pair_line_derivatives(pairs, f, v, name, eps)
+    with blocked(blocks):
+        L, d1, d2 = core.pair_line_derivatives(pairs, f, v, name, eps)
     L0, c0 = ref.pair_loss(pairs, f, name, eps)
     np.testing.assert_allclose(L, L0, rtol=1e-12, atol=1e-12 * scale)
     np.testing.assert_allclose(d1, c0 @ v, rtol=1e-10, atol=1e-11 * scale)
@@ -96,8 +116,9 @@ def test_line_derivatives_equal_reference_c_and_q(inst, spec):
     np.testing.assert_allclose(d2, q, rtol=1e-10, atol=1e-11 * scale)
 
 
+@pytest.mark.parametrize("blocks", [False, True])
 @pytest.mark.parametrize("kind", ["bipartite", "survival"])
-def test_large_tied_instance_equals_the_reference(kind):
+def test_large_tied_instance_equals_the_reference(kind, blocks):
     """m = 20,000 with heavy ties in scores and times: deep Fenwick trees, many rank groups."""
     rng = np.random.default_rng(8)
     m = 20_000
@@ -110,22 +131,23 @@ def test_large_tied_instance_equals_the_reference(kind):
     v = rng.standard_normal(m)
     for name, eps in LOSS_SPECS:
         L0, c0 = ref.pair_loss(pairs, f, name, eps)
-        L1, c1 = core.pair_loss(pairs, f, name, eps)
+        with blocked(blocks):
+            L1, c1 = core.pair_loss(pairs, f, name, eps)
+            Q1 = core.pair_loss_and_hessian(pairs, f, name, eps)[2].matvec(v) if name != "hinge" else None
         scale = np.abs(c0).sum()
         assert pytest.approx(L0, rel=1e-11) == L1
         np.testing.assert_allclose(c1, c0, rtol=1e-10, atol=1e-12 * scale)
         if name != "hinge":
             Q0 = ref.PairHessian(pairs, f, name, eps).matvec(v)
-            Q1 = core.pair_loss_and_hessian(pairs, f, name, eps)[2].matvec(v)
             np.testing.assert_allclose(Q1, Q0, rtol=1e-10, atol=1e-12 * np.abs(Q0).sum())
 
 
+@pytest.mark.parametrize("blocks", [False, True])
 @pytest.mark.parametrize("kind", ["bipartite", "survival_weighted"])
-def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, monkeypatch):
+def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, blocks, monkeypatch):
     """From THREADED_FROM points on (when numba may use two threads) the forward and adjoint sweeps run on two
     threads; the terms are added in the same order, so every result is the same to the bit."""
-    from aucopt.pairs import _sweeps
-
+    monkeypatch.setattr(_sweeps, "COARSE_ONLY", 0 if blocks else _sweeps.COARSE_ONLY)
     rng = np.random.default_rng(5)
     m = 3_000
     if kind == "bipartite":
