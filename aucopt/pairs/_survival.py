@@ -66,6 +66,8 @@ def harrell_suffixes(event: np.ndarray, time: np.ndarray) -> tuple[np.ndarray, n
     m = len(event)
     # Sort by time, events first inside a tied time (then by index): an event's partners form a suffix.
     order = time_order(time)
+    if m >= PACKED_SORT_FROM:  # the same in one compiled pass
+        return order, _sweeps.harrell_starts(order, reordered(np.asarray(time, dtype=float), order), event[order])
     t_sorted = time[order]
     e_sorted = event[order]
     new = np.ones(m, dtype=bool)  # position q starts a new time

@@ -175,6 +175,43 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
 
 # ============================================================================ set-up
 @njit(cache=True, nogil=True)
+def harrell_starts(order, t_sorted, e_sorted):
+    """Harrell's suffix starts from ``order`` (the stable time order) and the times and events in that
+    order. ``order`` is reordered in place so that the events come first inside each tied time (each
+    part still by index): an event's partners are ``order[start:]`` from the first position after
+    its time's events; a censored subject anchors none (``start = m``). One pass over the time
+    order; ``start`` is written per subject."""
+    m = order.shape[0]
+    start = np.empty(m, np.int64)
+    spare = np.empty(0, np.int64)  # the tied censored subjects of one time, while its events move up
+    q = 0
+    while q < m:
+        r = q + 1
+        while r < m and t_sorted[r] == t_sorted[q]:
+            r += 1
+        n_events = 0
+        if r - q > 1:  # a tied time: events first, each part in its order
+            if spare.shape[0] < r - q:
+                spare = np.empty(max(r - q, 2 * spare.shape[0]), np.int64)
+            n_spare = 0
+            for p in range(q, r):
+                if e_sorted[p]:
+                    order[q + n_events] = order[p]
+                    n_events += 1
+                else:
+                    spare[n_spare] = order[p]
+                    n_spare += 1
+            for p in range(n_spare):
+                order[q + n_events + p] = spare[p]
+            for p in range(q, r):
+                start[order[p]] = q + n_events if p < q + n_events else m
+        else:
+            start[order[q]] = q + 1 if e_sorted[q] else m
+        q = r
+    return start
+
+
+@njit(cache=True, nogil=True)
 def anchor_lists(start_pos):
     """Anchors grouped by suffix start: ``apos[aptr[p]:aptr[p + 1]]`` are the positions (in the time
     order) of the anchors whose suffix starts at p, increasing; ``astart`` their starts (all int32).
@@ -645,5 +682,5 @@ def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None
 _TWO_THREADS = _two_threads()
 
 
-__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "in_time_order", "score_ranks",
-           "stable_argsort", "sweep"]
+__all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "harrell_starts", "in_time_order",
+           "score_ranks", "stable_argsort", "sweep"]

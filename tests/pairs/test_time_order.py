@@ -35,3 +35,21 @@ def test_large_pair_sets_take_the_same_suffixes_and_censoring_curve(monkeypatch,
         np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(_survival.censoring_survival_at(event, time, None, at), curve)
     np.testing.assert_array_equal(_survival.time_order(time), np.argsort(time, kind="stable"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, -0.0, 0.5, 1.0, 2.0]), st.booleans()), max_size=40))
+def test_compiled_harrell_suffixes_are_the_numpy_ones(rows):
+    """The one-pass compiled suffixes (large pair sets) equal the vectorized ones: tied times with
+    events and censored subjects in any order, a single time, no event at all."""
+    time = np.array([t for t, _ in rows], dtype=float)
+    event = np.array([e for _, e in rows], dtype=bool)
+    expected = _survival.harrell_suffixes(event, time)
+    default = _survival.PACKED_SORT_FROM
+    _survival.PACKED_SORT_FROM = 0
+    try:
+        got = _survival.harrell_suffixes(event, time)
+    finally:
+        _survival.PACKED_SORT_FROM = default
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(g, e)
