@@ -35,12 +35,10 @@ and no lists are built.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-
 import numpy as np
 from numba import njit
 
+from .. import _threads
 from ._compiled import (
     LOSS,
     MATVEC,
@@ -581,18 +579,6 @@ def _scatter(order, out_pos, out, lo, hi):
         out[order[pos]] += out_pos[pos]
 
 
-#: points from which the two halves of a sweep run on two threads (below, a thread's start costs more than it saves)
-THREADED_FROM = 1 << 16
-
-
-def _two_threads() -> bool:
-    """Whether a sweep may use two threads: numba's thread count is at least 2 (``NUMBA_NUM_THREADS``:
-    by default the cores this process may use; joblib's workers set it to their share of the cores)."""
-    from numba import config
-
-    return int(config.NUMBA_NUM_THREADS) >= 2  # type: ignore[attr-defined]  # set from the environment at import
-
-
 def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
           k_adj, NA, NP, out, acc):
     """Forward sweep (``k_fwd`` columns, if > 0) and adjoint sweep (``k_adj``, if > 0).
@@ -606,10 +592,10 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     ``lists`` are those of :func:`bucket_lists`.
 
     The two sweeps share only their read-only inputs (the forward one writes ``NA``, ``acc`` and
-    the anchors' terms, the adjoint one ``NP`` and the partners' terms), so from
-    :data:`THREADED_FROM` points on, when numba may use two threads, they run on two threads (the kernels release
-    the GIL), and so do the halves of the gather of ``v`` and of the scatter to ``out``; the terms
-    are added in the same order as on one thread, so the results are the same to the bit.
+    the anchors' terms, the adjoint one ``NP`` and the partners' terms), so they run on two
+    threads when :func:`aucopt._threads.threaded` (the kernels release the GIL), and so do the
+    halves of the gather of ``v`` and of the scatter to ``out``; the terms are added in the same
+    order as on one thread, so the results are the same to the bit.
     """
     m = order.shape[0]
     v_pos = in_time_order(v, order) if v.shape[0] else v
@@ -624,8 +610,8 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     def adjoint() -> None:
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
 
-    if k_fwd and k_adj and _threaded(m):
-        _run_together(adjoint, forward)
+    if k_fwd and k_adj and _threads.threaded(m):
+        _threads.run_together(adjoint, forward)
     else:
         if k_adj:
             adjoint()
@@ -633,53 +619,16 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
             forward()
     if out.shape[0]:
         _add_anchor_terms(apos, outA, out_pos)
-        _by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m)
+        _threads.by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m)
 
 
 def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``v[order]`` for a permutation ``order`` (float64; its halves on two threads from
-    :data:`THREADED_FROM` entries on, when numba may use two threads)."""
+    """``v[order]`` for a permutation ``order`` (float64; its halves on two threads when
+    :func:`aucopt._threads.threaded`)."""
     m = order.shape[0]
     v_pos = np.empty(m)
-    _by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m)
+    _threads.by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m)
     return v_pos
-
-
-def _threaded(m: int) -> bool:
-    """Whether work over ``m`` points is split between two threads."""
-    return m >= THREADED_FROM and _TWO_THREADS
-
-
-def _by_halves(part: Callable[[int, int], None], m: int) -> None:
-    """``part(0, m)``, or, when :func:`_threaded`, ``part(0, m // 2)`` and ``part(m // 2, m)`` on two
-    threads (the two halves of a gather or scatter by a permutation touch disjoint entries)."""
-    if _threaded(m):
-        _run_together(lambda: part(0, m // 2), lambda: part(m // 2, m))
-    else:
-        part(0, m)
-
-
-def _run_together(first: Callable[[], None], second: Callable[[], None]) -> None:
-    """``first()`` on this thread while ``second()`` runs on another; re-raises the other's error."""
-    error: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            second()
-        except BaseException as exc:  # handed to the calling thread, which re-raises it
-            error.append(exc)
-
-    other = threading.Thread(target=run, name="aucopt-sweep", daemon=True)
-    other.start()
-    try:
-        first()
-    finally:
-        other.join()
-    if error:
-        raise error[0]
-
-
-_TWO_THREADS = _two_threads()
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "harrell_starts", "in_time_order",

@@ -17,7 +17,7 @@ import reference_core as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aucopt import PairSet
+from aucopt import PairSet, _threads
 from aucopt.pairs import _sweeps, core
 
 LOSS_SPECS = [("hinge", 0.5), ("squared_hinge", 0.5), ("smoothed_hinge", 0.25), ("smoothed_hinge", 0.5),
@@ -164,13 +164,13 @@ def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, blocks, mon
             out += [np.array([L]), c, H.matvec(v), H.matmat(np.c_[v, f]).ravel(), np.array([H.n_active])]
         return out
 
-    monkeypatch.setattr(_sweeps, "THREADED_FROM", 10**12)
+    monkeypatch.setattr(_threads, "THREADED_FROM", 10**12)
     one = results()
     together = []
-    run = _sweeps._run_together
-    monkeypatch.setattr(_sweeps, "_run_together", lambda *halves: (together.append(1), run(*halves)))
-    monkeypatch.setattr(_sweeps, "THREADED_FROM", 0)
-    monkeypatch.setattr(_sweeps, "_TWO_THREADS", True)
+    run = _threads.run_together
+    monkeypatch.setattr(_threads, "run_together", lambda *halves: (together.append(1), run(*halves)))
+    monkeypatch.setattr(_threads, "THREADED_FROM", 0)
+    monkeypatch.setattr(_threads, "two_threads", lambda: True)
     two = results()
     assert len(together) >= 2 * len(LOSS_SPECS[1:])  # the loss and every Hessian product
     for a, b in zip(one, two, strict=True):
@@ -178,7 +178,7 @@ def test_the_sweeps_on_two_threads_equal_one_thread_to_the_bit(kind, blocks, mon
 
 
 def test_an_error_on_the_other_thread_reaches_the_caller():
-    from aucopt.pairs._sweeps import _run_together
+    from aucopt._threads import run_together
 
     ran = []
 
@@ -186,7 +186,7 @@ def test_an_error_on_the_other_thread_reaches_the_caller():
         raise ValueError("raised on the other thread")
 
     with pytest.raises(ValueError, match="other thread"):
-        _run_together(lambda: ran.append(1), fails)
+        run_together(lambda: ran.append(1), fails)
     assert ran == [1]
 
 
@@ -195,7 +195,9 @@ def test_numba_thread_count_decides_whether_a_sweep_uses_two_threads(numba_threa
     """``NUMBA_NUM_THREADS=1`` (what joblib's workers get when they share the cores) keeps the sweeps on one thread."""
     from numba import config
 
-    from aucopt.pairs import _sweeps
-
     monkeypatch.setattr(config, "NUMBA_NUM_THREADS", numba_threads)
-    assert _sweeps._two_threads() is two
+    _threads.two_threads.cache_clear()  # read once per process, at the first question
+    try:
+        assert _threads.two_threads() is two
+    finally:
+        _threads.two_threads.cache_clear()

@@ -330,6 +330,29 @@ def test_float32_design_is_multiplied_in_float64(kind):
     np.testing.assert_allclose(a.theta, b.theta, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_compiled_products_on_two_threads_equal_numpy(dtype, monkeypatch):
+    """From THREADED_FROM rows on, Mᵀc (and M d for a float32 M) are two compiled halves on two threads:
+    equal to numpy's products in float64 to rounding, and the fit equals the one-thread fit to 1e-10."""
+    from aucopt import _threads
+    from aucopt.svm import _newton
+
+    X, pairs = _problem("survival_weighted", m=3000)
+    X = X.astype(dtype)
+    rng = np.random.default_rng(2)
+    c, d = rng.standard_normal(len(X)), rng.standard_normal(X.shape[1])
+    one = newton_solve(X, pairs, 1e-3, tol=1e-10)
+    monkeypatch.setattr(_threads, "THREADED_FROM", 100)
+    monkeypatch.setattr(_threads, "two_threads", lambda: True)
+    assert _newton._compiled_rows(X) and not _newton._compiled_rows(np.asfortranarray(X))
+    X64 = X.astype(np.float64)
+    np.testing.assert_allclose(_newton._rmatvec(X, c), X64.T @ c, rtol=1e-12, atol=1e-12 * np.abs(X64).sum())
+    np.testing.assert_allclose(_newton._matvec(X, d), X64 @ d, rtol=1e-12, atol=1e-13 * np.abs(X64).max())
+    two = newton_solve(X, pairs, 1e-3, tol=1e-10)
+    np.testing.assert_allclose(two.objective, one.objective, rtol=1e-10)
+    np.testing.assert_allclose(two.theta, one.theta, rtol=1e-7, atol=1e-10 * np.abs(one.theta).max())
+
+
 def test_conjugate_gradient_accumulates_the_step_in_score_space():
     """CG returns M s with s, accumulated from the products of its steps (no extra pass over M)."""
     from aucopt.pairs.core import pair_loss_and_hessian
