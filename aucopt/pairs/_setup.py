@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .. import _threads
 from .._lazy import lazy_module
 from .._validation import check_finite_1d
 from ._pairset import PairSet
@@ -126,14 +127,30 @@ class PairCore:
         f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
         self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
-        self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,
-                                            self.plan.apos)
-        del uniq
+        self.shift = _sweeps.block_shift(self.n_uniq)
+        points: tuple = ()
+        thresholds: tuple = ()
+
+        def by_points() -> None:
+            nonlocal points
+            points = _sweeps.point_lists(self.rank, self.plan.smin, self.n_uniq, self.shift)
+
+        def by_thresholds() -> None:
+            nonlocal thresholds
+            self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,
+                                                self.plan.apos)
+            thresholds = _sweeps.threshold_lists(self.yA, self.n_uniq, self.shift)
+
+        if _threads.threaded(m):  # the two halves of the per-block lists, on two threads
+            _threads.run_together(by_thresholds, by_points)
+        else:
+            by_thresholds()
+            by_points()
+        self.lists = points + thresholds
         # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
         # pair membership always uses the raw float64 z = f_i - f_j (the ranks and thresholds above).
         f_pos -= 0.5 * (f.max() + f.min())
         self.g_pos = f_pos
-        self.set_blocks(_sweeps.block_shift(self.n_uniq))
 
     @property
     def aptr(self) -> np.ndarray:

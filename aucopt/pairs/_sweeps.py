@@ -121,33 +121,58 @@ def _exact_runs(keys, f, shift):
 
 
 @njit(cache=True, nogil=True)
-def _dense_from_sorted(keys, f, shift):
-    """Dense ranks (int32, per index) and the distinct values, written over ``keys`` (as float64)."""
-    m = keys.shape[0]
+def _sorted_values(keys, f, shift, vals, lo, hi):
+    """``vals[q] = f[index of keys[q]]`` for ``lo <= q < hi`` (independent loads)."""
     low = (np.uint64(1) << np.uint64(shift)) - np.uint64(1)
-    rank = np.empty(m, np.int32)
-    uniq = keys.view(np.float64)  # entry n is written after entry q >= n was read
+    for q in range(lo, hi):
+        vals[q] = f[np.int64(keys[q] & low)]
+
+
+@njit(cache=True, nogil=True)
+def _dense_in_sorted_order(keys, vals, shift):
+    """One pass in sorted order: each key's leading bits become its dense rank, and the distinct values
+    move to the front of ``vals`` (entry n is written after entry q >= n was read); returns their number."""
+    m = keys.shape[0]
+    s = np.uint64(shift)
+    low = (np.uint64(1) << s) - np.uint64(1)
     n = 0
     last = 0.0
     for q in range(m):
-        i = np.int64(keys[q] & low)
-        x = f[i]
+        x = vals[q]
         if n == 0 or x != last:
-            uniq[n] = x
+            vals[n] = x
             last = x
             n += 1
-        rank[i] = n - 1
-    return rank, n
+        keys[q] = (np.uint64(n - 1) << s) | (keys[q] & low)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _scatter_ranks(keys, shift, rank, lo, hi):
+    """``rank[index] = dense rank`` for the keys ``lo <= q < hi`` (rank above, index below ``shift`` bits)."""
+    s = np.uint64(shift)
+    low = (np.uint64(1) << s) - np.uint64(1)
+    for q in range(lo, hi):
+        key = keys[q]
+        rank[np.int64(key & low)] = np.int32(key >> s)
 
 
 def score_ranks(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Dense ranks (int32) of the finite float64 scores ``f`` and their distinct values, ascending.
 
-    Equal to ranking by ``np.argsort(f)`` (``-0.0 == 0.0``), in about a third of its time.
+    Equal to ranking by ``np.argsort(f)`` (``-0.0 == 0.0``), in about a third of its time. After the
+    sort, the scores are gathered in sorted order and the ranks scattered back by halves on two
+    threads (random accesses, independent of each other); only the pass that counts the distinct
+    scores runs in order.
     """
     keys, shift = _sorted_keys(f)
-    rank, n = _dense_from_sorted(keys, f, shift)
-    return rank, keys.view(np.float64)[:n]
+    m = keys.shape[0]
+    vals = np.empty(m)
+    _threads.by_halves(lambda lo, hi: _sorted_values(keys, f, shift, vals, lo, hi), m)
+    n = _dense_in_sorted_order(keys, vals, shift)
+    rank = np.empty(m, np.int32)
+    _threads.by_halves(lambda lo, hi: _scatter_ranks(keys, shift, rank, lo, hi), m)
+    return rank, vals[:n]
 
 
 def _sorted_keys(x: np.ndarray) -> tuple[np.ndarray, int]:
@@ -249,30 +274,17 @@ def anchor_thresholds(uniq, cuts, rank, apos):
 
 
 @njit(cache=True, nogil=True)
-def bucket_lists(rank, smin, yA, n_uniq, shift):
-    """The per-block lists of the fine sweeps: the positions ``>= smin`` by block of their rank (in
-    time order) with their block-local ranks, and the thresholds ``y < n_uniq`` by block (in anchor
-    order, i.e. by suffix start) as ``a * n_cuts + c`` with their block-local ranks. Empty for
-    ``shift = 0``: with blocks of one rank the coarse parts compute every sum."""
-    m = rank.shape[0]
-    nc, na = yA.shape
+def point_lists(rank, smin, n_uniq, shift):
+    """The fine sweeps' points: the positions ``>= smin`` by block of their rank (in time order) with
+    their block-local ranks, as ``(bp_ptr, bp_pos, bp_loc)``."""
+    m = rank.shape[0] if shift else smin  # shift 0: blocks of one rank, no fine part, no lists
     nb = (n_uniq >> shift) + 1 if shift else 0
-    if not shift:
-        m = smin
-        na = 0
     mask = (1 << shift) - 1
     bp_ptr = np.zeros(nb + 1, np.int64)
     for pos in range(smin, m):
         bp_ptr[(rank[pos] >> shift) + 1] += 1
-    bq_ptr = np.zeros(nb + 1, np.int64)
-    for a in range(na):
-        for c in range(nc):
-            y = yA[c, a]
-            if y < n_uniq:
-                bq_ptr[(y >> shift) + 1] += 1
     for b in range(nb):
         bp_ptr[b + 1] += bp_ptr[b]
-        bq_ptr[b + 1] += bq_ptr[b]
     bp_pos = np.empty(bp_ptr[nb], np.int32)
     bp_loc = np.empty(bp_ptr[nb], np.uint16)
     fill = bp_ptr[:nb].copy()
@@ -283,9 +295,29 @@ def bucket_lists(rank, smin, yA, n_uniq, shift):
         bp_pos[i] = pos
         bp_loc[i] = r & mask
         fill[b] = i + 1
+    return bp_ptr, bp_pos, bp_loc
+
+
+@njit(cache=True, nogil=True)
+def threshold_lists(yA, n_uniq, shift):
+    """The fine sweeps' thresholds: those ``y < n_uniq`` by block (in anchor order, i.e. by suffix
+    start) as ``a * n_cuts + c`` with their block-local ranks, as ``(bq_ptr, bq_id, bq_loc)``."""
+    nc, na = yA.shape
+    if not shift:  # blocks of one rank: no fine part, no lists
+        na = 0
+    nb = (n_uniq >> shift) + 1 if shift else 0
+    mask = (1 << shift) - 1
+    bq_ptr = np.zeros(nb + 1, np.int64)
+    for a in range(na):
+        for c in range(nc):
+            y = yA[c, a]
+            if y < n_uniq:
+                bq_ptr[(y >> shift) + 1] += 1
+    for b in range(nb):
+        bq_ptr[b + 1] += bq_ptr[b]
     bq_id = np.empty(bq_ptr[nb], np.int32)
     bq_loc = np.empty(bq_ptr[nb], np.uint16)
-    fill[:] = bq_ptr[:nb]
+    fill = bq_ptr[:nb].copy()
     for a in range(na):
         for c in range(nc):
             y = yA[c, a]
@@ -295,7 +327,13 @@ def bucket_lists(rank, smin, yA, n_uniq, shift):
                 bq_id[i] = a * nc + c
                 bq_loc[i] = y & mask
                 fill[b] = i + 1
-    return bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc
+    return bq_ptr, bq_id, bq_loc
+
+
+def bucket_lists(rank: np.ndarray, smin: int, yA: np.ndarray, n_uniq: int, shift: int) -> tuple:
+    """The per-block lists of the fine sweeps, ``point_lists + threshold_lists`` (both empty for
+    ``shift = 0``: with blocks of one rank the coarse parts compute every sum)."""
+    return point_lists(rank, smin, n_uniq, shift) + threshold_lists(yA, n_uniq, shift)
 
 
 # ============================================================================ helpers
@@ -632,4 +670,4 @@ def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "harrell_starts", "in_time_order",
-           "score_ranks", "stable_argsort", "sweep"]
+           "point_lists", "score_ranks", "stable_argsort", "sweep", "threshold_lists"]

@@ -648,11 +648,17 @@ def test_block_width_does_not_change_the_sums(seed):
         np.testing.assert_allclose(r, results[0], rtol=1e-12, atol=1e-10)
 
 
-def test_score_ranks_equal_argsort_ranks():
+@pytest.mark.parametrize("two_threads", [False, True])
+def test_score_ranks_equal_argsort_ranks(two_threads, monkeypatch):
     """The packed-key sort ranks exactly as argsort does: ties, ±0, and runs of scores that share
-    their leading bits (the packed keys' collisions, resolved in exact float64 order)."""
+    their leading bits (the packed keys' collisions, resolved in exact float64 order); also with the
+    gather and the scatter split between two threads."""
+    from aucopt import _threads
     from aucopt.pairs import _sweeps
 
+    if two_threads:
+        monkeypatch.setattr(_threads, "THREADED_FROM", 2)
+        monkeypatch.setattr(_threads, "two_threads", lambda: True)
     rng = np.random.default_rng(5)
     base = rng.normal(size=2000)
     near = 1.0 + rng.integers(0, 2**20, 3000) * np.finfo(float).eps  # share the leading 40 bits
