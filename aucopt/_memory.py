@@ -134,6 +134,10 @@ KMEANS_BYTES_PER_ENTRY, KMEANS_BYTES_PER_PAIR, KMEANS_SEEDING_BYTES_PER_CANDIDAT
 #: (Before the Newton solver's work arrays were trimmed: 184, the same at 10, 50 and 200
 #: features.) Rounded up.
 NEWTON_BYTES_PER_POINT = 168.0
+#: The same for one shared suffix (bipartite pairs), whose sweeps are merges of two sorted lists
+#: (no ranks, thresholds or block lists): 110 bytes a point at 2e4 and 1e5 points (10 and 50
+#: features), 118 at 5e4 points and 200 features. Rounded up.
+NEWTON_MERGE_BYTES_PER_POINT = 136.0
 
 #: pair arrays (int32 i, int32 j, float64 w)
 PAIR_BYTES = 4 + 4 + 8
@@ -488,17 +492,17 @@ def chunking_bytes(n_points: int, n_pairs: int, *, n_chunks: int = 5, solver: st
                                                                     solver=solver, restricted=restricted))
 
 
-def ranksvm_bytes(n_points: int, n_features: int) -> float:
-    """Peak bytes of RankSVM (truncated Newton on X, never lists pairs): O(m) work arrays.
+def ranksvm_bytes(n_points: int, n_features: int, survival: bool = False) -> float:
+    """Peak bytes of RankSVM or SurvivalRankSVM (truncated Newton on X, never lists pairs): O(m) work arrays.
 
     ``n_features`` does not enter: X is used as given (see the module's notes on conversions).
 
     Examples
     --------
-    >>> round(ranksvm_bytes(100_000, 50) / 1e6, 1)
-    16.8
+    >>> round(ranksvm_bytes(100_000, 50) / 1e6, 1), round(ranksvm_bytes(100_000, 50, survival=True) / 1e6, 1)
+    (13.6, 16.8)
     """
-    return NEWTON_BYTES_PER_POINT * float(n_points)
+    return (NEWTON_BYTES_PER_POINT if survival else NEWTON_MERGE_BYTES_PER_POINT) * float(n_points)
 
 
 # ----------------------------------------------------------------------------- suggestions
@@ -552,7 +556,7 @@ def kernel_ranker_routes(n_points: int, survival: bool = False, *, max_bytes: fl
         if size >= 1:
             routes.append(Route(f"{prefix}RankRC", {"basis": "random", "basis_size": size},
                                 rankrc_bytes(n_points, size)))
-    linear = Route(f"{prefix}RankSVM", {}, ranksvm_bytes(n_points, n_features), "linear; never lists pairs")
+    linear = Route(f"{prefix}RankSVM", {}, ranksvm_bytes(n_points, n_features, survival), "linear; never lists pairs")
     routes = [linear, *routes] if linear_first else [*routes, linear]
     return [r for r in routes if r.estimator not in exclude]
 

@@ -256,13 +256,13 @@ def test_linear_expansion_equals_the_kernel_matrix_expansion(estimator, sparse, 
     assert not calls  # the kernel block is not formed
 
 
-@pytest.mark.parametrize("route", ["subgradient", "rankrc", "ranksvm", "sparse_auc"])
+@pytest.mark.parametrize("route", ["subgradient", "rankrc", "ranksvm", "survival_ranksvm", "sparse_auc"])
 def test_numpy_route_estimates_bound_the_memory_the_fit_adds(route):
     """Routes whose arrays are all numpy's: the estimate is at least the fit's traced peak and at
     most 1.5 times it (the routes with native solvers are measured by the benchmark)."""
-    from aucopt import RankSVM, SparseAUC
+    from aucopt import RankSVM, SparseAUC, SurvivalRankSVM, survival_target
 
-    n = {"subgradient": 800, "rankrc": 1500, "ranksvm": 20_000, "sparse_auc": 1000}[route]
+    n = {"subgradient": 800, "rankrc": 1500, "ranksvm": 20_000, "survival_ranksvm": 20_000, "sparse_auc": 1000}[route]
     rng = np.random.default_rng(0)
     X = rng.normal(size=(n, 10))
     y = (rng.random(n) < (0.3 if route == "rankrc" else 0.5)).astype(int)
@@ -275,9 +275,13 @@ def test_numpy_route_estimates_bound_the_memory_the_fit_adds(route):
     elif route == "ranksvm":
         estimator = RankSVM()
         estimate = _memory.ranksvm_bytes(n, X.shape[1])
+    elif route == "survival_ranksvm":  # nested suffixes: the blocked sweeps' state
+        estimator = SurvivalRankSVM()
+        y = survival_target(y.astype(bool), rng.exponential(size=n))
+        estimate = _memory.ranksvm_bytes(n, X.shape[1], survival=True)
     else:
         estimator = SparseAUC(max_iter=5, max_bytes=None)
-    peak = _traced_peak_of_fit(estimator, X, y)
+    peak = _traced_peak_of_fit(estimator, X, y, warm_rows=np.arange(40) if route == "survival_ranksvm" else None)
     if route == "sparse_auc":  # at the largest basis retrained: validation stops the fit early
         rows = n - int(round(0.2 * n))
         retrained = max(r["n_basis"] for r in estimator.path_ if r["retrained"])

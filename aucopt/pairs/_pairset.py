@@ -58,6 +58,7 @@ from ..exceptions import NoComparablePairsError
 from ._labels import check_groups, ordinal_codes
 from ._storage import BYTES_PER_PAIR, DEFAULT_MAX_BYTES, check_nonnegative, list_suffix_pairs, no_pairs_message
 from ._survival import (
+    bipartite_suffixes,
     check_survival_options,
     harrell_suffixes,
     horizon_suffixes,
@@ -228,12 +229,11 @@ class PairSet:
         positive, pos_label = binary_labels(y, pos_label)
         labels = np.asarray(y).reshape(-1)
         negative = labels[np.argmin(positive)]  # the first negative (both classes occur)
-        pairs = cls._from_order(
-            event=positive, time=(~positive).astype(float), target="bipartite",
-            point_weights=point_weights,
-        )
-        return replace(pairs, labels=positive.astype(np.int64),
-                       levels=np.array([negative, pos_label], dtype=labels.dtype))
+        order, start = bipartite_suffixes(positive)  # Harrell's pairs of event = y, time = 1 - y
+        m = len(positive)
+        return cls(n_points=m, target="bipartite", signs=np.where(positive, 1.0, -1.0), order=order, start=start,
+                   point_weights=check_point_weights(point_weights, m, "point_weights"),
+                   labels=positive.astype(np.int64), levels=np.array([negative, pos_label], dtype=labels.dtype))
 
     @classmethod
     def survival(cls, y: Any, time: ArrayLike | None = None, *, point_weights: float | ArrayLike | None = None,
@@ -560,7 +560,7 @@ class PairSet:
     @classmethod
     def _from_order(cls, *, event: np.ndarray, time: np.ndarray, target: str,
                     point_weights: float | ArrayLike | None) -> PairSet:
-        """Harrell's comparable pairs (bipartite pairs: ``event = y``, ``time = 1 - y``), sorted storage."""
+        """Harrell's comparable pairs, sorted storage."""
         order, start = harrell_suffixes(event, time)
         m = len(event)
         return cls(n_points=m, target=target, signs=np.where(event, 1.0, -1.0), order=order, start=start,

@@ -21,6 +21,7 @@ from ._pairset import PairSet
 
 _compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 _sweeps = lazy_module("aucopt.pairs._sweeps")
+_merge = lazy_module("aucopt.pairs._merge")
 
 INT = np.int64
 _EMPTY = np.zeros(0)
@@ -86,6 +87,9 @@ class SuffixPlan:
         self.smin = int(self.astart[0]) if self.n_anchors else m
         # one shared suffix (bipartite pairs): the matmat kernels take a prefix-sum path
         self.s0 = self.smin if self.n_anchors and int(self.astart[-1]) == self.smin else -1
+        # ... and when its anchors are the positions before it (apos increasing: apos == arange),
+        # the sweeps are merges of the anchors and the partners in score order (aucopt.pairs._merge)
+        self.merge = self.s0 >= self.n_anchors > 0 and int(self.apos[-1]) == self.n_anchors - 1
         pw, aw = pairs.point_weights, pairs.anchor_weights
         # per-position weights (time order): the sweeps then read memory sequentially
         self.w_pos = _EMPTY if pw is None else np.ascontiguousarray(np.asarray(pw, dtype=float)[self.order])
@@ -94,6 +98,20 @@ class SuffixPlan:
         else:
             wa = np.asarray(aw, dtype=float) if pw is None else np.asarray(pw, dtype=float) * aw
             self.wa_pos = np.ascontiguousarray(wa[self.order])
+        self._positions: np.ndarray | None = None
+        if self.merge:  # the merge sweeps read the points' roles and weights in point order
+            self.role = np.zeros(m, np.int8)
+            self.role[self.order[:self.n_anchors]] = 1
+            self.role[self.order[self.s0:]] = 2
+            self.w_pt = _EMPTY if pw is None else np.ascontiguousarray(pw, dtype=float)
+            self.wa_pt = self.w_pt if aw is None else np.ascontiguousarray(wa, dtype=float)
+
+    def positions(self) -> np.ndarray:
+        """Each point's position in the time order (the inverse of ``order``; built on first use)."""
+        if self._positions is None:
+            self._positions = np.empty(self.m, dtype=INT)
+            self._positions[self.order] = np.arange(self.m, dtype=INT)
+        return self._positions
 
     def dense_weights(self) -> tuple[np.ndarray, np.ndarray]:
         """The partner-side and anchor-side weights in time order as full arrays (ones when absent)."""
@@ -103,10 +121,16 @@ class SuffixPlan:
 
 
 class PairCore:
-    """Validated inputs plus the compiled state of one (pairs, f): score ranks, exact rank
-    thresholds per breakpoint, the per-block lists of the blocked sweeps. Built once per ``f``;
-    every sweep (loss, Hessian product, counts, line derivatives) reuses it. ``plan`` (the
-    :class:`SuffixPlan` of ``pairs``) is built when not given."""
+    """Validated inputs plus the compiled state of one (pairs, f), built once per ``f`` and reused by
+    every sweep (loss, Hessian product, counts, line derivatives). ``plan`` (the
+    :class:`SuffixPlan` of ``pairs``) is built when not given.
+
+    For one shared suffix whose anchors come first (``plan.merge``: bipartite pairs and the like),
+    the state is the anchors and the partners in ascending score order and the sweeps are merges
+    (:mod:`aucopt.pairs._merge`, ``O(m)`` after the sort); otherwise it is the score ranks, the
+    exact rank thresholds per breakpoint and the per-block lists of the blocked Fenwick sweeps
+    (:mod:`aucopt.pairs._sweeps`), which :meth:`ranks` also builds on demand for a merge core (for
+    :func:`aucopt.pairs._compiled.matmat`)."""
 
     def __init__(self, pairs: PairSet, f: ArrayLike, cuts: Iterable[float], plan: SuffixPlan | None = None):
         f = checked_scores(pairs, f)
@@ -122,8 +146,64 @@ class PairCore:
         self.cuts = sorted(set(cuts))
         self.plan = SuffixPlan(pairs) if plan is None else plan
         self.order, self.n_anchors, self.s0 = self.plan.order, self.plan.n_anchors, self.plan.s0
+        self.merge = self.plan.merge
         if self.n_anchors == 0:
             return
+        self._f = f
+        self._ranked = False
+        if self.merge:
+            self._merge_lists(f)
+        else:
+            self.ranks()
+
+    @property
+    def aptr(self) -> np.ndarray:
+        """Anchors grouped by suffix start (see :class:`SuffixPlan`)."""
+        return self.plan.aptr
+
+    @property
+    def apos(self) -> np.ndarray:
+        """Positions of the anchors, grouped by suffix start."""
+        return self.plan.apos
+
+    def _merge_lists(self, f: np.ndarray) -> None:
+        """The anchors and the partners in ascending score order: scores, point indices and weights
+        (filled by halves on two threads from the packed-key sort of ``f``)."""
+        p, m = self.plan, self.m
+        keys, shift = _sweeps.sorted_keys(f)
+        na, npt = p.n_anchors, m - p.s0
+        self.A_val, self.A_pt = np.empty(na), np.empty(na, INT)
+        self.P_val, self.P_pt = np.empty(npt), np.empty(npt, INT)
+
+        def fill(lo: int, hi: int, ia: int, ip: int) -> None:
+            _merge.fill_lists(keys, shift, p.role, f, lo, hi, ia, ip, self.A_val, self.A_pt, self.P_val, self.P_pt)
+
+        if _threads.threaded(m):
+            h = m // 2
+            ia, ip = _merge.role_counts(keys, shift, p.role, 0, h)
+            _threads.run_together(lambda: fill(0, h, 0, 0), lambda: fill(h, m, ia, ip))
+        else:
+            fill(0, m, 0, 0)
+        self.A_w = _in_list_order(p.wa_pt, self.A_pt) if len(p.wa_pt) else _EMPTY
+        self.P_w = _in_list_order(p.w_pt, self.P_pt) if len(p.w_pt) else _EMPTY
+        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
+        # pair membership always uses the raw float64 z = f_i - f_j
+        self.centre = 0.5 * (f.max() + f.min())
+
+    def blocked_layout(self, NA: np.ndarray, NP: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The Hessian's sums of a merge sweep (list order) in the blocked sweeps' layout (per anchor
+        index, which is the anchor's position here, and per position)."""
+        pos = self.plan.positions()
+        NA_b, NP_b = np.zeros(self.n_anchors), np.zeros(self.m)
+        NA_b[pos[self.A_pt]] = NA
+        NP_b[pos[self.P_pt]] = NP[:len(self.P_pt)]
+        return NA_b, NP_b
+
+    def ranks(self) -> PairCore:
+        """Build (once) the score ranks, the rank thresholds and the block lists of the blocked sweeps."""
+        if self._ranked:
+            return self
+        m, f = self.m, self._f
         f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
         self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
@@ -147,26 +227,19 @@ class PairCore:
             by_thresholds()
             by_points()
         self.lists = points + thresholds
-        # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
-        # pair membership always uses the raw float64 z = f_i - f_j (the ranks and thresholds above).
+        # sums use scores centred by a constant (see _merge_lists)
         f_pos -= 0.5 * (f.max() + f.min())
         self.g_pos = f_pos
+        self._ranked = True
+        return self
 
-    @property
-    def aptr(self) -> np.ndarray:
-        """Anchors grouped by suffix start (see :class:`SuffixPlan`)."""
-        return self.plan.aptr
-
-    @property
-    def apos(self) -> np.ndarray:
-        """Positions of the anchors, grouped by suffix start."""
-        return self.plan.apos
-
-    def set_blocks(self, shift: int) -> None:
-        """(Re)build the per-block lists of the blocked sweeps for blocks of ``2**shift`` ranks (any
-        ``shift`` in [0, 16] gives the same sums; the default, about half the bits of ``n_uniq``,
-        keeps both trees in cache)."""
-        self.shift = int(shift)
+    def set_blocks(self, shift: int | None = None) -> None:
+        """Sweep by the blocked Fenwick sweeps with blocks of ``2**shift`` ranks (any ``shift`` in
+        [0, 16] gives the same sums; the default, about half the bits of ``n_uniq``, keeps both
+        trees in cache), also for a merge core."""
+        self.ranks()
+        self.merge = False
+        self.shift = _sweeps.block_shift(self.n_uniq) if shift is None else int(shift)
         self.lists = _sweeps.bucket_lists(self.rank, self.plan.smin, self.yA, self.n_uniq, self.shift)
 
     def sweep(self, pieces: Sequence[Piece], mode: int, k_fwd: int, k_adj: int, v: np.ndarray | None = None,
@@ -178,11 +251,60 @@ class PairCore:
         order) is added to."""
         plo, phi, coef = piece_arrays(self.cuts, pieces)
         acc = np.zeros(3)
+        if self.merge:
+            self._merge_sweep(plo, phi, coef, mode, k_fwd, k_adj, v, vec(NA), vec(NP), vec(out), acc)
+            return acc
         p = self.plan
         _sweeps.sweep(p.order, p.aptr, p.apos, p.astart, p.smin, self.rank, self.yA, self.n_uniq, self.shift,
                       self.lists, plo, phi, coef, self.g_pos, p.w_pos, p.wa_pos, vec(v), mode, k_fwd, k_adj,
                       vec(NA), vec(NP), vec(out), acc)
         return acc
+
+    def _merge_sweep(self, plo: np.ndarray, phi: np.ndarray, coef: np.ndarray, mode: int, k_fwd: int, k_adj: int,
+                     v: np.ndarray | None, NA: np.ndarray, NP: np.ndarray, out: np.ndarray, acc: np.ndarray) -> None:
+        """:meth:`sweep` by the merge sweeps. The direction is gathered in list order; the forward and
+        the adjoint merge, each followed by the scatter of its terms to point order (disjoint
+        entries of ``out``), run on two threads. ``NA`` and ``NP`` hold list order, except the
+        partner counts (COUNTS), which go to ``NP`` by position."""
+        cuts = np.asarray(self.cuts, dtype=float).reshape(-1)
+        na, npt = len(self.A_pt), len(self.P_pt)
+        A_v = P_v = _EMPTY
+        if v is not None:
+            A_v, P_v = _in_list_order(v, self.A_pt), _in_list_order(v, self.P_pt)
+        outA = np.empty(na if len(out) else 0)
+        outP = np.empty(npt if len(out) else 0)
+        counts = mode == _compiled.COUNTS and len(NP)
+        NP_list = np.zeros(npt) if counts else NP[:npt]
+
+        def forward() -> None:
+            _merge.merge_forward(cuts, plo, phi, coef, mode, self.centre, self.A_val, self.A_w, A_v, self.P_val,
+                                 self.P_w, P_v, NA, outA, acc)
+            if len(outA):
+                _merge.scatter_add(out, self.A_pt, outA, 0, na)
+
+        def adjoint() -> None:
+            _merge.merge_adjoint(cuts, plo, phi, coef, mode, self.centre, self.A_val, self.A_w, A_v, self.P_val,
+                                 self.P_w, P_v, NP_list, outP)
+            if len(outP):
+                _merge.scatter_add(out, self.P_pt, outP, 0, npt)
+
+        if k_fwd and k_adj and _threads.threaded(self.m):
+            _threads.run_together(adjoint, forward)
+        else:
+            if k_adj:
+                adjoint()
+            if k_fwd:
+                forward()
+        if counts:
+            NP[self.plan.positions()[self.P_pt]] = NP_list
+
+
+def _in_list_order(v: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``v[idx]`` in float64 (by halves on two threads when :func:`aucopt._threads.threaded`)."""
+    v = np.ascontiguousarray(v, dtype=float)
+    out = np.empty(len(idx))
+    _threads.by_halves(lambda lo, hi: _merge.gather(v, idx, out, lo, hi), len(idx))
+    return out
 
 
 def scan_violators(pairs: PairSet, f: np.ndarray, skip: np.ndarray, threshold: float,

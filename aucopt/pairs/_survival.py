@@ -84,6 +84,17 @@ def harrell_suffixes(event: np.ndarray, time: np.ndarray) -> tuple[np.ndarray, n
     return order, start
 
 
+def bipartite_suffixes(positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Harrell's suffixes of ``event = positive, time = 1 - positive`` without a sort: the positives,
+    then the others (each by index); every positive's partners are the others."""
+    up = np.flatnonzero(positive)
+    order = np.concatenate([up, np.flatnonzero(~np.asarray(positive, dtype=bool))])
+    m = len(order)
+    start = np.full(m, m, dtype=np.int64)
+    start[up] = len(up)
+    return order, start
+
+
 def truncated_suffixes(start: np.ndarray, time: np.ndarray, tau: float) -> np.ndarray:
     """Uno's truncation of Harrell's ``start``: the events at or after ``tau`` anchor no pair."""
     m = len(start)

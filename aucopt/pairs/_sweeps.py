@@ -167,7 +167,7 @@ def score_ranks(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     threads (random accesses, independent of each other); only the pass that counts the distinct
     scores runs in order.
     """
-    keys, shift = _sorted_keys(f)
+    keys, shift = sorted_keys(f)
     m = keys.shape[0]
     vals = np.empty(m)
     _threads.by_halves(lambda lo, hi: _sorted_values(keys, f, shift, vals, lo, hi), m)
@@ -177,7 +177,7 @@ def score_ranks(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank, vals[:n]
 
 
-def _sorted_keys(x: np.ndarray) -> tuple[np.ndarray, int]:
+def sorted_keys(x: np.ndarray) -> tuple[np.ndarray, int]:
     """The packed keys of ``x`` in the order of its values (ties by index), and the index bits."""
     m = x.shape[0]
     shift = max(1, int(m - 1).bit_length()) if m else 1
@@ -194,7 +194,7 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
     integers, with the runs that share their leading bits put in exact order: about a third of
     the merge sort's time at 1e7 values.
     """
-    keys, shift = _sorted_keys(np.ascontiguousarray(x, dtype=np.float64) + 0.0)  # -0.0 + 0.0 is +0.0
+    keys, shift = sorted_keys(np.ascontiguousarray(x, dtype=np.float64) + 0.0)  # -0.0 + 0.0 is +0.0
     return (keys & np.uint64((1 << shift) - 1)).astype(np.int64)
 
 
@@ -705,4 +705,4 @@ def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "harrell_starts", "in_time_order",
-           "point_lists", "score_ranks", "stable_argsort", "sweep", "threshold_lists"]
+           "point_lists", "score_ranks", "sorted_keys", "stable_argsort", "sweep", "threshold_lists"]

@@ -41,9 +41,11 @@ two linear maps per breakpoint ``b``:
 and a piece ``[b_lo, b_hi)`` is ``C_lo - C_hi`` (``C_-inf`` = the whole suffix). With sums of
 ``w, w f, w f²`` the loss and ``c`` follow in closed form per anchor / partner.
 
-* **Sorted, one shared suffix** (bipartite pairs, and multipartite pairs of two levels):
-  ``C_b`` is a prefix sum over score ranks
-  and ``C_bᵀ`` a difference array over ranks — ``O(m)`` per product after one sort of ``f``.
+* **Sorted, one shared suffix** (bipartite pairs, multipartite pairs of two levels, the cases
+  and controls of AUC(t)): ``C_b`` and ``C_bᵀ`` are merges of the anchors and the partners in
+  ascending score order, each with one pointer per breakpoint that evaluates ``f_i - f_j >= b``
+  itself — ``O(m)`` per product after one sort of ``f``, every pass reading memory in order
+  (:mod:`aucopt.pairs._merge`).
 * **Sorted, nested suffixes** (Harrell's comparable set; multipartite pairs of three or more
   levels, whose suffixes are the lower levels): the 2-D dominance sums "position in
   the suffix AND score rank below a threshold" are two sweeps over the time order with a
@@ -674,10 +676,14 @@ class PairHessian:
             np.add.at(out, core.i, D)
             np.subtract.at(out, core.j, D)
             return out
-        if self._NA is None or V.shape[1] == 0:
+        if self._NA is None or self._NP is None or V.shape[1] == 0:
             return out
         plo, phi, coef = piece_arrays(core.cuts, self._quad)
         w_pos, wa_pos = core.plan.dense_weights()
+        NA, NP = self._NA, self._NP
+        if core.merge:  # its ranks and thresholds, and the Hessian's sums in the layout of this kernel
+            core.ranks()
+            NA, NP = core.blocked_layout(NA, NP)
         part = np.empty((core.m, min(_MATMAT_COLUMNS, V.shape[1])))
         for a in range(0, V.shape[1], _MATMAT_COLUMNS):  # k-vector trees that stay in cache
             block = np.ascontiguousarray(V[:, a:a + _MATMAT_COLUMNS])
@@ -687,7 +693,7 @@ class PairHessian:
             chunk = np.ascontiguousarray(chunk)
             chunk[:] = 0.0
             _compiled.matmat(core.order, core.aptr, core.apos, core.s0, core.rank, core.yA, core.n_uniq, plo, phi,
-                             coef, w_pos, wa_pos, self._NA, self._NP, block, chunk)
+                             coef, w_pos, wa_pos, NA, NP, block, chunk)
             out[:, a:a + _MATMAT_COLUMNS] = chunk
         return out
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from aucopt import PairSet
 from aucopt.pairs import _compiled
-from aucopt.pairs._setup import PairCore
+from aucopt.pairs._setup import PairCore, Piece
 from aucopt.pairs.core import (
     LOSSES,
     PairCounts,
@@ -441,30 +441,46 @@ def test_permuting_points_permutes_c_and_q(kind):
 
 
 # ----------------------------------------------------------------------------- internals
-def test_nested_sweep_equals_shared_suffix_path():
-    """The Fenwick (nested-suffix) sweeps equal the prefix-sum path on one shared suffix."""
+@pytest.mark.parametrize("kind", ["bipartite", "bipartite_weighted", "horizon", "horizon_ipcw"])
+def test_merge_sweeps_equal_the_blocked_sweeps(kind):
+    """On one shared suffix whose anchors come first, the merge sweeps (two sorted lists) equal the
+    blocked Fenwick sweeps in every mode: loss, c, the Hessian's sums, Hessian products, counts and
+    line derivatives; bipartite pairs with and without weights, and the pairs of AUC(t) (cases,
+    subjects in no pair, controls) with and without inverse-probability-of-censoring weights."""
     rng = np.random.default_rng(23)
     m = 400
-    pairs = PairSet.bipartite(rng.random(m) < 0.3, point_weights=rng.integers(0, 4, m) / 2.0)
+    if kind.startswith("bipartite"):
+        w = rng.integers(0, 4, m) / 2.0 if kind.endswith("weighted") else None
+        pairs = PairSet.bipartite(rng.random(m) < 0.3, point_weights=w)
+    else:
+        event, time = rng.random(m) < 0.6, np.round(rng.exponential(size=m), 1)
+        pairs = PairSet.survival(event, time, horizon=float(np.median(time)),
+                                 weights="ipcw" if kind.endswith("ipcw") else None)
     f = rng.integers(-30, 31, m) / 8.0
     v = rng.standard_normal(m)
     for loss in (PairLoss("smoothed_hinge", 0.25), PairLoss("squared_hinge"), PairLoss("hinge")):
         results = []
-        for nested in (False, True):
+        for blocked in (False, True):
             core = PairCore(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
-            assert core.s0 >= 0
-            if nested:
-                core.s0 = -1  # force the general path
-            c = np.zeros(m)
-            acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NP=np.zeros(m), out=c)
+            assert core.merge
+            if blocked:
+                core.set_blocks()
+            c, NA, NP = np.zeros(m), np.zeros(core.n_anchors), np.zeros(m)
+            acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NA=NA, NP=NP, out=c)
+            q = np.zeros(m)
+            if loss.twice_differentiable:
+                core.sweep([p for p in loss.pieces if p.d2], _compiled.MATVEC, 1, 1, v=v, NA=NA, NP=NP, out=q)
+            first, second = np.zeros(m), np.zeros(m)
+            core.sweep([Piece(-np.inf, 1.0, 0.0, 1.0, 0.0)], _compiled.COUNTS, 1, 1, NP=second, out=first)
             line = core.sweep(loss.pieces, _compiled.LINE, 6, 0, v=v)
-            results.append((acc, c, line))
-        np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-12, atol=1e-9)
-        np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-12, atol=1e-9)
-        np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-12, atol=1e-9)
-    # and the dispatch: survival with distinct event times takes the nested path
+            if not blocked:  # the Hessian's sums in list order
+                NA, NP = core.blocked_layout(NA, NP)
+            results.append(np.concatenate([acc, c, NA, NP, q, first, second, line]))
+        np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-9)
+    # and the dispatch: survival with distinct event times takes the blocked sweeps
     surv = PairSet.survival([True, False, True, True], [1.0, 2.0, 3.0, 4.0])
     assert PairCore(surv, np.zeros(4), [1.0]).s0 == -1
+    assert not PairCore(surv, np.zeros(4), [1.0]).merge
 
 
 def test_counts_relations_between_losses():
@@ -634,7 +650,7 @@ def test_block_width_does_not_change_the_sums(seed):
     f = rng.integers(-40, 41, m) / 8.0
     v = rng.standard_normal(m)
     loss = PairLoss("smoothed_hinge", 0.25)
-    core = PairCore(pairs, f, sorted({1.0, 1 - 2 * loss.eps}))
+    core = PairCore(pairs, f, sorted({1.0, 1 - 2 * loss.eps})).ranks()
     results = []
     for shift in (0, 1, 3, _sweeps.block_shift(core.n_uniq), 16):
         core.set_blocks(shift)

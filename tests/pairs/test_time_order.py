@@ -53,3 +53,13 @@ def test_compiled_harrell_suffixes_are_the_numpy_ones(rows):
         _survival.PACKED_SORT_FROM = default
     for g, e in zip(got, expected, strict=True):
         np.testing.assert_array_equal(g, e)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), max_size=40))
+def test_bipartite_suffixes_are_harrells_of_the_labels(labels):
+    """Bipartite pairs are Harrell's of event = y, time = 1 - y; their suffixes need no sort."""
+    positive = np.array(labels, dtype=bool)
+    expected = _survival.harrell_suffixes(positive, (~positive).astype(float))
+    for got, want in zip(_survival.bipartite_suffixes(positive), expected, strict=True):
+        np.testing.assert_array_equal(got, want)
