@@ -57,6 +57,7 @@ from ._validation import (
     largest_magnitude,
     survival_arrays,
     survival_target,
+    unique_labels,
 )
 from ._version import __version__
 from .exceptions import InconsistentVersionWarning, warn
@@ -503,12 +504,12 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         target, options = self._pair_target_options()
         if target == "multipartite":
             levels = options.get("levels")
-            self.classes_ = np.unique(y_fit) if levels is None else np.asarray(levels).ravel()
+            self.classes_ = unique_labels(y_fit) if levels is None else np.asarray(levels).ravel()
             self._score_levels = levels
             for name in ("pos_label_", "threshold_", "intercept_"):
                 self.__dict__.pop(name, None)  # binary attributes of an earlier fit
             return
-        self.classes_ = np.unique(y_fit)
+        self.classes_ = unique_labels(y_fit)
         self.pos_label_ = self.classes_[1] if self.pos_label is None else self.pos_label
         self.threshold_ = best_accuracy_threshold(scores, np.asarray(y) == self.pos_label_, sample_weight)
         sign = 1.0 if self.pos_label_ == self.classes_[1] else -1.0
@@ -555,7 +556,7 @@ class BinaryRankerMixin(VersionedStateMixin, ClassifierMixin):
         start = _time.perf_counter()
         labels: Any = y if y is None or is_survival_target(y) else column_or_1d(y, warn=True)
         weights = sample_weight_for(X, sample_weight)
-        y_fit = fit_on_rows(self, X, labels, weights, lambda rows: len(np.unique(labels[rows])) >= 2, fit_params)
+        y_fit = fit_on_rows(self, X, labels, weights, lambda rows: len(unique_labels(labels[rows])) >= 2, fit_params)
         self._set_target_attributes(self._expansion(X), labels, y_fit, weights)
         self.n_samples_fit_ = len(y_fit)  # the rows with positive weight
         self.fit_time_ = _time.perf_counter() - start

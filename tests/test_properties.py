@@ -413,3 +413,20 @@ def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weig
     cuts = np.concatenate([[kept[0] - 1.0], (kept[1:] + kept[:-1]) / 2, [kept[-1] + 1.0]])
     assert threshold in cuts
     assert accuracy(threshold) == max(accuracy(tau) for tau in cuts)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(
+    st.lists(st.integers(-3, 3), max_size=12).map(lambda v: np.array(v, dtype=np.int64)),
+    st.lists(st.integers(0, 1), max_size=12).map(lambda v: np.array(v, dtype=np.int8)),
+    st.lists(st.booleans(), max_size=12).map(lambda v: np.array(v, dtype=bool)),
+    st.lists(st.sampled_from([0.0, -0.0, 1.5, np.nan, -np.inf]), max_size=12).map(np.array),
+    st.lists(st.sampled_from(["a", "b", "c"]), max_size=12).map(np.array),
+))
+def test_unique_labels_is_numpys_unique(labels):
+    """The labels' classes from their minimum and maximum (at most two numbers) are np.unique's."""
+    from aucopt._validation import unique_labels
+
+    got, want = unique_labels(labels), np.unique(labels)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
