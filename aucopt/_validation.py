@@ -794,14 +794,7 @@ def survival_target(event: ArrayLike, time: ArrayLike, *, event_name: str = "eve
 
 def unique_labels(y: ArrayLike) -> np.ndarray:
     """``np.unique(y)``; for numbers or booleans of at most two values, from their minimum and maximum
-    (three passes instead of a sort: 0.03 s instead of 0.3 s at 10⁷ labels).
-
-    Examples
-    --------
-    >>> from aucopt._validation import unique_labels
-    >>> unique_labels([1, 0, 1]).tolist(), unique_labels(["b", "a", "b"]).tolist()
-    ([0, 1], ['a', 'b'])
-    """
+    (three passes instead of a sort: 0.03 s instead of 0.3 s at 10⁷ labels)."""
     arr = np.asarray(y)
     if arr.dtype.kind in "biuf" and arr.size:
         lo, hi = arr.min(), arr.max()
