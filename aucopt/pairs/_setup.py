@@ -149,12 +149,13 @@ class PairCore:
         self.merge = self.plan.merge
         if self.n_anchors == 0:
             return
-        self._f = f
+        self._f: np.ndarray | None = f  # a merge core ranks f on demand (ranks())
         self._ranked = False
         if self.merge:
             self._merge_lists(f)
         else:
             self.ranks()
+            self._f = None
 
     @property
     def aptr(self) -> np.ndarray:
@@ -204,6 +205,7 @@ class PairCore:
         if self._ranked:
             return self
         m, f = self.m, self._f
+        assert f is not None  # kept until the ranks are built
         f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
         self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
