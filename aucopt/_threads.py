@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from functools import cache
 
-__all__ = ["THREADED_FROM", "by_halves", "run_together", "threaded", "two_threads"]
+__all__ = ["THREADED_FROM", "by_halves", "run_both", "run_together", "threaded", "two_threads"]
 
 #: items from which work is split between two threads
 THREADED_FROM = 1 << 16
@@ -39,6 +39,19 @@ def by_halves(part: Callable[[int, int], None], m: int) -> None:
         run_together(lambda: part(0, m // 2), lambda: part(m // 2, m))
     else:
         part(0, m)
+
+
+def run_both(first: Callable[[], None], second: Callable[[], None], m: int, *, first_on: bool = True,
+             second_on: bool = True) -> None:
+    """``first()`` and ``second()``, those switched on: together on two threads when both are on and work
+    over ``m`` items is :func:`threaded`, else one after the other."""
+    if first_on and second_on and threaded(m):
+        run_together(first, second)
+        return
+    if first_on:
+        first()
+    if second_on:
+        second()
 
 
 def run_together(first: Callable[[], None], second: Callable[[], None]) -> None:

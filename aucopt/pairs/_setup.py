@@ -290,13 +290,7 @@ class PairCore:
             if len(outP):
                 _merge.scatter_add(out, self.P_pt, outP, 0, npt)
 
-        if k_fwd and k_adj and _threads.threaded(self.m):
-            _threads.run_together(adjoint, forward)
-        else:
-            if k_adj:
-                adjoint()
-            if k_fwd:
-                forward()
+        _threads.run_both(adjoint, forward, self.m, first_on=bool(k_adj), second_on=bool(k_fwd))
         if counts:
             NP[self.plan.positions()[self.P_pt]] = NP_list
 

@@ -669,14 +669,9 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
             handed_over.set()
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
 
-    if k_fwd and k_adj and _threads.threaded(m):
-        split = _handover(lists, HANDOVER) if shift else nb
-        _threads.run_together(adjoint, forward)
-    else:
-        if k_adj:
-            adjoint()
-        if k_fwd:
-            forward()
+    if shift and k_fwd and k_adj and _threads.threaded(m):
+        split = _handover(lists, HANDOVER)
+    _threads.run_both(adjoint, forward, m, first_on=bool(k_adj), second_on=bool(k_fwd))
     if out.shape[0]:
         _add_anchor_terms(apos, outA, out_pos)
         _threads.by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m)
