@@ -127,12 +127,11 @@ KMEANS_MINIBATCH_ABOVE = 200_000
 #: k = 700: 8 candidates).
 KMEANS_BYTES_PER_ENTRY, KMEANS_BYTES_PER_PAIR, KMEANS_SEEDING_BYTES_PER_CANDIDATE = 16.0, 40.0, 16.0
 
-#: Truncated Newton over the sorted-pair core (RankSVM; the retrains of SparseAUC), per point:
-#: the core's sorted order, ranks and sweep arrays, the scores and the Newton vectors. Measured
-#: by tracemalloc (RankSVM): 131 bytes a point at 1e5 points (10 and 50 features), 139 at 5e4
-#: points and 200 features, 144 at 2e4 points (10 features); SurvivalRankSVM 135 at 5e4 points.
-#: (Before the Newton solver's work arrays were trimmed: 184, the same at 10, 50 and 200
-#: features.) Rounded up.
+#: Truncated Newton over the sorted-pair core's blocked sweeps (SurvivalRankSVM; the retrains of
+#: SparseAUC, conservatively), per point: the core's sorted order, ranks and sweep arrays, the
+#: scores and the Newton vectors. Measured by tracemalloc: SurvivalRankSVM 135 bytes a point at
+#: 5e4 points; RankSVM, when its pairs took these sweeps too, 131 at 1e5 points (10 and 50
+#: features), 139 at 5e4 points and 200 features, 144 at 2e4 points (10 features). Rounded up.
 NEWTON_BYTES_PER_POINT = 168.0
 #: The same for one shared suffix (bipartite pairs), whose sweeps are merges of two sorted lists
 #: (no ranks, thresholds or block lists): 110 bytes a point at 2e4 and 1e5 points (10 and 50
