@@ -206,8 +206,11 @@ class PairCore:
             return self
         m, f = self.m, self._f
         assert f is not None  # kept until the ranks are built
-        f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
-        self.rank, uniq = _sweeps.score_ranks(f_pos)
+        if f.min() == f.max():  # one distinct score (the start at θ = 0): nothing to sort
+            f_pos, self.rank, uniq = np.zeros(m), np.zeros(m, np.int32), f[:1].copy()
+        else:
+            f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
+            self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
         self.shift = _sweeps.block_shift(self.n_uniq)
         points: tuple = ()
@@ -229,8 +232,9 @@ class PairCore:
             by_thresholds()
             by_points()
         self.lists = points + thresholds
-        # sums use scores centred by a constant (see _merge_lists)
-        f_pos -= 0.5 * (f.max() + f.min())
+        # sums use scores centred by a constant (see _merge_lists; one distinct score: zeros already)
+        if self.n_uniq > 1:
+            f_pos -= 0.5 * (f.max() + f.min())
         self.g_pos = f_pos
         self._ranked = True
         return self

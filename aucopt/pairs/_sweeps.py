@@ -577,6 +577,60 @@ def _gather(v, order, v_pos, lo, hi):
         v_pos[pos] = v[order[pos]]
 
 
+# ============================================================================ one distinct score
+@njit(cache=True, nogil=True)
+def _constant_forward(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v, NA, acc):
+    """The forward sweep when every score is the same (``n_uniq = 1``, the start at θ = 0): each
+    piece holds either all of an anchor's partners or none (``z = 0``), so its sums are the suffix
+    totals of the time order; no tree. Returns each anchor's term (anchor order)."""
+    m, npc = aptr.shape[0] - 1, plo.shape[0]
+    has_v = v.shape[0] > 0
+    T = np.zeros(6)
+    S = np.zeros((npc, 6))
+    outA = np.zeros(apos.shape[0])
+    for pos in range(m - 1, smin - 1, -1):
+        x = _columns(mode, _wt(w, pos), g[pos], v[pos] if has_v else 0.0)
+        for col in range(6):
+            T[col] += x[col]
+        for a in range(aptr[pos], aptr[pos + 1]):
+            for p in range(npc):
+                lo, hi = _piece_ranks(plo, phi, yA, 1, p, a)
+                for col in range(6):
+                    S[p, col] = T[col] if lo > hi else 0.0
+            pa = apos[a]
+            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0,
+                                               NA[a] if mode == MATVEC else 0.0)
+            outA[a] = do
+            if mode == LOSS and NA.shape[0]:
+                NA[a] = na
+            acc[0] += dl
+            acc[1] += d1
+            acc[2] += d2
+    return outA
+
+
+@njit(cache=True, nogil=True)
+def _constant_adjoint(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v, NP, out):
+    """The adjoint sweep when every score is the same: each partner collects the rows of every anchor
+    whose suffix has started, at the cuts above ``z = 0`` (``yA = 0``); running sums, no tree."""
+    m, nc = aptr.shape[0] - 1, yA.shape[0]
+    has_v = v.shape[0] > 0
+    G0 = G1 = 0.0
+    for pos in range(smin, m):
+        for a in range(aptr[pos], aptr[pos + 1]):
+            pa = apos[a]
+            for c in range(nc):
+                if yA[c, a] == 0:
+                    y0, y1 = _cut_rows(mode, plo, phi, coef, c, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0)
+                    G0 += y0
+                    G1 += y1
+        do, dn = _partner_terms(mode, G0, G1, _wt(w, pos), g[pos], v[pos] if has_v else 0.0,
+                                NP[pos] if mode == MATVEC else 0.0)
+        out[pos] = do
+        if mode != MATVEC and NP.shape[0]:
+            NP[pos] = dn
+
+
 @njit(cache=True, nogil=True)
 def _fine_forward(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k, mode, g, w, v_pos, UA):
     """The fine part of the forward sweep for the blocks ``b_lo <= b < b_hi``: their sums to ``UA``."""
@@ -589,7 +643,10 @@ def _fine_forward(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k, mode,
 def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
                   NA, acc, UA, split):
     """The forward sweep: the fine part of the blocks before ``split`` (the others' sums are in ``UA``
-    already), then the coarse part; returns each anchor's term (anchor order)."""
+    already), then the coarse part; returns each anchor's term (anchor order). One distinct score:
+    :func:`_constant_forward`."""
+    if n_uniq == 1:
+        return _constant_forward(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v_pos, NA, acc)
     if shift:  # blocks of one rank (shift 0) have no fine part
         _fine_forward(shift, lists, 0, split, astart, yA.shape[0], plo, phi, coef, k, mode, g, w, v_pos, UA)
     outA = np.zeros(apos.shape[0])
@@ -602,6 +659,9 @@ def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo,
 def _adjoint_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
                   NP, out_pos):
     """The adjoint sweep, fine part then coarse part; writes each partner's term to ``out_pos``."""
+    if n_uniq == 1:  # one distinct score
+        _constant_adjoint(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v_pos, NP, out_pos)
+        return
     # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
     if shift:  # blocks of one rank (shift 0) have no fine part
         gA, waA, vA = _per_anchor(g, apos), _per_anchor(wa, apos), _per_anchor(v_pos, apos)

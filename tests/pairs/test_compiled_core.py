@@ -116,6 +116,36 @@ def test_line_derivatives_equal_reference_c_and_q(inst, spec, blocks):
     np.testing.assert_allclose(d2, q, rtol=1e-10, atol=1e-11 * scale)
 
 
+@pytest.mark.parametrize("scores", ["zero", "signed_zeros", "constant"])
+@pytest.mark.parametrize("kind", ["survival", "survival_weighted", "ipcw", "multipartite"])
+def test_one_distinct_score_equals_the_listed_pairs(kind, scores):
+    """Every score the same (the start at θ = 0): the sweeps' suffix totals and running sums, without a
+    tree, against the same pairs listed (the vectorized enumeration) for every loss (z = 0 inside,
+    or on the edge of, each piece) and every quantity."""
+    rng = np.random.default_rng(3)
+    m = 300
+    event, time = rng.random(m) < 0.6, rng.integers(0, 40, m).astype(float)
+    pairs = {"survival": lambda: PairSet.survival(event, time),
+             "survival_weighted": lambda: PairSet.survival(event, time, point_weights=rng.integers(0, 3, m) / 2.0),
+             "ipcw": lambda: PairSet.survival(event, time, weights="ipcw", tau=30.0),
+             "multipartite": lambda: PairSet.multipartite(rng.integers(0, 4, m))}[kind]()
+    listed = PairSet.from_arrays(*pairs.to_arrays(), n_points=m)
+    f = {"zero": np.zeros(m), "signed_zeros": np.where(rng.random(m) < 0.5, -0.0, 0.0),
+         "constant": np.full(m, 3.5)}[scores]
+    v = rng.standard_normal(m)
+    for name, eps in LOSS_SPECS:
+        got, want = [], []
+        for out, p in ((got, pairs), (want, listed)):
+            L, c = core.pair_loss(p, f, name, eps)
+            out += [np.array([L]), c, np.array(core.pair_line_derivatives(p, f, v, name, eps))]
+            counts = core.pair_counts(p, f, 0.0 if name == "hinge" else 1.0)
+            out += [np.array([counts.total]), counts.first, counts.second]
+            if name != "hinge":
+                H = core.pair_loss_and_hessian(p, f, name, eps)[2]
+                out += [H.matvec(v), np.array([H.n_active])]
+        np.testing.assert_allclose(np.concatenate(got), np.concatenate(want), rtol=1e-12, atol=1e-9)
+
+
 @pytest.mark.parametrize("blocks", [False, True])
 @pytest.mark.parametrize("kind", ["bipartite", "survival"])
 def test_large_tied_instance_equals_the_reference(kind, blocks):
