@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["argsort", "auc_counts", "auc_weighted", "harrell_counts", "harrell_weighted", "risk_ranks"]
+__all__ = ["accuracy_cut", "argsort", "auc_counts", "auc_weighted", "harrell_counts", "harrell_weighted", "risk_ranks"]
 
 
 @njit(cache=True, nogil=True)
@@ -396,3 +396,27 @@ def harrell_per_event(time_t, event_t, rank, lo, hi):  # pragma: no cover - comp
     tree = np.zeros(lo.shape[0] + 1, dtype=np.int64)
     _harrell_sweep(time_t, event_t, np.zeros(0, dtype=np.int64), rank, lo, hi, tree, below, within, partners)
     return below, within, partners
+
+
+@njit(cache=True, nogil=True)
+def accuracy_cut(order, scores, positive, weight):  # pragma: no cover - compiled
+    """The cut of the best (weighted) accuracy of ``scores > τ`` along the ascending ``order`` (ties
+    by index): the number k of sorted scores below the cut (0 … n, only between distinct scores;
+    the first best), and the sorted scores on either side of it (the smallest and the largest for
+    k = 0 and k = n). The gain of cut k is Σ over the first k of (+w for a negative, −w for a
+    positive), summed in order; ``weight`` empty: weight 1."""
+    n = order.shape[0]
+    best_k, best_gain, gain = 0, 0.0, 0.0
+    first = last = scores[order[0]]
+    below = above = first
+    for q in range(n):
+        i = order[q]
+        x = scores[i]
+        if q > 0 and x > last and gain > best_gain:
+            best_k, best_gain, below, above = q, gain, last, x
+        w = weight[i] if weight.shape[0] else 1.0
+        gain += -w if positive[i] else w
+        last = x
+    if gain > best_gain:
+        best_k, below, above = n, last, last
+    return best_k, first, below, above

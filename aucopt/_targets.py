@@ -20,8 +20,13 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._lazy import lazy_module
 from ._validation import check_finite_1d, survival_arrays
 from .pairs import survival_pair_arrays, time_order
+
+_metrics_numba = lazy_module("aucopt._metrics_numba")  # numba: the cut of COMPILED_CUT_FROM scores or more
+#: scores from which the best cut is found by one compiled pass (below: numpy's cumulative sum)
+COMPILED_CUT_FROM = 1 << 16
 
 __all__ = [
     "BINARY_PAIR_OPTIONS",
@@ -61,6 +66,13 @@ def best_accuracy_threshold(scores: np.ndarray, positive: np.ndarray, sample_wei
     # the order inside a run of equal scores is immaterial (cuts fall between runs); the pair sets'
     # stable sort, by packed integer keys from 65,536 scores on, is about three times numpy's argsort
     order = time_order(np.asarray(scores, dtype=float))
+    if len(order) >= COMPILED_CUT_FROM:  # the same cut in one compiled pass along the order
+        k, first, below, above = _metrics_numba.accuracy_cut(
+            order, np.ascontiguousarray(scores, dtype=float), np.ascontiguousarray(positive, dtype=bool),
+            np.empty(0) if sample_weight is None else np.ascontiguousarray(weight, dtype=float))
+        if k == 0:
+            return float(first) - 1.0
+        return float(below) + 1.0 if k == len(order) else float(0.5 * (below + above))
     s, pos = scores[order], positive[order]
     # predict + for indices ≥ k: correct = negative weight below k + positive weight from k on,
     # i.e. (total positive weight) + Σ_{<k} (negative − positive weight)

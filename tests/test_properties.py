@@ -391,7 +391,9 @@ def test_cli_survival_checks_top_before_the_cross_validation(top, capsys, monkey
        packed=st.booleans())
 def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weighted, seed, packed):
     """Brute force over every cut between distinct scores (and beyond both ends), tied scores included;
-    with ``packed``, the scores are sorted as from 65,536 of them on (by packed integer keys)."""
+    with ``packed``, the scores are sorted and cut as from 65,536 of them on (packed integer keys, one
+    compiled pass)."""
+    import aucopt._targets
     import aucopt.pairs._survival
     from aucopt._targets import best_accuracy_threshold
 
@@ -404,7 +406,10 @@ def test_the_threshold_has_the_best_training_accuracy_of_any_cut(n, levels, weig
     with pytest.MonkeyPatch.context() as patch:
         if packed:
             patch.setattr(aucopt.pairs._survival, "PACKED_SORT_FROM", 0)
+            patch.setattr(aucopt._targets, "COMPILED_CUT_FROM", 0)
         threshold = best_accuracy_threshold(scores, positive, weight if weighted else None)
+    # the same cut as the vectorized path, the first of equally good ones
+    assert threshold == best_accuracy_threshold(scores, positive, weight if weighted else None)
 
     def accuracy(tau):
         return float(weight @ ((scores > tau) == positive))
