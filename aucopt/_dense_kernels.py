@@ -49,6 +49,6 @@ def rmatvec(M: np.ndarray, c: np.ndarray) -> np.ndarray:
 def matvec(M: np.ndarray, d: np.ndarray) -> np.ndarray:
     """``M d`` in float64 for a C-contiguous float64 or float32 ``M``."""
     out = np.empty(M.shape[0])
-    _threads.by_halves(lambda lo, hi: _matvec_rows(M, np.ascontiguousarray(d, dtype=np.float64), lo, hi, out),
-                       M.shape[0])
+    d = np.ascontiguousarray(d, dtype=np.float64)
+    _threads.by_halves(lambda lo, hi: _matvec_rows(M, d, lo, hi, out), M.shape[0])
     return out

@@ -117,6 +117,19 @@ def _anchor_terms(mode, S, coef, wi, gi, vi, nai):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _collect_anchor(mode, S, coef, wi, gi, vi, NA, a, acc):
+    """One anchor's :func:`_anchor_terms`, booked: ``NA[a]`` written in the LOSS mode (and read in the
+    MATVEC mode), ``ΔL, Δφ', Δφ''`` added to ``acc``; returns the anchor's term of ``out``."""
+    dl, d1, d2, do, na = _anchor_terms(mode, S, coef, wi, gi, vi, NA[a] if mode == MATVEC else 0.0)
+    if mode == LOSS and NA.shape[0]:
+        NA[a] = na
+    acc[0] += dl
+    acc[1] += d1
+    acc[2] += d2
+    return do
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _anchor_rows(mode, d1, d2, wi, gi, vi):
     """The vector (2-tuple) an anchor sends to the partners of a piece with coefficients d1, d2."""
     if mode == 0:  # LOSS: c_j += w_j (G0 + g_j G1); G1 is also N'_j of the Hessian

@@ -31,16 +31,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._compiled import LOSS, MATVEC, _anchor_terms, _columns, _partner_terms
-from ._sweeps import _cut_rows
+from ._compiled import MATVEC, _collect_anchor, _columns, _partner_terms
+from ._sweeps import _cut_rows, _wt
 
-__all__ = ["fill_lists", "gather", "merge_adjoint", "merge_forward", "role_counts", "scatter_add"]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _wt(w, i):
-    """``w[i]``, or 1 for an empty ``w`` (no weights)."""
-    return w[i] if w.shape[0] else 1.0
+__all__ = ["fill_lists", "merge_adjoint", "merge_forward", "role_counts"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -83,20 +77,6 @@ def fill_lists(keys, shift, role, f, lo, hi, ia, ip, A_val, A_pt, P_val, P_pt):
             ip += 1
 
 
-@njit(cache=True, nogil=True)
-def gather(v, idx, out, lo, hi):
-    """``out[lo:hi] = v[idx[lo:hi]]``."""
-    for i in range(lo, hi):
-        out[i] = v[idx[i]]
-
-
-@njit(cache=True, nogil=True)
-def scatter_add(out, idx, x, lo, hi):
-    """``out[idx[lo:hi]] += x[lo:hi]`` (``idx`` without repeats)."""
-    for i in range(lo, hi):
-        out[idx[i]] += x[i]
-
-
 # ============================================================================ the sweeps
 @njit(cache=True, nogil=True)
 def merge_forward(cuts, plo, phi, coef, mode, centre, A_val, A_w, A_v, P_val, P_w, P_v, NA, outA, acc):
@@ -128,15 +108,9 @@ def merge_forward(cuts, plo, phi, coef, mode, centre, A_val, A_w, A_v, P_val, P_
         for p in range(npc):  # piece [lower, upper): (z >= lower) - (z >= upper)
             for col in range(6):
                 S[p, col] = (T[col] if plo[p] < 0 else R[plo[p], col]) - R[phi[p], col]
-        dl, d1, d2, do, nai = _anchor_terms(mode, S, coef, _wt(A_w, i), fi - centre, _at(A_v, i),
-                                            NA[i] if mode == MATVEC else 0.0)
+        do = _collect_anchor(mode, S, coef, _wt(A_w, i), fi - centre, _at(A_v, i), NA, i, acc)
         if has_out:
             outA[i] = do
-        if mode == LOSS and NA.shape[0]:
-            NA[i] = nai
-        acc[0] += dl
-        acc[1] += d1
-        acc[2] += d2
 
 
 @njit(cache=True, nogil=True)

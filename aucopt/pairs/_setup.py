@@ -185,8 +185,8 @@ class PairCore:
             _threads.run_together(lambda: fill(0, h, 0, 0), lambda: fill(h, m, ia, ip))
         else:
             fill(0, m, 0, 0)
-        self.A_w = _in_list_order(p.wa_pt, self.A_pt) if len(p.wa_pt) else _EMPTY
-        self.P_w = _in_list_order(p.w_pt, self.P_pt) if len(p.w_pt) else _EMPTY
+        self.A_w = _sweeps.in_time_order(p.wa_pt, self.A_pt) if len(p.wa_pt) else _EMPTY
+        self.P_w = _sweeps.in_time_order(p.w_pt, self.P_pt) if len(p.w_pt) else _EMPTY
         # sums use scores centred by a constant (exact invariance of L, c, Q; smaller roundoff);
         # pair membership always uses the raw float64 z = f_i - f_j
         self.centre = 0.5 * (f.max() + f.min())
@@ -206,7 +206,8 @@ class PairCore:
             return self
         m, f = self.m, self._f
         assert f is not None  # kept until the ranks are built
-        if f.min() == f.max():  # one distinct score (the start at θ = 0): nothing to sort
+        lo, hi = f.min(), f.max()
+        if lo == hi:  # one distinct score (the start at θ = 0): nothing to sort
             f_pos, self.rank, uniq = np.zeros(m), np.zeros(m, np.int32), f[:1].copy()
         else:
             f_pos = _sweeps.in_time_order(f, self.order)  # scores in time order
@@ -234,7 +235,7 @@ class PairCore:
         self.lists = points + thresholds
         # sums use scores centred by a constant (see _merge_lists; one distinct score: zeros already)
         if self.n_uniq > 1:
-            f_pos -= 0.5 * (f.max() + f.min())
+            f_pos -= 0.5 * (hi + lo)
         self.g_pos = f_pos
         self._ranked = True
         return self
@@ -276,7 +277,7 @@ class PairCore:
         na, npt = len(self.A_pt), len(self.P_pt)
         A_v = P_v = _EMPTY
         if v is not None:
-            A_v, P_v = _in_list_order(v, self.A_pt), _in_list_order(v, self.P_pt)
+            A_v, P_v = _sweeps.in_time_order(v, self.A_pt), _sweeps.in_time_order(v, self.P_pt)
         outA = np.empty(na if len(out) else 0)
         outP = np.empty(npt if len(out) else 0)
         counts = mode == _compiled.COUNTS and len(NP)
@@ -286,25 +287,17 @@ class PairCore:
             _merge.merge_forward(cuts, plo, phi, coef, mode, self.centre, self.A_val, self.A_w, A_v, self.P_val,
                                  self.P_w, P_v, NA, outA, acc)
             if len(outA):
-                _merge.scatter_add(out, self.A_pt, outA, 0, na)
+                _sweeps.scatter_add(self.A_pt, outA, out, 0, na)
 
         def adjoint() -> None:
             _merge.merge_adjoint(cuts, plo, phi, coef, mode, self.centre, self.A_val, self.A_w, A_v, self.P_val,
                                  self.P_w, P_v, NP_list, outP)
             if len(outP):
-                _merge.scatter_add(out, self.P_pt, outP, 0, npt)
+                _sweeps.scatter_add(self.P_pt, outP, out, 0, npt)
 
         _threads.run_both(adjoint, forward, self.m, first_on=bool(k_adj), second_on=bool(k_fwd))
         if counts:
             NP[self.plan.positions()[self.P_pt]] = NP_list
-
-
-def _in_list_order(v: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """``v[idx]`` in float64 (by halves on two threads when :func:`aucopt._threads.threaded`)."""
-    v = np.ascontiguousarray(v, dtype=float)
-    out = np.empty(len(idx))
-    _threads.by_halves(lambda lo, hi: _merge.gather(v, idx, out, lo, hi), len(idx))
-    return out
 
 
 def scan_violators(pairs: PairSet, f: np.ndarray, skip: np.ndarray, threshold: float,

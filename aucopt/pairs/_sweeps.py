@@ -42,10 +42,9 @@ from numba import njit
 
 from .. import _threads
 from ._compiled import (
-    LOSS,
     MATVEC,
     _anchor_rows,
-    _anchor_terms,
+    _collect_anchor,
     _columns,
     _partner_terms,
     _piece_ranks,
@@ -518,14 +517,7 @@ def _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k
                 for col in range(6):
                     S[p, col] = u[col] - d[col]
             pa = apos[a]
-            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0,
-                                               NA[a] if mode == MATVEC else 0.0)
-            outA[a] += do
-            if mode == LOSS and NA.shape[0]:
-                NA[a] = na
-            acc[0] += dl
-            acc[1] += d1
-            acc[2] += d2
+            outA[a] += _collect_anchor(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0, NA, a, acc)
 
 
 @njit(cache=True, nogil=True)
@@ -598,14 +590,7 @@ def _constant_forward(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v, N
                 for col in range(6):
                     S[p, col] = T[col] if lo > hi else 0.0
             pa = apos[a]
-            dl, d1, d2, do, na = _anchor_terms(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0,
-                                               NA[a] if mode == MATVEC else 0.0)
-            outA[a] = do
-            if mode == LOSS and NA.shape[0]:
-                NA[a] = na
-            acc[0] += dl
-            acc[1] += d1
-            acc[2] += d2
+            outA[a] = _collect_anchor(mode, S, coef, _wt(wa, pa), g[pa], v[pa] if has_v else 0.0, NA, a, acc)
     return outA
 
 
@@ -641,14 +626,11 @@ def _fine_forward(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k, mode,
 
 @njit(cache=True, nogil=True)
 def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
-                  NA, acc, UA, split):
-    """The forward sweep: the fine part of the blocks before ``split`` (the others' sums are in ``UA``
-    already), then the coarse part; returns each anchor's term (anchor order). One distinct score:
-    :func:`_constant_forward`."""
+                  NA, acc, UA):
+    """The forward sweep's coarse part, once its fine part's sums are in ``UA``; returns each anchor's
+    term (anchor order). One distinct score: :func:`_constant_forward`."""
     if n_uniq == 1:
         return _constant_forward(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v_pos, NA, acc)
-    if shift:  # blocks of one rank (shift 0) have no fine part
-        _fine_forward(shift, lists, 0, split, astart, yA.shape[0], plo, phi, coef, k, mode, g, w, v_pos, UA)
     outA = np.zeros(apos.shape[0])
     _forward_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos, UA, NA, outA,
                     acc)
@@ -678,8 +660,8 @@ def _add_anchor_terms(apos, outA, out_pos):
 
 
 @njit(cache=True, nogil=True)
-def _scatter(order, out_pos, out, lo, hi):
-    """``out[order[pos]] += out_pos[pos]`` for the positions ``lo <= pos < hi``."""
+def scatter_add(order, out_pos, out, lo, hi):
+    """``out[order[pos]] += out_pos[pos]`` for the positions ``lo <= pos < hi`` (``order`` without repeats)."""
     for pos in range(lo, hi):
         out[order[pos]] += out_pos[pos]
 
@@ -714,12 +696,11 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
 
     def forward() -> None:
         nonlocal outA
-        if split < nb:
+        if shift:
             _fine_forward(shift, lists, 0, split, astart, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
+        if split < nb:
             handed_over.wait()
-            outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc, UA, 0)
-        else:
-            outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc, UA, nb)
+        outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc, UA)
 
     def adjoint() -> None:
         try:
@@ -734,7 +715,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     _threads.run_both(adjoint, forward, m, first_on=bool(k_adj), second_on=bool(k_fwd))
     if out.shape[0]:
         _add_anchor_terms(apos, outA, out_pos)
-        _threads.by_halves(lambda lo, hi: _scatter(order, out_pos, out, lo, hi), m)
+        _threads.by_halves(lambda lo, hi: scatter_add(order, out_pos, out, lo, hi), m)
 
 
 #: the share of the fine forward part's points and thresholds that the adjoint sweep's thread takes on
@@ -751,8 +732,8 @@ def _handover(lists: tuple, share: float) -> int:
 
 
 def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``v[order]`` for a permutation ``order`` (float64; its halves on two threads when
-    :func:`aucopt._threads.threaded`)."""
+    """``v[order]`` for float64 ``v`` and an index array ``order`` (a permutation: the time order; or
+    part of one: a merge core's lists), its halves on two threads when :func:`aucopt._threads.threaded`."""
     m = order.shape[0]
     v_pos = np.empty(m)
     _threads.by_halves(lambda lo, hi: _gather(v, order, v_pos, lo, hi), m)
@@ -760,4 +741,4 @@ def in_time_order(v: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["anchor_lists", "anchor_thresholds", "block_shift", "bucket_lists", "harrell_starts", "in_time_order",
-           "point_lists", "score_ranks", "sorted_keys", "stable_argsort", "sweep", "threshold_lists"]
+           "point_lists", "scatter_add", "score_ranks", "sorted_keys", "stable_argsort", "sweep", "threshold_lists"]
