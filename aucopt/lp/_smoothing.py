@@ -140,7 +140,7 @@ def _box_qp(H, g, lower, active=None, deadline=None):
     does not (it may cycle on matrices far from diagonal dominance), HiGHS's QP solver, given
     the time left before ``deadline`` (a ``time.perf_counter()`` value; None: no limit).
     ``active`` (boolean) is a guess of the variables at their bound at the solution.
-    Returns the step and the variables at their bound.
+    Returns the step and the variables at their bound; (None, None) when HiGHS returns no point.
     """
     n = len(g)
     d, lam = np.zeros(n), np.zeros(n)
@@ -163,15 +163,16 @@ def _box_qp(H, g, lower, active=None, deadline=None):
         lam = np.where(active, H @ d + g, 0.0)
         previous = active
     d = _highs_box_qp(H, g, lower, deadline)
-    return d, d <= lower
+    return (None, None) if d is None else (d, d <= lower)
 
 
 def _highs_box_qp(H, g, lower, deadline=None):
     """The bound-constrained QP of :func:`_box_qp` by HiGHS's active-set QP solver, stopped at ``deadline``.
 
     Any point HiGHS returns is feasible (it is clipped to the bounds), so a solve stopped by the
-    time limit still gives a step; without a point, a scaled gradient step. The route's own
-    time limit then ends the run at its next evaluation, with its best iterate and certificate.
+    time limit still gives a step, and the route's own time limit then ends the run at its next
+    evaluation, with its best iterate and certificate. None when HiGHS returns no point (a model
+    whose curvature is rounding noise, say): the caller then takes a projected gradient step.
     """
     from ..modeling.problem import Problem
     from ..solvers import solve
@@ -182,7 +183,7 @@ def _highs_box_qp(H, g, lower, deadline=None):
     left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
     result = solve(problem, "highs", time_limit=left)
     if result.x is None:
-        return np.maximum(-g / np.maximum(np.diag(H), np.finfo(float).tiny), lower)  # a scaled gradient step
+        return None
     return np.maximum(np.asarray(result.x, dtype=float), lower)
 
 
@@ -223,14 +224,14 @@ def _line_search(pairs, C, f, u, slope_alpha, mu, t_max=1.0, expand=False):
 def _newton_step(HW, g, alpha, nu, active, deadline=None):
     """The step d ≥ −α of the Levenberg–Marquardt model gᵀd + ½dᵀ(H + nu·D)d, D the Hessian's diagonal
     (floored at 1e-6 of its mean, so that columns without curvature still have a bounded step), and
-    the variables it puts at their bound; None when the model has no curvature at all. ``deadline``:
-    see :func:`_box_qp`."""
+    the variables it puts at their bound; None when the model has no curvature at all, or none that
+    gives a finite step. ``deadline``: see :func:`_box_qp`."""
     diag = np.diag(HW).copy()
     if not diag.max() > 0.0:
         return None, None
     D = np.maximum(diag, 1e-6 * float(diag[diag > 0].mean()))
     d, at_bound = _box_qp(HW + np.diag(nu * D), g, -alpha, active=active, deadline=deadline)
-    return (d, at_bound) if np.isfinite(d).all() else (None, None)
+    return (d, at_bound) if d is not None and np.isfinite(d).all() else (None, None)
 
 
 def smoothing(K: KernelLike, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0: float = 1.0, max_iter: int = 1000,
@@ -487,7 +488,8 @@ class _SmoothingRun:
         d, at_bound = _newton_step(HW, grad[W], alpha[W], self.nu, np.isin(W, self.cache.get("at_bound", ())),
                                    deadline)
         del QPhi, HW
-        if d is None:  # no pair in the quadratic zone touches W: a projected gradient step, exactly searched
+        if d is None:  # no pair in the quadratic zone touches W (or no finite step): a projected gradient
+            # step, exactly searched
             g = grad[W]
             rising = bool((g < 0.0).any())  # up along −g, as far as φ decreases; else down towards 0
             d = np.maximum(-g, 0.0) if rising else np.where(g > 0.0, -alpha[W], 0.0)
