@@ -14,9 +14,11 @@ import signal
 import numpy as np
 import pytest
 
+dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
+from conftest import DASK_CLUSTER_CONFIG  # noqa: E402
 from distributed.diagnostics.plugin import SchedulerPlugin  # noqa: E402
 
 from aucopt import RankSVM  # noqa: E402
@@ -28,8 +30,10 @@ N, D, CHUNK = 1500, 5, 150  # 10 blocks over 3 workers
 
 @pytest.fixture(scope="module")
 def cluster(forked_dask_workers):
-    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  memory_limit="2GiB") as cluster:
+    with dask.config.set(DASK_CLUSTER_CONFIG):  # dask's own test settings (tests/conftest.py)
+        cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                           memory_limit="2GiB")
+    with cluster:
         yield cluster
 
 
