@@ -689,7 +689,7 @@ def test_compiled_roc_auc_equals_reference_and_brute_force(data, tied_tol, ties)
 def test_compiled_equals_reference_on_larger_inputs(seed):
     """Thousands of subjects, heavy ties and continuous values alike (many Fenwick-tree levels)."""
     rng = np.random.default_rng(seed)
-    m = 20_000
+    m = 5_000  # 13 Fenwick-tree levels; the numpy reference's merge-sort tree is the slow side
     time = rng.integers(0, 300, m).astype(float)
     event = rng.random(m) < 0.3
     for risk in (rng.integers(0, 50, m).astype(float), rng.normal(size=m),

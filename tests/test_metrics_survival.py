@@ -9,6 +9,7 @@ only, skipped when it is not installed).
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -409,13 +410,17 @@ def _survival_from_risk(y_train, risk, times):
     return base[None, :] ** np.exp(risk - risk.mean())[:, None]
 
 
+@functools.cache  # loaded once per data set, not once per parametrization (flchain: 7,874 rows)
 def _dataset(name):
     datasets = pytest.importorskip("sksurv.datasets")
     X, y = getattr(datasets, name)()
     numeric = X.select_dtypes("number").dropna(axis=1)
     Z = ((numeric - numeric.mean()) / numeric.std()).to_numpy()
     event, time = y[y.dtype.names[0]].astype(bool), y[y.dtype.names[1]].astype(float)
-    return event, time, Z @ np.linspace(1.0, -0.5, Z.shape[1])
+    arrays = event, time, Z @ np.linspace(1.0, -0.5, Z.shape[1])
+    for a in arrays:
+        a.flags.writeable = False  # shared by the parametrizations
+    return arrays
 
 
 @pytest.mark.parametrize("name", ["load_whas500", "load_gbsg2", "load_veterans_lung_cancer", "load_flchain"])

@@ -631,12 +631,12 @@ def test_grid_search_and_score_equal_roc_auc(breast_cancer):
     X, y = _subset(breast_cancer, 60, seed=11)
     grid = {"C": [0.01, 1.0], "gamma": [0.3, 3.0]}
     base = AUCSVM(solver="clarabel")
-    by_score = GridSearchCV(base, grid, cv=3).fit(X, y)
-    by_auc = GridSearchCV(base, grid, cv=3, scoring="roc_auc").fit(X, y)
+    by_score = GridSearchCV(base, grid, cv=2).fit(X, y)
+    by_auc = GridSearchCV(base, grid, cv=2, scoring="roc_auc").fit(X, y)
     np.testing.assert_allclose(by_score.cv_results_["mean_test_score"],
                                by_auc.cv_results_["mean_test_score"], atol=1e-12)
     assert by_score.best_params_ == by_auc.best_params_
-    train, test = next(iter(StratifiedKFold(3).split(X, y)))
+    train, test = next(iter(StratifiedKFold(2).split(X, y)))
     k = by_auc.cv_results_["params"].index(by_auc.best_params_)
     fold = AUCSVM(solver="clarabel", **by_auc.best_params_).fit(X[train], y[train])
     expected = roc_auc_score(y[test], fold.decision_function(X[test]))
@@ -891,16 +891,33 @@ def test_wrong_target_kind_raises_before_solving(no_solver_work, cancer40, whas5
         SurvivalAUCSVM().fit(*cancer40)
 
 
+@pytest.fixture(scope="module")
+def unit_scale_fits():
+    """``fits(solver)``: AUCSVM(kernel="linear", solver=solver) fitted on the small binary data,
+    once per solver for the three scales compared with it (the tests only read it)."""
+    from conftest import make_small_binary
+
+    X, y = make_small_binary()
+    cache = {}
+
+    def fits(solver):
+        if solver not in cache:
+            cache[solver] = AUCSVM(kernel="linear", solver=solver).fit(X, y)
+        return cache[solver]
+
+    return fits
+
+
 @pytest.mark.parametrize("solver", ["clarabel", "osqp", "highs"])
 @pytest.mark.parametrize("scale", [1e-3, 1e3, 1e5])
-def test_dual_is_solved_at_unit_scale_so_feature_scale_changes_nothing(solver, scale):
+def test_dual_is_solved_at_unit_scale_so_feature_scale_changes_nothing(solver, scale, unit_scale_fits):
     """AUCSVM on c·X with C/c² is the same model (w/c, equal scores, equal objective). The dual's
     kernel entries scale as c², beyond solvers' absolute tolerances: at c = 1e5 Clarabel and OSQP
     reported 'optimal' at a point ranking with AUC 0.32 before the dual was solved at unit scale."""
     from conftest import make_small_binary
 
     X, y = make_small_binary()
-    base = AUCSVM(kernel="linear", solver=solver).fit(X, y)
+    base = unit_scale_fits(solver)
     scaled = AUCSVM(kernel="linear", solver=solver, C=1.0 / scale**2).fit(X * scale, y)
     assert scaled.solve_result_.status == "optimal"
     assert scaled.objective_ * scale**2 == pytest.approx(base.objective_, rel=1e-5)

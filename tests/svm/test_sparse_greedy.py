@@ -135,10 +135,11 @@ def test_candidate_line_minimization_matches_scipy(kind):
         KJ, _KJJ, beta, pairs, plist, w = _case(kind, rng, n_points=40, integer=False)
         col, kqq, b, C = rng.normal(size=40), rng.uniform(0.5, 2), rng.normal(), 10.0 ** rng.uniform(-1, 1)
         z = KJ @ beta
+        first, second = np.array(plist).T  # every listed pair, in numpy: φ is evaluated ~100 times
 
         def phi(t):  # brute-force φ(t) − φ(0)
             def loss(f):
-                return sum(w[i] * w[j] * max(0.0, 1 - f[i] + f[j]) ** 2 for i, j in plist)
+                return float(np.sum(w[first] * w[second] * np.maximum(0.0, 1 - f[first] + f[second]) ** 2))
 
             return t * b + 0.5 * kqq * t * t + 0.5 * C * (loss(z + t * col) - loss(z))
 
