@@ -77,7 +77,9 @@ def test_three_backends_reach_the_primal_optimum(fits, oracle):
 
 def test_linearsvc_agrees_to_its_own_tolerance(fits, differences, oracle):
     Z = differences
-    svc = LinearSVC(C=C / 2, loss="hinge", fit_intercept=False, dual=True, tol=1e-12, max_iter=1_000_000)
+    # tol=1e-10 is met after about 350 passes, 5e-12 relative from the oracle; tol=1e-12 was never met
+    # (liblinear ran all 1e6 passes, 2.5 s, and ended 4e-14 from it): either is far inside the 1e-8 below
+    svc = LinearSVC(C=C / 2, loss="hinge", fit_intercept=False, dual=True, tol=1e-10, max_iter=1_000_000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # liblinear's convergence warning: the check below is the test
         svc.fit(np.vstack([Z, -Z]), np.r_[np.ones(len(Z)), -np.ones(len(Z))])
