@@ -294,7 +294,13 @@ def test_a_kernel_over_the_budget_is_evaluated_in_blocks_and_said_so(monkeypatch
     assert "evaluated in blocks" in LPRanker(max_bytes=budget).select_method(pairs)[1]
     blocked = model.fit(X, y)
     stored = LPRanker(method="smoothing").fit(X, y)
-    assert blocked.objective_ == pytest.approx(stored.objective_, rel=1e-9)
+    # The kernel by blocks rounds as the whole kernel does only with a one-thread BLAS (a threaded
+    # product splits its sums otherwise), so the two runs may take different steps: each certifies
+    # its own gap, and the optimum of the whole LP lies within it.
+    optimum = LPRanker(method="full").fit(X, y).objective_
+    for run in (blocked, stored):
+        assert run.optimality_gap_ <= 1e-3 and run.objective_ >= optimum * (1 - SLACK)
+        assert (run.objective_ - optimum) / run.objective_ <= run.optimality_gap_ + SLACK
     with pytest.raises(ProblemTooLargeError, match="smoothing route"):
         LPRanker(method="smoothing", max_bytes=1e4).fit(X, y)
 
