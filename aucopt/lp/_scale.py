@@ -522,18 +522,20 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
 
     The pairs are split into ``n_chunks`` random chunks, fixed across passes (a chunk is a set
     of pair positions, listed only when its LP is built). For each chunk the LP (Ataman 2007,
-    eq. 3.3) is solved on S ∪ chunk; the pairs outside are then scanned chunk by chunk for
+    eq. 3.3) is solved on S ∪ chunk ∪ A, where A are the pairs active at the previous restricted
+    LP's solution (margin f_i − f_j ≤ 1 + ``min_violation``): the thesis solves it on S ∪ chunk,
+    and dropping the constraints that held the last solution in place costs passes and, with
+    HiGHS, the warm start. The pairs outside are then scanned chunk by chunk for
     violations, and scheme 1 adds all of them to the working set S, scheme 2 the ``top_k`` with
     the smallest margins. The run stops at the first restricted LP whose solution violates no
     pair outside it, or after ``max_iter`` passes. (The thesis stops after a whole pass that
     adds nothing; the rest of that pass would only confirm what the first such LP certifies.)
     With HiGHS the restricted LPs are one live model: between two LPs the pair rows (with their
-    slacks) that leave S ∪ chunk are deleted and those that enter are added, and HiGHS solves
-    the changed model with the state the last solve left (a basis is kept only when no active
-    row leaves); when that solve fails (a kernel with many tiny entries, about 1e-9 to 1e-6, as
-    an RBF kernel with a large ``gamma``, can make the basis near-singular), the LP is solved
-    again from scratch (counted in ``cold_restarts``). Other backends solve each restricted LP
-    from scratch.
+    slacks) that leave are deleted and those that enter are added, and HiGHS solves the changed
+    model from the last basis (a row nonbasic in it is never deleted, so the basis stays valid).
+    When that solve fails (a kernel with many tiny entries, about 1e-9 to 1e-6, as an RBF kernel
+    with a large ``gamma``, can make the basis near-singular), the LP is solved again from
+    scratch (counted in ``cold_restarts``). Other backends solve each restricted LP from scratch.
 
     Parameters
     ----------
@@ -649,7 +651,7 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
     del chunk_of
     run = _ChunkingRun(K, pairs, C, chunks, solver=solver, solver_options=solver_options, tol=tol, verbose=verbose,
                        threshold=1.0 - min_violation if violation == "margin" else 0.0,
-                       top_k=top_k if scheme == 2 else None, time_limit=time_limit)
+                       active_margin=1.0 + min_violation, top_k=top_k if scheme == 2 else None, time_limit=time_limit)
     log = RunLog(verbose, callback, desc="chunking", unit="LP")
     passes = 0
     for passes in range(1, max_iter + 1):
@@ -663,16 +665,19 @@ def chunking(K: np.ndarray, pairs: PairSet, C: float, *, n_chunks: int = 5, sche
 class _ChunkingRun:
     """One chunking run: the working set S, the last α and its restricted LP, the certified bound.
 
-    A pass solves the LP on S ∪ chunk for each chunk in turn (:meth:`one_pass`) and adds to S the
-    pairs outside that the solution violates (:meth:`_violated_outside`); :meth:`finish` certifies
-    the last α or says why the run stopped before its optimality rule held.
+    A pass solves the LP on S ∪ chunk ∪ A for each chunk in turn (:meth:`one_pass`), A the pairs
+    active at the last restricted LP's solution, and adds to S the pairs outside that the
+    solution violates (:meth:`_violated_outside`); :meth:`finish` certifies the last α or says
+    why the run stopped before its optimality rule held.
     """
 
     def __init__(self, K, pairs: PairSet, C: float, chunks: list, *, solver: str, solver_options: dict | None,
-                 tol: float | None, verbose: int, threshold: float, top_k: int | None, time_limit: float | None):
+                 tol: float | None, verbose: int, threshold: float, active_margin: float, top_k: int | None,
+                 time_limit: float | None):
         self.K, self.pairs, self.C, self.chunks = K, pairs, C, chunks
         self.solver, self.solver_options, self.tol, self.verbose = solver, solver_options, tol, verbose
-        self.threshold, self.top_k = threshold, top_k
+        self.threshold, self.active_margin, self.top_k = threshold, active_margin, top_k
+        self.active = np.zeros(0, dtype=np.int64)  # the pairs active at the last restricted LP's solution
         self.form = get_formulation("lp_ranker")
         self.live = (_LiveRestrictedLP(self.form, K, pairs, C, tol=tol, verbose=verbose, solver_options=solver_options)
                      if solver.strip().lower() == "highs" else None)
@@ -693,8 +698,8 @@ class _ChunkingRun:
                     self.timed_out = True
                     break
                 options = {**(options or {}), "time_limit": max(left, 1e-3)}
-            R = np.union1d(np.flatnonzero(self.in_S), chunk)
-            alpha, result = self._solve_restricted(R, f"chunking pass {passes}, chunk {b + 1}", options)
+            R = np.union1d(np.union1d(np.flatnonzero(self.in_S), chunk), self.active)
+            R, alpha, result = self._solve_restricted(R, f"chunking pass {passes}, chunk {b + 1}", options)
             if result.status == Status.TIME_LIMIT:  # the run's time is up inside this LP: keep the better point
                 self._keep_better(alpha)
                 break
@@ -703,7 +708,10 @@ class _ChunkingRun:
             if result.status == Status.OPTIMAL:  # a relaxation of the full LP: a lower bound
                 self.lower = max(self.lower, float(result.objective))
             self.alpha = alpha
-            cand = self._violated_outside(R, self.K @ (self.pairs.signs * self.alpha))
+            f = self.K @ (self.pairs.signs * self.alpha)
+            ri, rj, _ = self.pairs.pairs_at(R)
+            self.active = R[f[ri] - f[rj] <= self.active_margin]
+            cand = self._violated_outside(R, f)
             self.violated = len(cand) > 0  # no violated pair outside R: this α is optimal for all pairs
             fresh = cand[~self.in_S[cand]]
             self.in_S[fresh] = True
@@ -714,28 +722,33 @@ class _ChunkingRun:
                 break
 
     def _solve_restricted(self, R: np.ndarray, where: str,
-                          options: dict | None) -> tuple[np.ndarray | None, SolveResult]:
-        """The LP on the pair positions R: its α (clipped at 0; None without a point) and the result.
+                          options: dict | None) -> tuple[np.ndarray, np.ndarray | None, SolveResult]:
+        """The LP on the pair positions R (and, on HiGHS's live model, the active pairs it kept):
+        the pair positions it holds, its α (clipped at 0; None without a point) and the result.
 
         HiGHS: the live model, changed to R and solved again; solved from scratch when that fails.
         Other backends: the restricted problem built and solved afresh."""
         pairs = self.pairs
-        name = f"{self.form.name} restricted to {len(R):,} of {pairs.n_pairs:,} pairs ({where})"
+
+        def name(n_pairs: int) -> str:
+            return f"{self.form.name} restricted to {n_pairs:,} of {pairs.n_pairs:,} pairs ({where})"
+
         time_limit = (options or {}).get("time_limit")
         if self.live is not None:
-            alpha, result = self.live.solve(R, name, time_limit)
+            live, alpha, result = self.live.solve(R, name, time_limit)
             if result.status not in USABLE and self.n_solves:
                 # the basis carried over can be singular on badly scaled kernels
-                alpha, result = self.live.solve(R, name, time_limit, cold=True)
+                live, alpha, result = self.live.solve(R, name, time_limit, cold=True)
                 self.cold_restarts += 1
+            R = live
         else:
             problem = _restricted_problem(self.form, self.K, pairs, self.C, R)
-            problem.name = name
+            problem.name = name(len(R))
             result = solve(problem, self.solver, tol=self.tol, verbose=self.verbose >= 2, solver_options=options)
             alpha = None if result.x is None else np.maximum(problem.block(result.x, "alpha"), 0.0)
         self.n_solves += 1
         self.result = result
-        return alpha, result
+        return R, alpha, result
 
     def _keep_better(self, candidate: np.ndarray | None) -> None:
         """A restricted LP stopped by the time limit: its point, when better than the last α (any α ≥ 0 is feasible)."""
@@ -805,9 +818,13 @@ class _LiveRestrictedLP:
     The first LP is the formulation's restricted problem, loaded whole. For each later LP on
     the pair positions R, the pair rows and slack columns of the pairs that left are deleted, and
     those of the pairs that entered are built by the formulation (on those pairs alone) and
-    appended, their columns mapped onto the live α and score columns. ``col_key`` / ``row_key``
-    say what each live column / row is: the pair position p ≥ 0 of a slack or pair row, −1 for a
-    score column or score row, −2 − l for the α of point l.
+    appended, their columns mapped onto the live α and score columns. A pair row nonbasic at the
+    last solution stays even when its pair is not in R (the caller's R holds the active pairs;
+    a degenerate one can be nonbasic at a margin just above): deleting it would drop HiGHS's
+    basis, and the next solve would start from a dual infeasible crash basis. The LP on R plus
+    those pairs is still a restriction of the whole LP. ``col_key`` / ``row_key`` say what
+    each live column / row is: the pair position p ≥ 0 of a slack or pair row, −1 for a score
+    column or score row, −2 − l for the α of point l.
     """
 
     def __init__(self, form, K, pairs: PairSet, C: float, *, tol: float | None, verbose: int,
@@ -831,8 +848,10 @@ class _LiveRestrictedLP:
         self.col_key, self.row_key = col_key, row_key
 
     def _change_to(self, R: np.ndarray) -> None:
-        """Delete the pairs that are not in R, append those of R that are not live."""
+        """Delete the pairs that are neither in R nor active, append those of R that are not live."""
         lp = self.lp
+        R = np.union1d(R, self.row_key[lp.nonbasic_rows()])
+        R = R[R >= 0]  # the score rows (key −1) are never deleted
         gone_cols = np.flatnonzero((self.col_key >= 0) & ~np.isin(self.col_key, R))
         gone_rows = np.flatnonzero((self.row_key >= 0) & ~np.isin(self.row_key, R))
         lp.delete_rows(gone_rows)
@@ -853,14 +872,17 @@ class _LiveRestrictedLP:
         lp.add_rows(part.row_lower[part.metadata["pair_rows"]], part.row_upper[part.metadata["pair_rows"]], rows)
         self.col_key, self.row_key = np.r_[self.col_key, new], np.r_[self.row_key, new]
 
-    def solve(self, R: np.ndarray, name: str, time_limit: float | None,
-              cold: bool = False) -> tuple[np.ndarray | None, SolveResult]:
-        """Solve the LP on R (the live model changed, or a new one when ``cold``): α ≥ 0 or None, and the result."""
+    def solve(self, R: np.ndarray, name: Callable[[int], str], time_limit: float | None,
+              cold: bool = False) -> tuple[np.ndarray, np.ndarray | None, SolveResult]:
+        """Solve the LP on R (the live model changed, or a new one when ``cold``): the pair positions
+        of the live LP (R and the active pairs kept), α ≥ 0 or None, and the result. ``name`` gives
+        the LP's name from its number of pairs."""
         if cold or self.lp is None:
             self._load(R)
         else:
             self._change_to(R)
-        self.lp.name = name
+        live = np.sort(self.row_key[self.row_key >= 0])
+        self.lp.name = name(len(live))
         result = self.lp.solve(time_limit=time_limit)
         alpha = None if result.x is None else np.maximum(result.x[self.col_key <= -2], 0.0)
-        return alpha, result
+        return live, alpha, result

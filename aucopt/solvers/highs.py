@@ -290,6 +290,30 @@ class IncrementalLP:
         if len(rows):
             self._check(self._h.deleteRows(len(rows), rows), "deleteRows")
 
+    def nonbasic_rows(self) -> np.ndarray:
+        """Indices of the rows that are nonbasic in the current basis (active: held at a bound by
+        the last solution); empty without a valid basis. Deleting one of them drops the basis.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import scipy.sparse as sp
+        >>> lp = IncrementalLP()
+        >>> lp.add_columns(cost=[1.0, 1.0], lower=[0.0, 0.0], upper=[np.inf, np.inf])
+        array([0, 1])
+        >>> lp.add_rows(lower=[1.0, 0.5], upper=[np.inf, np.inf], A=sp.csr_matrix([[1.0, 0.0], [1.0, 0.0]]))
+        array([0, 1])
+        >>> lp.solve().objective  # x0 = 1: the first row is active, the second is not
+        1.0
+        >>> lp.nonbasic_rows()
+        array([0])
+        """
+        basis = self._h.getBasis()
+        if not basis.valid:
+            return np.zeros(0, dtype=np.int64)
+        basic = self._hs.HighsBasisStatus.kBasic
+        return np.flatnonzero([status != basic for status in basis.row_status])
+
     def delete_columns(self, columns: ArrayLike) -> None:
         """Delete the columns at the indices ``columns``; the columns after them move left, in order.
         HiGHS keeps the stored basis when the deleted columns are nonbasic, and drops it when one is basic.
