@@ -7,10 +7,11 @@ weighted), for the LP Ranker objective of Ataman (2007), eq. 4.4 with pair weigh
     F(α) = Σ_l α_l + C Σ_(i,j) w_ij max(0, 1 − (f_i − f_j)),   f = K Y α,  α ≥ 0.
 
 * :func:`chunking` — the "modified chunking" of Ataman (2007), Fig. 4.1, as exact constraint
-  generation: solve the LP on S ∪ chunk, add the pairs whose *margin* is violated
-  (f_i − f_j < 1 − ``min_violation``), all of them (scheme 1) or the ``top_k`` most violated per
-  chunk (scheme 2), until a restricted LP's solution violates no pair outside it. Each
-  restricted LP is a relaxation, so that solution is the optimum of the full LP. (Reading the
+  generation: solve the LP on S ∪ chunk (and the pairs active at the last LP's solution), add
+  the pairs whose *margin* is violated (f_i − f_j < 1 − ``min_violation``), all of them
+  (scheme 1) or the ``top_k`` most violated per chunk (scheme 2), until a restricted LP's
+  solution violates no pair outside it. Each restricted LP is a relaxation, so that solution is
+  the optimum of the full LP. (Reading the
   thesis's "pairwise violations" as mis-ordered pairs, f_i − f_j < 0, is available as
   ``violation="misorder"``; it is not exact.)
 * :func:`subgradient` — the projected subgradient method of Ataman (2007), Fig. 4.4 and
@@ -689,7 +690,7 @@ class _ChunkingRun:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit  # each LP gets what is left
 
     def one_pass(self, passes: int, log: RunLog) -> None:
-        """Solve the LP on S ∪ chunk for each chunk in turn, growing S, until one certifies the optimum."""
+        """Solve the LP on S ∪ chunk ∪ A for each chunk in turn, growing S, until one certifies the optimum."""
         for b, chunk in enumerate(self.chunks):
             options = self.solver_options
             if self.deadline is not None:
