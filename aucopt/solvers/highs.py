@@ -294,6 +294,11 @@ class IncrementalLP:
         """Indices of the rows that are nonbasic in the current basis (active: held at a bound by
         the last solution); empty without a valid basis. Deleting one of them drops the basis.
 
+        Returns
+        -------
+        rows : ndarray of int64
+            The nonbasic rows' current indices, increasing.
+
         Examples
         --------
         >>> import numpy as np
