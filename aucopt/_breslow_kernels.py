@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from ._numba import njit
 
 
 @njit(cache=True, nogil=True, error_model="numpy")  # m0 may underflow to 0: inf / nan as numpy gives, no exception

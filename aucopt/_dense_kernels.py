@@ -9,9 +9,9 @@ reading M once. A float32 M is read as it is stored and multiplied in float64.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import _threads
+from ._numba import njit
 
 __all__ = ["matvec", "rmatvec"]
 

@@ -16,7 +16,8 @@ find them in one linear pass, exactly as a comparison of every pair would.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._numba import njit
 
 __all__ = ["accuracy_cut", "argsort", "auc_counts", "auc_weighted", "harrell_counts", "harrell_weighted", "risk_ranks"]
 

@@ -126,6 +126,9 @@ def _sync(fresh: Path, kept: Path) -> None:
     new = files(fresh)
     for gone in files(kept) - new:
         (kept / gone).unlink()
+    for stale in kept.rglob("__pycache__/*"):  # anything there but Python's own bytecode (old numba caches)
+        if stale.is_file() and stale.suffix != ".pyc":
+            stale.unlink()
     for name in new:
         source, target = fresh / name, kept / name
         if not (target.is_file() and target.read_bytes() == source.read_bytes()):
@@ -194,6 +197,30 @@ def test_readme_python_snippets_run(prefix, startup, place):
     done = run([sys.executable, "-"], cwd=cwd, env=env_with(prefix, startup), stdin=readme_python(),
                what=f"README.md's python blocks (from the {where})")
     assert "Warning:" not in done.stderr, f"README.md's python blocks warn (from the {where}):\n{done.stderr[-4000:]}"
+    if where == "unrelated-directory":  # the installed copy ran, with its compiled kernels
+        left = files_pip_uninstall_would_leave(prefix)
+        assert not left, f"running the installed copy wrote into it: {left[:5]}"
+
+
+def files_pip_uninstall_would_leave(prefix: Path) -> list[str]:
+    """The files in the installed ``aucopt/`` folder that ``pip uninstall`` would not remove: neither
+    listed in the install's RECORD nor the bytecode of a listed module. Any such file keeps the
+    folder, which Python would then import as an empty namespace package in place of the next
+    install (``pip install -e .`` after ``pip install .``: the README's two commands in one
+    environment)."""
+    (record,) = prefix.glob("aucopt-*.dist-info/RECORD")
+    listed = {line.split(",")[0] for line in record.read_text(encoding="utf-8").splitlines()}
+    left = []
+    for path in (prefix / "aucopt").rglob("*"):
+        name = path.relative_to(prefix).as_posix()
+        if path.is_dir() or name in listed:
+            continue
+        if path.parent.name == "__pycache__" and path.suffix == ".pyc":
+            module = path.parent.parent / (path.name.split(".")[0] + ".py")
+            if module.relative_to(prefix).as_posix() in listed:
+                continue
+        left.append(name)
+    return sorted(left)
 
 
 def test_import_formulations_and_list_them(prefix, startup, place):

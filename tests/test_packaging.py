@@ -277,3 +277,34 @@ def test_the_public_names_import_no_optional_engine_until_used():
 def test_version_and_help_import_no_estimator():
     loaded = _modules_after("from aucopt.cli import build_parser\nbuild_parser().format_help()")
     assert not loaded & {*HEAVY, "sklearn", "scipy"}
+
+
+# ============================================================================ numba's cache
+def test_compiled_kernels_cache_beside_the_source_only_in_a_checkout(tmp_path, monkeypatch):
+    """A kernel of an installed copy is cached in the user's cache directory, not in the package
+    folder (which ``pip uninstall`` would then leave behind); a checkout's stays in ``__pycache__``."""
+    from numba.core.caching import CacheImpl, InTreeCacheLocator, UserWideCacheLocator
+
+    from aucopt import _numba
+
+    def kernel(x):
+        return x + 1
+
+    locators = CacheImpl._locator_classes
+    assert locators.index(_numba.InstalledCopyCacheLocator) == locators.index(InTreeCacheLocator) - 1
+    checkout = Path(aucopt.__file__).resolve().parent
+    assert _numba.InstalledCopyCacheLocator.from_function(kernel, str(checkout / "pairs" / "_sweeps.py")) is None
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    installed = tmp_path / "site-packages" / "aucopt"
+    (installed / "pairs").mkdir(parents=True)
+    source = installed / "pairs" / "_sweeps.py"
+    source.write_text("", encoding="utf-8")
+    monkeypatch.setattr(_numba.InstalledCopyCacheLocator, "package", installed)
+    locator = _numba.InstalledCopyCacheLocator.from_function(kernel, str(source))
+    expected = UserWideCacheLocator(kernel, str(source)).get_cache_path()
+    assert locator is not None and locator.get_cache_path() == expected
+    assert tmp_path / "cache" in Path(expected).parents and Path(expected).is_dir()
+    assert _numba.InstalledCopyCacheLocator.from_function(kernel, str(tmp_path / "other.py")) is None
+    (tmp_path / "site-packages" / "pyproject.toml").write_text("", encoding="utf-8")  # a checkout after all
+    assert _numba.InstalledCopyCacheLocator.from_function(kernel, str(source)) is None

@@ -37,8 +37,8 @@ import math
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
 
 if TYPE_CHECKING:

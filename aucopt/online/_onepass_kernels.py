@@ -35,7 +35,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .._numba import njit
 
 __all__ = ["CLOSED_FORM", "DIVERGED", "OK", "closed_form_steps", "stream_csr", "stream_dense"]
 

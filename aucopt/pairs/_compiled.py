@@ -36,7 +36,8 @@ subject), ``w = p`` and ``wa = a p``; without anchor factors both are the same a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._numba import njit
 
 LOSS, MATVEC, COUNTS, LINE = 0, 1, 2, 3
 

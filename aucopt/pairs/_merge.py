@@ -29,8 +29,8 @@ layout).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._numba import njit
 from ._compiled import MATVEC, _collect_anchor, _columns, _partner_terms
 from ._sweeps import _cut_rows, _wt
 

@@ -38,9 +38,9 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import njit
 
 from .. import _threads
+from .._numba import njit
 from ._compiled import (
     MATVEC,
     _anchor_rows,

@@ -41,8 +41,8 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
 
+from .._numba import njit
 from .._progress import progress_bar
 from .._validation import check_time_limit
 from ._dcd_polish import POLISH_MAX_PAIRS, STALL_EPOCHS, apply_alpha, restricted_optimum

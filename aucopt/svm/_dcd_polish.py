@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
 
 from .._highs import new_highs, pass_problem
+from .._numba import njit
 from ..modeling import Problem
 
 __all__ = ["POLISH_MAX_PAIRS", "STALL_EPOCHS", "apply_alpha", "restricted_optimum"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
+from .._numba import njit
 from .._validation import check_time_limit
 from ..pairs import PairSet
 from ._dcd import _bound_and_gradient, _projected_gradient, run_epochs

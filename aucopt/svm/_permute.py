@@ -18,7 +18,8 @@ over all orders of a few elements checks it).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .._numba import njit
 
 #: up to this many elements a plain Fisher–Yates shuffle (the array stays in cache)
 _DIRECT_MAX = 1 << 17
