@@ -141,11 +141,11 @@ def prefix(wheel, request, tmp_path_factory) -> Iterator[Path]:
     """The wheel installed with ``pip install --no-deps --target <prefix>``.
 
     The prefix is kept between test runs in pytest's cache folder: numba caches the compiled
-    kernels next to their source, keyed by the source's path and modification time, which every
-    new install changes. So the wheel is installed into an empty folder, and the kept prefix is
-    then made to hold exactly its files, where a file whose bytes did not change keeps its time:
-    the same files as a fresh install, with the kernels of unchanged modules compiled once, not at
-    every run.
+    kernels (in the user's cache directory, for an installed copy) keyed by the source's path and
+    modification time, which every new install changes. So the wheel is installed into an empty
+    folder, and the kept prefix is then made to hold exactly its files, where a file whose bytes
+    did not change keeps its time: the same files as a fresh install, with the kernels of
+    unchanged modules compiled once, not at every run.
     """
     fresh = tmp_path_factory.mktemp("prefix") / "site"
     run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--disable-pip-version-check",
