@@ -95,6 +95,10 @@ def startup(tmp_path_factory) -> Path:
 def env_with(prefix: Path, startup: Path) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(prefix), str(startup)])
+    # the user's cache directory, where the installed copy's compiled kernels go, kept beside the
+    # prefix (in pytest's cache folder with the kept prefix): a machine whose home is not kept
+    # between runs still finds them compiled
+    env["XDG_CACHE_HOME"] = str(prefix.parent / "user-cache")
     env["MPLBACKEND"] = "Agg"
     env.pop("PYTHONSTARTUP", None)
     return env
