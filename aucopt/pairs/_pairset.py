@@ -630,6 +630,20 @@ class PairSet:
             return np.bincount(self._explicit[0], minlength=self.n_points)
         return self.n_points - self._suffixes()[1]
 
+    def _derived(self, key: str, build: Callable[[PairSet], Any]) -> Any:
+        """``build(self)``, built at the first call and kept: the pair set is frozen, so what is
+        derived from it stays valid (the sorted-pair core's :class:`~aucopt.pairs._setup.SuffixPlan`,
+        shared by every evaluation on these pairs). Kept out of pickles and copies."""
+        derived = self.__dict__.setdefault("_derived_cache", {})  # frozen: no attribute assignment
+        if key not in derived:
+            derived[key] = build(self)
+        return derived[key]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_derived_cache", None)
+        return state
+
     def _suffixes(self) -> tuple[np.ndarray, np.ndarray]:
         """Sorted storage: ``(order, start)``, anchor i's partners being ``order[start[i]:]``."""
         if self.order is None or self.start is None:

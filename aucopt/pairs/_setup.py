@@ -71,8 +71,8 @@ class SuffixPlan:
 
     The time order, the anchors grouped by suffix start (``apos[aptr[p]:aptr[p + 1]]``, their
     starts ``astart``) and the point weights in time order (empty arrays: weight 1). Built once
-    per pair set: :class:`PairCore` builds one per call unless given one, and a solver that
-    evaluates many score vectors on the same pairs keeps one for all of them.
+    per pair set and kept on it (:func:`suffix_plan`): every :class:`PairCore` on the same pairs,
+    one per score vector, shares it.
     """
 
     def __init__(self, pairs: PairSet):
@@ -120,6 +120,12 @@ class SuffixPlan:
         return w, wa
 
 
+def suffix_plan(pairs: PairSet) -> SuffixPlan:
+    """The :class:`SuffixPlan` of a sorted pair set, built once and kept on the pair set, so that the
+    one-off evaluations of a solver (each line-search step) do not rebuild it every call."""
+    return pairs._derived("suffix_plan", SuffixPlan)
+
+
 class PairCore:
     """Validated inputs plus the compiled state of one (pairs, f), built once per ``f`` and reused by
     every sweep (loss, Hessian product, counts, line derivatives). ``plan`` (the
@@ -144,7 +150,7 @@ class PairCore:
             self.z = f[self.i] - f[self.j]
             return
         self.cuts = sorted(set(cuts))
-        self.plan = SuffixPlan(pairs) if plan is None else plan
+        self.plan = suffix_plan(pairs) if plan is None else plan
         self.order, self.n_anchors, self.s0 = self.plan.order, self.plan.n_anchors, self.plan.s0
         self.merge = self.plan.merge
         if self.n_anchors == 0:

@@ -88,7 +88,7 @@ from .._lazy import lazy_module
 from .._validation import check_finite_1d
 from ._counting import PairCounts, ViolatedPairs, pair_counts, violated_pairs
 from ._pairset import PairSet
-from ._setup import PairCore, Piece, SuffixPlan, cuts_of, piece_arrays
+from ._setup import PairCore, Piece, SuffixPlan, cuts_of, piece_arrays, suffix_plan
 
 _compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 
@@ -703,8 +703,8 @@ class PairEvaluator:
     """The loss of one pair set at many score vectors, sharing what does not depend on the scores.
 
     A solver evaluates the same pairs at a new ``f`` every iteration. The time order, the anchors
-    grouped by suffix start and the weights in that order are built once here (for sorted
-    storage); each call then sorts only the new scores. Results equal those of
+    grouped by suffix start and the weights in that order are built once per pair set (for sorted
+    storage; the one-off functions share them too); each call then sorts only the new scores. Results equal those of
     :func:`pair_loss_and_hessian` and :func:`pair_line_derivatives` exactly.
 
     Parameters
@@ -743,7 +743,7 @@ class PairEvaluator:
             raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
         self.pairs = pairs
         self.loss = PairLoss.make(loss, eps)
-        self._plan = SuffixPlan(pairs) if pairs.storage == "sorted" else None
+        self._plan = suffix_plan(pairs) if pairs.storage == "sorted" else None
 
     def loss_and_hessian(self, f: ArrayLike) -> tuple[float, np.ndarray, PairHessian]:
         """``(L, c, hessian)`` at ``f``, as :func:`pair_loss_and_hessian`.

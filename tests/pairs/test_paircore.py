@@ -25,6 +25,7 @@ from aucopt.pairs._setup import PairCore, Piece
 from aucopt.pairs.core import (
     LOSSES,
     PairCounts,
+    PairEvaluator,
     PairHessian,
     PairLoss,
     pair_counts,
@@ -708,3 +709,35 @@ def test_pair_evaluator_equals_the_one_off_calls():
         np.testing.assert_array_equal(c, c0)
         np.testing.assert_array_equal(H.matvec(v), H0.matvec(v))
         assert evaluate.line_derivatives(f, v) == pair_line_derivatives(pairs, f, v, "smoothed_hinge", 0.25)
+
+
+def test_the_suffix_plan_is_built_once_per_pair_set_and_not_pickled(monkeypatch):
+    """Every evaluation on one pair set shares its plan (a line search calls the core per step);
+    a pair set derived by ``dataclasses.replace`` or unpickled builds its own."""
+    import pickle
+
+    from aucopt.pairs import _setup
+
+    built = []
+    original = _setup.SuffixPlan.__init__
+
+    def counting(self, pairs):
+        built.append(pairs)
+        original(self, pairs)
+
+    monkeypatch.setattr(_setup.SuffixPlan, "__init__", counting)
+    rng = np.random.default_rng(0)
+    event, times = rng.random(40) < 0.7, rng.exponential(size=40)
+    pairs = PairSet.survival(event, times)
+    f, v = rng.normal(size=40), rng.normal(size=40)
+    first = [pair_line_derivatives(pairs, f + t * v, v) for t in (0.0, 0.5, 1.0)]
+    first.append(pair_loss(pairs, f)[0])
+    PairEvaluator(pairs).loss_and_hessian(f)
+    assert len(built) == 1 and built[0] is pairs
+    again = pickle.loads(pickle.dumps(pairs))
+    assert "_derived_cache" not in again.__dict__ and len(pickle.dumps(pairs)) == len(pickle.dumps(again))
+    regrouped = pairs.with_groups(np.arange(40) % 3)
+    for other in (again, regrouped):
+        assert [pair_line_derivatives(other, f + t * v, v) for t in (0.0, 0.5, 1.0)] + [
+            pair_loss(other, f)[0]] == first
+    assert len(built) == 3 and built[1] is again and built[2] is regrouped
