@@ -26,7 +26,14 @@ from sklearn.utils.validation import _num_samples, check_is_fitted, column_or_1d
 
 from .._fitting import sample_weight_for
 from .._progress import progress_bar
-from .._validation import Count, binary_labels, check_feature_scale, check_point_weights, check_weight_underflow
+from .._validation import (
+    Count,
+    binary_labels,
+    check_feature_scale,
+    check_point_weights,
+    check_weight_underflow,
+    unique_labels,
+)
 from ..base import (
     MAX_BYTES_CONSTRAINT,
     PAIR_OPTIONS_CONSTRAINT,
@@ -368,11 +375,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         classes = np.unique(np.asarray(classes))
         if len(classes) != 2:
             raise ValueError(f"classes must hold exactly two labels; got {classes.tolist()}.")
-        _, pos = binary_labels(classes, self.pos_label)
         if hasattr(self, "classes_"):
             if not np.array_equal(classes, self.classes_):
                 raise ValueError(f"classes={classes.tolist()} differ from classes_={self.classes_.tolist()}.")
             return
+        _, pos = binary_labels(classes, self.pos_label)
         unknown = [lab.item() if hasattr(lab, "item") else lab for lab in self._labels if lab not in classes]
         if unknown:
             raise ValueError(f"The labels {unknown} seen earlier in the stream are not in "
@@ -391,14 +398,15 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _slots(self, y):
         """Slot (0 = negative, 1 = positive) of every label of a chunk."""
+        present = unique_labels(y)  # two numeric labels: no sort
         if hasattr(self, "classes_"):
-            unknown = np.setdiff1d(np.unique(y), self.classes_)
+            unknown = present[~np.isin(present, self.classes_)]
             if unknown.size:
                 raise ValueError(f"y contains labels {unknown[:6].tolist()} that are not in "
                                  f"classes={self.classes_.tolist()} (OnePassAUC takes two, binary, labels); "
                                  "pass classes holding the labels of y (as in scikit-learn's partial_fit).")
             return (y == self.pos_label_).astype(np.intp)
-        new = [lab for lab in np.unique(y) if lab not in self._labels]
+        new = [lab for lab in present if lab not in self._labels]
         self._labels += new
         if len(self._labels) > 2:
             raise ValueError(f"Only binary labels are supported; saw {sorted(self._labels)}.")
@@ -601,6 +609,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                     sample_weight: ArrayLike | float | None = None) -> OnePassAUC:
         """Stream the rows of (X, y), in order, through one more part of the pass.
 
+        As in scikit-learn, the parameters are validated at the first call only.
+
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
@@ -618,7 +628,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         self : object
             The updated estimator.
         """
-        self._validate_params()
+        if not hasattr(self, "coef_"):  # as scikit-learn's partial_fit: the parameters are checked at the first call
+            self._validate_params()
         self._pair_target_options()  # binary labels only: ordinal targets are refused, saying why
         _check_not_survival(y)
         with self._progress(_num_samples(X)):
