@@ -609,7 +609,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                     sample_weight: ArrayLike | float | None = None) -> OnePassAUC:
         """Stream the rows of (X, y), in order, through one more part of the pass.
 
-        As in scikit-learn, the parameters are validated at the first call only.
+        The parameters are validated at the first call and again after any of them is set anew
+        (scikit-learn's ``partial_fit`` validates them at the first call only).
 
         Parameters
         ----------
@@ -628,12 +629,20 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         self : object
             The updated estimator.
         """
-        if not hasattr(self, "coef_"):  # as scikit-learn's partial_fit: the parameters are checked at the first call
-            self._validate_params()
+        self._validate_changed_params()
         self._pair_target_options()  # binary labels only: ordinal targets are refused, saying why
         _check_not_survival(y)
         with self._progress(_num_samples(X)):
             return self._partial_fit(X, y, classes, sample_weight=sample_weight)
+
+    def _validate_changed_params(self):
+        """Validate the parameters unless the same parameter objects were validated at the last
+        call: the check costs as much as the updates of a thousand rows."""
+        current = tuple(self.__dict__.get(name) for name in self._parameter_constraints)
+        checked = self.__dict__.get("_checked_params", ())
+        if len(checked) != len(current) or any(a is not b for a, b in zip(current, checked, strict=True)):
+            self._validate_params()
+            self._checked_params = current
 
     @contextlib.contextmanager
     def _progress(self, total):

@@ -276,6 +276,30 @@ def test_each_constraint_rejects_bad_value_before_any_work(param, value):
     assert not hasattr(est, "coef_")
 
 
+def test_partial_fit_validates_again_only_a_parameter_set_anew(monkeypatch):
+    """The parameter check (as costly as a thousand rows' updates) runs at the first call and after
+    ``set_params``, not at every call with the same parameters."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = _stream(n=40, d=4)
+    est = OnePassAUC(alpha=0.01)
+    checks = []
+    original = OnePassAUC._validate_params
+    monkeypatch.setattr(OnePassAUC, "_validate_params", lambda self: (checks.append(1), original(self)))
+    for a in range(0, 40, 10):
+        est.partial_fit(X[a:a + 10], y[a:a + 10], classes=[-1, 1])
+    assert len(checks) == 1
+    est.set_params(eta0="bogus")
+    with pytest.raises(InvalidParameterError, match="'eta0' parameter of OnePassAUC"):
+        est.partial_fit(X[:10], y[:10])
+    est.set_params(eta0="auto")  # the parameters checked at the first call: not checked again
+    est.partial_fit(X[:10], y[:10])
+    assert len(checks) == 2
+    est.set_params(alpha=0.05)
+    est.partial_fit(X[:10], y[:10])
+    assert len(checks) == 3
+
+
 def test_memory_budget_raises_before_allocating():
     from aucopt.exceptions import ProblemTooLargeError
 
