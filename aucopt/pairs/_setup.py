@@ -128,8 +128,8 @@ def suffix_plan(pairs: PairSet) -> SuffixPlan:
 
 class PairCore:
     """Validated inputs plus the compiled state of one (pairs, f), built once per ``f`` and reused by
-    every sweep (loss, Hessian product, counts, line derivatives). ``plan`` (the
-    :class:`SuffixPlan` of ``pairs``) is built when not given.
+    every sweep (loss, Hessian product, counts, line derivatives); ``plan`` is the
+    :class:`SuffixPlan` of ``pairs`` (:func:`suffix_plan`).
 
     For one shared suffix whose anchors come first (``plan.merge``: bipartite pairs and the like),
     the state is the anchors and the partners in ascending score order and the sweeps are merges
@@ -138,7 +138,7 @@ class PairCore:
     (:mod:`aucopt.pairs._sweeps`), which :meth:`ranks` also builds on demand for a merge core (for
     :func:`aucopt.pairs._compiled.matmat`)."""
 
-    def __init__(self, pairs: PairSet, f: ArrayLike, cuts: Iterable[float], plan: SuffixPlan | None = None):
+    def __init__(self, pairs: PairSet, f: ArrayLike, cuts: Iterable[float]):
         f = checked_scores(pairs, f)
         m = pairs.n_points
         self.m = m
@@ -150,7 +150,7 @@ class PairCore:
             self.z = f[self.i] - f[self.j]
             return
         self.cuts = sorted(set(cuts))
-        self.plan = suffix_plan(pairs) if plan is None else plan
+        self.plan = suffix_plan(pairs)
         self.order, self.n_anchors, self.s0 = self.plan.order, self.plan.n_anchors, self.plan.s0
         self.merge = self.plan.merge
         if self.n_anchors == 0:

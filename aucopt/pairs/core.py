@@ -88,7 +88,7 @@ from .._lazy import lazy_module
 from .._validation import check_finite_1d
 from ._counting import PairCounts, ViolatedPairs, pair_counts, violated_pairs
 from ._pairset import PairSet
-from ._setup import PairCore, Piece, SuffixPlan, cuts_of, piece_arrays, suffix_plan
+from ._setup import PairCore, Piece, cuts_of, piece_arrays, suffix_plan
 
 _compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 
@@ -358,14 +358,13 @@ def pair_loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "
     >>> L, c.tolist(), H.matvec(np.array([1.0, 0.0])).tolist()
     (0.25, [-1.0, 1.0], [2.0, -2.0])
     """
-    return _loss_and_hessian(pairs, f, PairLoss.make(loss, eps), None)
+    return _loss_and_hessian(pairs, f, PairLoss.make(loss, eps))
 
 
-def _loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: PairLoss,
-                      plan: SuffixPlan | None) -> tuple[float, np.ndarray, PairHessian]:
+def _loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: PairLoss) -> tuple[float, np.ndarray, PairHessian]:
     if not loss.twice_differentiable:
         PairHessian._check(loss)
-    core = PairCore(pairs, f, cuts_of(loss.pieces), plan)
+    core = PairCore(pairs, f, cuts_of(loss.pieces))
     L, c, sums = _loss_and_coef(core, loss, hessian=True)
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
@@ -484,12 +483,11 @@ def pair_line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: str 
     >>> pair_line_derivatives(PairSet.bipartite([1, 0]), np.array([0.5, 0.0]), np.array([1.0, 0.0]))
     (0.25, -1.0, 2.0)
     """
-    return _line_derivatives(pairs, f, v, PairLoss.make(loss, eps), None)
+    return _line_derivatives(pairs, f, v, PairLoss.make(loss, eps))
 
 
-def _line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: PairLoss,
-                      plan: SuffixPlan | None) -> tuple[float, float, float]:
-    core = PairCore(pairs, f, cuts_of(loss.pieces), plan)
+def _line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: PairLoss) -> tuple[float, float, float]:
+    core = PairCore(pairs, f, cuts_of(loss.pieces))
     v = np.ascontiguousarray(check_finite_1d(v, "v"), dtype=float)
     if len(v) != core.m:
         raise ValueError(f"v has {len(v)} entries but the pair set has {core.m} points.")
@@ -703,9 +701,10 @@ class PairEvaluator:
     """The loss of one pair set at many score vectors, sharing what does not depend on the scores.
 
     A solver evaluates the same pairs at a new ``f`` every iteration. The time order, the anchors
-    grouped by suffix start and the weights in that order are built once per pair set (for sorted
-    storage; the one-off functions share them too); each call then sorts only the new scores. Results equal those of
-    :func:`pair_loss_and_hessian` and :func:`pair_line_derivatives` exactly.
+    grouped by suffix start and the weights in that order are built once per pair set (sorted
+    storage) and kept on it, where the one-off functions find them too; each call then sorts only
+    the new scores. Results equal those of :func:`pair_loss_and_hessian` and
+    :func:`pair_line_derivatives` exactly.
 
     Parameters
     ----------
@@ -743,7 +742,8 @@ class PairEvaluator:
             raise TypeError(f"pairs must be a PairSet, got {type(pairs).__name__}.")
         self.pairs = pairs
         self.loss = PairLoss.make(loss, eps)
-        self._plan = suffix_plan(pairs) if pairs.storage == "sorted" else None
+        if pairs.storage == "sorted":
+            suffix_plan(pairs)  # built now, kept on the pair set for every call
 
     def loss_and_hessian(self, f: ArrayLike) -> tuple[float, np.ndarray, PairHessian]:
         """``(L, c, hessian)`` at ``f``, as :func:`pair_loss_and_hessian`.
@@ -759,7 +759,7 @@ class PairEvaluator:
         c : ndarray of shape (n_points,)
         hessian : PairHessian
         """
-        return _loss_and_hessian(self.pairs, f, self.loss, self._plan)
+        return _loss_and_hessian(self.pairs, f, self.loss)
 
     def line_derivatives(self, f: ArrayLike, v: ArrayLike) -> tuple[float, float, float]:
         """``L`` and its first two derivatives along ``v`` at ``f``, as :func:`pair_line_derivatives`.
@@ -775,4 +775,4 @@ class PairEvaluator:
         -------
         value, slope, curvature : float
         """
-        return _line_derivatives(self.pairs, f, v, self.loss, self._plan)
+        return _line_derivatives(self.pairs, f, v, self.loss)
