@@ -125,6 +125,25 @@ def test_lower_bounds_never_exceed_the_optimum(seed, n, survival, C, gamma, weig
     check_certificate(run, optimum)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "known defect: at a smoothing width far below the scores' spread (μ ≈ 1e-9 against a spread of 2.3 "
+    "here) the pair core's Σπ and dual rows lose about 1e-7 to cancellation (band sums taken as "
+    "differences of prefix sums of w·f, divided by 2ε), and the bound ends 1.1e-6 (4.6e-8 relative) "
+    "above the optimum; a bound on that rounding is needed, one much tighter than m·u·R/ε"))
+def test_the_certificate_holds_at_a_smoothing_width_far_below_the_score_spread():
+    """The case found by ``test_lower_bounds_never_exceed_the_optimum`` (seed 32201)."""
+    rng = np.random.default_rng(32201)
+    X, w = np.round(rng.normal(size=(12, 2)), 1), np.round(rng.random(12) * 2, 1)
+    y = rng.random(12) < 0.5
+    y[:2] = [True, False]
+    pairs = PairSet.bipartite(y, point_weights=w)
+    K = rbf_kernel(X, gamma=0.05)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        run = smoothing(K, pairs, 1.0, tol=1e-3, max_iter=60)
+    check_certificate(run, full_lp(K, pairs, 1.0))
+
+
 def test_a_newton_model_without_a_finite_step_takes_a_gradient_step_and_converges():
     """A nearly diagonal kernel (gamma = 5 on rounded, duplicated points) gives Newton models whose
     curvature is rounding noise (diagonal 1e-29 to 1e-16), where HiGHS's QP returns no point: the
