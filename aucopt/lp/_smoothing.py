@@ -41,7 +41,7 @@ from .._validation import Count, check_time_limit
 from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
-from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian, pair_slope_total
+from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian, pair_slopes
 from ._kernel import KernelLike, KernelOperator
 from ._runlog import RunLog, relative_gap
 
@@ -307,14 +307,16 @@ def smoothing(K: KernelLike, pairs: PairSet, C: float, *, tol: float = 1e-3, mu0
     Notes
     -----
     The certificate is exact in the following sense: the lower bound is the dual objective of a
-    point that is dual feasible by construction (a box-clipped π scaled by the largest dual row),
-    so it can only be loose, never above the optimum (up to the rounding of float64 sums, about
-    1e-13 relative); the upper bound is the full objective, evaluated over every pair, at the
-    returned α. The gap is therefore never smaller than the true one. Smoothing a nonsmooth
-    objective for a first-order method is the approach of Nesterov (2005); the Newton steps on
-    the piecewise-quadratic smoothed hinge use the sorted-pair products of the truncated-Newton
-    rankers (Chapelle & Keerthi 2010; Tayal et al. 2015); the bound-constrained model is solved by
-    the primal–dual active-set method of Hintermüller, Ito & Kunisch (2002).
+    point that is dual feasible by construction (a box-clipped π scaled by the largest dual row), so
+    it can only be loose, never above the optimum (up to the rounding of float64 sums, about 1e-13
+    relative, at any smoothing width: the pairs of the smoothed hinge's narrow quadratic band are
+    summed one by one, see :func:`aucopt.pairs.core.pair_slopes`); the upper bound is the full
+    objective, evaluated over every pair, at the returned α. The gap is therefore never smaller than
+    the true one. Smoothing a nonsmooth objective for a first-order method is the approach of
+    Nesterov (2005); the Newton steps on the piecewise-quadratic smoothed hinge use the sorted-pair
+    products of the truncated-Newton rankers (Chapelle & Keerthi 2010; Tayal et al. 2015); the
+    bound-constrained model is solved by the primal–dual active-set method of Hintermüller, Ito &
+    Kunisch (2002).
 
     References
     ----------
@@ -403,7 +405,7 @@ class _Point:
     smoothed: float  # F_μ
     dual: float  # Σ π(μ), the smoothed gradient's pair duals
     lower: float  # the certified lower bound of this iterate
-    grad: np.ndarray  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
+    grad: np.ndarray  # ∇F_μ (1 − grad_l: the dual rows (YKAᵀπ)_l, up to the prefix sums' rounding)
     hessian: Any  # the pair core's Hessian operator Q of the smoothed hinge
 
 
@@ -443,9 +445,13 @@ class _SmoothingRun:
         L, c, hessian = pair_loss_and_hessian(pairs, f, "smoothed_hinge", eps=eps)
         hinge, _ = pair_loss(pairs, f, "hinge")
         F = float(alpha.sum()) + C * hinge
-        dual = C * pair_slope_total(pairs, f, "smoothed_hinge", eps=eps)  # Σ π(μ)
-        grad = 1.0 + C * self.y * self.kernel.matvec(c)  # ∇F_μ; the dual rows (YKAᵀπ)_l are 1 − grad_l
-        lower = dual / max(1.0, 1.0 - float(grad.min()))
+        grad = 1.0 + C * self.y * self.kernel.matvec(c)  # ∇F_μ
+        # Σ π(μ) and the dual rows (YKAᵀπ)_l of the same pair duals, the narrow band's pairs summed one
+        # by one: the prefix sums of ∇F_μ lose digits ∝ |f|/μ, and Σ π and the rows would disagree
+        total, c_exact = pair_slopes(pairs, f, "smoothed_hinge", eps=eps)
+        dual = C * total
+        rows = -C * self.y * self.kernel.matvec(c_exact)
+        lower = dual / max(1.0, float(rows.max()))
         if self.best_F > F:
             self.best_F, self.best_alpha = F, alpha.copy()
         self.best_LB = max(self.best_LB, lower)

@@ -256,6 +256,63 @@ def violators_explicit(pi, pj, pw, f, skip, threshold, up_z, up_p, lo_z, lo_p):
     return total
 
 
+# ============================================================================ pairs one by one
+@njit(cache=True, nogil=True)
+def score_ranges(vals, f, anchors, lower, upper, lo, hi):
+    """Per anchor ``i = anchors[a]``, the positions ``[lo[a], hi[a])`` of the ascending scores
+    ``vals`` with ``lower <= fl(f_i - vals[k]) < upper``, by bisection (``fl(f_i - x)`` is
+    non-increasing in x); returns the summed lengths."""
+    n = vals.shape[0]
+    total = 0
+    for a in range(anchors.shape[0]):
+        fi = f[anchors[a]]
+        left, right = 0, n
+        while left < right:  # the first k with fl(f_i - vals[k]) < upper
+            mid = (left + right) >> 1
+            if fi - vals[mid] < upper:
+                right = mid
+            else:
+                left = mid + 1
+        lo[a] = left
+        right = n
+        while left < right:  # the first k with fl(f_i - vals[k]) < lower
+            mid = (left + right) >> 1
+            if fi - vals[mid] < lower:
+                right = mid
+            else:
+                left = mid + 1
+        hi[a] = left
+        total += hi[a] - lo[a]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def slopes_one_by_one(by_score, pos, start, f, w, wa, anchors, lo, hi, d1, d2, c):
+    """The slopes ``s = wa_i w_j (d1 + 2 d2 t)``, ``t = 1 - fl(f_i - f_j)``, of the pairs (i, j) of sorted
+    storage whose partner j is at a score position in ``[lo[a], hi[a])`` of anchor ``i = anchors[a]``
+    (``by_score``: points in ascending score order; ``pos``: time positions), each from its own
+    difference: ``c_i -= s``, ``c_j += s`` (``c`` empty: not kept); returns ``Σ s``."""
+    keep = c.shape[0] > 0
+    total = 0.0
+    for a in range(anchors.shape[0]):
+        i = anchors[a]
+        s0 = start[i]
+        fi = f[i]
+        acc = 0.0
+        for k in range(lo[a], hi[a]):
+            j = by_score[k]
+            if pos[j] < s0 or j == i:
+                continue
+            s = wa[i] * w[j] * (d1 + 2.0 * d2 * (1.0 - (fi - f[j])))
+            acc += s
+            if keep:
+                c[j] += s
+        if keep:
+            c[i] -= acc
+        total += acc
+    return total
+
+
 # ============================================================================ batched Hessian products
 @njit(cache=True, nogil=True)
 def matmat(order, aptr, apos, s0, rank, yA, n_uniq, plo, phi, coef, w, wanc, NA, NP, V, out):

@@ -88,7 +88,7 @@ from .._lazy import lazy_module
 from .._validation import check_finite_1d
 from ._counting import PairCounts, ViolatedPairs, pair_counts, violated_pairs
 from ._pairset import PairSet
-from ._setup import PairCore, Piece, cuts_of, piece_arrays, suffix_plan
+from ._setup import INT, PairCore, Piece, checked_scores, cuts_of, piece_arrays, suffix_plan
 
 _compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 
@@ -104,6 +104,7 @@ __all__ = [
     "pair_loss",
     "pair_loss_and_hessian",
     "pair_slope_total",
+    "pair_slopes",
     "violated_pairs",
 ]
 
@@ -288,6 +289,8 @@ def pair_loss(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hing
     differences of sums of ``w f²``; the absolute error is about ``1e-16 · Σ_ij w_ij (f_i - f_j)²``.
     That is negligible for scores on the margin's scale (``|f|`` up to ~1e3) but costs digits
     when scores are huge (``|f|`` ~ 1e6: errors ~1e-4 in quadratic-piece terms of size 1).
+    A narrow quadratic piece loses more, about ``1e-16 |f| / ε`` of its slopes (the smoothed hinge at
+    a small ε): :func:`pair_slopes` sums such a piece pair by pair.
 
     References
     ----------
@@ -424,14 +427,100 @@ def pair_slope_total(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squar
     >>> pair_slope_total(pairs, f, "hinge"), pair_slope_total(pairs, f, "smoothed_hinge", eps=0.5)
     (1.0, 0.75)
     """
-    loss = PairLoss.make(loss, eps)
-    pieces = tuple(Piece(p.lower, p.upper, p.d1, 2.0 * p.d2, 0.0) for p in loss.pieces)
-    core = PairCore(pairs, f, cuts_of(pieces))
-    if core.explicit:
-        return float(np.dot(core.wij, -loss.derivative(core.z)))
+    return _slopes(pairs, f, PairLoss.make(loss, eps), per_point=False)[0]
+
+
+def pair_slopes(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hinge",
+                eps: float = 0.5) -> tuple[float, np.ndarray]:
+    """The pair slopes ``-w_ij ℓ'(f_i - f_j)``: their total and ``c = ∂L/∂f``, each pair of a
+    narrow quadratic piece summed from its own score difference.
+
+    The prefix-sum form of :func:`pair_loss` sums a quadratic piece from totals of ``w f`` over
+    all the partners below it: when the piece is narrow against the scores (the smoothed hinge
+    at a small ε), its slopes lose about ``1e-16 |f| / ε`` of their size. Here such a piece,
+    when it holds at most about 16 pairs per point, is summed pair by pair instead, so the total
+    and ``c`` carry the rounding of each pair's own difference only, and they belong to the
+    same pair slopes: the smoothing route of the LP Ranker certifies its lower bound with them.
+
+    Parameters
+    ----------
+    pairs : PairSet
+        Any pair set.
+    f : array-like of shape (n_points,)
+        Finite scores.
+    loss : str or PairLoss, default="squared_hinge"
+        The pairwise loss (:data:`LOSSES`).
+    eps : float, default=0.5
+        ε of the smoothed hinge.
+
+    Returns
+    -------
+    total : float
+        ``-Σ w_ij ℓ'(z_ij)``, as :func:`pair_slope_total`.
+    c : ndarray of shape (n_points,)
+        ∂L/∂f, as :func:`pair_loss`.
+
+    See Also
+    --------
+    pair_slope_total : the total alone.
+    pair_loss : the loss and ``c`` by prefix sums only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from aucopt import PairSet
+    >>> from aucopt.pairs.core import pair_slopes
+    >>> f = np.array([4.0, 3.0 + 2.0**-20, 0.0])    # margins 1 - 2**-20 and 4
+    >>> total, c = pair_slopes(PairSet.bipartite([1, 0, 0]), f, "smoothed_hinge", eps=2.0**-20)
+    >>> total, c.tolist()
+    (0.5, [-0.5, 0.5, 0.0])
+    """
+    return _slopes(pairs, f, PairLoss.make(loss, eps), per_point=True)
+
+
+#: a narrow quadratic piece is summed pair by pair when it holds at most this many point pairs per point
+_ONE_BY_ONE_PER_POINT = 16
+
+
+def _slopes(pairs: PairSet, f: ArrayLike, loss: PairLoss, per_point: bool) -> tuple[float, np.ndarray]:
+    """:func:`pair_slopes`; with ``per_point`` False, ``c`` is not computed (an empty array)."""
+    f = checked_scores(pairs, f)
+    m = pairs.n_points
+    c = np.zeros(m if per_point else 0)
+    if pairs._explicit is not None:  # every pair from its own difference already
+        core = PairCore(pairs, f, ())
+        d = core.wij * -loss.derivative(core.z)
+        if per_point:
+            c[:] = np.bincount(core.j, weights=d, minlength=m) - np.bincount(core.i, weights=d, minlength=m)
+        return float(d.sum()), c
+    swept, total = list(loss.pieces), 0.0
+    narrow = [p for p in swept if p.d2 != 0.0 and p.lower > -np.inf]
+    if narrow and suffix_plan(pairs).n_anchors:
+        order, start = pairs._suffixes()
+        w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
+        wa = w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights)
+        anchors = np.flatnonzero((start < m) & (wa != 0.0)).astype(INT)
+        by_score = np.argsort(f, kind="stable").astype(INT)
+        vals = f[by_score]
+        pos = np.empty(m, INT)
+        pos[order] = np.arange(m)
+        start = np.ascontiguousarray(start, dtype=INT)
+        for p in narrow:
+            lo, hi = np.empty(len(anchors), INT), np.empty(len(anchors), INT)
+            if _compiled.score_ranges(vals, f, anchors, p.lower, p.upper, lo, hi) > _ONE_BY_ONE_PER_POINT * m:
+                continue
+            total += _compiled.slopes_one_by_one(by_score, pos, start, f, w, wa, anchors, lo, hi, p.d1, p.d2, c)
+            swept.remove(p)
+    if not swept:
+        return total, c
+    slope = tuple(Piece(p.lower, p.upper, p.d1, 2.0 * p.d2, 0.0) for p in swept)  # ℓ = the slope: L = Σ slopes
+    core = PairCore(pairs, f, cuts_of(swept))
     if core.n_anchors == 0:
-        return 0.0
-    return float(core.sweep(pieces, _compiled.LOSS, 3, 0)[0])
+        return total, c
+    total += float(core.sweep(slope, _compiled.LOSS, 3, 0)[0])
+    if per_point:
+        core.sweep(swept, _compiled.LOSS, 3, 2, NA=np.zeros(0), NP=np.zeros(m), out=c)
+    return total, c
 
 
 def pair_line_derivatives(pairs: PairSet, f: ArrayLike, v: ArrayLike, loss: str | PairLoss = "squared_hinge",

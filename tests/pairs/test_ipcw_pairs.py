@@ -285,6 +285,9 @@ def test_core_with_anchor_weights_equals_explicit(inst, spec):
     np.testing.assert_allclose(c, c0, **tol)
     np.testing.assert_allclose(core.pair_slope_total(pairs, f, loss, eps),
                                core.pair_slope_total(listed_pairs, f, loss, eps), **tol)
+    for got, want in zip(core.pair_slopes(pairs, f, loss, eps), core.pair_slopes(listed_pairs, f, loss, eps),
+                         strict=True):
+        np.testing.assert_allclose(got, want, **tol)
     np.testing.assert_allclose(core.pair_line_derivatives(pairs, f, v, loss, eps),
                                core.pair_line_derivatives(listed_pairs, f, v, loss, eps),
                                rtol=1e-10, atol=1e-11 * scale * (1 + np.abs(v).max()) ** 2)

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aucopt import PairSet
-from aucopt.pairs import _compiled
+from aucopt.pairs import _compiled, core
 from aucopt.pairs._setup import PairCore, Piece
 from aucopt.pairs.core import (
     LOSSES,
@@ -32,6 +32,8 @@ from aucopt.pairs.core import (
     pair_line_derivatives,
     pair_loss,
     pair_loss_and_hessian,
+    pair_slope_total,
+    pair_slopes,
 )
 
 EPS_DYADIC = (0.125, 0.25, 0.375, 0.5, 0.75, 1.0)  # 1 - 2ε exact: scores on breakpoints
@@ -741,3 +743,63 @@ def test_the_suffix_plan_is_built_once_per_pair_set_and_not_pickled(monkeypatch)
         assert [pair_line_derivatives(other, f + t * v, v) for t in (0.0, 0.5, 1.0)] + [
             pair_loss(other, f)[0]] == first
     assert len(built) == 3 and built[1] is again and built[2] is regrouped
+
+
+def _slopes_pair_by_pair(pairs, f, eps):
+    """Σ π / C and c of the smoothed hinge from the listed pairs, one difference at a time."""
+    i, j, w = pairs.to_arrays(None)
+    d = w * -PairLoss("smoothed_hinge", eps).derivative(f[i] - f[j])
+    m = pairs.n_points
+    return d.sum(), np.bincount(j, d, minlength=m) - np.bincount(i, d, minlength=m), w.sum()
+
+
+def _narrow_band_cases():
+    rng = np.random.default_rng(7)
+    m = 120
+    y = rng.random(m) < 0.4
+    event, time = rng.random(m) < 0.7, rng.integers(1, 20, m).astype(float)  # tied times
+    return {
+        "bipartite weighted": PairSet.bipartite(y, point_weights=rng.uniform(0, 2, m)),
+        "harrell": PairSet.survival(event, time),
+        "ipcw (anchor weights)": PairSet.survival(event, time, weights="ipcw", tau=15.0),
+    }
+
+
+@pytest.mark.parametrize("case", list(_narrow_band_cases()))
+@pytest.mark.parametrize("eps", [1e-9, 1e-6, 1e-3])
+def test_pair_slopes_sum_a_narrow_band_pair_by_pair(case, eps):
+    """Scores far from 0 and a band 2ε wide, with partners planted inside it: the prefix sums lose
+    about |f|/ε of the band's slopes; pair_slopes keeps each pair's own rounding only, so Σπ and c
+    belong to the same pair duals (what the smoothing route's certificate needs)."""
+    pairs = _narrow_band_cases()[case]
+    rng = np.random.default_rng(11)
+    m = pairs.n_points
+    f = 1e3 + rng.normal(size=m)
+    i, j, _ = pairs.to_arrays(None)
+    planted = rng.choice(len(i), size=m // 3, replace=False)
+    f[j[planted]] = f[i[planted]] - 1.0 + rng.uniform(0, 2 * eps, len(planted))  # margins in the band
+    total0, c0, weight = _slopes_pair_by_pair(pairs, f, eps)
+    total, c = pair_slopes(pairs, f, "smoothed_hinge", eps=eps)
+    assert total == pytest.approx(total0, rel=1e-13)
+    assert pair_slope_total(pairs, f, "smoothed_hinge", eps=eps) == total
+    np.testing.assert_allclose(c, c0, rtol=0, atol=1e-13 * weight)
+    if eps <= 1e-9:  # the prefix sums' c on the same scores: at least 10 times the tolerance above
+        assert np.abs(pair_loss(pairs, f, "smoothed_hinge", eps=eps)[1] - c0).max() > 1e-12 * weight
+
+
+@pytest.mark.parametrize("budget", [0, 10**9], ids=["sweeps", "pair by pair"])
+def test_pair_slopes_by_either_route_equal_the_listed_pairs(budget, monkeypatch):
+    """A band holding more than the budget of pairs per point is summed by the sweeps, one within it
+    pair by pair: both give the listed pairs' values (anchor weights included) and pair_loss's c."""
+    monkeypatch.setattr(core, "_ONE_BY_ONE_PER_POINT", budget)
+    f = np.random.default_rng(3).normal(size=120)
+    for pairs in _narrow_band_cases().values():
+        listed = PairSet.from_arrays(*pairs.to_arrays(None), n_points=pairs.n_points)
+        for eps in (0.1, 0.5, 1.0):
+            total, c = pair_slopes(pairs, f, "smoothed_hinge", eps=eps)
+            total0, c0 = pair_slopes(listed, f, "smoothed_hinge", eps=eps)
+            assert total == pytest.approx(total0, rel=1e-12)
+            np.testing.assert_allclose(c, c0, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(c, pair_loss(pairs, f, "smoothed_hinge", eps=eps)[1], rtol=1e-12, atol=1e-12)
+        for loss in ("hinge", "squared_hinge"):  # no narrow piece
+            np.testing.assert_allclose(pair_slopes(pairs, f, loss)[1], pair_loss(pairs, f, loss)[1], rtol=1e-12)
