@@ -435,11 +435,11 @@ def pair_slopes(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hi
     """The pair slopes ``-w_ij ℓ'(f_i - f_j)``: their total and ``c = ∂L/∂f``, each pair of a
     narrow quadratic piece summed from its own score difference.
 
-    The prefix-sum form of :func:`pair_loss` sums a quadratic piece from totals of ``w f`` over
-    all the partners below it: when the piece is narrow against the scores (the smoothed hinge
-    at a small ε), its slopes lose about ``1e-16 |f| / ε`` of their size. Here such a piece,
-    when it holds at most about 16 pairs per point, is summed pair by pair instead, so the total
-    and ``c`` carry the rounding of each pair's own difference only, and they belong to the
+    The prefix-sum form of :func:`pair_loss` sums a quadratic piece from totals of ``w f`` over all
+    the partners below it: when the piece is narrow against the scores (the smoothed hinge at a
+    small ε), its slopes lose about ``1e-16 |f| / ε`` of their size. Here such a piece, when it
+    holds at most 16 pairs per point or 4 million in all, is summed pair by pair instead, so the
+    total and ``c`` carry the rounding of each pair's own difference only, and they belong to the
     same pair slopes: the smoothing route of the LP Ranker certifies its lower bound with them.
 
     Parameters
@@ -478,8 +478,10 @@ def pair_slopes(pairs: PairSet, f: ArrayLike, loss: str | PairLoss = "squared_hi
     return _slopes(pairs, f, PairLoss.make(loss, eps), per_point=True)
 
 
-#: a narrow quadratic piece is summed pair by pair when it holds at most this many point pairs per point
+#: a narrow quadratic piece is summed pair by pair when it holds at most this many point pairs per
+#: point, or at most _ONE_BY_ONE_PAIRS in all (a few milliseconds)
 _ONE_BY_ONE_PER_POINT = 16
+_ONE_BY_ONE_PAIRS = 1 << 22
 
 
 def _slopes(pairs: PairSet, f: ArrayLike, loss: PairLoss, per_point: bool) -> tuple[float, np.ndarray]:
@@ -507,7 +509,8 @@ def _slopes(pairs: PairSet, f: ArrayLike, loss: PairLoss, per_point: bool) -> tu
         start = np.ascontiguousarray(start, dtype=INT)
         for p in narrow:
             lo, hi = np.empty(len(anchors), INT), np.empty(len(anchors), INT)
-            if _compiled.score_ranges(vals, f, anchors, p.lower, p.upper, lo, hi) > _ONE_BY_ONE_PER_POINT * m:
+            n_listed = _compiled.score_ranges(vals, f, anchors, p.lower, p.upper, lo, hi)
+            if n_listed > max(_ONE_BY_ONE_PER_POINT * m, _ONE_BY_ONE_PAIRS):
                 continue
             total += _compiled.slopes_one_by_one(by_score, pos, start, f, w, wa, anchors, lo, hi, p.d1, p.d2, c)
             swept.remove(p)

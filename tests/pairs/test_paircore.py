@@ -792,6 +792,7 @@ def test_pair_slopes_by_either_route_equal_the_listed_pairs(budget, monkeypatch)
     """A band holding more than the budget of pairs per point is summed by the sweeps, one within it
     pair by pair: both give the listed pairs' values (anchor weights included) and pair_loss's c."""
     monkeypatch.setattr(core, "_ONE_BY_ONE_PER_POINT", budget)
+    monkeypatch.setattr(core, "_ONE_BY_ONE_PAIRS", budget)
     f = np.random.default_rng(3).normal(size=120)
     for pairs in _narrow_band_cases().values():
         listed = PairSet.from_arrays(*pairs.to_arrays(None), n_points=pairs.n_points)
