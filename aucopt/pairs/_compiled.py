@@ -257,31 +257,29 @@ def violators_explicit(pi, pj, pw, f, skip, threshold, up_z, up_p, lo_z, lo_p):
 
 
 # ============================================================================ pairs one by one
+@njit(cache=True, nogil=True, inline="always")
+def _first_below(vals, fi, bound, left):
+    """The first position k >= left of the ascending ``vals`` with ``fl(fi - vals[k]) < bound``
+    (bisection: ``fl(fi - x)`` is non-increasing in x)."""
+    right = vals.shape[0]
+    while left < right:
+        mid = (left + right) >> 1
+        if fi - vals[mid] < bound:
+            right = mid
+        else:
+            left = mid + 1
+    return left
+
+
 @njit(cache=True, nogil=True)
 def score_ranges(vals, f, anchors, lower, upper, lo, hi):
     """Per anchor ``i = anchors[a]``, the positions ``[lo[a], hi[a])`` of the ascending scores
-    ``vals`` with ``lower <= fl(f_i - vals[k]) < upper``, by bisection (``fl(f_i - x)`` is
-    non-increasing in x); returns the summed lengths."""
-    n = vals.shape[0]
+    ``vals`` with ``lower <= fl(f_i - vals[k]) < upper``; returns the summed lengths."""
     total = 0
     for a in range(anchors.shape[0]):
         fi = f[anchors[a]]
-        left, right = 0, n
-        while left < right:  # the first k with fl(f_i - vals[k]) < upper
-            mid = (left + right) >> 1
-            if fi - vals[mid] < upper:
-                right = mid
-            else:
-                left = mid + 1
-        lo[a] = left
-        right = n
-        while left < right:  # the first k with fl(f_i - vals[k]) < lower
-            mid = (left + right) >> 1
-            if fi - vals[mid] < lower:
-                right = mid
-            else:
-                left = mid + 1
-        hi[a] = left
+        lo[a] = _first_below(vals, fi, upper, 0)
+        hi[a] = _first_below(vals, fi, lower, lo[a])
         total += hi[a] - lo[a]
     return total
 

@@ -306,6 +306,14 @@ class PairCore:
             NP[self.plan.positions()[self.P_pt]] = NP_list
 
 
+def side_weights(pairs: PairSet) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted storage's weights in point order: ``w`` of each point as a partner and ``wa`` as an
+    anchor (``w`` times the anchor factors), so that pair (i, j) weighs ``wa_i w_j``."""
+    m = pairs.n_points
+    w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
+    return w, (w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights))
+
+
 def scan_violators(pairs: PairSet, f: np.ndarray, skip: np.ndarray, threshold: float,
                    k: int) -> tuple[int, np.ndarray, np.ndarray]:
     """One compiled scan over the pairs: the number of pairs with ``f_i - f_j < threshold`` (positive
@@ -322,8 +330,7 @@ def scan_violators(pairs: PairSet, f: np.ndarray, skip: np.ndarray, threshold: f
     else:
         order, start = pairs._suffixes()
         first = pairs._first_positions().astype(INT)
-        w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
-        wa = w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights)
+        w, wa = side_weights(pairs)
         total = _compiled.violators_sorted(np.ascontiguousarray(order, dtype=INT),
                                            np.ascontiguousarray(start, dtype=INT), first, f, w, wa, skip,
                                            float(threshold), up_z, up_p, lo_z, lo_p)

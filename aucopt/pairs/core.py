@@ -88,7 +88,7 @@ from .._lazy import lazy_module
 from .._validation import check_finite_1d
 from ._counting import PairCounts, ViolatedPairs, pair_counts, violated_pairs
 from ._pairset import PairSet
-from ._setup import INT, PairCore, Piece, checked_scores, cuts_of, piece_arrays, suffix_plan
+from ._setup import INT, PairCore, Piece, checked_scores, cuts_of, piece_arrays, side_weights, suffix_plan
 
 _compiled = lazy_module("aucopt.pairs._compiled")  # numba: imported at the first evaluation
 
@@ -499,8 +499,7 @@ def _slopes(pairs: PairSet, f: ArrayLike, loss: PairLoss, per_point: bool) -> tu
     narrow = [p for p in swept if p.d2 != 0.0 and p.lower > -np.inf]
     if narrow and suffix_plan(pairs).n_anchors:
         order, start = pairs._suffixes()
-        w = np.ones(m) if pairs.point_weights is None else np.ascontiguousarray(pairs.point_weights, dtype=float)
-        wa = w if pairs.anchor_weights is None else np.ascontiguousarray(w * pairs.anchor_weights)
+        w, wa = side_weights(pairs)
         anchors = np.flatnonzero((start < m) & (wa != 0.0)).astype(INT)
         by_score = np.argsort(f, kind="stable").astype(INT)
         vals = f[by_score]
