@@ -78,6 +78,7 @@ programming for problems with binary output*. PhD thesis, University of Iowa.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -372,10 +373,11 @@ def _loss_and_hessian(pairs: PairSet, f: ArrayLike, loss: PairLoss) -> tuple[flo
     return L, c, PairHessian(pairs, f, loss, _core=core, _sums=sums)
 
 
-def _loss_and_coef(core: PairCore, loss: PairLoss,
-                   hessian: bool = False) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+def _loss_and_coef(core: PairCore, loss: PairLoss, hessian: bool = False, pieces: Sequence[Piece] | None = None
+                   ) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
     """L and c from one forward and one adjoint sweep; with ``hessian`` the same sweeps also give
-    the Hessian's anchor and partner sums ``N`` and ``N'``."""
+    the Hessian's anchor and partner sums ``N`` and ``N'``. ``pieces``: a subset of the loss's pieces
+    to sweep (sorted storage; default all of them)."""
     m = core.m
     if core.explicit:
         z = core.z
@@ -388,7 +390,7 @@ def _loss_and_coef(core: PairCore, loss: PairLoss,
         return 0.0, c, None
     NA = np.zeros(core.n_anchors if hessian else 0)
     NP = np.zeros(m)
-    acc = core.sweep(loss.pieces, _compiled.LOSS, 3, 2, NA=NA, NP=NP, out=c)
+    acc = core.sweep(loss.pieces if pieces is None else pieces, _compiled.LOSS, 3, 2, NA=NA, NP=NP, out=c)
     sums = (NA, NP) if hessian else None
     return float(acc[0]), c, sums
 
@@ -521,7 +523,7 @@ def _slopes(pairs: PairSet, f: ArrayLike, loss: PairLoss, per_point: bool) -> tu
         return total, c
     total += float(core.sweep(slope, _compiled.LOSS, 3, 0)[0])
     if per_point:
-        core.sweep(swept, _compiled.LOSS, 3, 2, NA=np.zeros(0), NP=np.zeros(m), out=c)
+        c += _loss_and_coef(core, loss, pieces=swept)[1]
     return total, c
 
 
