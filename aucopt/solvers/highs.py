@@ -362,9 +362,21 @@ class IncrementalLP:
         h = self._h
         _set_option(h, self._hs, "time_limit", float("inf") if time_limit is None else float(time_limit))
         status, message, x, dual, solution, info = _run(h, self._hs)
+        iterations, seconds = max(int(info.simplex_iteration_count), 0), float(h.getRunTime())
+        if status == Status.ERROR:
+            # The simplex can fail from a warm basis that a solve from scratch gets through (dual values
+            # "excessive" for the ratio test after rows or a start point were added to a kernel LP of
+            # entries spread over many orders of magnitude): drop the basis and solve once more.
+            left = float("inf") if time_limit is None else float(time_limit) - seconds
+            if left > 0.0:
+                h.clearSolver()
+                _set_option(h, self._hs, "time_limit", left)
+                status, message, x, dual, solution, info = _run(h, self._hs)
+                iterations += max(int(info.simplex_iteration_count), 0)
+                seconds += float(h.getRunTime())
         return SolveResult(
             status=status, objective=float(info.objective_function_value) if x is not None else float("nan"),
-            x=x, dual=dual, iterations=max(int(info.simplex_iteration_count), 0), solve_time=float(h.getRunTime()),
+            x=x, dual=dual, iterations=iterations, solve_time=seconds,
             solver="highs", message=message, problem_name=self.name,
             info={"col_dual": np.array(solution.col_dual) if solution.dual_valid else None,
                   "row_value": np.array(solution.row_value) if x is not None else None})
