@@ -411,11 +411,12 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
         every route but ``"clustering"``, whose objective is the reduced LP's.
     optimality_gap_ : float
         The certified relative optimality gap of the returned expansion, (``objective_`` − a
-        lower bound of the LP optimum) / ``objective_``: 0.0 when an exact route proved
-        optimality (``"full"``, and ``"generation"`` and ``"chunking"`` when their certificate
-        held); the dual bound reached by ``"smoothing"``, ``"subgradient"`` and by an exact
-        route stopped early; NaN where no bound exists (``"clustering"`` solves another LP, a
-        full LP without an optimal status).
+        lower bound of the LP optimum) / ``objective_``: 0.0 when HiGHS proved the full LP
+        optimal (``"full"``); for ``"generation"`` and ``"chunking"`` the bound of a point
+        feasible for the LP's dual, built from the restricted LPs' duals (of the order of the
+        solver's tolerances when their certificate held); the dual bound reached by
+        ``"smoothing"``, ``"subgradient"`` and by an exact route stopped early; NaN where no bound
+        exists (``"clustering"`` solves another LP, a full LP without an optimal status).
     solve_result_ : SolveResult or None
         The backend's result for the (last) LP; None for ``"subgradient"``. For
         ``"chunking"`` stopped by ``max_iter`` before its optimality certificate held, the
@@ -595,8 +596,8 @@ class SurvivalLPRanker(SurvivalRankerMixin, _LPRankerModel):
         LP objective at the solution (the full LP's, over all comparable pairs).
     optimality_gap_ : float
         The certified relative optimality gap of the returned expansion (see
-        :class:`LPRanker`): 0.0 for a proven optimum, the dual bound reached by
-        ``"smoothing"``, ``"subgradient"`` or an exact route stopped early.
+        :class:`LPRanker`): 0.0 for the full LP proven optimal, the dual bound reached by
+        the other routes.
     solve_result_ : SolveResult or None
         The backend's result for the (last) LP; None for ``"smoothing"`` and ``"subgradient"``.
     method_result_ : GenerationResult, SmoothingResult, ChunkingResult, SubgradientResult or None

@@ -45,6 +45,7 @@ from ..solvers import SolveResult, Status
 from ..solvers.highs import IncrementalLP
 from ._kernel import KernelLike, KernelOperator
 from ._runlog import RunLog
+from ._scale import pair_dual_bound
 from ._smoothing import SmoothingResult, smoothing
 
 __all__ = ["GENERATION_CONSTRAINTS", "GenerationResult", "row_column_generation"]
@@ -82,12 +83,13 @@ class GenerationResult:
     converged : bool
         Whether the certificate holds: ``violated_pairs == 0`` and no column prices out.
     lower_bound : float
-        The best lower bound of the LP optimum over the rounds: a restricted LP's objective Σπ
-        divided by max(1, 1 − the smallest reduced cost), the value of its pair duals scaled
-        to dual feasibility for every column (exact to HiGHS's tolerances).
+        The best lower bound of the LP optimum over the rounds (and of the smoothing start): a
+        restricted LP's pair duals π, clipped to [0, C w_p], give Σπ divided by max(1, 1 − the
+        smallest reduced cost over every column), the value of a point feasible for the dual of
+        the full LP; it holds whatever the accuracy of HiGHS's duals.
     gap : float
-        ``(objective − lower_bound) / objective``: 0 when the certificate holds, else how far
-        above the optimum α can be.
+        ``(objective − lower_bound) / objective``: how far above the optimum α can be, certified.
+        When the certificate holds, it is of the order of HiGHS's tolerances (``tol``).
     history : list of dict
         Per round: ``round``, ``rows``, ``columns``, ``points``, ``lp_objective``,
         ``objective`` (the full LP's, at that round's α), ``violated`` (pairs), ``min_reduced_cost``,
@@ -170,6 +172,7 @@ class _RestrictedLP:
         self.score_points = np.zeros(0, dtype=np.int64)  # in the order of their rows
         self.pair_rows = np.zeros(0, dtype=np.int64)  # pair positions with a row
         self.z_cols = np.zeros(0, dtype=np.int64)  # their slack columns
+        self.z_rows = np.zeros(0, dtype=np.int64)  # and their LP rows
         self.in_rows = np.zeros(pairs.n_pairs, dtype=np.bool_)
 
     @property
@@ -218,9 +221,10 @@ class _RestrictedLP:
         r = np.repeat(np.arange(k), 3)
         c = np.column_stack([self.score_col[i], self.score_col[j], z]).ravel()
         v = np.tile([1.0, -1.0, 1.0], k)
-        self.lp.add_rows(np.ones(k), np.full(k, np.inf), sp.csr_matrix((v, (r, c)), shape=(k, self.lp.n_cols)))
+        rows = self.lp.add_rows(np.ones(k), np.full(k, np.inf), sp.csr_matrix((v, (r, c)), shape=(k, self.lp.n_cols)))
         self.pair_rows = np.concatenate([self.pair_rows, positions])
         self.z_cols = np.concatenate([self.z_cols, z])
+        self.z_rows = np.concatenate([self.z_rows, rows])
         self.in_rows[positions] = True
 
     def point(self, alpha) -> np.ndarray:
@@ -243,12 +247,12 @@ class _RestrictedLP:
         alpha[basis] = np.maximum(x[self.alpha_col[basis]], 0.0)
         return alpha
 
-    def reduced_costs(self, dual) -> np.ndarray:
-        """1 + y_l (K π)_l for every point l, π the duals of the score rows (HiGHS's sign convention)."""
-        scored = self.score_points
-        pi = dual[self.score_row[scored]]
-        nz = np.flatnonzero(pi)
-        return 1.0 + self.y * self.kernel.product(scored[nz], pi[nz])
+    def pricing(self, dual) -> tuple[np.ndarray, float]:
+        """The reduced costs 1 − y_l (K Dᵀπ)_l of every point l and the certified lower bound, for π the
+        duals of the pair rows clipped to [0, C w_p] (see :func:`~aucopt.lp._scale.pair_dual_bound`): at
+        the restricted LP's exact optimum, the reduced costs of its score rows' duals."""
+        lower, reach = pair_dual_bound(self.pairs, self.C, self.pair_rows, dual[self.z_rows], self.kernel.product)
+        return 1.0 - reach, lower
 
 
 def _most_negative(rc, allowed, count, threshold):
@@ -538,12 +542,11 @@ class _GenerationRun:
         self._offer(self.alpha, self.objective)
         found = violated_pairs(model.pairs, f, 1.0 - rule.min_violation, per_point=rule.per_point,
                                skip=model.in_rows)
-        rc = model.reduced_costs(result.dual)
+        rc, lower = model.pricing(result.dual)
         allowed = model.alpha_col < 0
         self.min_rc = float(rc[allowed].min()) if allowed.any() else 0.0
         self.n_violated = found.total
-        if result.status == Status.OPTIMAL:  # the restricted duals, scaled to feasibility for every column
-            self.lower = max(self.lower, result.objective / max(1.0, 1.0 - min(self.min_rc, 0.0)))
+        self.lower = max(self.lower, lower)
         new_cols = _most_negative(rc, allowed, rule.columns, -rule.min_violation)
         new_rows = found.positions[:rule.max_pairs]
         record = {"round": rounds, "rows": model.n_pair_rows, "columns": len(model.alpha_points),
@@ -572,11 +575,10 @@ class _GenerationRun:
                 and self.n_violated == 0 and self.min_rc >= -self.rule.min_violation)
 
     def offer_start(self, start_point: np.ndarray, start: SmoothingResult) -> None:
-        """A run stopped early keeps the smoothing start's bound, and its point when better than the rounds'."""
-        if self.converged:
-            return
+        """The smoothing start's bound counts too; a run stopped early keeps its point when better than the rounds'."""
         self.lower = max(self.lower, start.lower_bound)
-        self._offer(start_point, start.objective)
+        if not self.converged:
+            self._offer(start_point, start.objective)
 
     def finish(self, time_limit: float | None, max_iter: int, history: list) -> GenerationResult:
         """The record: the certified optimum, or the best point with its gap and a ConvergenceWarning."""
@@ -585,7 +587,7 @@ class _GenerationRun:
         alpha, objective, lower = self.alpha, self.objective, self.lower
         if not converged:  # the best point of the rounds, or of the smoothing start, with the best certified bound
             alpha, objective = self.best_alpha, self.best_objective
-        gap = 0.0 if converged else (max(objective - lower, 0.0) / objective if objective > 0 else 0.0)
+        gap = max(objective - lower, 0.0) / objective if objective > 0 else 0.0
         if not converged:
             why = (f"time_limit={time_limit:g} s (solver_options)" if self.timed_out else f"max_iter={max_iter} rounds")
             status = Status.TIME_LIMIT if self.timed_out else Status.ITERATION_LIMIT
@@ -598,6 +600,6 @@ class _GenerationRun:
         return GenerationResult(alpha=alpha, objective=objective, rounds=self.rounds, n_rows=model.n_pair_rows,
                                 n_columns=len(model.alpha_points), n_points=len(model.score_points),
                                 violated_pairs=max(self.n_violated, 0), min_reduced_cost=self.min_rc,
-                                converged=converged, lower_bound=objective if converged else lower, gap=gap,
+                                converged=converged, lower_bound=lower, gap=gap,
                                 history=history, solve_result=result, columns=model.alpha_points.copy(),
                                 rows=model.pair_rows.copy())

@@ -350,8 +350,55 @@ def test_the_smoothing_start_hands_over_a_working_set_that_reaches_the_same_opti
     started = row_column_generation(K, pairs, C)  # start="smoothing"
     handed = row_column_generation(K, pairs, C, warm_start=smoothing(K, pairs, C, tol=1e-2))
     for run in (zero, started, handed):
-        assert run.converged and run.gap == 0.0 and run.objective == pytest.approx(optimum, rel=RTOL)
+        assert run.converged and run.objective == pytest.approx(optimum, rel=RTOL)
+        assert 0.0 <= run.gap <= 1e-8 and run.lower_bound <= optimum * (1 + 1e-12)
     assert started.rounds <= zero.rounds
+
+
+def _rounded_case(seed, n, gamma):
+    """A small bipartite problem of rounded points (ties and near-duplicates): the kind of kernel whose
+    entries span many orders of magnitude."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, 2)), 1)
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    return rbf_kernel(X, gamma=gamma), PairSet.bipartite(y)
+
+
+@pytest.mark.parametrize("route", ["generation", "chunking"])
+@pytest.mark.parametrize("tol", [1e-2, 1e-4, None])
+def test_the_certified_bound_of_restricted_lps_holds_at_any_tolerance(route, tol):
+    """The lower bound comes from the restricted LPs' pair duals clipped and scaled to a point feasible
+    for the full LP's dual, so HiGHS's tolerance (``tol``) widens the certified gap but never lifts the
+    bound above the optimum. (It used to be the restricted LP's objective, claimed with gap 0 once the
+    certificate held: 3e-5 above the optimum here at tol=0.01, for both routes.)"""
+    from aucopt.lp import chunking, lp_objective
+
+    K, pairs = _rounded_case(740102319, 60, 0.5)
+    C = 10.0
+    optimum, alpha = full_lp(K, pairs, C, alpha=True)
+    upper = lp_objective(K, pairs, C, np.maximum(alpha, 0.0))[0]  # F at HiGHS's point, over every pair: ≥ the optimum
+    if route == "generation":
+        run = row_column_generation(K, pairs, C, tol=tol)
+    else:
+        run = chunking(K, pairs, C, tol=tol, n_chunks=2, random_state=0)
+    assert run.converged
+    assert run.lower_bound <= upper
+    assert run.gap == pytest.approx((run.objective - run.lower_bound) / run.objective, rel=1e-12, abs=1e-15)
+    assert run.gap >= (run.objective - upper) / run.objective
+    if tol is None:
+        assert run.gap <= 1e-8 and run.objective == pytest.approx(optimum, rel=RTOL)
+
+
+def test_a_restricted_lp_the_simplex_fails_from_its_warm_basis_is_solved_from_scratch():
+    """HiGHS's dual simplex stops with an error ("excessive dual values") when warm-started on this
+    kernel LP (entries from 1e-34 to 1); the restricted LP is then solved once more without the basis."""
+    K, pairs = _rounded_case(2012929073, 60, 5.0)
+    C = 100.0
+    optimum = full_lp(K, pairs, C)
+    run = row_column_generation(K, pairs, C)
+    assert run.converged and run.objective == pytest.approx(optimum, rel=RTOL)
+    assert run.lower_bound <= optimum * (1 + 1e-12) and run.gap <= 1e-7
 
 
 def test_progress_history_and_callback(capsys):

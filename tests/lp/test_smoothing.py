@@ -260,7 +260,9 @@ def test_every_route_reports_an_honest_optimality_gap():
             gaps[method] = model.optimality_gap_
             if method != "clustering":
                 assert (model.objective_ - optimum) / model.objective_ <= model.optimality_gap_ + SLACK
-    assert gaps["full"] == gaps["generation"] == gaps["chunking"] == 0.0
+    # the full LP trusts HiGHS's optimal status; the generated and chunked LPs certify their optimum by a
+    # dual-feasible point built from their duals: a gap of the order of HiGHS's tolerances
+    assert gaps["full"] == 0.0 and 0.0 <= gaps["generation"] <= 1e-8 and 0.0 <= gaps["chunking"] <= 1e-8
     assert 0 < gaps["smoothing"] <= 1e-3 and 0 < gaps["subgradient"] <= 1
     assert math.isnan(gaps["clustering"])
 
