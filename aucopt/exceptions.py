@@ -356,6 +356,7 @@ class SlowFitWarning(UserWarning):
     See Also
     --------
     aucopt.LPRanker.select_method : The route and its predicted time.
+    aucopt.AUCSVM.predicted_seconds : The predicted time of dual coordinate descent.
 
     Examples
     --------

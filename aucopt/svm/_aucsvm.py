@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
+from .. import _runtime
 from .._doc_parts import (
     BINARY_ATTRIBUTES_DOC,
     BINARY_PAIR_OPTIONS_DOC,
@@ -37,7 +38,7 @@ from ..base import (
     non_negative,
     positive,
 )
-from ..exceptions import ProblemTooLargeError, SolverWarning, warn
+from ..exceptions import ProblemTooLargeError, SlowFitWarning, SolverWarning, warn
 from ..kernels import Kernel, checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -233,10 +234,52 @@ class _AUCSVMModel(KernelPairRanker):
         return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (> {AUCSVM_AUTO_MAX_PAIRS:,} "
                              "pairs; the same optimum as the dual QP; method='full' forces the QP).")
 
+    def predicted_seconds(self, method: str, pairs: PairSet) -> float:
+        """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
+
+        Dual coordinate descent (``"dcd"``, hinge loss) is modelled from its measured growth with the
+        number of pairs, ``C`` and ``tol``, on the slow side of 2-core machines; ``method="auto"``
+        announces a fit predicted to take over a minute (:class:`~aucopt.exceptions.SlowFitWarning`).
+
+        Parameters
+        ----------
+        method : str
+            A route: ``"dcd"`` is modelled; any other route gives NaN.
+        pairs : PairSet
+            The training pairs (only their number is used).
+
+        Returns
+        -------
+        seconds : float
+            The predicted time, NaN for a route the model does not cover.
+
+        Examples
+        --------
+        >>> from aucopt import AUCSVM, PairSet
+        >>> pairs = PairSet.bipartite([1] * 1500 + [0] * 1500)
+        >>> AUCSVM().predicted_seconds("dcd", pairs) > 60 > AUCSVM(C=0.01).predicted_seconds("dcd", pairs)
+        True
+        """
+        if method != "dcd" or self.loss != "hinge":
+            return float("nan")
+        tol = DCD_DEFAULT_TOL if self.tol is None else float(self.tol)
+        return _runtime.dcd_seconds(pairs.n_pairs, float(self.C), tol)
+
+    def _announce_slow_route(self, method: str, pairs: PairSet) -> None:
+        """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
+        seconds = self.predicted_seconds(method, pairs) if self.method == "auto" else float("nan")
+        if seconds > _runtime.SLOW_FIT_SECONDS:
+            small_C = _runtime.dcd_seconds(pairs.n_pairs, 0.01)
+            warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
+                 f"{_runtime.describe(seconds)} at C={self.C:g} (a larger C leaves more pair duals free; C=0.01: "
+                 f"{_runtime.describe(small_C)}): set verbose=1 to follow it, lower C or raise tol to shorten it, "
+                 "or subsample the data.", SlowFitWarning)
+
     def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:
         """Take the route (``select_method``), check its memory peak, and solve."""
         C, power = float(self.C), _LOSS_POWER[self.loss]
         method = self._take_route(pairs, X=X)
+        self._announce_slow_route(method, pairs)
         if self.method == "auto" and self.solver != "auto" and method != "full":
             warn(f"{type(self).__name__}(solver={self.solver!r}): {self.select_method(pairs, X=X)[1]}",
                  SolverWarning)
@@ -461,7 +504,9 @@ _DOC = dict(
             (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"liblinear"`` for ``kernel="linear"``
             and ``"dcd"`` for every other kernel (both reach the QP's optimum), unless ``solver``
             names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
-            (see :meth:`select_method`). ``"full"``: the
+            (see :meth:`select_method`), and announced by a
+            :class:`~aucopt.exceptions.SlowFitWarning` when ``"dcd"`` is predicted to take over a
+            minute (see :meth:`predicted_seconds`). ``"full"``: the
             exact pairwise dual QP, any kernel. ``"liblinear"``: the exact problem for
             ``kernel="linear"`` by liblinear on the symmetrized pair differences (Brefeld &
             Scheffer 2005, Theorem 2; dense or sparse X). ``"dcd"``: the exact pairwise dual, any

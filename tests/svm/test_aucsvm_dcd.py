@@ -475,3 +475,34 @@ def test_pair_numbers_decode_to_the_listed_pairs():
         np.testing.assert_array_equal(a, i[numbers], err_msg=name)
         np.testing.assert_array_equal(b, j[numbers], err_msg=name)
         np.testing.assert_array_equal(wp, w[numbers], err_msg=name)
+
+
+def test_auto_announces_a_dcd_fit_predicted_to_take_minutes(monkeypatch):
+    """method="auto" takes dual coordinate descent above 20,000 pairs; a fit its runtime model predicts
+    to take over a minute (the default C = 1 on a few thousand rows) is announced before any work."""
+    import math
+    import warnings
+
+    import aucopt
+    from aucopt.exceptions import SlowFitWarning
+
+    X, y = make_classification(n_samples=300, random_state=0)
+    pairs = PairSet.bipartite(y)
+    assert AUCSVM().select_method(pairs)[0] == "dcd"
+    assert 0 < AUCSVM().predicted_seconds("dcd", pairs) < aucopt._runtime.SLOW_FIT_SECONDS
+    with warnings.catch_warnings():  # predicted to be quick: nothing to announce
+        warnings.simplefilter("error", SlowFitWarning)
+        AUCSVM().fit(X, y)
+    three_thousand = PairSet.bipartite([1] * 900 + [0] * 2100)  # 1.9 million pairs
+    default = AUCSVM().predicted_seconds("dcd", three_thousand)
+    assert default > 60 > AUCSVM(C=0.01).predicted_seconds("dcd", three_thousand)
+    assert AUCSVM(tol=1e-3).predicted_seconds("dcd", three_thousand) < default
+    assert AUCSVM(C=0.1).predicted_seconds("dcd", three_thousand) < default
+    assert math.isnan(AUCSVM(loss="squared_hinge").predicted_seconds("dcd", pairs))
+    assert math.isnan(AUCSVM().predicted_seconds("full", pairs))
+    monkeypatch.setattr(aucopt._runtime, "SLOW_FIT_SECONDS", 0.0)
+    with pytest.warns(SlowFitWarning, match=r"dual coordinate descent .* predicted to take .* at C=1 .*C=0.01"):
+        AUCSVM().fit(X, y)
+    with warnings.catch_warnings():  # an explicit method is the user's choice: no announcement
+        warnings.simplefilter("error", SlowFitWarning)
+        AUCSVM(method="dcd").fit(X, y)
