@@ -43,9 +43,9 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_counts, pair_loss, violated_pairs
 from ..solvers import SolveResult, Status
 from ..solvers.highs import IncrementalLP
+from ._dual import pair_dual_bound
 from ._kernel import KernelLike, KernelOperator
 from ._runlog import RunLog
-from ._scale import pair_dual_bound
 from ._smoothing import SmoothingResult, smoothing
 
 __all__ = ["GENERATION_CONSTRAINTS", "GenerationResult", "row_column_generation"]
@@ -249,7 +249,7 @@ class _RestrictedLP:
 
     def pricing(self, dual) -> tuple[np.ndarray, float]:
         """The reduced costs 1 − y_l (K Dᵀπ)_l of every point l and the certified lower bound, for π the
-        duals of the pair rows clipped to [0, C w_p] (see :func:`~aucopt.lp._scale.pair_dual_bound`): at
+        duals of the pair rows clipped to [0, C w_p] (see :func:`~aucopt.lp._dual.pair_dual_bound`): at
         the restricted LP's exact optimum, the reduced costs of its score rows' duals."""
         lower, reach = pair_dual_bound(self.pairs, self.C, self.pair_rows, dual[self.z_rows], self.kernel.product)
         return 1.0 - reach, lower

@@ -47,6 +47,7 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import USABLE, SolveResult, Status, solve
 from ..solvers.highs import IncrementalLP
+from ._dual import DualBound, pair_dual_bound
 from ._runlog import RunLog, relative_gap
 from ._steps import STEP_RULES, step_rule
 
@@ -356,7 +357,7 @@ def subgradient(K: np.ndarray, pairs: PairSet, C: float, *, rule: str = "dynamic
                       target_frac=target_frac, min_improvement=min_improvement, step=step)
     y = pairs.signs
     alpha = np.zeros(pairs.n_points) if alpha0 is None else np.maximum(np.asarray(alpha0, dtype=float), 0.0)
-    best, bound = _BestIterate(alpha.copy()), _DualBound(pairs.n_points)
+    best, bound = _BestIterate(alpha.copy()), DualBound(pairs.n_points)
     log = RunLog(verbose, callback, total=max_iter, desc="subgradient")
     start, stop, k = time.perf_counter(), "max_iter", 0
     f = K @ (y * alpha)
@@ -415,22 +416,6 @@ class _BestIterate:
             self.alpha, self.objective, self.iteration = alpha.copy(), F, k
 
 
-class _DualBound:
-    """The best certified lower bound over the iterates: each iteration's violated-pair dual point
-    (Σ μ and Y K Dᵀ μ given), and the running (ergodic) average of those from the second on."""
-
-    def __init__(self, m: int):
-        self.lower, self.mu_sum, self.reach_sum = 0.0, 0.0, np.zeros(m)
-
-    def add(self, k: int, mu: float, reach: np.ndarray) -> float:
-        self.lower = max(self.lower, _dual_value(mu, reach))
-        if k > 1:  # the ergodic average of the later estimates (the first, at α_0, is kept alone)
-            self.mu_sum += mu
-            self.reach_sum += reach
-            self.lower = max(self.lower, _dual_value(self.mu_sum / (k - 1), self.reach_sum / (k - 1)))
-        return self.lower
-
-
 def _warn_subgradient_stop(stop, k, best_F, lower, gap, *, scheduled, tol, max_iter, step_min, time_limit):
     """The ConvergenceWarning of a run ended by the time limit, or by ``max_iter`` before its own rule held."""
     if stop == "time_limit":
@@ -443,29 +428,6 @@ def _warn_subgradient_stop(stop, k, best_F, lower, gap, *, scheduled, tol, max_i
         warn(f"The subgradient method stopped at max_iter={max_iter} before its stopping rule held "
              f"({rule_text}); the best iterate (F = {best_F:.6g}) may be far from the optimum. "
              "Raise max_iter, or raise step_min / tol.", ConvergenceWarning)
-
-
-def _dual_value(mu_total, reach):
-    """Σ μ' of the dual point μ' = μ / max(1, max_l (Y K Dᵀ μ)_l), given Σ μ and Y K Dᵀ μ."""
-    return mu_total / max(1.0, float(np.max(reach)))
-
-
-def pair_dual_bound(pairs: PairSet, C: float, positions: np.ndarray, duals: np.ndarray,
-                    product: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> tuple[float, np.ndarray]:
-    """A certified lower bound of the LP optimum from a restricted LP's pair-row duals, and Y K Dᵀ μ.
-
-    μ_p is the dual of the row of the pair at ``positions[k]`` (``duals[k]``), clipped to [0, C w_p],
-    and 0 for the pairs without a row; μ / max(1, max_l (Y K Dᵀ μ)_l) is then feasible for the dual
-    of the whole LP, so Σ μ divided by that maximum bounds the optimum by weak duality, whatever the
-    accuracy of the solver's duals. ``product(points, v)`` is ``K[:, points] @ v``.
-    """
-    i, j, w = pairs.pairs_at(positions)
-    mu = np.clip(np.asarray(duals, dtype=float), 0.0, C * w)
-    m = pairs.n_points
-    a = np.bincount(i, weights=mu, minlength=m) - np.bincount(j, weights=mu, minlength=m)
-    nz = np.flatnonzero(a)
-    reach = pairs.signs * product(nz, a[nz])
-    return _dual_value(float(mu.sum()), reach), reach
 
 
 # ============================================================================ chunking

@@ -42,6 +42,7 @@ from ..base import positive
 from ..exceptions import warn
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_line_derivatives, pair_loss, pair_loss_and_hessian, pair_slopes
+from ._dual import dual_value
 from ._kernel import KernelLike, KernelOperator
 from ._runlog import RunLog, relative_gap
 
@@ -451,7 +452,7 @@ class _SmoothingRun:
         total, c_exact = pair_slopes(pairs, f, "smoothed_hinge", eps=eps)
         dual = C * total
         rows = -C * self.y * self.kernel.matvec(c_exact)
-        lower = dual / max(1.0, float(rows.max()))
+        lower = dual_value(dual, rows)
         if self.best_F > F:
             self.best_F, self.best_alpha = F, alpha.copy()
         self.best_LB = max(self.best_LB, lower)
