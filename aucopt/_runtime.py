@@ -75,6 +75,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
+
+from .exceptions import SlowFitWarning, warn
 
 #: the full LP: (a, b) of a·(P/1e4)^b seconds, per pair target (above every measurement); a custom
 #: pair set uses the bipartite constants
@@ -180,3 +183,15 @@ def describe(seconds: float) -> str:
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def announce_slow_fit(estimator: Any, method: str, pairs: Any, advice: str) -> None:
+    """Warn (:class:`~aucopt.exceptions.SlowFitWarning`) when ``method="auto"`` took a route that
+    ``estimator.predicted_seconds`` puts above :data:`SLOW_FIT_SECONDS`, so that a long fit never
+    starts silently; ``advice`` follows the predicted time in the message."""
+    if estimator.method != "auto":
+        return
+    seconds = estimator.predicted_seconds(method, pairs)
+    if seconds > SLOW_FIT_SECONDS:
+        warn(f"{type(estimator).__name__}: {estimator.select_method(pairs)[1]} The fit is predicted to take "
+             f"{describe(seconds)}{advice}", SlowFitWarning)

@@ -15,7 +15,6 @@ from typing import Any
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from .. import _memory, _runtime
-from ..exceptions import SlowFitWarning, warn
 from ..modeling import PAIR_ROW_CONSTRAINTS, get_formulation, pair_row_generation
 from ..pairs import PairSet
 from ..solvers import check_solver
@@ -287,10 +286,5 @@ class RouteChoice:
 
     def _announce_slow_route(self, method: str, pairs: PairSet) -> None:
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
-        if self.method != "auto":
-            return
-        seconds = self.predicted_seconds(method, pairs)
-        if seconds > _runtime.SLOW_FIT_SECONDS:
-            warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
-                 f"{_runtime.describe(seconds)}: set verbose=1 to follow its certified gap, raise tol for a looser "
-                 "gap, or subsample the data.", SlowFitWarning)
+        _runtime.announce_slow_fit(self, method, pairs, ": set verbose=1 to follow its certified gap, raise tol for "
+                                   "a looser gap, or subsample the data.")

@@ -38,7 +38,7 @@ from ..base import (
     non_negative,
     positive,
 )
-from ..exceptions import ProblemTooLargeError, SlowFitWarning, SolverWarning, warn
+from ..exceptions import ProblemTooLargeError, SolverWarning, warn
 from ..kernels import Kernel, checked_kernel_matrix, kernel_factor
 from ..modeling import get_formulation
 from ..pairs import DEFAULT_MAX_BYTES, PairSet
@@ -267,13 +267,10 @@ class _AUCSVMModel(KernelPairRanker):
 
     def _announce_slow_route(self, method: str, pairs: PairSet) -> None:
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
-        seconds = self.predicted_seconds(method, pairs) if self.method == "auto" else float("nan")
-        if seconds > _runtime.SLOW_FIT_SECONDS:
-            small_C = _runtime.dcd_seconds(pairs.n_pairs, 0.01)
-            warn(f"{type(self).__name__}: {self.select_method(pairs)[1]} The fit is predicted to take "
-                 f"{_runtime.describe(seconds)} at C={self.C:g} (a larger C leaves more pair duals free; C=0.01: "
-                 f"{_runtime.describe(small_C)}): set verbose=1 to follow it, lower C or raise tol to shorten it, "
-                 "or subsample the data.", SlowFitWarning)
+        small_C = _runtime.describe(_runtime.dcd_seconds(pairs.n_pairs, 0.01))
+        _runtime.announce_slow_fit(self, method, pairs, f" at C={self.C:g} (a larger C leaves more pair duals free; "
+                                   f"C=0.01: {small_C}): set verbose=1 to follow it, lower C or raise tol to shorten "
+                                   "it, or subsample the data.")
 
     def _solve(self, X: Any, pairs: PairSet, kernel: Kernel) -> Solution:
         """Take the route (``select_method``), check its memory peak, and solve."""
