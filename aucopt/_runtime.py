@@ -69,6 +69,9 @@ C      points   pairs      seconds  epochs
 1      3,000    2,174,924  133      351 (at tol=1e-3)
 10     1,000    211,191    7.94     287
 =====  =======  =========  =======  ===================
+
+Survival pairs (Harrell's, 3,000 rows of the same features, 39 % censored at random): 3,343,013
+pairs at C = 1 took 857 s against the 635 s of the bipartite constants, hence a factor 1.4.
 """
 
 from __future__ import annotations
@@ -100,8 +103,11 @@ DCD_SECONDS = ((-2.0, 0.16, 1.232), (-1.0, 1.151, 0.843), (0.0, 2.43, 1.586))
 #: the DCD's default stopping tolerance, at which DCD_SECONDS is measured
 DCD_TOL = 1e-6
 
+#: survival pairs (sorted storage, anchors of many sizes) against bipartite ones, per pair
+DCD_SURVIVAL_FACTOR = 1.4
 
-def dcd_seconds(n_pairs: int, C: float = 1.0, tol: float = DCD_TOL) -> float:
+
+def dcd_seconds(n_pairs: int, C: float = 1.0, tol: float = DCD_TOL, target: str = "bipartite") -> float:
     """Predicted seconds of the AUC-SVM's dual coordinate descent (``method="dcd"``, a non-linear kernel).
 
     Parameters
@@ -112,6 +118,8 @@ def dcd_seconds(n_pairs: int, C: float = 1.0, tol: float = DCD_TOL) -> float:
         The penalty: the time grows steeply with it up to C = 1 (more free pair duals).
     tol : float, default=1e-6
         The stopping tolerance: a looser one saves epochs.
+    target : str, default="bipartite"
+        The pair set's target: ``"survival"`` pairs take :data:`DCD_SURVIVAL_FACTOR` times longer.
 
     Returns
     -------
@@ -128,7 +136,7 @@ def dcd_seconds(n_pairs: int, C: float = 1.0, tol: float = DCD_TOL) -> float:
             t = (x - x0) / (x1 - x0)
             a, b = a0 ** (1.0 - t) * a1 ** t, b0 + t * (b1 - b0)
             break
-    factor = (max(float(tol), 1e-12) / DCD_TOL) ** -0.12
+    factor = (max(float(tol), 1e-12) / DCD_TOL) ** -0.12 * (DCD_SURVIVAL_FACTOR if target == "survival" else 1.0)
     return a * (max(float(n_pairs), 1.0) / 1e5) ** b * factor
 
 

@@ -238,7 +238,7 @@ class _AUCSVMModel(KernelPairRanker):
         """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
 
         Dual coordinate descent (``"dcd"``, hinge loss) is modelled from its measured growth with the
-        number of pairs, ``C`` and ``tol``, on the slow side of 2-core machines; ``method="auto"``
+        number of pairs, ``C``, ``tol`` and the pair target, on the slow side of 2-core machines; ``method="auto"``
         announces a fit predicted to take over a minute (:class:`~aucopt.exceptions.SlowFitWarning`).
 
         Parameters
@@ -263,11 +263,11 @@ class _AUCSVMModel(KernelPairRanker):
         if method != "dcd" or self.loss != "hinge":
             return float("nan")
         tol = DCD_DEFAULT_TOL if self.tol is None else float(self.tol)
-        return _runtime.dcd_seconds(pairs.n_pairs, float(self.C), tol)
+        return _runtime.dcd_seconds(pairs.n_pairs, float(self.C), tol, pairs.target)
 
     def _announce_slow_route(self, method: str, pairs: PairSet) -> None:
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
-        small_C = _runtime.describe(_runtime.dcd_seconds(pairs.n_pairs, 0.01))
+        small_C = _runtime.describe(_runtime.dcd_seconds(pairs.n_pairs, 0.01, target=pairs.target))
         _runtime.announce_slow_fit(self, method, pairs, f" at C={self.C:g} (a larger C leaves more pair duals free; "
                                    f"C=0.01: {small_C}): set verbose=1 to follow it, lower C or raise tol to shorten "
                                    "it, or subsample the data.")

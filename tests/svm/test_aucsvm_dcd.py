@@ -498,6 +498,10 @@ def test_auto_announces_a_dcd_fit_predicted_to_take_minutes(monkeypatch):
     assert default > 60 > AUCSVM(C=0.01).predicted_seconds("dcd", three_thousand)
     assert AUCSVM(tol=1e-3).predicted_seconds("dcd", three_thousand) < default
     assert AUCSVM(C=0.1).predicted_seconds("dcd", three_thousand) < default
+    event, time = np.arange(400) % 3 > 0, np.arange(400.0)
+    survival = PairSet.survival(survival_target(event, time))  # survival pairs: slower per pair
+    assert SurvivalAUCSVM().predicted_seconds("dcd", survival) == pytest.approx(
+        aucopt._runtime.DCD_SURVIVAL_FACTOR * aucopt._runtime.dcd_seconds(survival.n_pairs), rel=1e-12)
     assert math.isnan(AUCSVM(loss="squared_hinge").predicted_seconds("dcd", pairs))
     assert math.isnan(AUCSVM().predicted_seconds("full", pairs))
     monkeypatch.setattr(aucopt._runtime, "SLOW_FIT_SECONDS", 0.0)
