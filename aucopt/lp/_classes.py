@@ -412,11 +412,13 @@ class LPRanker(BinaryRankerMixin, _LPRankerModel):
     optimality_gap_ : float
         The certified relative optimality gap of the returned expansion, (``objective_`` − a
         lower bound of the LP optimum) / ``objective_``: 0.0 when HiGHS proved the full LP
-        optimal (``"full"``); for ``"generation"`` and ``"chunking"`` the bound of a point
-        feasible for the LP's dual, built from the restricted LPs' duals (of the order of the
-        solver's tolerances when their certificate held); the dual bound reached by
-        ``"smoothing"``, ``"subgradient"`` and by an exact route stopped early; NaN where no bound
-        exists (``"clustering"`` solves another LP, a full LP without an optimal status).
+        optimal (``"full"``, and ``"generation"`` of another formulation, whose generated rows
+        then hold the whole LP's optimum); for the LP Ranker's ``"generation"`` and
+        ``"chunking"`` the bound of a point feasible for the LP's dual, built from the restricted
+        LPs' duals (of the order of the solver's tolerances when their certificate held); the
+        dual bound reached by ``"smoothing"``, ``"subgradient"`` and by an exact route stopped
+        early; NaN where no bound exists (``"clustering"`` solves another LP, a full LP without
+        an optimal status).
     solve_result_ : SolveResult or None
         The backend's result for the (last) LP; None for ``"subgradient"``. For
         ``"chunking"`` stopped by ``max_iter`` before its optimality certificate held, the
