@@ -48,6 +48,7 @@ from ..pairs.core import pair_loss
 from ..solvers import USABLE, SolveResult, Status, solve
 from ..solvers.highs import IncrementalLP
 from ._dual import DualBound, pair_dual_bound
+from ._kernel import KernelOperator
 from ._runlog import RunLog, relative_gap
 from ._steps import STEP_RULES, step_rule
 
@@ -660,6 +661,7 @@ class _ChunkingRun:
                  tol: float | None, verbose: int, threshold: float, active_margin: float, top_k: int | None,
                  time_limit: float | None):
         self.K, self.pairs, self.C, self.chunks = K, pairs, C, chunks
+        self.kernel = KernelOperator(K, pairs.n_points)  # the products of the certified bound
         self.solver, self.solver_options, self.tol, self.verbose = solver, solver_options, tol, verbose
         self.threshold, self.active_margin, self.top_k = threshold, active_margin, top_k
         self.active = np.zeros(0, dtype=np.int64)  # the pairs active at the last restricted LP's solution
@@ -733,8 +735,7 @@ class _ChunkingRun:
             alpha = None if result.x is None else np.maximum(problem.block(result.x, "alpha"), 0.0)
             pair_rows, positions = problem.metadata["pair_rows"], R
         if result.dual is not None and result.status in USABLE:  # a bound from any duals (see pair_dual_bound)
-            bound, _ = pair_dual_bound(pairs, self.C, positions, result.dual[pair_rows],
-                                       lambda points, v: self.K[:, points] @ v)
+            bound, _ = pair_dual_bound(pairs, self.C, positions, result.dual[pair_rows], self.kernel.product)
             self.lower = max(self.lower, bound)
         self.n_solves += 1
         self.result = result
