@@ -32,6 +32,7 @@ from ._step_function import step_values
 from .exceptions import warn
 
 _kernels = lazy_module("aucopt._breslow_kernels")  # numba: imported at the first calibration
+_EMPTY = np.zeros(0)
 
 __all__ = ["BreslowCalibration", "StepFunction", "SurvivalFunctionMixin", "fit_breslow"]
 
@@ -173,47 +174,46 @@ def fit_breslow(scores: ArrayLike, time: ArrayLike, event: ArrayLike, sample_wei
     s = np.asarray(scores, dtype=float)
     time = np.asarray(time, dtype=float)
     event = np.asarray(event, dtype=bool)
-    w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    w = _EMPTY if sample_weight is None else np.asarray(sample_weight, dtype=float)  # empty: weight 1
     if not np.isfinite(s).all():
         raise ValueError("The training risk scores contain NaN or inf; the survival curves cannot be calibrated.")
     from .pairs import reordered, time_order  # the pair sets' sort and gather (compiled for large n)
 
-    # descending: a prefix holds each risk set (a tie group's order is immaterial)
-    order = np.ascontiguousarray(time_order(time)[::-1])
-    s_desc, e_desc = reordered(s, order), event[order]
-    w_desc = w if sample_weight is None else reordered(w, order)  # ones need no reordering
-    t_desc = reordered(time, order)
-    unique_times, group_end, d = _kernels.tie_groups(t_desc, w_desc * e_desc)
     scale = float(np.std(s)) or 1.0
-    centre = float(np.average(s, weights=w)) if w.sum() > 0 else 0.0
-    if coef is None:  # standardized scores: β̃ = β · scale
-        z_desc = (s_desc - centre) / scale
-        likelihood = _PartialLikelihood(z_desc, w_desc, e_desc, group_end, d)
-        beta, converged = _newton_ascent(likelihood, tol, max_iter, _start(z_desc, w_desc, e_desc, t_desc))
+    positive = len(w) == 0 or w.sum() > 0
+    centre = float(np.average(s, weights=w if len(w) else None)) if positive else 0.0
+    # descending time order: a prefix holds each risk set (a tie group's order is immaterial); the
+    # standardized scores z (β̃ = β · scale) and the weights in that order, then the tie groups
+    order = time_order(time)[::-1]
+    z = reordered(s, order)
+    z -= centre
+    z /= scale
+    w_desc = reordered(w, order) if len(w) else w
+    t_desc = reordered(time, order)
+    unique_times, group_end, d, s_events = _kernels.tie_groups(t_desc, event[order], w_desc, z)
+    del t_desc
+    if coef is None:
+        likelihood = _PartialLikelihood(z, w_desc, s_events, group_end, d)
+        beta, converged = _newton_ascent(likelihood, tol, max_iter, _start(z, w_desc, order, time, event))
         reach = beta * max(likelihood.z_max, -likelihood.z_min)
         if not converged and abs(reach) > MAX_LOG_RISK:  # no finite β̂: the largest slope that stays representable
             beta *= MAX_LOG_RISK / abs(reach)
     else:
         beta, converged = float(coef) * scale, True
-    slope = beta / scale
+    del order
     # Breslow's baseline for the centred scores: increments d_k / m0_k, with log m0_k summed stably
-    z = np.ascontiguousarray(s_desc - centre)
-    log_m0 = _kernels.log_risk_set_totals(z, np.ascontiguousarray(w_desc), group_end, float(slope))
-    increments = np.zeros_like(d)
-    has_events = d > 0
-    increments[has_events] = d[has_events] * np.exp(-log_m0[has_events])
-    cum_baseline = np.cumsum(increments[::-1])    # increasing time
-    return BreslowCalibration(float(slope), unique_times, cum_baseline, centre, converged)
+    cum_baseline = _kernels.cumulative_baseline(z, w_desc, group_end, d, float(beta))
+    return BreslowCalibration(float(beta / scale), unique_times, cum_baseline, centre, converged)
 
 
 class _PartialLikelihood:
     """Cox's log partial likelihood of one standardized covariate z (Breslow ties), with its
     first two derivatives in β, over samples in descending time order (one compiled pass each)."""
 
-    def __init__(self, z: np.ndarray, w: np.ndarray, event: np.ndarray, group_end: np.ndarray, d: np.ndarray):
-        self.z, self.w = np.ascontiguousarray(z, dtype=float), np.ascontiguousarray(w, dtype=float)
+    def __init__(self, z: np.ndarray, w: np.ndarray, s_events: float, group_end: np.ndarray, d: np.ndarray):
+        self.z, self.w = np.ascontiguousarray(z, dtype=float), np.ascontiguousarray(w, dtype=float)  # w empty: 1
         self.group_end, self.d = np.ascontiguousarray(group_end, dtype=np.int64), np.ascontiguousarray(d, dtype=float)
-        self.s_events = float((w * event) @ z)
+        self.s_events = float(s_events)  # Σ w·event·z
         self.z_max, self.z_min = float(z.max()), float(z.min())
 
     def __call__(self, beta: float) -> tuple[float, float, float]:
@@ -229,15 +229,17 @@ class _PartialLikelihood:
 _SUBSAMPLE = 1 << 16
 
 
-def _start(z: np.ndarray, w: np.ndarray, event: np.ndarray, t_desc: np.ndarray) -> float:
-    """A start for the ascent on all the samples: β̂ of every k-th sample in time order (0 when there
-    are few samples or that subsample's likelihood has no maximum)."""
+def _start(z: np.ndarray, w: np.ndarray, order: np.ndarray, time: np.ndarray, event: np.ndarray) -> float:
+    """A start for the ascent on all the samples: β̂ of every k-th sample in descending time order
+    (``order``; ``z`` and ``w`` in that order, ``w`` empty for weight 1), 0 when there are few
+    samples or that subsample's likelihood has no maximum."""
     k = len(z) // _SUBSAMPLE
     if k < 4:
         return 0.0
-    z, w, event, t_desc = (np.ascontiguousarray(v[::k]) for v in (z, w, event, t_desc))
-    _, group_end, d = _kernels.tie_groups(t_desc, w * event)
-    beta, converged = _newton_ascent(_PartialLikelihood(z, w, event, group_end, d), 1e-6, 100)
+    rows = order[::k]
+    z, w = np.ascontiguousarray(z[::k]), (np.ascontiguousarray(w[::k]) if len(w) else w)
+    _, group_end, d, s_events = _kernels.tie_groups(time[rows], event[rows], w, z)
+    beta, converged = _newton_ascent(_PartialLikelihood(z, w, s_events, group_end, d), 1e-6, 100)
     return beta if converged and np.isfinite(beta) else 0.0
 
 

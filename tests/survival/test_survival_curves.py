@@ -154,7 +154,7 @@ def test_log_risk_set_totals_are_the_log_sums_of_each_risk_set(beta):
     w = np.random.default_rng(5).integers(0, 3, len(s)).astype(float)
     order = np.argsort(-t)
     z, wd = s[order] - s.mean(), w[order]
-    _, group_end, _ = tie_groups(t[order], (w * e)[order])
+    _, group_end, _, _ = tie_groups(t[order], e[order], w[order], z)
     got = log_risk_set_totals(z, wd, group_end, beta)
     expected = [logsumexp(beta * z[: end + 1], b=wd[: end + 1]) if wd[: end + 1].any() else -np.inf
                 for end in group_end]
@@ -257,7 +257,7 @@ def test_compiled_likelihood_pass_equals_the_numpy_sums(beta):
     w = np.random.default_rng(5).integers(0, 3, len(s)).astype(float)
     order = np.argsort(-t)
     z, wd = s[order] - s.mean(), w[order]
-    unique_times, group_end, d = tie_groups(t[order], (w * e)[order])
+    unique_times, group_end, d, _ = tie_groups(t[order], e[order], w[order], z)
     np.testing.assert_array_equal(unique_times, np.unique(t))
     np.testing.assert_array_equal(d, [np.sum((w * e)[t == u]) for u in unique_times[::-1]])
     shift = max(beta * z.max(), beta * z.min())
