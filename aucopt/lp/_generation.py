@@ -45,7 +45,7 @@ from ..solvers import SolveResult, Status
 from ..solvers.highs import IncrementalLP
 from ._dual import pair_dual_bound
 from ._kernel import KernelLike, KernelOperator
-from ._runlog import RunLog
+from ._runlog import RunLog, relative_gap
 from ._smoothing import SmoothingResult, smoothing
 
 __all__ = ["GENERATION_CONSTRAINTS", "GenerationResult", "row_column_generation"]
@@ -587,7 +587,7 @@ class _GenerationRun:
         alpha, objective, lower = self.alpha, self.objective, self.lower
         if not converged:  # the best point of the rounds, or of the smoothing start, with the best certified bound
             alpha, objective = self.best_alpha, self.best_objective
-        gap = max(objective - lower, 0.0) / objective if objective > 0 else 0.0
+        gap = relative_gap(objective, lower)
         if not converged:
             why = (f"time_limit={time_limit:g} s (solver_options)" if self.timed_out else f"max_iter={max_iter} rounds")
             status = Status.TIME_LIMIT if self.timed_out else Status.ITERATION_LIMIT
