@@ -292,7 +292,7 @@ def test_the_default_solver_is_auto_and_method_auto_then_takes_the_fast_routes(m
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model = AUCSVM(C=0.01, kernel="linear").fit(X, y)
-    assert model.method_ == "liblinear"
+    assert model.method_ == "dcd"
     small = AUCSVM(C=0.01).fit(X[:40], y[:40])
     assert small.method_ == "full" and small.solve_result_.solver == "osqp"  # "auto": OSQP for the QP
 
@@ -306,7 +306,7 @@ def test_an_explicit_solver_keeps_method_auto_on_the_qp_that_it_solves(solver, m
     for kernel in ("linear", "rbf"):
         method, reason = AUCSVM(kernel=kernel, solver=solver).select_method(pairs, X=X)
         assert method == "full" and f"solver={solver!r} as given" in reason
-        assert AUCSVM(kernel=kernel).select_method(pairs, X=X)[0] == ("liblinear" if kernel == "linear" else "dcd")
+        assert AUCSVM(kernel=kernel).select_method(pairs, X=X)[0] == "dcd"
 
     class Reached(Exception):
         pass
@@ -326,13 +326,42 @@ def test_an_explicit_solver_that_the_memory_budget_rules_out_is_announced(many_p
     X, y = many_pairs
     n, P, d = len(y), int((y == 1).sum() * (y == 0).sum()), X.shape[1]
     qp, fast = (_memory.aucsvm_bytes("full", "linear", n, P, d, d, solver="osqp"),
-                _memory.aucsvm_bytes("liblinear", "linear", n, P, d, d))
+                _memory.aucsvm_bytes("dcd", "linear", n, P, d, d))
     assert fast < qp
     budget = (fast + qp) / 2  # the fast route fits, the QP does not
     estimator = AUCSVM(C=0.01, kernel="linear", solver="osqp", max_bytes=budget)
     method, reason = estimator.select_method(PairSet.bipartite(y), X=X)
-    assert method == "liblinear" and "solver='osqp' is not used" in reason and "max_bytes" in reason
+    assert method == "dcd" and "solver='osqp' is not used" in reason and "max_bytes" in reason
     with pytest.warns(SolverWarning, match=r"AUCSVM\(solver='osqp'\): .*solver='osqp' is not used"):
         model = estimator.fit(X, y)
     reference = AUCSVM(C=0.01, kernel="linear").fit(X, y)
-    assert model.method_ == "liblinear" and model.objective_ == pytest.approx(reference.objective_)
+    assert model.method_ == "dcd" and model.objective_ == pytest.approx(reference.objective_)
+
+
+def test_auto_takes_liblinear_for_a_linear_kernel_when_only_it_fits_the_memory_budget():
+    """Dual coordinate descent densifies X; sparse rows of many features keep only liblinear's pair
+    differences within max_bytes, and method="auto" then takes liblinear, saying why; both reach the
+    same optimum (the dual QP's, Brefeld & Scheffer 2005, Theorem 2)."""
+    import scipy.sparse as sp
+
+    from aucopt import _memory
+
+    rng = np.random.default_rng(3)
+    n, d = 300, 20_000
+    X = sp.random(n, d, density=5 / d, format="csr", random_state=rng)
+    X = sp.hstack([X, sp.csr_matrix(rng.normal(size=(n, 2)))], format="csr")  # two dense informative columns
+    y = (X[:, -1].toarray().ravel() + 0.5 * rng.normal(size=n)) > 0
+    pairs = PairSet.bipartite(y)
+    assert pairs.n_pairs > aucopt.svm._aucsvm.AUCSVM_AUTO_MAX_PAIRS
+    per_row = 2.0 * X.nnz / n
+    dcd, lib = (_memory.aucsvm_bytes("dcd", "linear", n, pairs.n_pairs, X.shape[1], per_row, sparse=True),
+                _memory.aucsvm_bytes("liblinear", "linear", n, pairs.n_pairs, X.shape[1], per_row))
+    assert lib < dcd
+    estimator = AUCSVM(C=0.01, kernel="linear", max_bytes=(lib + dcd) / 2)
+    method, reason = estimator.select_method(pairs, X=X)
+    assert method == "liblinear" and "dual coordinate descent needs" in reason and "max_bytes" in reason
+    assert AUCSVM(C=0.01, kernel="linear").select_method(pairs, X=X)[0] == "dcd"  # the default budget: both fit
+    model = estimator.fit(X, y)
+    assert model.method_ == "liblinear"
+    reference = AUCSVM(C=0.01, kernel="linear", method="dcd").fit(X, y)
+    assert model.objective_ == pytest.approx(reference.objective_, rel=1e-6)

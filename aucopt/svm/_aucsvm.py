@@ -60,13 +60,17 @@ AUCSVM_METHOD_OPTIONS: dict[str, dict[str, list[Any]]] = {
 }
 _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 
-#: ``method="auto"``: the pairwise dual QP up to this many pairs; above, liblinear on the pair
-#: differences for ``kernel="linear"`` (the same optimum, Theorem 2) and dual coordinate descent
-#: for the other kernels (the same dual). Measured on 2 cores (10 features, OSQP): with a linear
-#: kernel 40,000 pairs take 4 s as a QP and 0.4 s by liblinear, 100,000 pairs over 6 minutes as a
-#: QP and 0.3 s by liblinear; with an RBF kernel (C from 1e-3 to 10) 20,000 pairs take 0.9-4.1 s
-#: on OSQP and 0.03-0.05 s by dual coordinate descent, 50,000 pairs 2.8-23 s and 0.04-0.5 s.
-#: Below the threshold the QP takes a second or two and is the more accurate at large C.
+#: ``method="auto"``: the pairwise dual QP up to this many pairs; above, dual coordinate descent
+#: (the same dual). Measured on 2 cores (10 features, OSQP): with a linear kernel 40,000 pairs take
+#: 4 s as a QP, 100,000 pairs over 6 minutes; with an RBF kernel (C from 1e-3 to 10) 20,000 pairs
+#: take 0.9-4.1 s on OSQP and 0.03-0.05 s by dual coordinate descent, 50,000 pairs 2.8-23 s and
+#: 0.04-0.5 s. Below the threshold the QP takes a second or two and is the more accurate at large C.
+#: With a linear kernel dual coordinate descent is also the better route than liblinear on the pair
+#: differences, the one taken before: on WDBC, digits and make_classification (2 to 64 features,
+#: 75,000 to 2.2 million pairs, C from 0.01 to 10) it was faster on 16 of 22 fits (up to 29 times),
+#: at most 2.7 times slower on the others (2 features), and converged every time, where liblinear
+#: stopped at its iteration limit on 7 of the 22 and its pair differences exceeded the default
+#: max_bytes at 3,000 points.
 AUCSVM_AUTO_MAX_PAIRS = 20_000
 
 #: the QP backend of ``solver="auto"``
@@ -159,10 +163,10 @@ class _AUCSVMModel(KernelPairRanker):
         """The QP backend: ``solver``, or OSQP for ``solver="auto"``."""
         return AUCSVM_DEFAULT_SOLVER if self.solver == "auto" else self.solver
 
-    def _qp_bytes(self, X: Any, pairs: PairSet) -> tuple[float, float] | None:
-        """The pairwise dual QP's peak bytes on ``solver`` and ``max_bytes`` when they exceed it, else None."""
+    def _over_budget(self, X: Any, pairs: PairSet, method: str) -> tuple[float, float] | None:
+        """The peak bytes of ``method`` (on ``solver`` for the QP) and ``max_bytes`` when they exceed it, else None."""
         try:
-            check_aucsvm(X, pairs, method="full", kernel=self.kernel if isinstance(self.kernel, str) else "callable",
+            check_aucsvm(X, pairs, method=method, kernel=self.kernel if isinstance(self.kernel, str) else "callable",
                          loss=self.loss, solver=self._qp_solver, max_bytes=self.max_bytes)
         except ProblemTooLargeError as exc:
             return exc.nbytes, exc.max_bytes
@@ -172,10 +176,11 @@ class _AUCSVMModel(KernelPairRanker):
         """The route ``fit`` takes on these pairs, and why.
 
         ``method="auto"`` chooses the pairwise dual QP (``"full"``) up to
-        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs; above, liblinear on the pair differences for
-        ``kernel="linear"`` (the same optimum, Brefeld & Scheffer 2005, Theorem 2) and dual
-        coordinate descent (``"dcd"``, the same dual) for every other kernel, each in a
-        fraction of the QP's time. A ``solver`` given explicitly (not ``"auto"``) names the QP
+        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs; above, dual coordinate descent (``"dcd"``, the
+        same dual) for every kernel, in a fraction of the QP's time. With ``kernel="linear"`` it
+        works on X itself (densified when sparse); when that exceeds ``max_bytes`` and liblinear on
+        the pair differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows
+        kept sparse) fits, liblinear is taken. A ``solver`` given explicitly (not ``"auto"``) names the QP
         backend, so ``method="auto"`` then keeps the QP above 20,000 pairs as well, unless the QP
         exceeds ``max_bytes``: the reason then says that the solver is not used (and ``fit``
         warns). An explicit ``method`` is returned as it is.
@@ -185,8 +190,9 @@ class _AUCSVMModel(KernelPairRanker):
         pairs : PairSet
             The training pairs (their number and points).
         X : {array-like, sparse matrix} of shape (n_samples, n_features), default=None
-            The training data, for the QP's memory estimate when an explicit ``solver`` asks for
-            the QP above 20,000 pairs; None assumes that it fits (``fit`` checks it).
+            The training data, for the memory estimates of the routes (the QP when an explicit
+            ``solver`` asks for it above 20,000 pairs; dual coordinate descent against liblinear
+            for ``kernel="linear"``); None assumes that they fit (``fit`` checks the route taken).
 
         Returns
         -------
@@ -200,7 +206,7 @@ class _AUCSVMModel(KernelPairRanker):
         >>> from aucopt import AUCSVM, PairSet
         >>> pairs = PairSet.bipartite([1] * 300 + [0] * 300)
         >>> AUCSVM(kernel="rbf").select_method(pairs)[0], AUCSVM(kernel="linear").select_method(pairs)[0]
-        ('dcd', 'liblinear')
+        ('dcd', 'dcd')
         >>> small = PairSet.bipartite([1] * 100 + [0] * 100)
         >>> AUCSVM(kernel="rbf").select_method(small)
         ('full', "method='auto': the pairwise dual QP (10,000 pairs <= 20,000).")
@@ -217,10 +223,12 @@ class _AUCSVMModel(KernelPairRanker):
             return self.method, f"method={self.method!r} ({P:,} pairs)."
         if P <= AUCSVM_AUTO_MAX_PAIRS:
             return "full", f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,})."
-        fast, what = (("dcd", "dual coordinate descent") if self.kernel != "linear"
-                      else ("liblinear", "liblinear on the pair differences"))
+        fast, what = "dcd", "dual coordinate descent"
+        dcd_over = None if self.kernel != "linear" or X is None else self._over_budget(X, pairs, "dcd")
+        if dcd_over is not None and self._over_budget(X, pairs, "liblinear") is None:
+            fast, what = "liblinear", "liblinear on the pair differences"
         if self.solver != "auto":
-            over = None if X is None else self._qp_bytes(X, pairs)
+            over = None if X is None else self._over_budget(X, pairs, "full")
             if over is None:
                 return "full", (f"method='auto': the pairwise dual QP on solver={self.solver!r} as given ({P:,} "
                                 f"pairs > {AUCSVM_AUTO_MAX_PAIRS:,}; with solver='auto', {what} reaches the same "
@@ -231,14 +239,18 @@ class _AUCSVMModel(KernelPairRanker):
         if fast == "dcd":
             return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (> {AUCSVM_AUTO_MAX_PAIRS:,}; "
                            "the same dual as the QP; method='full' forces the QP).")
+        assert dcd_over is not None  # liblinear only when dual coordinate descent is over max_bytes
         return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (> {AUCSVM_AUTO_MAX_PAIRS:,} "
-                             "pairs; the same optimum as the dual QP; method='full' forces the QP).")
+                             f"pairs; the same optimum as the dual QP; dual coordinate descent needs "
+                             f"{format_bytes(dcd_over[0])}, over max_bytes={format_bytes(dcd_over[1])}; "
+                             "method='full' forces the QP).")
 
     def predicted_seconds(self, method: str, pairs: PairSet) -> float:
         """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
 
         Dual coordinate descent (``"dcd"``, hinge loss) is modelled from its measured growth with the
-        number of pairs, ``C``, ``tol`` and the pair target, on the slow side of 2-core machines; ``method="auto"``
+        number of pairs, ``C``, ``tol``, the pair target and whether the kernel is linear, on the slow side
+        of 2-core machines; ``method="auto"``
         announces a fit predicted to take over a minute (:class:`~aucopt.exceptions.SlowFitWarning`).
 
         Parameters
@@ -263,11 +275,12 @@ class _AUCSVMModel(KernelPairRanker):
         if method != "dcd" or self.loss != "hinge":
             return float("nan")
         tol = DCD_DEFAULT_TOL if self.tol is None else float(self.tol)
-        return _runtime.dcd_seconds(pairs.n_pairs, float(self.C), tol, pairs.target)
+        return _runtime.dcd_seconds(pairs.n_pairs, float(self.C), tol, pairs.target, linear=self.kernel == "linear")
 
     def _announce_slow_route(self, method: str, pairs: PairSet) -> None:
         """Warn when ``method="auto"`` chose a route predicted to take over a minute (never silently)."""
-        small_C = _runtime.describe(_runtime.dcd_seconds(pairs.n_pairs, 0.01, target=pairs.target))
+        small_C = _runtime.describe(_runtime.dcd_seconds(pairs.n_pairs, 0.01, target=pairs.target,
+                                                         linear=self.kernel == "linear"))
         _runtime.announce_slow_fit(self, method, pairs, f" at C={self.C:g} (a larger C leaves more pair duals free; "
                                    f"C=0.01: {small_C}): set verbose=1 to follow it, lower C or raise tol to shorten "
                                    "it, or subsample the data.")
@@ -498,8 +511,8 @@ _DOC = dict(
             Independent term of the ``"poly"`` kernel.
         method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
             The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
-            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"liblinear"`` for ``kernel="linear"``
-            and ``"dcd"`` for every other kernel (both reach the QP's optimum), unless ``solver``
+            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"dcd"`` (the QP's optimum; for
+            ``kernel="linear"``, ``"liblinear"`` when only it fits ``max_bytes``), unless ``solver``
             names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
             (see :meth:`select_method`), and announced by a
             :class:`~aucopt.exceptions.SlowFitWarning` when ``"dcd"`` is predicted to take over a
@@ -520,8 +533,9 @@ _DOC = dict(
             fit's dual. Coordinate descent zigzags between nearly parallel pairs (near-duplicate
             points); when the gap stalls on an active set of at most 1,000 pairs, the dual
             restricted to them is solved exactly (HiGHS's QP solver) and the epochs go on. It
-            also slows down on degenerate duals (a linear kernel with few features and a large C):
-            ``loss="squared_hinge"`` or ``method="liblinear"`` there.
+            also slows down on degenerate duals (a linear kernel with few features and a large C;
+            up to 2.7 times liblinear's time with 2 features): ``loss="squared_hinge"`` or
+            ``method="liblinear"`` there.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
         method_options : dict, default=None

@@ -293,7 +293,7 @@ def test_auto_picks_dcd_above_the_threshold(monkeypatch):
     auto = AUCSVM(C=0.05).fit(X, y)
     assert auto.method_ == "dcd" and auto.solve_result_.solver == "dcd"
     assert auto.objective_ == pytest.approx(AUCSVM(C=0.05, method="dcd").fit(X, y).objective_, rel=1e-12)
-    assert AUCSVM(C=0.05, kernel="linear").fit(X, y).method_ == "liblinear"
+    assert AUCSVM(C=0.05, kernel="linear").fit(X, y).method_ == "dcd"
     assert SurvivalAUCSVM(C=0.05, kernel="poly").fit(Xs, ys).method_ == "dcd"
     assert "dual coordinate descent" in AUCSVM(kernel="rbf").select_method(PairSet.bipartite(y))[1]
 
