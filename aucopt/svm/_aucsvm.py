@@ -66,11 +66,11 @@ _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 #: take 0.9-4.1 s on OSQP and 0.03-0.05 s by dual coordinate descent, 50,000 pairs 2.8-23 s and
 #: 0.04-0.5 s. Below the threshold the QP takes a second or two and is the more accurate at large C.
 #: With a linear kernel dual coordinate descent is also the better route than liblinear on the pair
-#: differences, the one taken before: on WDBC, digits and make_classification (2 to 64 features,
-#: 75,000 to 2.2 million pairs, C from 0.01 to 10) it was faster on 16 of 22 fits (up to 29 times),
-#: at most 2.7 times slower on the others (2 features), and converged every time, where liblinear
-#: stopped at its iteration limit on 7 of the 22 and its pair differences exceeded the default
-#: max_bytes at 3,000 points.
+#: differences, the one taken before (benchmarks/aucsvm_linear_routes.py: WDBC, digits and
+#: make_classification, 2 to 64 features, 22,500 to 2.2 million pairs, C from 0.01 to 10): faster on
+#: 17 of 23 fits (up to 44 times), at most 3.7 times slower on the others (2 to 5 features, C = 1),
+#: converged on all 23, where liblinear stopped at its iteration limit on 8 of them; at 3,000 points
+#: (2.2 million pairs) 51 s against 273 s, and liblinear's pair differences exceed the default max_bytes.
 AUCSVM_AUTO_MAX_PAIRS = 20_000
 
 #: the QP backend of ``solver="auto"``
@@ -534,7 +534,7 @@ _DOC = dict(
             points); when the gap stalls on an active set of at most 1,000 pairs, the dual
             restricted to them is solved exactly (HiGHS's QP solver) and the epochs go on. It
             also slows down on degenerate duals (a linear kernel with few features and a large C;
-            up to 2.7 times liblinear's time with 2 features): ``loss="squared_hinge"`` or
+            up to 3.7 times liblinear's time with 2 to 5 features): ``loss="squared_hinge"`` or
             ``method="liblinear"`` there.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
