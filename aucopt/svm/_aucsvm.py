@@ -68,9 +68,9 @@ _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 #: With a linear kernel dual coordinate descent is also the better route than liblinear on the pair
 #: differences, the one taken before (benchmarks/aucsvm_linear_routes.py: WDBC, digits and
 #: make_classification, 2 to 64 features, 22,500 to 2.2 million pairs, C from 0.01 to 10): faster on
-#: 17 of 23 fits (up to 44 times), at most 3.7 times slower on the others (2 to 5 features, C = 1),
-#: converged on all 23, where liblinear stopped at its iteration limit on 8 of them; at 3,000 points
-#: (2.2 million pairs) 51 s against 273 s, and liblinear's pair differences exceed the default max_bytes.
+#: all 23 fits (2.3 to 55 times) and converged on all, where liblinear stopped at its iteration limit
+#: on 8; at 3,000 points (2.2 million pairs) 33 s against 286 s, and liblinear's pair differences
+#: exceed the default max_bytes there.
 AUCSVM_AUTO_MAX_PAIRS = 20_000
 
 #: the QP backend of ``solver="auto"``
@@ -531,11 +531,10 @@ _DOC = dict(
             (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
             ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
             fit's dual. Coordinate descent zigzags between nearly parallel pairs (near-duplicate
-            points); when the gap stalls on an active set of at most 1,000 pairs, the dual
+            points); when the gap stalls on an active set of at most 300 pairs, the dual
             restricted to them is solved exactly (HiGHS's QP solver) and the epochs go on. It
-            also slows down on degenerate duals (a linear kernel with few features and a large C;
-            up to 3.7 times liblinear's time with 2 to 5 features): ``loss="squared_hinge"`` or
-            ``method="liblinear"`` there.
+            also slows down on degenerate duals (a linear kernel with few features and a large C):
+            ``loss="squared_hinge"`` there.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
         method_options : dict, default=None

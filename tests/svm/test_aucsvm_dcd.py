@@ -421,6 +421,7 @@ def test_the_sorted_and_list_solvers_take_the_same_exact_steps(monkeypatch, kern
     restricted_optimum = dcd_module.restricted_optimum
     monkeypatch.setattr(dcd_module, "restricted_optimum", counted)
     monkeypatch.setattr(sorted_module, "restricted_optimum", counted)
+    monkeypatch.setattr(dcd_module, "POLISH_MAX_PAIRS", 1000)  # active sets this large take exact steps here
     X, y = _near_duplicates()
     pairs = PairSet.bipartite(y)
     data = X if kernel == "linear" else rbf_kernel(X, gamma=0.5)
