@@ -338,7 +338,7 @@ def test_an_explicit_solver_that_the_memory_budget_rules_out_is_announced(many_p
     assert model.method_ == "dcd" and model.objective_ == pytest.approx(reference.objective_)
 
 
-def test_auto_takes_liblinear_for_a_linear_kernel_when_only_it_fits_the_memory_budget():
+def test_auto_takes_liblinear_for_a_linear_kernel_when_only_it_fits_the_memory_budget(monkeypatch):
     """Dual coordinate descent densifies X; sparse rows of many features keep only liblinear's pair
     differences within max_bytes, and method="auto" then takes liblinear, saying why; both reach the
     same optimum (the dual QP's, Brefeld & Scheffer 2005, Theorem 2)."""
@@ -346,13 +346,14 @@ def test_auto_takes_liblinear_for_a_linear_kernel_when_only_it_fits_the_memory_b
 
     from aucopt import _memory
 
+    monkeypatch.setattr(aucopt.svm._aucsvm, "AUCSVM_AUTO_MAX_PAIRS", 100)  # few pairs, fast fits
     rng = np.random.default_rng(3)
-    n, d = 300, 20_000
+    n, d = 60, 20_000
     X = sp.random(n, d, density=5 / d, format="csr", random_state=rng)
     X = sp.hstack([X, sp.csr_matrix(rng.normal(size=(n, 2)))], format="csr")  # two dense informative columns
     y = (X[:, -1].toarray().ravel() + 0.5 * rng.normal(size=n)) > 0
     pairs = PairSet.bipartite(y)
-    assert pairs.n_pairs > aucopt.svm._aucsvm.AUCSVM_AUTO_MAX_PAIRS
+    assert pairs.n_pairs > 100
     per_row = 2.0 * X.nnz / n
     dcd, lib = (_memory.aucsvm_bytes("dcd", "linear", n, pairs.n_pairs, X.shape[1], per_row, sparse=True),
                 _memory.aucsvm_bytes("liblinear", "linear", n, pairs.n_pairs, X.shape[1], per_row))

@@ -249,9 +249,9 @@ class _AUCSVMModel(KernelPairRanker):
         """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
 
         Dual coordinate descent (``"dcd"``, hinge loss) is modelled from its measured growth with the
-        number of pairs, ``C``, ``tol``, the pair target and whether the kernel is linear, on the slow side
-        of 2-core machines; ``method="auto"``
-        announces a fit predicted to take over a minute (:class:`~aucopt.exceptions.SlowFitWarning`).
+        number of pairs, ``C``, ``tol``, the pair target and whether the kernel is linear, on the slow
+        side of 2-core machines; ``method="auto"`` announces a fit predicted to take over a minute
+        (:class:`~aucopt.exceptions.SlowFitWarning`).
 
         Parameters
         ----------
