@@ -499,6 +499,9 @@ def test_auto_announces_a_dcd_fit_predicted_to_take_minutes(monkeypatch):
     assert default > 60 > AUCSVM(C=0.01).predicted_seconds("dcd", three_thousand)
     assert AUCSVM(tol=1e-3).predicted_seconds("dcd", three_thousand) < default
     assert AUCSVM(C=0.1).predicted_seconds("dcd", three_thousand) < default
+    linear = AUCSVM(kernel="linear").predicted_seconds("dcd", three_thousand)  # w = Xᵀc: constants of its own
+    assert linear == pytest.approx(aucopt._runtime.dcd_seconds(three_thousand.n_pairs, linear=True), rel=1e-12)
+    assert linear < default
     event, time = np.arange(400) % 3 > 0, np.arange(400.0)
     survival = PairSet.survival(survival_target(event, time))  # survival pairs: slower per pair
     assert SurvivalAUCSVM().predicted_seconds("dcd", survival) == pytest.approx(
