@@ -531,10 +531,10 @@ _DOC = dict(
             (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
             ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
             fit's dual. Coordinate descent zigzags between nearly parallel pairs (near-duplicate
-            points); when the gap stalls on an active set of at most 300 pairs, the dual
-            restricted to them is solved exactly (HiGHS's QP solver) and the epochs go on. It
-            also slows down on degenerate duals (a linear kernel with few features and a large C):
-            ``loss="squared_hinge"`` there.
+            points); when the gap stalls on an active set whose exact solve is cheap against the
+            epochs so far, the dual restricted to it is solved exactly (an interior-point method)
+            and the epochs go on. It also slows down on degenerate duals (a linear kernel with few
+            features and a large C): ``loss="squared_hinge"`` there.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
         method_options : dict, default=None

@@ -23,8 +23,8 @@ leaves the active set. When the projected-gradient gap max PG − min PG over th
 at most ``tol``, f (or w) is recomputed from α, the full set is restored and passed over again:
 the solve stops only when the gap over all pairs with w_p > 0 is at most ``tol``. The active
 coordinates are visited in a new random order every epoch (:mod:`aucopt.svm._permute`). When the
-gap stalls on a small active set (nearly parallel pairs make coordinate descent zigzag), the
-dual restricted to that set is solved exactly (:mod:`aucopt.svm._dcd_polish`).
+gap stalls (nearly parallel pairs make coordinate descent zigzag) on an active set small enough,
+the dual restricted to that set is solved exactly (:mod:`aucopt.svm._dcd_polish`).
 
 Memory beyond the pair list (int32 i and j, float64 w) and K (or X): α, Q_pp and the active
 index, 20 bytes a pair, and O(n) vectors.
@@ -45,7 +45,8 @@ import numpy as np
 from .._numba import njit
 from .._progress import progress_bar
 from .._validation import check_time_limit
-from ._dcd_polish import POLISH_MAX_PAIRS, STALL_EPOCHS, apply_alpha, restricted_optimum
+from . import _dcd_polish
+from ._dcd_polish import apply_alpha, polish_work, restricted_optimum
 from ._permute import EpochOrder
 from ._prefetch import DISTANCE, prefetch
 
@@ -262,24 +263,32 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
         pnums = index[:active].astype(np.int64)
         a, b = i[pnums], j[pnums]
         new = restricted_optimum(data, linear, a, b, w[pnums], alpha[pnums], scores[1], C, power)
-        if new is not None:
-            apply_alpha(data, linear, a, b, pnums, new, alpha, scores[1], scores[0])
+        apply_alpha(data, linear, a, b, pnums, new, alpha, scores[1], scores[0])
 
     refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
-                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish)
+                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish,
+                                     row_length=data.shape[1], rank=data.shape[1] if linear else None)
     return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap
 
 
 class _Stall:
-    """Whether the gap has stalled on a small active set: not halved in ``STALL_EPOCHS`` epochs
-    (doubled after each stall reported)."""
+    """Whether the gap has stalled: not halved in ``STALL_EPOCHS`` epochs (doubled after each stall
+    reported), on an active set whose exact step is cheap enough (:mod:`aucopt.svm._dcd_polish`:
+    at most ``POLISH_MAX_PAIRS`` pairs, and predicted to cost at most ``POLISH_FREE_WORK`` or
+    ``POLISH_SHARE`` of the epochs' work so far)."""
 
-    def __init__(self) -> None:
-        self.reference, self.since, self.patience = np.inf, 0, STALL_EPOCHS
+    def __init__(self, rank: int | None) -> None:
+        self.reference, self.since, self.patience = np.inf, 0, _dcd_polish.STALL_EPOCHS
+        self.rank = rank
 
-    def stalled(self, gap: float, active: int) -> bool:
-        if gap <= 0.5 * self.reference or active > POLISH_MAX_PAIRS:
+    def affordable(self, active: int, work: float) -> bool:
+        if active > _dcd_polish.POLISH_MAX_PAIRS:
+            return False
+        return polish_work(active, self.rank) <= max(_dcd_polish.POLISH_FREE_WORK, _dcd_polish.POLISH_SHARE * work)
+
+    def stalled(self, gap: float, active: int, work: float) -> bool:
+        if gap <= 0.5 * self.reference or not self.affordable(active, work):
             self.reference, self.since = gap, 0
             return False
         self.since += 1
@@ -291,23 +300,27 @@ class _Stall:
 
 def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int]], refresh: Callable[[], int],
                n_full: int, *, tol: float, max_iter: int, shrinking: bool, time_limit: float | None, start: float,
-               verbose: bool, polish: Callable[[int], None] | None = None) -> tuple[int, str, float]:
+               verbose: bool, polish: Callable[[int], None] | None = None, row_length: int = 0,
+               rank: int | None = None) -> tuple[int, str, float]:
     """The epochs of dual coordinate descent with shrinking, until the gap over all pairs is at most ``tol``.
 
     ``epoch(active, (pg_max_old, pg_min_old))`` passes over the active pairs and returns (max PG,
     min PG, active size); ``refresh()`` recomputes the scores from α, makes every pair active
     and returns their number; ``polish(active)`` replaces α on the active pairs by the exact
-    optimum of the dual restricted to them (:mod:`aucopt.svm._dcd_polish`), called when at most
-    ``POLISH_MAX_PAIRS`` are active and the gap has not halved in ``STALL_EPOCHS`` epochs (then
-    twice as many before the next call). Returns (epochs, status, last gap).
+    optimum of the dual restricted to them (:mod:`aucopt.svm._dcd_polish`), called when the gap
+    has not halved in ``STALL_EPOCHS`` epochs (then twice as many before the next call) on an
+    active set whose step is cheap enough against the epochs' work so far, counted as
+    ``row_length`` multiply-adds a pair an epoch (``rank``: the number of features for a linear
+    kernel, None for a kernel matrix; see :class:`_Stall`). Returns (epochs, status, last gap).
     """
     bar = progress_bar(verbose, total=max_iter, desc="AUC-SVM dual coordinate descent", unit="epoch")
     status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
     pg_old = (np.inf, -np.inf)
-    stall = _Stall()
+    stall, work = _Stall(rank), 0.0
     try:
         for n_epoch in range(1, max_iter + 1):
             n_iter = n_epoch
+            work += float(active) * row_length
             pg_max, pg_min, active = epoch(active, pg_old)
             gap = float(pg_max - pg_min) if pg_max >= pg_min else 0.0
             if bar is not None:
@@ -322,7 +335,7 @@ def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, i
             else:
                 if shrinking:
                     pg_old = (pg_max if pg_max > 0.0 else np.inf, pg_min if pg_min < 0.0 else -np.inf)
-                if polish is not None and stall.stalled(gap, active):
+                if polish is not None and stall.stalled(gap, active, work):
                     polish(active)
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 status = "time_limit"

@@ -314,10 +314,10 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
         pnums = index[:active].copy()
         a, b, wp = solver.structure.decode(pnums)
         new = restricted_optimum(data, solver.linear, a, b, wp, alpha[pnums], scores[0], solver.C, solver.power)
-        if new is not None:
-            apply_alpha(data, solver.linear, a, b, pnums, new, alpha, scores[0], np.zeros(0))
+        apply_alpha(data, solver.linear, a, b, pnums, new, alpha, scores[0], np.zeros(0))
 
     n_full = refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
-                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish)
+                                     time_limit=time_limit, start=start, verbose=verbose, polish=polish,
+                                     row_length=data.shape[1], rank=data.shape[1] if linear else None)
     return solver, alpha, solver.expansion(alpha), n_iter, status, gap

@@ -393,14 +393,14 @@ def test_a_stalled_active_set_is_solved_exactly(monkeypatch):
     """Coordinate descent zigzags between nearly parallel pairs; once the gap stalls on a small
     active set, the dual restricted to it is solved exactly and the fit reaches tol and the QP's
     optimum. Without that step (no active set small enough) it stops at max_iter."""
-    import aucopt.svm._dcd as dcd_module
+    import aucopt.svm._dcd_polish as polish_module
 
     X, y = _near_duplicates()
     qp = AUCSVM(C=1.0, kernel="linear", method="full", solver="clarabel", solver_options=TIGHT_CLARABEL).fit(X, y)
     fit = AUCSVM(C=1.0, kernel="linear", method="dcd", max_iter=3000).fit(X, y)
     _assert_same_model(fit, qp, X, rel=1e-8)
     assert fit.n_iter_ < 1000
-    monkeypatch.setattr(dcd_module, "POLISH_MAX_PAIRS", 0)
+    monkeypatch.setattr(polish_module, "POLISH_MAX_PAIRS", 0)
     with pytest.warns(SolverWarning, match="3,000 epochs"):
         stalled = AUCSVM(C=1.0, kernel="linear", method="dcd", max_iter=3000).fit(X, y)
     assert stalled.solve_result_.status == "iteration_limit"
@@ -409,6 +409,7 @@ def test_a_stalled_active_set_is_solved_exactly(monkeypatch):
 @pytest.mark.parametrize("kernel, power", [("linear", 1), ("linear", 2), ("rbf", 1)])  # the cases that stall
 def test_the_sorted_and_list_solvers_take_the_same_exact_steps(monkeypatch, kernel, power):
     import aucopt.svm._dcd as dcd_module
+    import aucopt.svm._dcd_polish as polish_module
     import aucopt.svm._dcd_sorted as sorted_module
     from aucopt.svm._dcd import dcd_solve
     from aucopt.svm._dcd_sorted import dcd_solve_sorted
@@ -421,7 +422,7 @@ def test_the_sorted_and_list_solvers_take_the_same_exact_steps(monkeypatch, kern
     restricted_optimum = dcd_module.restricted_optimum
     monkeypatch.setattr(dcd_module, "restricted_optimum", counted)
     monkeypatch.setattr(sorted_module, "restricted_optimum", counted)
-    monkeypatch.setattr(dcd_module, "POLISH_MAX_PAIRS", 1000)  # active sets this large take exact steps here
+    monkeypatch.setattr(polish_module, "POLISH_FREE_WORK", 1e12)  # active sets this large take exact steps here
     X, y = _near_duplicates()
     pairs = PairSet.bipartite(y)
     data = X if kernel == "linear" else rbf_kernel(X, gamma=0.5)
@@ -514,3 +515,38 @@ def test_auto_announces_a_dcd_fit_predicted_to_take_minutes(monkeypatch):
     with warnings.catch_warnings():  # an explicit method is the user's choice: no announcement
         warnings.simplefilter("error", SlowFitWarning)
         AUCSVM(method="dcd").fit(X, y)
+
+
+@pytest.mark.parametrize("form", ["dense", "woodbury", "unbounded"])
+def test_the_interior_point_box_qp_matches_highs(form):
+    """The exact step's QP solver against HiGHS's active-set QP on random box-constrained QPs with
+    singular Hessians (rank below the size) and infinite upper bounds: the same optimal objective
+    to 1e-11 (relative), and points that meet the bounds."""
+    import highspy
+    import scipy.sparse as sp
+
+    from aucopt._highs import new_highs, pass_problem
+    from aucopt.modeling import Problem
+    from aucopt.svm._dcd_polish import box_qp
+
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        k = int(rng.integers(3, 40))
+        V = rng.normal(size=(k, int(rng.integers(1, max(2, k // 3)) if form == "woodbury" else rng.integers(1, 2 * k))))
+        Q = V @ V.T
+        upper = rng.uniform(0.1, 2.0, size=k)
+        if form == "unbounded":
+            Q += 0.1 * np.eye(k)  # a ridge, as the squared hinge's
+            upper[rng.random(k) < 0.5] = np.inf
+        b = 3.0 * rng.normal(size=k)
+        x = box_qp(b, upper, V=V) if form == "woodbury" else box_qp(b, upper, Q=Q)
+        h = new_highs(highspy)
+        h.setOptionValue("output_flag", False)
+        pass_problem(h, highspy, Problem(c=b, A=sp.csc_matrix((0, k)), row_lower=np.zeros(0), row_upper=np.zeros(0),
+                                         col_lower=np.zeros(k), col_upper=upper, P=Q, name="box"))
+        h.run()
+        ref = np.asarray(h.getSolution().col_value)
+        objective = lambda z: 0.5 * z @ Q @ z + b @ z  # noqa: E731
+        assert np.all(x >= 0.0) and np.all(x <= upper)
+        assert objective(x) == pytest.approx(objective(ref), rel=1e-11, abs=1e-11)
+        assert np.any(x == 0.0) or np.any(x == upper) or form == "unbounded"
