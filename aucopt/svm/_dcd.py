@@ -107,7 +107,8 @@ def _projected_gradient(ap, ub, g, pg_max_old, pg_min_old):
 
 @njit(cache=True, nogil=True)
 def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, active, pg_max_old, pg_min_old):
-    """One pass over ``index[:active]`` (in its order); returns (max PG, min PG, active size).
+    """One pass over ``index[:active]`` (in its order); returns (max PG, min PG, active size, the
+    number of coordinates that moved).
 
     ``state`` is f = Kc (``linear`` False) or w = Xᵀc (``linear`` True); shrunk coordinates
     are swapped to the end of the active part of ``index``.
@@ -115,7 +116,7 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
     n = state.shape[0]
     pg_max = -np.inf
     pg_min = np.inf
-    s = 0
+    s = moved = 0
     while s < active:
         if s + DISTANCE < active:  # the pair's entries of every pair-sized array
             ahead = index[s + DISTANCE]
@@ -149,9 +150,10 @@ def _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, activ
                 alpha[p] = new
                 c[a] += delta
                 c[b] -= delta
+                moved += 1
                 for k in range(n):  # w += δ (x_i − x_j), or f += δ (K_i − K_j)
                     state[k] += delta * (data[a, k] - data[b, k])
-    return pg_max, pg_min, active
+    return pg_max, pg_min, active, moved
 
 
 @njit(cache=True, nogil=True)
@@ -252,12 +254,10 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
         scores[:] = [c, data.T @ c if linear else data @ c]
         return n_full
 
-    def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int]:
+    def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int, int]:
         epoch_order.shuffle(active)
         c, state = scores
-        pg_max, pg_min, active = _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index,
-                                        active, *pg_old)
-        return pg_max, pg_min, active
+        return _epoch(data, linear, i, j, w, C, power, qdiag, alpha, c, state, index, active, *pg_old)
 
     def polish(active: int) -> None:
         pnums = index[:active].astype(np.int64)
@@ -298,14 +298,14 @@ class _Stall:
         return True
 
 
-def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int]], refresh: Callable[[], int],
+def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int, int]], refresh: Callable[[], int],
                n_full: int, *, tol: float, max_iter: int, shrinking: bool, time_limit: float | None, start: float,
                verbose: bool, polish: Callable[[int], None] | None = None, row_length: int = 0,
                rank: int | None = None) -> tuple[int, str, float]:
     """The epochs of dual coordinate descent with shrinking, until the gap over all pairs is at most ``tol``.
 
     ``epoch(active, (pg_max_old, pg_min_old))`` passes over the active pairs and returns (max PG,
-    min PG, active size); ``refresh()`` recomputes the scores from α, makes every pair active
+    min PG, active size, coordinates moved); ``refresh()`` recomputes the scores from α, makes every pair active
     and returns their number; ``polish(active)`` replaces α on the active pairs by the exact
     optimum of the dual restricted to them (:mod:`aucopt.svm._dcd_polish`), called when the gap
     has not halved in ``STALL_EPOCHS`` epochs (then twice as many before the next call) on an
@@ -320,8 +320,10 @@ def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, i
     try:
         for n_epoch in range(1, max_iter + 1):
             n_iter = n_epoch
-            work += float(active) * row_length
-            pg_max, pg_min, active = epoch(active, pg_old)
+            steps = active
+            pg_max, pg_min, active, moved = epoch(active, pg_old)
+            # a moved coordinate updates a row of n (or d) numbers; every step reads its gradient
+            work += float(moved) * row_length + float(steps) * (rank or 1)
             gap = float(pg_max - pg_min) if pg_max >= pg_min else 0.0
             if bar is not None:
                 bar.update(1)

@@ -34,16 +34,18 @@ __all__ = ["POLISH_MAX_PAIRS", "STALL_EPOCHS", "apply_alpha", "box_qp", "polish_
 POLISH_MAX_PAIRS = 3000
 #: epochs without halving the projected-gradient gap that count as a stall
 STALL_EPOCHS = 50
-#: when a stall is affordable, in the multiply-adds of the epochs (a coordinate step reads a kernel
-#: row, or a row of X: n or d numbers): a step costing at most ``POLISH_FREE_WORK`` (about 300
-#: pairs of a kernel matrix) is taken at any stall; a longer one once the epochs have done
-#: 1 / ``POLISH_SHARE`` times its work. Counted in work, not seconds, so that a fit is the same at
-#: every run. A flop of the step's Cholesky factorizations takes about 1/8 of the time of one of
-#: the epochs' (memory-bound) updates: 1,000 dense pairs took 1.2 s, and the epochs ran at about
-#: 0.9 G multiply-adds a second, on 2 cores.
-POLISH_FREE_WORK = 3e7
+#: when a stall is affordable, in the multiply-adds of the epochs (a coordinate that moves updates a
+#: row of n or d numbers, and every step reads its gradient): a step costing at most
+#: ``POLISH_FREE_WORK`` (about 300 pairs of a kernel matrix) is taken at any stall; a longer one once
+#: the epochs have done 1 / ``POLISH_SHARE`` times its work. Counted in work, not seconds, so that a
+#: fit is the same at every run. Measured on 2 cores (survival and binary fits, RBF and linear
+#: kernels): the epochs did 0.14 to 1.6 G of these multiply-adds a second, the step's factorizations
+#: 1.2 to 11 G flops (``_IPM_ITERATIONS`` iterations predicted); a flop counted as 1/8 let the step
+#: cost more than it saved on AIDS (1.9 → 2.8 s at C = 10), as 1/4 it does not
+#: (benchmarks/aucsvm_dcd_exact_step.py).
+POLISH_FREE_WORK = 6e7
 POLISH_SHARE = 0.5
-_IPM_ITERATIONS, _FLOP_SPEEDUP = 25, 8.0
+_IPM_ITERATIONS, _FLOP_SPEEDUP = 25, 4.0
 
 
 def polish_work(k: int, rank: int | None) -> float:

@@ -80,7 +80,8 @@ class SortedPairs:
 @njit(cache=True, nogil=True)
 def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noqa: PLR0915 - one fused pass:
            pg_max_old, pg_min_old):  # a helper call, even inlined, made it 3x slower
-    """One pass over ``index[:active]`` in its order; returns (max PG, min PG, active size).
+    """One pass over ``index[:active]`` in its order; returns (max PG, min PG, active size, the
+    number of coordinates that moved).
 
     The list solver's pass with each pair decoded from its number (as :meth:`SortedPairs.decode`
     does; written out here: a helper call, even inlined, made the pass 3x slower): its anchor k
@@ -93,7 +94,7 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noq
     n = state.shape[0]
     pg_max = -np.inf
     pg_min = np.inf
-    s = 0
+    s = moved = 0
     while s < active:
         if s + DISTANCE < active:
             prefetch(alpha, index[s + DISTANCE])
@@ -141,9 +142,10 @@ def _epoch(data, diag, linear, sp, C, power, alpha, state, index, active,  # noq
             delta = new - ap
             if delta != 0.0:
                 alpha[p] = new
+                moved += 1
                 for t in range(data.shape[1]):  # w += δ (x_i − x_j), or f += δ (K_i − K_j)
                     state[t] += delta * (data[a, t] - data[b, t])
-    return pg_max, pg_min, active
+    return pg_max, pg_min, active, moved
 
 
 @njit(cache=True, nogil=True)
@@ -265,11 +267,11 @@ class SortedDCD:
         return _expansion(self.arrays, alpha, self.structure.n_points)
 
     def epoch(self, alpha: np.ndarray, state: np.ndarray, index: np.ndarray, active: int,
-              pg_old: tuple[float, float]) -> tuple[float, float, int]:
-        """One pass over ``index[:active]``; returns (max PG, min PG, active size)."""
-        hi, lo, active = _epoch(self.data, self.diag, self.linear, self.arrays, self.C, self.power, alpha, state, index,
-                                active, *pg_old)
-        return float(hi), float(lo), int(active)
+              pg_old: tuple[float, float]) -> tuple[float, float, int, int]:
+        """One pass over ``index[:active]``; returns (max PG, min PG, active size, coordinates moved)."""
+        hi, lo, active, moved = _epoch(self.data, self.diag, self.linear, self.arrays, self.C, self.power, alpha, state,
+                                       index, active, *pg_old)
+        return float(hi), float(lo), int(active), int(moved)
 
     def dual_sums(self, alpha: np.ndarray) -> tuple[float, float]:
         """(Σ α_p, Σ α_p² / (C w_p) for the 2-norm, else 0)."""
@@ -306,7 +308,7 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
         scores[:] = [data.T @ c if linear else data @ c]
         return index.shape[0]
 
-    def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int]:
+    def epoch(active: int, pg_old: tuple[float, float]) -> tuple[float, float, int, int]:
         epoch_order.shuffle(active)
         return solver.epoch(alpha, scores[0], index, active, pg_old)
 
