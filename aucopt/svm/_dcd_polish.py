@@ -144,7 +144,7 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
 
     ``state`` is w = Xᵀc (``linear``) or f = Kc. The QP is solved in x = α / s with
     s = C·max w_p (½ s xᵀQ_AA x + (g_A − Q_AA α_A)ᵀx, whose bounds are then of order 1, not of
-    order C), by :func:`box_qp`.
+    order C), by :func:`box_qp`; ``alpha_A`` itself (no step) when a factorization fails.
     """
     k = len(a)
     Q = V = None
@@ -171,7 +171,13 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
     if Q is not None:
         linear_term = g - Q @ alpha_A
         Q *= scale
-    new = np.maximum(scale * box_qp(linear_term, upper / scale, Q=Q, V=V), 0.0)
+    try:
+        x = box_qp(linear_term, upper / scale, Q=Q, V=V)
+    except np.linalg.LinAlgError:  # a factorization that rounding defeated: no step, the epochs go on
+        return alpha_A
+    if not np.all(np.isfinite(x)):
+        return alpha_A
+    new = np.maximum(scale * x, 0.0)
     return np.minimum(new, C * wp) if power == 1 else new
 
 

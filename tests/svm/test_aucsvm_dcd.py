@@ -582,3 +582,22 @@ def test_a_stall_on_a_larger_active_set_is_solved_once_the_epochs_have_paid_for_
     with pytest.warns(SolverWarning, match="2,000 epochs"):
         capped = SurvivalAUCSVM(C=10.0, method="dcd", random_state=0, max_iter=2000).fit(X, y)
     assert capped.solve_result_.status == "iteration_limit"
+
+
+def test_a_failed_factorization_leaves_the_duals_as_they_were(monkeypatch):
+    """When rounding defeats the step's Cholesky factorization, the step changes nothing (the
+    epochs go on) instead of failing the fit."""
+    import scipy.linalg
+
+    from aucopt.svm._dcd_polish import restricted_optimum
+
+    def failing(*args, **kwargs):
+        raise np.linalg.LinAlgError("not positive definite")
+    monkeypatch.setattr(scipy.linalg, "cho_factor", failing)
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(12, 3))
+    i, j, w = PairSet.bipartite(X[:, 0] > 0).to_arrays(None)
+    alpha = rng.uniform(0.0, w)
+    state = X.T @ (np.bincount(i, alpha, minlength=12) - np.bincount(j, alpha, minlength=12))
+    new = restricted_optimum(X, True, i, j, w, alpha, state, 1.0, 1)
+    np.testing.assert_array_equal(new, alpha)
