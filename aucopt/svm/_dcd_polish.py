@@ -28,7 +28,7 @@ import scipy.linalg as sla
 
 from .._numba import njit
 
-__all__ = ["POLISH_MAX_PAIRS", "STALL_EPOCHS", "apply_alpha", "box_qp", "polish_work", "restricted_optimum"]
+__all__ = ["POLISH_MAX_PAIRS", "STALL_EPOCHS", "apply_alpha", "box_qp", "polish_work", "restricted_optimum", "woodbury"]
 
 #: no exact step on more active pairs than this (the dense Hessian and its factor take 16 k² bytes)
 POLISH_MAX_PAIRS = 3000
@@ -48,11 +48,17 @@ POLISH_SHARE = 0.5
 _IPM_ITERATIONS, _FLOP_SPEEDUP = 25, 4.0
 
 
-def polish_work(k: int, rank: int | None) -> float:
+def woodbury(k: int, rank: int | None, power: int) -> bool:
+    """Whether the step on ``k`` pairs factors the d × d Woodbury matrix (a linear kernel, ``rank``
+    its number of features, below k / 2; the hinge: the squared hinge's ridge makes the Hessian
+    full rank) rather than the k × k Hessian."""
+    return rank is not None and power == 1 and 2 * rank < k
+
+
+def polish_work(k: int, rank: int | None, power: int) -> float:
     """The exact step's predicted cost on ``k`` pairs, in multiply-adds of the epochs; ``rank`` is
-    the number of features for a linear kernel (the Woodbury form when it is below k / 2), None
-    for a kernel matrix."""
-    if rank is not None and 2 * rank < k:
+    the number of features for a linear kernel, None for a kernel matrix."""
+    if rank is not None and woodbury(k, rank, power):
         flops = 2.0 * k * rank**2 + rank**3 / 3.0 + 4.0 * k * rank
     else:
         flops = k**3 / 3.0 + 4.0 * k**2
@@ -152,7 +158,7 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
     if linear:
         D = data[a] - data[b]
         g = D @ state - 1.0
-        if power == 1 and 2 * D.shape[1] < k:
+        if woodbury(k, D.shape[1], power):
             V = D * np.sqrt(scale)
             linear_term = g - D @ (D.T @ alpha_A)
         else:

@@ -601,3 +601,14 @@ def test_a_failed_factorization_leaves_the_duals_as_they_were(monkeypatch):
     state = X.T @ (np.bincount(i, alpha, minlength=12) - np.bincount(j, alpha, minlength=12))
     new = restricted_optimum(X, True, i, j, w, alpha, state, 1.0, 1)
     np.testing.assert_array_equal(new, alpha)
+
+
+def test_the_step_is_priced_as_it_is_solved():
+    """The Woodbury form (d × d factorizations) only for the hinge with a linear kernel and fewer
+    features than half the pairs; the squared hinge's ridge makes its Hessian full rank, so its
+    step is priced, and solved, as the dense k × k one."""
+    from aucopt.svm._dcd_polish import polish_work, woodbury
+
+    assert woodbury(1000, 20, 1) and not woodbury(1000, 20, 2) and not woodbury(30, 20, 1)
+    assert not woodbury(1000, None, 1)
+    assert polish_work(1000, 20, 2) == polish_work(1000, None, 1) > 100 * polish_work(1000, 20, 1)
