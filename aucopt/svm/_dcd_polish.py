@@ -50,9 +50,10 @@ _IPM_ITERATIONS, _FLOP_SPEEDUP = 25, 4.0
 
 def woodbury(k: int, rank: int | None, power: int) -> bool:
     """Whether the step on ``k`` pairs factors the d × d Woodbury matrix (a linear kernel, ``rank``
-    its number of features, below k / 2; the hinge: the squared hinge's ridge makes the Hessian
-    full rank) rather than the k × k Hessian."""
-    return rank is not None and power == 1 and 2 * rank < k
+    its number of features, below k / 2) rather than the k × k Hessian; ``power`` is the loss's
+    (the squared hinge's ridge enters the diagonal of either)."""
+    del power  # the same forms for both losses
+    return rank is not None and 2 * rank < k
 
 
 def polish_work(k: int, rank: int | None, power: int) -> float:
@@ -66,8 +67,9 @@ def polish_work(k: int, rank: int | None, power: int) -> float:
 
 
 def box_qp(b: np.ndarray, upper: np.ndarray, *, Q: np.ndarray | None = None, V: np.ndarray | None = None,
-           tol: float = 1e-10, max_iter: int = 100) -> np.ndarray:
-    """argmin ½ xᵀHx + bᵀx subject to 0 ≤ x ≤ upper (entries may be inf), H = Q or V Vᵀ (PSD).
+           ridge: np.ndarray | None = None, tol: float = 1e-10, max_iter: int = 100) -> np.ndarray:
+    """argmin ½ xᵀHx + bᵀx subject to 0 ≤ x ≤ upper (entries may be inf), H = Q or V Vᵀ (PSD),
+    plus diag(``ridge``) when given.
 
     A primal–dual interior-point method with Mehrotra's predictor–corrector. It stops when the
     dual residual and min(x, z) (for each bound and its multiplier z) are at most ``tol``, at
@@ -81,15 +83,16 @@ def box_qp(b: np.ndarray, upper: np.ndarray, *, Q: np.ndarray | None = None, V: 
     zl, zu = np.ones(k), fin.astype(float)
     H = Q if Q is not None else V
     assert H is not None, "box_qp needs Q or V"
+    ridge = np.zeros(k) if ridge is None else ridge
     for _ in range(max_iter):
         s = np.where(fin, u - x, 1.0)
-        rd = (H @ x if Q is not None else H @ (H.T @ x)) + b - zl + zu
+        rd = (H @ x if Q is not None else H @ (H.T @ x)) + ridge * x + b - zl + zu
         comp = max(float(np.max(np.minimum(x, zl))), float(np.max(np.minimum(s, zu), initial=0.0, where=fin)))
         if np.abs(rd).max() <= tol and comp <= tol:
             break
         mu = (x @ zl + (s * zu)[fin].sum()) / (k + fin.sum())
         point = (x, s, zl, zu, 1.0 / x, np.where(fin, 1.0 / s, 0.0), fin)
-        solve = _newton_solver(Q, V, zl * point[4] + zu * point[5])
+        solve = _newton_solver(Q, V, zl * point[4] + zu * point[5] + ridge)
         affine = _direction(solve, rd, point, 0.0, 0.0, 0.0)  # predictor
         t = _step_length(point, *affine)
         (dxa, dzla, dzua), (xa, sa) = affine, (x + t * affine[0], s - t * affine[0])
@@ -160,25 +163,21 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
         g = D @ state - 1.0
         if woodbury(k, D.shape[1], power):
             V = D * np.sqrt(scale)
-            linear_term = g - D @ (D.T @ alpha_A)
         else:
             Q = D @ D.T
     else:
         Q = data[np.ix_(a, a)] - data[np.ix_(a, b)] - data[np.ix_(b, a)] + data[np.ix_(b, b)]
         g = state[a] - state[b] - 1.0
-    if power == 2:
-        assert Q is not None
-        ridge = 1.0 / (C * wp)
-        Q[np.diag_indices_from(Q)] += ridge
-        g = g + ridge * alpha_A
-        upper = np.full(k, np.inf)
-    else:
-        upper = C * wp
+    ridge = 1.0 / (C * wp) if power == 2 else np.zeros(k)
+    g = g + ridge * alpha_A
+    upper = np.full(k, np.inf) if power == 2 else C * wp
     if Q is not None:
-        linear_term = g - Q @ alpha_A
+        linear_term = g - Q @ alpha_A - ridge * alpha_A
         Q *= scale
+    else:
+        linear_term = g - D @ (D.T @ alpha_A) - ridge * alpha_A
     try:
-        x = box_qp(linear_term, upper / scale, Q=Q, V=V)
+        x = box_qp(linear_term, upper / scale, Q=Q, V=V, ridge=scale * ridge)
     except np.linalg.LinAlgError:  # a factorization that rounding defeated: no step, the epochs go on
         return alpha_A
     if not np.all(np.isfinite(x)):

@@ -517,7 +517,7 @@ def test_auto_announces_a_dcd_fit_predicted_to_take_minutes(monkeypatch):
         AUCSVM(method="dcd").fit(X, y)
 
 
-@pytest.mark.parametrize("form", ["dense", "woodbury", "unbounded"])
+@pytest.mark.parametrize("form", ["dense", "woodbury", "unbounded", "woodbury-ridge"])
 def test_the_interior_point_box_qp_matches_highs(form):
     """The exact step's QP solver against HiGHS's active-set QP on random box-constrained QPs with
     singular Hessians (rank below the size) and infinite upper bounds: the same optimal objective
@@ -532,14 +532,18 @@ def test_the_interior_point_box_qp_matches_highs(form):
     rng = np.random.default_rng(7)
     for _ in range(15):
         k = int(rng.integers(3, 40))
-        V = rng.normal(size=(k, int(rng.integers(1, max(2, k // 3)) if form == "woodbury" else rng.integers(1, 2 * k))))
+        V = rng.normal(size=(k, int(rng.integers(1, max(2, k // 3)) if form.startswith("woodbury")
+                                    else rng.integers(1, 2 * k))))
         Q = V @ V.T
         upper = rng.uniform(0.1, 2.0, size=k)
-        if form == "unbounded":
-            Q += 0.1 * np.eye(k)  # a ridge, as the squared hinge's
+        ridge = rng.uniform(0.05, 0.5, size=k) if form in ("unbounded", "woodbury-ridge") else None
+        if ridge is not None:  # as the squared hinge's: its duals have no upper bound
             upper[rng.random(k) < 0.5] = np.inf
         b = 3.0 * rng.normal(size=k)
-        x = box_qp(b, upper, V=V) if form == "woodbury" else box_qp(b, upper, Q=Q)
+        x = (box_qp(b, upper, V=V, ridge=ridge) if form.startswith("woodbury")
+             else box_qp(b, upper, Q=Q, ridge=ridge))
+        if ridge is not None:
+            Q = Q + np.diag(ridge)
         h = new_highs(highspy)
         h.setOptionValue("output_flag", False)
         pass_problem(h, highspy, Problem(c=b, A=sp.csc_matrix((0, k)), row_lower=np.zeros(0), row_upper=np.zeros(0),
@@ -549,7 +553,7 @@ def test_the_interior_point_box_qp_matches_highs(form):
         objective = lambda z: 0.5 * z @ Q @ z + b @ z  # noqa: E731
         assert np.all(x >= 0.0) and np.all(x <= upper)
         assert objective(x) == pytest.approx(objective(ref), rel=1e-11, abs=1e-11)
-        assert np.any(x == 0.0) or np.any(x == upper) or form == "unbounded"
+        assert np.any(x == 0.0) or np.any(x == upper) or ridge is not None
 
 
 def test_a_stall_on_a_larger_active_set_is_solved_once_the_epochs_have_paid_for_the_step(monkeypatch):
@@ -604,11 +608,11 @@ def test_a_failed_factorization_leaves_the_duals_as_they_were(monkeypatch):
 
 
 def test_the_step_is_priced_as_it_is_solved():
-    """The Woodbury form (d × d factorizations) only for the hinge with a linear kernel and fewer
-    features than half the pairs; the squared hinge's ridge makes its Hessian full rank, so its
-    step is priced, and solved, as the dense k × k one."""
+    """The Woodbury form (d × d factorizations) for a linear kernel with fewer features than half
+    the pairs, for both losses (the squared hinge's ridge enters its diagonal); the k × k form, and
+    its price, otherwise."""
     from aucopt.svm._dcd_polish import polish_work, woodbury
 
-    assert woodbury(1000, 20, 1) and not woodbury(1000, 20, 2) and not woodbury(30, 20, 1)
+    assert woodbury(1000, 20, 1) and woodbury(1000, 20, 2) and not woodbury(30, 20, 1)
     assert not woodbury(1000, None, 1)
-    assert polish_work(1000, 20, 2) == polish_work(1000, None, 1) > 100 * polish_work(1000, 20, 1)
+    assert polish_work(1000, None, 1) > 100 * polish_work(1000, 20, 2) == 100 * polish_work(1000, 20, 1)
