@@ -268,7 +268,7 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
                                      time_limit=time_limit, start=start, verbose=verbose, polish=polish,
-                                     row_length=data.shape[1], rank=data.shape[1] if linear else None, power=power)
+                                     row_length=data.shape[1], rank=data.shape[1] if linear else None)
     return alpha, expansion(alpha, i, j, n_points), n_iter, status, gap
 
 
@@ -278,15 +278,15 @@ class _Stall:
     at most ``POLISH_MAX_PAIRS`` pairs, and predicted to cost at most ``POLISH_FREE_WORK`` or
     ``POLISH_SHARE`` of the epochs' work so far)."""
 
-    def __init__(self, rank: int | None, power: int) -> None:
+    def __init__(self, rank: int | None) -> None:
         self.reference, self.since, self.patience = np.inf, 0, _dcd_polish.STALL_EPOCHS
-        self.rank, self.power = rank, power
+        self.rank = rank
 
     def affordable(self, active: int, work: float) -> bool:
         if active > _dcd_polish.POLISH_MAX_PAIRS:
             return False
         allowed = max(_dcd_polish.POLISH_FREE_WORK, _dcd_polish.POLISH_SHARE * work)
-        return polish_work(active, self.rank, self.power) <= allowed
+        return polish_work(active, self.rank) <= allowed
 
     def stalled(self, gap: float, active: int, work: float) -> bool:
         if gap <= 0.5 * self.reference or not self.affordable(active, work):
@@ -302,7 +302,7 @@ class _Stall:
 def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, int, int]], refresh: Callable[[], int],
                n_full: int, *, tol: float, max_iter: int, shrinking: bool, time_limit: float | None, start: float,
                verbose: bool, polish: Callable[[int], None] | None = None, row_length: int = 0,
-               rank: int | None = None, power: int = 1) -> tuple[int, str, float]:
+               rank: int | None = None) -> tuple[int, str, float]:
     """The epochs of dual coordinate descent with shrinking, until the gap over all pairs is at most ``tol``.
 
     ``epoch(active, (pg_max_old, pg_min_old))`` passes over the active pairs and returns (max PG,
@@ -312,13 +312,13 @@ def run_epochs(epoch: Callable[[int, tuple[float, float]], tuple[float, float, i
     has not halved in ``STALL_EPOCHS`` epochs (then twice as many before the next call) on an
     active set whose step is cheap enough against the epochs' work so far: ``row_length``
     multiply-adds for each coordinate that moved and ``rank`` (or 1) for each step (``rank``: the
-    number of features for a linear kernel, None for a kernel matrix; ``power`` the loss's; see
-    :class:`_Stall`). Returns (epochs, status, last gap).
+    number of features for a linear kernel, None for a kernel matrix; see :class:`_Stall`).
+    Returns (epochs, status, last gap).
     """
     bar = progress_bar(verbose, total=max_iter, desc="AUC-SVM dual coordinate descent", unit="epoch")
     status, gap, n_iter, active = "iteration_limit", np.inf, 0, n_full
     pg_old = (np.inf, -np.inf)
-    stall, work = _Stall(rank, power), 0.0
+    stall, work = _Stall(rank), 0.0
     try:
         for n_epoch in range(1, max_iter + 1):
             n_iter = n_epoch

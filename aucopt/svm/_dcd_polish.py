@@ -48,18 +48,17 @@ POLISH_SHARE = 0.5
 _IPM_ITERATIONS, _FLOP_SPEEDUP = 25, 4.0
 
 
-def woodbury(k: int, rank: int | None, power: int) -> bool:
+def woodbury(k: int, rank: int | None) -> bool:
     """Whether the step on ``k`` pairs factors the d × d Woodbury matrix (a linear kernel, ``rank``
-    its number of features, below k / 2) rather than the k × k Hessian; ``power`` is the loss's
-    (the squared hinge's ridge enters the diagonal of either)."""
-    del power  # the same forms for both losses
+    its number of features, below k / 2) rather than the k × k Hessian, for either loss (the
+    squared hinge's ridge enters the diagonal of either)."""
     return rank is not None and 2 * rank < k
 
 
-def polish_work(k: int, rank: int | None, power: int) -> float:
+def polish_work(k: int, rank: int | None) -> float:
     """The exact step's predicted cost on ``k`` pairs, in multiply-adds of the epochs; ``rank`` is
     the number of features for a linear kernel, None for a kernel matrix."""
-    if rank is not None and woodbury(k, rank, power):
+    if rank is not None and woodbury(k, rank):
         flops = 2.0 * k * rank**2 + rank**3 / 3.0 + 4.0 * k * rank
     else:
         flops = k**3 / 3.0 + 4.0 * k**2
@@ -161,21 +160,21 @@ def restricted_optimum(data: np.ndarray, linear: bool, a: np.ndarray, b: np.ndar
     if linear:
         D = data[a] - data[b]
         g = D @ state - 1.0
-        if woodbury(k, D.shape[1], power):
+        if woodbury(k, D.shape[1]):
             V = D * np.sqrt(scale)
         else:
             Q = D @ D.T
     else:
         Q = data[np.ix_(a, a)] - data[np.ix_(a, b)] - data[np.ix_(b, a)] + data[np.ix_(b, b)]
         g = state[a] - state[b] - 1.0
+    # the ridge's gradient term α_A / (C w_p) and its part of Q_AA α_A cancel in the linear term
     ridge = 1.0 / (C * wp) if power == 2 else np.zeros(k)
-    g = g + ridge * alpha_A
     upper = np.full(k, np.inf) if power == 2 else C * wp
     if Q is not None:
-        linear_term = g - Q @ alpha_A - ridge * alpha_A
+        linear_term = g - Q @ alpha_A
         Q *= scale
     else:
-        linear_term = g - D @ (D.T @ alpha_A) - ridge * alpha_A
+        linear_term = g - D @ (D.T @ alpha_A)
     try:
         x = box_qp(linear_term, upper / scale, Q=Q, V=V, ridge=scale * ridge)
     except np.linalg.LinAlgError:  # a factorization that rounding defeated: no step, the epochs go on

@@ -321,6 +321,5 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
     n_full = refresh()
     n_iter, status, gap = run_epochs(epoch, refresh, n_full, tol=tol, max_iter=max_iter, shrinking=shrinking,
                                      time_limit=time_limit, start=start, verbose=verbose, polish=polish,
-                                     row_length=data.shape[1], rank=data.shape[1] if linear else None,
-                                     power=solver.power)
+                                     row_length=data.shape[1], rank=data.shape[1] if linear else None)
     return solver, alpha, solver.expansion(alpha), n_iter, status, gap

@@ -613,6 +613,5 @@ def test_the_step_is_priced_as_it_is_solved():
     its price, otherwise."""
     from aucopt.svm._dcd_polish import polish_work, woodbury
 
-    assert woodbury(1000, 20, 1) and woodbury(1000, 20, 2) and not woodbury(30, 20, 1)
-    assert not woodbury(1000, None, 1)
-    assert polish_work(1000, None, 1) > 100 * polish_work(1000, 20, 2) == 100 * polish_work(1000, 20, 1)
+    assert woodbury(1000, 20) and not woodbury(30, 20) and not woodbury(1000, None)
+    assert polish_work(1000, None) > 100 * polish_work(1000, 20)
