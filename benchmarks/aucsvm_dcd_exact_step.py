@@ -35,19 +35,20 @@ def cases():
     from sklearn.preprocessing import StandardScaler
 
     from aucopt import AUCSVM, SurvivalAUCSVM, survival_target
+    from aucopt.datasets import load_survival
 
     try:
         import pandas as pd
-        from sksurv.datasets import load_aids, load_gbsg2, load_whas500
+        from sksurv.datasets import load_aids
     except ImportError:
         print("scikit-survival (or pandas) is not installed: the survival data sets are skipped", file=sys.stderr)
     else:
-        for name, loader in [("whas500", load_whas500), ("gbsg2", load_gbsg2), ("aids", load_aids)]:
-            Xdf, target = loader()
-            Xdf = pd.get_dummies(Xdf, drop_first=True).astype(float)
-            event, time_ = target.dtype.names
-            yield (name, StandardScaler().fit_transform(Xdf.fillna(Xdf.median())),
-                   survival_target(target[event], target[time_]), SurvivalAUCSVM, "rbf", (0.1, 1.0, 10.0))
+        for name in ("whas500", "gbsg2"):
+            X, y = load_survival(name)
+            yield name, StandardScaler().fit_transform(X), y, SurvivalAUCSVM, "rbf", (0.1, 1.0, 10.0)
+        Xdf, target = load_aids()  # not among load_survival's sets
+        yield ("aids", StandardScaler().fit_transform(pd.get_dummies(Xdf, drop_first=True, dtype=float)),
+               survival_target(target["censor"], target["time"]), SurvivalAUCSVM, "rbf", (0.1, 1.0, 10.0))
     rng = np.random.default_rng(0)
     X = rng.normal(size=(1000, 10))
     t, c = rng.exponential(np.exp(-X[:, 0] - 0.5 * X[:, 1])), rng.exponential(2.0, size=1000)

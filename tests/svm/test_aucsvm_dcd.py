@@ -561,17 +561,15 @@ def test_a_stall_on_a_larger_active_set_is_solved_once_the_epochs_have_paid_for_
     active pairs, above what a step costs at any stall: the step is taken once the epochs have done
     twice its work, and the fit converges with a relative duality gap below 1e-9. Capped at 300
     pairs (the earlier rule) the same fit is still short of tol after 2,000 epochs."""
-    import pandas as pd
     from sklearn.preprocessing import StandardScaler
-    from sksurv.datasets import load_gbsg2
 
     import aucopt.svm._dcd_polish as polish_module
     import aucopt.svm._dcd_sorted as sorted_module
-    from aucopt import SurvivalAUCSVM, survival_target
+    from aucopt import SurvivalAUCSVM
+    from aucopt.datasets import load_survival
 
-    Xdf, target = load_gbsg2()
-    X = StandardScaler().fit_transform(pd.get_dummies(Xdf, drop_first=True).astype(float))[:300]
-    y = survival_target(target["cens"], target["time"])[:300]
+    X, y = load_survival("gbsg2")
+    X, y = StandardScaler().fit_transform(X)[:300], y[:300]
     sizes = []
 
     def spied(*args):
