@@ -587,6 +587,9 @@ def aucsvm_routes(n_points: int, n_pairs: int, n_features: int, entries_per_row:
         Route(f"{prefix}AUCSVM", {"kernel": "linear", "method": "kmeans"},
               pair_difference_bytes(n_pairs, entries_per_row, route="kmeans", n_clusters=n_points)),
     ]
+    if loss == "squared_hinge":  # the same optimum without listing the pairs
+        linear.insert(0, Route(f"{prefix}AUCSVM", {"kernel": "linear", "method": "newton"},
+                               ranksvm_bytes(n_points, n_features, survival), "never lists pairs"))
     linear = [r for r in linear if r.params["method"] not in exclude]
     return linear + kernel_ranker_routes(n_points, survival, max_bytes=max_bytes, linear_first=True,
                                          n_features=n_features)
@@ -661,8 +664,9 @@ def aucsvm_dcd_bytes(n_points: int, n_pairs: int, n_features: int, kernel: str, 
 def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_features: int,
                  entries_per_row: float, *, loss: str = "hinge", solver: str = "osqp",
                  factor_nnz: float | None = None, storage: str = "sorted", warm_start: bool = False,
-                 sparse: bool = False) -> float:
-    """Peak bytes of an AUCSVM fit by route: ``"liblinear"``, ``"kmeans"``, ``"dcd"`` (see
+                 sparse: bool = False, survival: bool = False) -> float:
+    """Peak bytes of an AUCSVM fit by route: ``"liblinear"``, ``"kmeans"``, ``"newton"`` (that of
+    :func:`ranksvm_bytes`, the same solver; ``survival`` pairs or not), ``"dcd"`` (see
     :func:`aucsvm_dcd_bytes` for ``storage``, ``warm_start`` and ``sparse``) or ``"full"`` (linear
     or kernel).
 
@@ -673,6 +677,8 @@ def aucsvm_bytes(method: str, kernel: str, n_points: int, n_pairs: int, n_featur
     """
     if method in ("liblinear", "kmeans"):
         return pair_difference_bytes(n_pairs, entries_per_row, route=method, n_clusters=n_points)
+    if method == "newton":
+        return ranksvm_bytes(n_points, n_features, survival)
     if method == "dcd":
         return aucsvm_dcd_bytes(n_points, n_pairs, n_features, kernel, storage=storage, warm_start=warm_start,
                                 sparse=sparse)
@@ -695,10 +701,14 @@ def check_aucsvm(X: Any, pairs: Any, *, method: str, kernel: str, loss: str, sol
     per_row = 2.0 * X.nnz / max(X.shape[0], 1) if sparse else float(d)
     factor_nnz = float(X.nnz) if sparse and kernel == "linear" else None
     name = kernel if isinstance(kernel, str) else "callable"
+    survival = pairs.target == "survival"
     need = aucsvm_bytes(method, name, n, P, d, per_row, loss=loss, solver=solver, factor_nnz=factor_nnz,
-                        storage=pairs.storage, warm_start=warm_start, sparse=sparse)
+                        storage=pairs.storage, warm_start=warm_start, sparse=sparse, survival=survival)
     exclude: tuple[str, ...]
-    if method in ("liblinear", "kmeans"):
+    if method == "newton":
+        what = f"Truncated Newton over {n:,} points (linear kernel; the {P:,} pairs never listed)"
+        exclude = ("newton",)
+    elif method in ("liblinear", "kmeans"):
         what = f"The {method} route over {P:,} pair differences of {d:,} features"
         exclude = (method,)
     elif method == "dcd":
@@ -711,7 +721,6 @@ def check_aucsvm(X: Any, pairs: Any, *, method: str, kernel: str, loss: str, sol
         what = (f"The {n:,} x {n:,} kernel factor and the dual QP over {P:,} pairs "
                 f"({name} kernel, full rank)")
         exclude = ()
-    survival = pairs.target == "survival"
     refuse(need, max_bytes, what,
            lambda: aucsvm_routes(n, P, d, per_row, loss=loss, solver=solver, survival=survival,
                                  max_bytes=max_bytes, exclude=exclude, factor_nnz=factor_nnz)

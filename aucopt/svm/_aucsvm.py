@@ -54,6 +54,7 @@ __all__ = ["AUCSVM", "SurvivalAUCSVM"]
 AUCSVM_METHOD_OPTIONS: dict[str, dict[str, list[Any]]] = {
     "full": {},
     "liblinear": {},
+    "newton": {},
     "dcd": {"shrinking": ["boolean"]},
     "kmeans": {"n_clusters": [Count(Integral, 1, None, closed="left"), None],
                "minibatch_above": [Count(Integral, 1, None, closed="left")]},
@@ -80,6 +81,12 @@ AUCSVM_DEFAULT_SOLVER = "osqp"
 #: solved at unit kernel scale) and the default epoch limit.
 DCD_DEFAULT_TOL = 1e-6
 DCD_DEFAULT_MAX_ITER = 100_000
+
+#: ``method="newton"``: the default bound on the relative duality gap (objective_ + dual_objective_) /
+#: objective_ (a certificate; reached in 5 to 10 Newton iterations, each a few passes over X) and the
+#: default limit on the Newton iterations.
+NEWTON_DEFAULT_TOL = 1e-9
+NEWTON_DEFAULT_MAX_ITER = 100
 
 _RandomState = int | np.random.RandomState | np.random.Generator | None
 
@@ -113,7 +120,7 @@ class _AUCSVMModel(KernelPairRanker):
 
     def __init__(self, C: float = 1.0, *, loss: Literal["hinge", "squared_hinge"] = "hinge",
                  kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "scale", degree: int = 3,
-                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "dcd", "kmeans"] = "auto",
+                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "newton", "dcd", "kmeans"] = "auto",
                  method_options: dict[str, Any] | None = None, solver: str = "auto",
                  solver_options: dict[str, Any] | None = None, tol: float | None = None,
                  max_iter: int | None = None, verbose: int = 0, random_state: _RandomState = 0,
@@ -144,6 +151,11 @@ class _AUCSVMModel(KernelPairRanker):
             raise ValueError(
                 f"method={self.method!r} works on explicit pair differences x_i - x_j and needs "
                 f"kernel='linear'; got kernel={self.kernel!r} (use method='full' for other kernels).")
+        if self.method == "newton" and (self.kernel != "linear" or self.loss != "squared_hinge"):
+            raise ValueError(
+                "method='newton' minimizes the primal in w, which needs kernel='linear' and the smooth "
+                f"loss='squared_hinge'; got kernel={self.kernel!r}, loss={self.loss!r} (use method='dcd' for other "
+                "kernels and for the hinge).")
         if self.method == "auto" and self.method_options:
             raise ValueError(f"method_options={self.method_options!r} are options of one route: set method to "
                              "'full', 'liblinear', 'dcd' or 'kmeans' with them (method='auto' chooses the route from "
@@ -176,14 +188,16 @@ class _AUCSVMModel(KernelPairRanker):
         """The route ``fit`` takes on these pairs, and why.
 
         ``method="auto"`` chooses the pairwise dual QP (``"full"``) up to
-        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs; above, dual coordinate descent (``"dcd"``, the
-        same dual) for every kernel, in a fraction of the QP's time. With ``kernel="linear"`` it
-        works on X itself (densified when sparse); when that exceeds ``max_bytes`` and liblinear on
-        the pair differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows
-        kept sparse) fits, liblinear is taken. A ``solver`` given explicitly (not ``"auto"``) names the QP
-        backend, so ``method="auto"`` then keeps the QP above 20,000 pairs as well, unless the QP
-        exceeds ``max_bytes``: the reason then says that the solver is not used (and ``fit``
-        warns). An explicit ``method`` is returned as it is.
+        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs. Above, ``kernel="linear"`` with
+        ``loss="squared_hinge"`` takes truncated Newton on the primal (``"newton"``: the same
+        optimum, the pairs never listed, O(n) memory besides X); every other case dual coordinate
+        descent (``"dcd"``, the same dual), in a fraction of the QP's time. With
+        ``kernel="linear"`` that works on X itself (densified when sparse); when it exceeds
+        ``max_bytes`` and liblinear on the pair differences (the same optimum, Brefeld & Scheffer
+        2005, Theorem 2; sparse rows kept sparse) fits, liblinear is taken. A ``solver`` given
+        explicitly (not ``"auto"``) names the QP backend, so ``method="auto"`` then keeps the QP
+        above 20,000 pairs as well, unless the QP exceeds ``max_bytes``: the reason then says
+        that the solver is not used (and ``fit`` warns). An explicit ``method`` is returned as it is.
 
         Parameters
         ----------
@@ -196,7 +210,7 @@ class _AUCSVMModel(KernelPairRanker):
 
         Returns
         -------
-        method : {"full", "liblinear", "dcd", "kmeans"}
+        method : {"full", "liblinear", "newton", "dcd", "kmeans"}
             The route.
         reason : str
             One sentence saying why (printed by ``fit`` when ``verbose`` is set).
@@ -223,10 +237,13 @@ class _AUCSVMModel(KernelPairRanker):
             return self.method, f"method={self.method!r} ({P:,} pairs)."
         if P <= AUCSVM_AUTO_MAX_PAIRS:
             return "full", f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,})."
-        fast, what = "dcd", "dual coordinate descent"
-        dcd_over = None if self.kernel != "linear" or X is None else self._over_budget(X, pairs, "dcd")
-        if dcd_over is not None and self._over_budget(X, pairs, "liblinear") is None:
-            fast, what = "liblinear", "liblinear on the pair differences"
+        fast, what, dcd_over = "dcd", "dual coordinate descent", None
+        if self.kernel == "linear" and self.loss == "squared_hinge":
+            fast, what = "newton", "truncated Newton on the primal"
+        elif self.kernel == "linear" and X is not None:
+            dcd_over = self._over_budget(X, pairs, "dcd")
+            if dcd_over is not None and self._over_budget(X, pairs, "liblinear") is None:
+                fast, what = "liblinear", "liblinear on the pair differences"
         if self.solver != "auto":
             over = None if X is None else self._over_budget(X, pairs, "full")
             if over is None:
@@ -236,6 +253,10 @@ class _AUCSVMModel(KernelPairRanker):
             return fast, (f"method='auto': {what} on the {P:,} pairs; solver={self.solver!r} is not used: the "
                           f"pairwise dual QP needs {format_bytes(over[0])}, over max_bytes={format_bytes(over[1])} "
                           "(raise max_bytes for the QP on that solver, or set solver='auto').")
+        if fast == "newton":
+            return "newton", (f"method='auto': truncated Newton on the primal over the {P:,} pairs "
+                              f"(> {AUCSVM_AUTO_MAX_PAIRS:,}; linear kernel and squared hinge: the dual QP's optimum, "
+                              "the pairs never listed; method='full' forces the QP).")
         if fast == "dcd":
             return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (> {AUCSVM_AUTO_MAX_PAIRS:,}; "
                            "the same dual as the QP; method='full' forces the QP).")
@@ -298,6 +319,8 @@ class _AUCSVMModel(KernelPairRanker):
                      warm_start=bool(self.warm_start))  # the route's peak, before any pair or kernel work
         if method == "liblinear":
             return self._solve_liblinear(X, pairs, C, power)
+        if method == "newton":
+            return self._solve_newton(X, pairs, C)
         if method == "dcd":
             return self._solve_dcd(X, pairs, kernel, C, power)
         return self._solve_qp(*self._qp_data(X, pairs, kernel, method), C, power)
@@ -320,6 +343,68 @@ class _AUCSVMModel(KernelPairRanker):
                              problem_name=f"aucsvm_l{power}_primal (liblinear)").raise_for_status()
         self.n_iter_ = n_iter
         # the model is the single vector w with coefficient 1: f(x) = <x, w>
+        return Solution(w[None, :], np.ones(1), result, objective)
+
+    def _route_time_limit(self, method: str) -> float | None:
+        """``solver_options["time_limit"]`` of a route without a QP backend, which takes no other option."""
+        options = self._solver_options() or {}  # the time limit checked as on every route
+        unknown = sorted(set(options) - {"time_limit"})
+        if unknown:
+            raise ValueError(f"solver_options {unknown} are not options of method={method!r}; valid: ['time_limit'].")
+        return options.get("time_limit")
+
+    def _solve_newton(self, X: Any, pairs: PairSet, C: float) -> Solution:
+        """``method="newton"``: the primal ½‖w‖² + (C/2) Σ w_ij ξ_ij² by truncated Newton over the
+        sorted-pair core (Chapelle & Keerthi 2010), the pairs never listed: F_C = F_α / α with
+        α = 2 / (C N), N = Σ w_ij, the objective of :func:`~aucopt.svm.newton_solve`.
+
+        The pair duals α_ij = C w_ij ξ_ij of the solution give the dual objective, a certificate:
+        with L the squared-hinge total, Aᵀα = −(C/2) ∂L/∂f (the pair core's coefficients),
+        Σ α_ij² / (2 C w_ij) = (C/2) L and Σ α_ij (f_i − f_j) = Σ α_ij − C L, the duality gap
+        ½‖w‖² + (C/2) L + [½‖Xᵀ Aᵀα‖² + (C/2) L − Σ α_ij] is exactly ½‖w − Xᵀ Aᵀα‖², the
+        squared primal gradient, computed so (no cancellation between terms of the size of C Σ α_ij).
+        """
+        import time
+
+        from ._newton import newton_solve
+
+        time_limit = self._route_time_limit("newton")
+        start = time.perf_counter()
+        previous = getattr(self, "_newton_w", None) if self.warm_start else None
+        theta0 = previous if previous is not None and previous.shape == (X.shape[1],) else None
+        tol = NEWTON_DEFAULT_TOL if self.tol is None else float(self.tol)
+        max_iter = NEWTON_DEFAULT_MAX_ITER if self.max_iter is None else int(self.max_iter)
+        run = newton_solve(X, pairs, 2.0 / (C * pairs.total_weight()), theta0=theta0, gap_tol=tol,
+                           max_iter=max_iter, verbose=self.verbose, time_limit=time_limit)
+        w = run.theta
+        f = np.asarray(X @ w, dtype=np.float64).ravel()
+        squared, grad = pair_loss(pairs, f, "squared_hinge")
+        residual = w + (0.5 * C) * np.asarray(X.T @ grad, dtype=np.float64).ravel()  # w − Xᵀ Aᵀα
+        objective = 0.5 * float(w @ w) + 0.5 * C * squared
+        dual = 0.5 * float(residual @ residual) - objective
+        gap = (objective + dual) / objective if objective > 0 else 0.0
+        reached = f"relative duality gap {gap:.3g}, tol={tol:g}"
+        if gap <= tol:
+            status, message = Status.OPTIMAL, ""
+        elif run.iterations >= max_iter:
+            status = Status.ITERATION_LIMIT
+            message = f"{run.iterations:,} Newton iterations ({reached}): raise max_iter or tol"
+        elif time_limit is not None and time.perf_counter() - start >= time_limit:
+            status = Status.TIME_LIMIT
+            message = (f"stopped by solver_options['time_limit']={time_limit:g} s after {run.iterations:,} Newton "
+                       f"iterations ({reached}): raise the time limit or tol")
+        else:
+            status = Status.OPTIMAL_INACCURATE
+            message = (f"Newton's decrease reached rounding level at a {reached}: floating point resolves the "
+                       "gap no further here")
+        result = SolveResult(status=status, objective=objective, x=w, iterations=run.iterations, solver="newton",
+                             message=message, problem_name="aucsvm_l2_primal (newton)",
+                             wall_time=time.perf_counter() - start).raise_for_status()
+        self.dual_objective_ = dual
+        self.n_iter_ = run.iterations
+        self._newton_w = w
+        for stale in ("problem_size_", "support_pairs_", "pair_dual_coef_"):  # of an earlier fit by another route
+            self.__dict__.pop(stale, None)
         return Solution(w[None, :], np.ones(1), result, objective)
 
     def _qp_data(self, X: Any, pairs: PairSet, kernel: Kernel, method: str) -> tuple[Any, Any, PairSet]:
@@ -375,11 +460,7 @@ class _AUCSVMModel(KernelPairRanker):
         """
         import time
 
-        options = self._solver_options() or {}  # the time limit checked as on every route
-        unknown = sorted(set(options) - {"time_limit"})
-        if unknown:
-            raise ValueError(f"solver_options {unknown} are not options of method='dcd'; valid: ['time_limit'].")
-        time_limit = options.get("time_limit")
+        time_limit = self._route_time_limit("dcd")
         start = time.perf_counter()
         linear = kernel.name == "linear"
         basis, data, scale = _dcd_data(X, kernel)
@@ -509,9 +590,10 @@ _DOC = dict(
             Degree of the ``"poly"`` kernel.
         coef0 : float, default=1.0
             Independent term of the ``"poly"`` kernel.
-        method : {"auto", "full", "liblinear", "dcd", "kmeans"}, default="auto"
+        method : {"auto", "full", "liblinear", "newton", "dcd", "kmeans"}, default="auto"
             The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
-            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"dcd"`` (the QP's optimum; for
+            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"newton"`` for ``kernel="linear"``
+            with ``loss="squared_hinge"``, else ``"dcd"`` (the QP's optimum; for
             ``kernel="linear"``, ``"liblinear"`` when only it fits ``max_bytes``), unless ``solver``
             names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
             (see :meth:`select_method`), and announced by a
@@ -519,10 +601,16 @@ _DOC = dict(
             minute (see :meth:`predicted_seconds`). ``"full"``: the
             exact pairwise dual QP, any kernel. ``"liblinear"``: the exact problem for
             ``kernel="linear"`` by liblinear on the symmetrized pair differences (Brefeld &
-            Scheffer 2005, Theorem 2; dense or sparse X). ``"dcd"``: the exact pairwise dual, any
-            kernel, by dual coordinate descent over the pairs (Hsieh et al. 2008) with shrinking and
-            a new random order of the pairs every epoch. It keeps the training scores f = Kc with
-            the n × n kernel matrix (a gradient costs O(1), a step O(n)), or, for
+            Scheffer 2005, Theorem 2; dense or sparse X). ``"newton"``: the exact problem for
+            ``kernel="linear"`` and ``loss="squared_hinge"``, its primal in w by truncated Newton
+            (Chapelle & Keerthi 2010) over the sorted pairs, never listed: O(n) memory besides X
+            (dense or sparse), each iteration a few passes over X and O(n log n) pair work; it
+            stops when the relative duality gap of the pair duals α_ij = C w_ij max(0, 1 − z_ij)
+            is at most ``tol`` (default 1e-9), typically in 5 to 10 iterations. ``"dcd"``: the
+            exact pairwise dual, any kernel, by dual coordinate descent over the pairs (Hsieh et
+            al. 2008) with shrinking and a new random order of the pairs every epoch. It keeps the
+            training scores f = Kc with the n × n kernel matrix (a gradient costs O(1), a step
+            O(n)), or, for
             ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d) per step; no
             kernel matrix). Memory is K or X and, for sorted pair sets (bipartite, Harrell's survival
             pairs, multipartite), 12 bytes a pair (α and the active index; the pairs are decoded from
@@ -534,7 +622,7 @@ _DOC = dict(
             points); when the gap stalls on an active set whose exact solve is cheap against the
             epochs so far, the dual restricted to it is solved exactly (an interior-point method)
             and the epochs go on. It also slows down on degenerate duals (a linear kernel with few
-            features and a large C): ``loss="squared_hinge"`` there.
+            features and a large C): ``loss="squared_hinge"`` there, solved by ``"newton"``.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
         method_options : dict, default=None
@@ -547,19 +635,19 @@ _DOC = dict(
             The QP backend of ``method="full"`` and ``"kmeans"``: ``"osqp"``, ``"highs"``,
             ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`); ``"auto"``:
             OSQP, and ``method="auto"`` may take a route without a QP. Not used by
-            ``method="liblinear"`` or ``"dcd"``. A solver named explicitly is honoured by
+            ``method="liblinear"``, ``"newton"`` or ``"dcd"``. A solver named explicitly is honoured by
             ``method="auto"``: it keeps the QP above 20,000 pairs too, unless the QP exceeds
             ``max_bytes``, in which case ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning`
             saying that the solver is not used (see :meth:`select_method`).
         solver_options : dict, default=None
             Raw options passed unchanged to the QP backend (OSQP settings such as
             ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy
-            ``solve`` keywords). Not used by ``method="liblinear"``; ``method="dcd"`` takes only
-            ``time_limit``. ``{"time_limit": seconds}`` (a positive number, NumPy scalars
-            included; checked by ``fit`` for every route alike)
-            caps the solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS,
-            ``"dcd"``; ECOS has none and raises ``ValueError``): a solve stopped by it keeps its last point,
-            sets ``solve_result_.status == "time_limit"`` and issues a
+            ``solve`` keywords). Not used by ``method="liblinear"``; ``method="dcd"`` and
+            ``"newton"`` take only ``time_limit``. ``{"time_limit": seconds}`` (a positive
+            number, NumPy scalars included; checked by ``fit`` for every route alike) caps the
+            solve on every backend that has a time limit (OSQP, HiGHS, Clarabel, SCS, ``"dcd"``,
+            ``"newton"``; ECOS has none and raises ``ValueError``): a solve stopped by it keeps
+            its last point, sets ``solve_result_.status == "time_limit"`` and issues a
             :class:`~aucopt.exceptions.SolverWarning`.
         tol : float, default=None
             Stopping tolerance: the QP backend's tolerance, or liblinear's ``tol`` for
@@ -567,15 +655,18 @@ _DOC = dict(
             to the first gradient with ``loss="squared_hinge"``, solved in the primal by Newton's
             method; 1e-8 on the dual's projected gradient with ``loss="hinge"``; for
             ``method="dcd"`` 1e-6 on the projected-gradient gap max PG − min PG over all pairs,
-            on the dual at unit kernel scale).
+            on the dual at unit kernel scale; for ``method="newton"`` 1e-9 on the relative
+            duality gap (objective_ + dual_objective_) / objective_).
         max_iter : int, default=None
             Iteration limit of the QP backend, or liblinear's ``max_iter``. None uses the
             backend's default (for liblinear 1,000 Newton steps for the squared hinge, 100,000
             coordinate-descent epochs for the hinge; for ``method="dcd"`` 100,000 epochs, an
-            epoch being one pass over the active pairs).
+            epoch being one pass over the active pairs; for ``method="newton"`` 100 Newton
+            iterations).
         verbose : int, default=0
             Progress output: 0 silent, ≥ 1 the route taken and why, and the solver's own log
-            (OSQP's iterations, HiGHS's, cvxpy's, or liblinear's).
+            (OSQP's iterations, HiGHS's, cvxpy's, or liblinear's; a progress bar for
+            ``method="newton"``).
         random_state : int, RandomState instance, numpy.random.Generator or None, default=0
             Seed of the k-means initialization (``method="kmeans"``) and of the coordinate order
             of liblinear (``method="liblinear"``) and of dual coordinate descent (``method="dcd"``).
@@ -587,9 +678,11 @@ _DOC = dict(
             When True, a refit by dual coordinate descent starts from the previous fit's dual
             solution when that fit also ran ``method="dcd"`` on as many pairs (e.g. after
             ``set_params(C=...)`` along a path of C): the pair duals α_ij, clipped into the new box
-            0 ≤ α_ij ≤ C w_ij. The optimum does not depend on it, only the time to reach it. Only
-            used by ``method="dcd"`` (and by ``method="auto"`` when it chooses it); the other routes
-            ignore it, as scikit-learn's ``LogisticRegression`` ignores ``warm_start`` for liblinear.""",
+            0 ≤ α_ij ≤ C w_ij; a refit by ``method="newton"`` starts from the previous fit's w
+            when that fit also ran ``"newton"`` on as many features. The optimum does not depend
+            on it, only the time to reach it. Only used by ``method="dcd"`` and ``"newton"`` (and
+            by ``method="auto"`` when it chooses them); the other routes ignore it, as
+            scikit-learn's ``LogisticRegression`` ignores ``warm_start`` for liblinear.""",
     max_bytes="""
         max_bytes : float or None, default=2147483648
             Memory budget in bytes (2 GiB): a kernel matrix, pair-difference matrix or QP larger
@@ -597,16 +690,17 @@ _DOC = dict(
     attributes="""
         support_ : ndarray of shape (n_support,)
             Indices of the training points with a nonzero expansion coefficient (the single
-            index 0 for ``method="liblinear"``, whose model is one weight vector).
+            index 0 for ``method="liblinear"`` and ``"newton"``, whose model is one weight vector).
         support_vectors_ : ndarray of shape (n_support, n_features) or None
-            The points of the expansion (the weight vector w for ``method="liblinear"``, the
+            The points of the expansion (the weight vector w for ``method="liblinear"`` and
+            ``"newton"``, the
             cluster centers for ``method="kmeans"``; None for a precomputed kernel).
         dual_coef_ : ndarray of shape (n_support,)
             Expansion coefficients c_l = Σ_j α_lj − Σ_i α_il (the pair dual collapsed onto points).
         support_pairs_ : ndarray of shape (n_support_pairs, 2)
             The pairs (i, j) with dual coefficient α_ij > support_threshold · C (for
             ``method="kmeans"``: center index i against the origin, j = number of centers). Not set
-            by ``method="liblinear"``.
+            by ``method="liblinear"`` or ``"newton"`` (which never list the pairs).
         pair_dual_coef_ : ndarray of shape (n_support_pairs,)
             The dual coefficients α_ij of ``support_pairs_``.
         kernel_ : Kernel
@@ -616,13 +710,16 @@ _DOC = dict(
         objective_ : float
             The primal objective F_C(w) (see Notes) at the solution.
         dual_objective_ : float
-            The QP's objective (−objective_ at optimality). Not set by ``method="liblinear"``.
+            The QP's objective (−objective_ at optimality; for ``method="newton"``, at the pair
+            duals α_ij = C w_ij max(0, 1 − z_ij) of the solution). Not set by ``method="liblinear"``.
         solve_result_ : SolveResult
             The backend's result (status, iterations, times).
         n_iter_ : int
-            Iterations of the QP backend or of liblinear; epochs of ``method="dcd"``.
+            Iterations of the QP backend or of liblinear; epochs of ``method="dcd"``; Newton
+            iterations of ``method="newton"``.
         problem_size_ : dict
-            Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"`` or ``"dcd"``.
+            Variables, rows and nonzeros of the QP. Not set by ``method="liblinear"``, ``"newton"``
+            or ``"dcd"``.
         n_pairs_ : int
             Number of pairs (i, j) in the loss.""",
     reference_brefeld="""
@@ -645,7 +742,8 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
     the RKHS norm. The problem is solved through its pairwise dual, as a sparse lifted QP that
     never forms the P × P pairwise kernel or by dual coordinate descent over the pairs (any
     kernel, for many pairs); with a linear kernel, liblinear on the pair differences and a
-    k-means reduction of the pairs are available as well.
+    k-means reduction of the pairs are available as well, and the squared hinge is solved in
+    the primal by truncated Newton without listing the pairs.
 
     Parameters
     ----------
@@ -705,6 +803,8 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
        Computation*, 12(4), 637–672.
     .. [4] Hsieh, C.-J., Chang, K.-W., Lin, C.-J., Keerthi, S. S., & Sundararajan, S. (2008). A
        dual coordinate descent method for large-scale linear SVM. *ICML*, 408–415.
+    .. [5] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
 
     Examples
     --------
@@ -731,7 +831,7 @@ class AUCSVM(BinaryRankerMixin, _AUCSVMModel):
 
     def __init__(self, C: float = 1.0, *, loss: Literal["hinge", "squared_hinge"] = "hinge",
                  kernel: str | Callable[..., Any] = "rbf", gamma: str | float = "scale", degree: int = 3,
-                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "dcd", "kmeans"] = "auto",
+                 coef0: float = 1.0, method: Literal["auto", "full", "liblinear", "newton", "dcd", "kmeans"] = "auto",
                  method_options: dict[str, Any] | None = None, solver: str = "auto",
                  solver_options: dict[str, Any] | None = None, tol: float | None = None,
                  max_iter: int | None = None, verbose: int = 0, random_state: _RandomState = 0,
@@ -800,6 +900,8 @@ class SurvivalAUCSVM(SurvivalRankerMixin, _AUCSVMModel):
        Evaluating the yield of medical tests. *JAMA*, 247(18), 2543–2546.
     .. [3] Pölsterl, S., Navab, N., & Katouzian, A. (2015). Fast training of support vector
        machines for survival analysis. *ECML PKDD 2015*, LNCS 9285, 243–259.
+    .. [4] Chapelle, O., & Keerthi, S. S. (2010). Efficient algorithms for ranking with SVMs.
+       *Information Retrieval*, 13(3), 201–215.
 
     Examples
     --------

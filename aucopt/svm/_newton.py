@@ -42,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from .. import _threads
 from .._lazy import lazy_module
 from .._progress import progress_bar
-from .._validation import Count
+from .._validation import Count, check_time_limit
 from ..base import positive
 from ..pairs import PairSet
 from ..pairs.core import PairEvaluator, PairLoss
@@ -110,13 +110,16 @@ class NewtonResult:
         "cg_rtol": [Interval(Real, 0, 1, closed="neither")],
         "verbose": ["verbose"],
         "callback": [callable, None],
+        "time_limit": [Real, None],
+        "gap_tol": [Interval(Real, 0, None, closed="neither"), None],
     },
     prefer_skip_nested_validation=True,
 )
 def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_hinge", epsilon: float = 0.5,
                  theta0: ArrayLike | None = None, tol: float = 1e-8, max_iter: int = 100, max_cg_iter: int = 25,
                  cg_rtol: float = 0.1, verbose: int = 0,
-                 callback: Callable[[dict[str, Any]], Any] | None = None) -> NewtonResult:
+                 callback: Callable[[dict[str, Any]], Any] | None = None,
+                 time_limit: float | None = None, gap_tol: float | None = None) -> NewtonResult:
     """Minimize a pairwise ranking loss plus a ridge penalty by truncated Newton.
 
     Minimizes F(θ) = (1/N) Σ w_ij ℓ((Mθ)_i − (Mθ)_j) + (α/2)‖θ‖² over the pairs (i, j) of
@@ -139,7 +142,8 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
         Starting point (e.g. the solution at a neighbouring ``alpha``); zeros by default. It is
         not modified.
     tol : float, default=1e-8
-        Stop when ‖∇F‖_∞ ≤ tol or the Newton decrement −gᵀs ≤ tol · F.
+        Stop when ‖∇F‖_∞ ≤ tol or the Newton decrement −gᵀs ≤ tol · F (not used with
+        ``gap_tol``).
     max_iter : int, default=100
         Maximum number of outer Newton iterations.
     max_cg_iter : int, default=25
@@ -150,6 +154,15 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
         0 silent; ≥ 1 shows a progress bar.
     callback : callable, default=None
         Called after every outer iteration with that iteration's history record.
+    time_limit : float, default=None
+        Seconds after which no new outer iteration starts (the last iterate is returned, not
+        converged); None: no limit.
+    gap_tol : float, default=None
+        ``loss="squared_hinge"`` only: stop when the relative duality gap ‖∇F‖₂² / (2αF) is at
+        most ``gap_tol`` (in place of the tests of ``tol``), or when the Newton decrement
+        reaches rounding level (εF, ε the machine epsilon), not converged. For this loss the
+        dual point α_ij = (2/N) w_ij max(0, 1 − z_ij) read off the scores has the dual objective
+        D with F − D = ‖∇F‖₂² / (2α), so the test certifies (F − F*) / F ≤ ``gap_tol``.
 
     Returns
     -------
@@ -193,15 +206,15 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
     >>> result.converged, result.theta.shape
     (True, (4,))
     """
-    loss_obj = PairLoss.make(loss) if loss == "squared_hinge" else PairLoss.make(loss, float(epsilon))
+    if gap_tol is not None and loss != "squared_hinge":
+        raise ValueError(f"gap_tol is the duality gap of loss='squared_hinge'; got loss={loss!r} (use tol).")
     alpha = float(alpha)
+    rule = _StoppingRule(float(tol), gap_tol, alpha, check_time_limit(time_limit))
+    loss_obj = PairLoss.make(loss) if loss == "squared_hinge" else PairLoss.make(loss, float(epsilon))
     N = pairs.check_nonempty().total_weight()
     if N <= 0:
         raise ValueError("All pair weights are zero; there is nothing to rank.")
-    p = M.shape[1]
-    theta = np.zeros(p) if theta0 is None else np.array(theta0, dtype=float)
-    if theta.shape != (p,):
-        raise ValueError(f"theta0 must have shape ({p},), got {theta.shape}.")
+    theta = _starting_point(M.shape[1], theta0)
     f = _matvec(M, theta)
     history, total_cg = [], 0
     bar = progress_bar(bool(verbose), total=max_iter, desc="Newton")
@@ -216,14 +229,16 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
         g = _rmatvec(M, state.c) / N + alpha * theta
         state.c = None  # not needed again: free it before the conjugate gradients
         g_inf = float(np.max(np.abs(g), initial=0.0))
-        if g_inf <= tol:
-            converged, message, it = True, "gradient norm below tol", it - 1
+        stop = rule.at_gradient(g, g_inf, F)
+        if stop is not None:
+            (converged, message), it = stop, it - 1
             break
         s, v, n_cg = _conjugate_gradient(_HessianProduct(M, state.hessian, N, alpha), -g, max_cg_iter, cg_rtol)
         total_cg += n_cg
         decrement = -float(g @ s)
-        if decrement <= tol * max(F, 1e-300):
-            converged, message, it = True, "Newton decrement below tol * F", it - 1
+        stop = rule.at_decrement(decrement, F)
+        if stop is not None:
+            (converged, message), it = stop, it - 1
             break
         del state  # free the Hessian state before the line search builds the next one
         t, state, f = _line_search(evaluator, N, alpha, f, v, theta, s, float(g @ s))
@@ -238,10 +253,46 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
         if bar is not None:
             bar.update(1)
             bar.set_postfix(F=f"{state.objective:.6g}", grad=f"{g_inf:.1e}")
+        if rule.time_limit is not None and record["seconds"] >= rule.time_limit and it < max_iter:
+            message = f"reached time_limit={rule.time_limit:g} s"
+            break
     if bar is not None:
         bar.close()
     return NewtonResult(theta=theta, objective=state.objective, converged=converged, iterations=it,
                         cg_iterations=total_cg, message=message, history=history)
+
+
+def _starting_point(p: int, theta0: ArrayLike | None) -> np.ndarray:
+    """θ₀: zeros, or a float copy of ``theta0`` (never modified) of shape (p,)."""
+    theta = np.zeros(p) if theta0 is None else np.array(theta0, dtype=float)
+    if theta.shape != (p,):
+        raise ValueError(f"theta0 must have shape ({p},), got {theta.shape}.")
+    return theta
+
+
+@dataclass(frozen=True)
+class _StoppingRule:
+    """The tests of ``tol`` (gradient, Newton decrement) or, with ``gap_tol``, of the squared
+    hinge's relative duality gap ‖g‖² / (2αF), each returning (converged, why) to stop, else
+    None; and the time limit (seconds, or None), checked after each iteration."""
+
+    tol: float
+    gap_tol: float | None
+    alpha: float
+    time_limit: float | None
+
+    def at_gradient(self, g: np.ndarray, g_inf: float, F: float) -> tuple[bool, str] | None:
+        if self.gap_tol is not None:
+            certified = float(g @ g) <= self.gap_tol * 2.0 * self.alpha * F
+            return (True, "relative duality gap below gap_tol") if certified else None
+        return (True, "gradient norm below tol") if g_inf <= self.tol else None
+
+    def at_decrement(self, decrement: float, F: float) -> tuple[bool, str] | None:
+        if self.gap_tol is not None:  # no decrease left to resolve in floating point: not converged
+            stalled = decrement <= np.finfo(float).eps * F
+            return (False, "the Newton decrement reached rounding level before the duality gap reached "
+                           "gap_tol") if stalled else None
+        return (True, "Newton decrement below tol * F") if decrement <= self.tol * max(F, 1e-300) else None
 
 
 class _Evaluation:

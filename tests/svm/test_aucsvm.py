@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.datasets import make_classification
 from sklearn.metrics import roc_auc_score
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -722,7 +723,7 @@ def test_memory_budget_names_the_scalable_path(cancer40):
 # ============================================================================ C and alpha
 
 
-@pytest.mark.parametrize("method", ["full", "liblinear"])
+@pytest.mark.parametrize("method", ["full", "liblinear", "newton"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_C_alpha_relation_squared_hinge_equals_ranksvm(cancer40, method, weighted):
     """docs/parameters.md: with N = Σ w_ij the total pair weight, AUCSVM(loss="squared_hinge",
@@ -737,7 +738,7 @@ def test_C_alpha_relation_squared_hinge_equals_ranksvm(cancer40, method, weighte
         svm = AUCSVM(loss="squared_hinge", kernel="linear", C=2.0 / (alpha * N), method=method,
                      solver="clarabel").fit(X, y, sample_weight=sw)
         scale = max(1.0, np.abs(rank.coef_).max())
-        np.testing.assert_allclose(_w_of(svm, d), rank.coef_, rtol=0, atol=1e-6 * scale)
+        np.testing.assert_allclose(_w_of(svm, d), rank.coef_, rtol=0, atol=max(1e-6 * scale, _w_bound(svm)))
         assert svm.objective_ == pytest.approx(rank.objective_ / alpha, rel=1e-6)
         # the power of the check: C = 1/(αN) (the hinge's relation) is a different problem
         other = AUCSVM(loss="squared_hinge", kernel="linear", C=1.0 / (alpha * N), method=method,
@@ -772,6 +773,112 @@ def test_C_alpha_relation_hinge(cancer40):
     np.testing.assert_allclose(_w_of(svm, X.shape[1]), w.value, rtol=0,
                                atol=1e-6 * max(1.0, np.abs(w.value).max()))
     assert svm.objective_ == pytest.approx(F_alpha / alpha, rel=1e-6)
+
+
+# ============================================================================ method="newton"
+
+
+def _w_bound(est):
+    """For method="newton", how far w may be from the optimum: the objective is ½‖w‖² plus a
+    convex loss, so ½‖w − w*‖² ≤ F(w) − F* ≤ the duality gap objective_ + dual_objective_ (0 for
+    the other routes, whose w the callers compare at a fixed tolerance)."""
+    return float(np.sqrt(2.0 * max(est.objective_ + est.dual_objective_, 0.0))) if est.method_ == "newton" else 0.0
+
+
+def _squared_hinge_dual(X, w, i, j, wij, C):
+    """The dual objective (minimization form) at α_p = C w_p ξ_p, ξ_p = max(0, 1 − (f_i − f_j)),
+    from the listed pairs: ½‖Σ_p α_p (x_i − x_j)‖² + Σ_p α_p² / (2 C w_p) − Σ_p α_p."""
+    f = X @ w
+    alpha = C * wij * np.maximum(0.0, 1.0 - (f[i] - f[j]))
+    u = (X[i] - X[j]).T @ alpha
+    ridge = np.divide(alpha**2, 2 * C * wij, out=np.zeros_like(alpha), where=wij > 0)
+    return 0.5 * u @ u + ridge.sum() - alpha.sum()
+
+
+@pytest.mark.parametrize("variant", PAIR_VARIANTS)
+def test_newton_is_the_squared_hinge_primal_over_every_pair_variant(whas50, variant):
+    """method="newton" (the primal by truncated Newton, the pairs never listed) reaches the primal
+    QP's optimum (cvxpy, Clarabel) over exactly the variant's pairs and weights, dense or sparse X;
+    its dual objective is the one of the pair duals C w_p ξ_p computed from the listed pairs, and
+    the duality gap it certifies is below tol."""
+    X, y = whas50
+    options = pair_options_variant(variant, y)
+    i, j, wij = PairSet.survival(y, **(options or {})).to_arrays()
+    C = 0.1
+    w_ref, _, value = _primal_qp(X[i] - X[j], C, 2, weights=wij)
+    for Xin in (X, sp.csr_matrix(X)):
+        est = SurvivalAUCSVM(C=C, kernel="linear", loss="squared_hinge", method="newton",
+                             pair_options=options).fit(Xin, y)
+        assert est.solve_result_.status == "optimal" and est.method_ == "newton"
+        w = _w_of(est, X.shape[1])
+        assert np.linalg.norm(w - w_ref) <= _w_bound(est) + 1e-6 * max(1.0, np.abs(w_ref).max())
+        assert est.objective_ == pytest.approx(value, rel=1e-8)
+        assert est.dual_objective_ == pytest.approx(_squared_hinge_dual(X, w, i, j, wij, C), rel=1e-9)
+        assert 0.0 <= est.objective_ + est.dual_objective_ <= 1e-9 * est.objective_
+        assert not hasattr(est, "support_pairs_")  # the pairs are never listed
+
+
+def test_auto_takes_newton_for_the_linear_squared_hinge_above_the_qp_threshold():
+    """Above 20,000 pairs, method="auto" solves the linear squared hinge by Newton (sample
+    weights included), at dual coordinate descent's optimum; the hinge and other kernels keep
+    dual coordinate descent, an explicit solver keeps the QP."""
+    X, y = make_classification(n_samples=300, n_features=6, flip_y=0.05, random_state=0)  # 22,496 pairs
+    sw = np.random.RandomState(0).uniform(0.5, 2.0, len(y))
+    params = dict(kernel="linear", loss="squared_hinge", C=0.05)
+    auto = AUCSVM(**params).fit(X, y, sample_weight=sw)
+    dcd = AUCSVM(**params, method="dcd", tol=1e-9).fit(X, y, sample_weight=sw)
+    assert auto.method_ == "newton" and dcd.solve_result_.status == "optimal"
+    assert auto.objective_ == pytest.approx(dcd.objective_, rel=1e-8)
+    assert -dcd.dual_objective_ <= auto.objective_ * (1 + 1e-12)  # weak duality across the two routes
+    assert np.linalg.norm(_w_of(auto, 6) - _w_of(dcd, 6)) <= _w_bound(auto) + 1e-6 * np.abs(_w_of(dcd, 6)).max()
+    pairs = PairSet.bipartite(y)
+    reason = AUCSVM(**params).select_method(pairs)[1]
+    assert f"truncated Newton on the primal over the {pairs.n_pairs:,} pairs" in reason
+    assert AUCSVM(kernel="linear").select_method(pairs)[0] == "dcd"
+    assert AUCSVM(kernel="rbf", loss="squared_hinge").select_method(pairs)[0] == "dcd"
+    assert AUCSVM(**params, solver="osqp").select_method(pairs, X)[0] == "full"
+    small = PairSet.bipartite(y[:100])
+    assert AUCSVM(**params).select_method(small)[0] == "full"
+
+
+def test_newton_stopped_short_of_tol_says_so(cancer60):
+    """An iteration limit, a time limit, or a tol below what floating point resolves: the status
+    says which, with a warning and the gap reached; never "optimal"."""
+    X, y = cancer60
+    params = dict(kernel="linear", loss="squared_hinge", method="newton", C=1e3)
+    with pytest.warns(SolverWarning, match=r"iteration_limit.*relative duality gap"):
+        assert AUCSVM(**params, max_iter=1).fit(X, y).solve_result_.status == "iteration_limit"
+    with pytest.warns(SolverWarning, match=r"time_limit.*relative duality gap"):
+        est = AUCSVM(**params, solver_options={"time_limit": 1e-9}).fit(X, y)
+    assert est.solve_result_.status == "time_limit" and est.n_iter_ == 1
+    with pytest.warns(SolverWarning, match=r"optimal_inaccurate.*rounding level"):
+        assert AUCSVM(**params, tol=1e-30).fit(X, y).solve_result_.status == "optimal_inaccurate"
+    with pytest.raises(ValueError, match=r"solver_options \['polishing'\] are not options of method='newton'"):
+        AUCSVM(**params, solver_options={"polishing": False}).fit(X, y)
+
+
+def test_newton_warm_start_reuses_w_and_refits_after_another_route(cancer60):
+    """warm_start: a refit at the same C starts at the optimum (no iteration), one at a new C
+    reaches the cold fit's optimum; a refit by Newton drops the pair duals of an earlier route."""
+    X, y = cancer60
+    est = AUCSVM(kernel="linear", loss="squared_hinge", method="newton", C=0.1, warm_start=True).fit(X, y)
+    assert est.n_iter_ > 0 and est.fit(X, y).n_iter_ == 0 and est.solve_result_.status == "optimal"
+    cold = AUCSVM(kernel="linear", loss="squared_hinge", method="newton", C=1.0).fit(X, y)
+    assert est.set_params(C=1.0).fit(X, y).objective_ == pytest.approx(cold.objective_, rel=1e-9)
+    assert est.n_iter_ <= cold.n_iter_
+    est.set_params(method="dcd").fit(X, y)
+    assert hasattr(est, "support_pairs_")
+    assert not hasattr(est.set_params(method="newton").fit(X, y), "support_pairs_")
+
+
+def test_a_refused_squared_hinge_route_names_newton(cancer40):
+    """Newton needs O(n) besides X: the first route a refused linear squared-hinge fit names."""
+    X, y = cancer40
+    with pytest.raises(ProblemTooLargeError, match=r"use SurvivalAUCSVM\(kernel='linear', method='newton'\)|"
+                                                   r"use AUCSVM\(kernel='linear', method='newton'\)"):
+        AUCSVM(kernel="linear", loss="squared_hinge", method="liblinear", max_bytes=10_000).fit(X, y)
+    with pytest.raises(ProblemTooLargeError, match=r"Truncated Newton over 40 points"):
+        AUCSVM(kernel="linear", loss="squared_hinge", method="newton", max_bytes=1_000).fit(X, y)
 
 
 # ============================================================================ pair_options variants
@@ -835,6 +942,8 @@ def no_solver_work(monkeypatch):
     ({"method": "liblinear", "kernel": "poly"},
      r"method='liblinear' works on explicit pair differences.*kernel='linear'"),
     ({"method": "kmeans", "kernel": "rbf"}, "method='kmeans' works on explicit pair differences.*kernel='linear'"),
+    ({"method": "newton", "loss": "squared_hinge"}, r"method='newton' .* needs kernel='linear' .* got kernel='rbf'"),
+    ({"method": "newton", "kernel": "linear"}, r"method='newton' .* loss='squared_hinge'; got .* loss='hinge'"),
     ({"method": "liblinear", "kernel": "linear", "method_options": {"n_clusters": 5}},
      r"method_options \['n_clusters'\] are not options of method='liblinear'; valid: none"),
     ({"method": "full", "method_options": {"n_clusters": 5}},

@@ -229,6 +229,32 @@ def test_max_iter_stops_unconverged():
     assert full.objective < result.objective
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_gap_tol_certifies_the_objective(kind):
+    """gap_tol stops on the squared hinge's relative duality gap ‖∇F‖² / (2αF): checked with the
+    brute-force gradient, and F(θ) − F* ≤ gap_tol · F against L-BFGS's optimum."""
+    alpha = 1e-2
+    M, pairs, i, j, w = make_problem(kind, seed=7)
+    fg = brute_objective(M, i, j, w, alpha, "squared_hinge", 0.5)
+    result = newton_solve(M, pairs, alpha, gap_tol=1e-10)
+    assert result.converged and "duality gap" in result.message
+    F, g = fg(result.theta)
+    assert float(g @ g) / (2 * alpha * F) <= 1e-10 * (1 + 1e-6)
+    _, F_ref = lbfgs_optimum(fg, M.shape[1])
+    assert F - F_ref <= 1e-10 * F
+    loose = newton_solve(M, pairs, alpha, gap_tol=1e-2)
+    F_loose, g_loose = fg(loose.theta)
+    assert loose.iterations < result.iterations and float(g_loose @ g_loose) / (2 * alpha * F_loose) <= 1e-2
+    with pytest.raises(ValueError, match="gap_tol is the duality gap of loss='squared_hinge'"):
+        newton_solve(M, pairs, alpha, loss="smoothed_hinge", gap_tol=1e-10)
+
+
+def test_time_limit_stops_after_the_iteration_that_reached_it():
+    M, pairs, *_ = make_problem("bipartite", seed=17)
+    result = newton_solve(M, pairs, 1e-4, loss="smoothed_hinge", epsilon=0.1, time_limit=1e-9)
+    assert not result.converged and result.iterations == 1 and "time_limit=1e-09" in result.message
+
+
 def test_dense_and_sparse_give_the_same_solution():
     M, pairs, *_ = make_problem("survival_ties", sparse=True, seed=19)
     a = newton_solve(M, pairs, 1e-2)
@@ -271,7 +297,8 @@ def test_unknown_or_non_smooth_loss(tiny, loss):
 
 
 @pytest.mark.parametrize("params", [{"tol": 0}, {"max_iter": 0}, {"max_cg_iter": 0}, {"cg_rtol": 1.0},
-                                    {"verbose": "yes"}, {"callback": 3}])
+                                    {"verbose": "yes"}, {"callback": 3},
+                                    {"gap_tol": 0}, {"time_limit": "soon"}])
 def test_bad_solver_options(tiny, params):
     M, pairs = tiny
     name = next(iter(params))
