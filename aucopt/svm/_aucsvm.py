@@ -395,8 +395,8 @@ class _AUCSVMModel(KernelPairRanker):
                        f"iterations ({reached}): raise the time limit or tol")
         else:
             status = Status.OPTIMAL_INACCURATE
-            message = (f"Newton's decrease reached rounding level at a {reached}: floating point resolves the "
-                       "gap no further here")
+            message = (f"Newton's gradient stopped decreasing (rounding level) at a {reached}: floating point "
+                       "resolves the gap no further here")
         result = SolveResult(status=status, objective=objective, x=w, iterations=run.iterations, solver="newton",
                              message=message, problem_name="aucsvm_l2_primal (newton)",
                              wall_time=time.perf_counter() - start).raise_for_status()

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -159,8 +159,8 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
         converged); None: no limit.
     gap_tol : float, default=None
         ``loss="squared_hinge"`` only: stop when the relative duality gap ‖∇F‖₂² / (2αF) is at
-        most ``gap_tol`` (in place of the tests of ``tol``), or when the Newton decrement
-        reaches rounding level (εF, ε the machine epsilon), not converged. For this loss the
+        most ``gap_tol`` (in place of the tests of ``tol``), or, not converged, when ‖∇F‖² has
+        not halved in 3 iterations (rounding level). For this loss the
         dual point α_ij = (2/N) w_ij max(0, 1 − z_ij) read off the scores has the dual objective
         D with F − D = ‖∇F‖₂² / (2α), so the test certifies (F − F*) / F ≤ ``gap_tol``.
 
@@ -270,28 +270,42 @@ def _starting_point(p: int, theta0: ArrayLike | None) -> np.ndarray:
     return theta
 
 
-@dataclass(frozen=True)
+@dataclass
 class _StoppingRule:
     """The tests of ``tol`` (gradient, Newton decrement) or, with ``gap_tol``, of the squared
     hinge's relative duality gap ‖g‖² / (2αF), each returning (converged, why) to stop, else
-    None; and the time limit (seconds, or None), checked after each iteration."""
+    None; and the time limit (seconds, or None), checked after each iteration.
+
+    With ``gap_tol`` the objective's decrease is not a test: near the optimum it falls below F's
+    rounding while Newton still divides ‖g‖ by about 10 an iteration (GBSG2 at C = 100: two more
+    iterations took the gap from 1.5e-9 to below 1e-13). The iteration stops unconverged once ‖g‖²
+    has not halved in ``STALL_ITERATIONS`` iterations (rounding level), or at a non-descent step.
+    """
 
     tol: float
     gap_tol: float | None
     alpha: float
     time_limit: float | None
+    best: float = np.inf  # the smallest ‖g‖² so far
+    stalls: int = 0  # iterations since ‖g‖² last halved
+
+    STALL_ITERATIONS: ClassVar[int] = 3
 
     def at_gradient(self, g: np.ndarray, g_inf: float, F: float) -> tuple[bool, str] | None:
-        if self.gap_tol is not None:
-            certified = float(g @ g) <= self.gap_tol * 2.0 * self.alpha * F
-            return (True, "relative duality gap below gap_tol") if certified else None
-        return (True, "gradient norm below tol") if g_inf <= self.tol else None
+        if self.gap_tol is None:
+            return (True, "gradient norm below tol") if g_inf <= self.tol else None
+        g2 = float(g @ g)
+        if g2 <= self.gap_tol * 2.0 * self.alpha * F:
+            return True, "relative duality gap below gap_tol"
+        self.stalls = 0 if g2 <= 0.5 * self.best else self.stalls + 1
+        self.best = min(self.best, g2)
+        if self.stalls >= self.STALL_ITERATIONS:
+            return False, "the gradient stopped decreasing (rounding level) before the duality gap reached gap_tol"
+        return None
 
     def at_decrement(self, decrement: float, F: float) -> tuple[bool, str] | None:
-        if self.gap_tol is not None:  # no decrease left to resolve in floating point: not converged
-            stalled = decrement <= np.finfo(float).eps * F
-            return (False, "the Newton decrement reached rounding level before the duality gap reached "
-                           "gap_tol") if stalled else None
+        if self.gap_tol is not None:
+            return (False, "no descent direction before the duality gap reached gap_tol") if decrement <= 0 else None
         return (True, "Newton decrement below tol * F") if decrement <= self.tol * max(F, 1e-300) else None
 
 
