@@ -469,8 +469,11 @@ class _AUCSVMModel(KernelPairRanker):
         previous = getattr(self, "_dcd_dual", None) if self.warm_start else None
         # the previous pair duals, clipped into the new box by the solver
         alpha0 = previous * scale if previous is not None and previous.shape == (pairs.n_pairs,) else None
+        # a linear kernel starts from the pair duals of its smooth primal's optimum (Newton on X, O(nd) a pass)
+        from_scores = _newton_start(data, pairs, C * scale, power) if linear and alpha0 is None else None
         run = _DCDRun(data, pairs, C * scale, power, linear=linear, tol=tol, max_iter=max_iter,
                       shrinking=bool((self.method_options or {}).get("shrinking", True)), alpha0=alpha0,
+                      from_scores=from_scores,
                       random_state=as_seed(self.random_state), time_limit=time_limit, verbose=bool(self.verbose))
         alpha, c = run.alpha, run.c
         f = data @ (data.T @ c) if linear else data @ c  # training scores (the same at every kernel scale)
@@ -534,6 +537,31 @@ class _DCDRun:
                     f"(projected-gradient gap {self.gap:.3g}): raise max_iter or tol")
         return (f"stopped by solver_options['time_limit']={time_limit:g} s after {self.n_iter:,} epochs "
                 f"(projected-gradient gap {self.gap:.3g}, tol={tol:g}): raise the time limit or tol")
+
+
+#: the ε of the smoothed hinge whose primal optimum starts dual coordinate descent on the hinge
+#: with a linear kernel, reached from ε = 0.5 by way of 0.1 (measured on make_classification, 1,000
+#: and 2,000 rows of 20 features, C = 1: 60 and 68 epochs after ε = 0.01 against 936 and 1,355 from
+#: α = 0; 413 and 948 after ε = 0.1; 377 and 134 after ε = 0.001)
+DCD_START_EPSILON = 0.01
+
+
+def _newton_start(data: np.ndarray, pairs: PairSet, C: float, power: int) -> tuple[np.ndarray, float]:
+    """The start of dual coordinate descent with a linear kernel, ``(f, ε)``: the training scores
+    f = X w of the primal's optimum by truncated Newton (:func:`~aucopt.svm.newton_solve`, O(nd)
+    a pass, the pairs never listed), for the squared hinge (α = 2/(C N), whose pair duals
+    C w_ij max(0, 1 − z_ij) are the dual's optimum) or for the hinge the ε-smoothed hinge's
+    (α = 1/(C N), ε = :data:`DCD_START_EPSILON`; its pair duals C w_ij min(1, ξ_ij / (2ε)) lie in
+    the box and differ from the hinge's only where the smoothing does)."""
+    from ._newton import newton_solve
+
+    N = pairs.total_weight()
+    if power == 2:
+        return np.asarray(data @ newton_solve(data, pairs, 2.0 / (C * N)).theta), DCD_START_EPSILON
+    theta = None
+    for epsilon in (0.5, 0.1, DCD_START_EPSILON):
+        theta = newton_solve(data, pairs, 1.0 / (C * N), loss="smoothed_hinge", epsilon=epsilon, theta0=theta).theta
+    return np.asarray(data @ theta), DCD_START_EPSILON
 
 
 def _dcd_data(X: Any, kernel: Kernel) -> tuple[Any, np.ndarray, float]:
@@ -610,19 +638,22 @@ _DOC = dict(
             exact pairwise dual, any kernel, by dual coordinate descent over the pairs (Hsieh et
             al. 2008) with shrinking and a new random order of the pairs every epoch. It keeps the
             training scores f = Kc with the n × n kernel matrix (a gradient costs O(1), a step
-            O(n)), or, for
-            ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d) per step; no
-            kernel matrix). Memory is K or X and, for sorted pair sets (bipartite, Harrell's survival
-            pairs, multipartite), 12 bytes a pair (α and the active index; the pairs are decoded from
-            their numbers, never listed); other pair sets are listed (about 36 bytes a pair in all).
+            O(n)), or, for ``kernel="linear"``, the weight vector w = Xᵀc with X densified (O(d)
+            per step; no kernel matrix). With ``kernel="linear"`` it starts (unless warm-started)
+            from the pair duals of the smooth primal's optimum, found by truncated Newton on X
+            (the squared hinge's, or the ε-smoothed hinge's with ε = 0.01, whose pair duals
+            C w_ij min(1, ξ_ij / (2ε)) lie in the box), which on degenerate duals (few features, a
+            large C) saves most of the epochs. Memory is K or X and, for sorted pair sets
+            (bipartite, Harrell's survival pairs, multipartite), 12 bytes a pair (α and the active
+            index; the pairs are decoded from their numbers, never listed); other pair sets are
+            listed (about 36 bytes a pair in all).
             ``tol`` (default 1e-6) bounds the projected-gradient gap over all pairs, ``max_iter``
             (default 100,000) the epochs, ``solver_options={"time_limit": s}`` the time,
             ``random_state`` seeds the coordinate order and ``warm_start`` reuses the previous
             fit's dual. Coordinate descent zigzags between nearly parallel pairs (near-duplicate
             points); when the gap stalls on an active set whose exact solve is cheap against the
             epochs so far, the dual restricted to it is solved exactly (an interior-point method)
-            and the epochs go on. It also slows down on degenerate duals (a linear kernel with few
-            features and a large C): ``loss="squared_hinge"`` there, solved by ``"newton"``.
+            and the epochs go on.
             ``"kmeans"``: ``kernel="linear"`` only; the pair differences are clustered and the dual
             is solved on the cluster centers (an approximation; unweighted, as in the paper).
         method_options : dict, default=None

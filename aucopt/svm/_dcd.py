@@ -179,8 +179,20 @@ def dual_objective(alpha, w, C, power, c, f):
     return 0.5 * float(c @ f) + 0.5 * ridge - total
 
 
-def _starting_point(alpha0, w, C, power):
-    """``alpha0`` clipped into the box (zeros when None), with α_p = 0 where w_p = 0."""
+def start_fraction(z, power, epsilon):
+    """α_p / (C w_p) of the dual point read off a pair's score difference z: for the squared hinge
+    (``power=2``) max(0, 1 − z), the pair dual at the primal optimum; for the hinge the ε-smoothed
+    hinge's slope min(1, max(0, (1 − z) / (2ε))), in the box [0, 1]. Scalar or array."""
+    slack = np.maximum(1.0 - z, 0.0)
+    return slack if power == 2 else np.minimum(slack / (2.0 * epsilon), 1.0)
+
+
+def _starting_point(alpha0, w, C, power, from_scores=None, i=None, j=None):
+    """``alpha0`` clipped into the box (zeros when None), with α_p = 0 where w_p = 0; or, with
+    ``from_scores = (f, ε)``, C w_p · :func:`start_fraction` of the pairs' score differences."""
+    if from_scores is not None:
+        f, epsilon = from_scores
+        return C * w * start_fraction(f[i] - f[j], power, epsilon)
     if alpha0 is None:
         return np.zeros(w.shape[0])
     alpha = np.maximum(np.asarray(alpha0, dtype=np.float64), 0.0)
@@ -190,7 +202,7 @@ def _starting_point(alpha0, w, C, power):
     return alpha
 
 
-def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True, alpha0=None,
+def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True, alpha0=None, from_scores=None,
               random_state=None, time_limit=None, verbose=False):
     """Solve the 1-norm (``power=1``) or 2-norm (``power=2``) AUC-SVM dual by dual coordinate descent.
 
@@ -214,6 +226,10 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
         Remove coordinates at a bound whose gradient points outward from the active set.
     alpha0 : ndarray of shape (n_pairs,), default=None
         A starting point, clipped into the box; None starts from α = 0.
+    from_scores : tuple (f, epsilon), default=None
+        In place of ``alpha0``: the dual point read off training scores f of shape (n_points,),
+        α_p = C w_p · :func:`start_fraction` (f_i − f_j) (ε of the smoothed hinge for
+        ``power=1``), e.g. the scores of a smoothed primal solved by Newton's method.
     random_state : int or None, default=None
         Seed of the per-epoch permutations.
     time_limit : float, default=None
@@ -245,7 +261,7 @@ def dcd_solve(data, i, j, w, C, power, *, linear, tol, max_iter, shrinking=True,
     index_type = np.int32 if n_pairs < 2**31 else np.int64
     index = np.flatnonzero(w > 0).astype(index_type)
     n_full = index.shape[0]
-    alpha = _starting_point(alpha0, w, C, power)
+    alpha = _starting_point(alpha0, w, C, power, from_scores, i, j)
     epoch_order = EpochOrder(index, np.random.default_rng(random_state))
     scores: list[np.ndarray] = []
 

@@ -195,6 +195,21 @@ def _clip_start(sp, alpha, C, power):
 
 
 @njit(cache=True, nogil=True)
+def _start_from_scores(sp, f, C, power, epsilon, alpha):
+    """α_p = C w_p · ``_dcd.start_fraction`` (f_i − f_j) in place, in pair order (0 where w_p = 0)."""
+    anchors, first, start, order, pw, aw = sp[:6]
+    m = order.shape[0]
+    for r in range(anchors.shape[0]):
+        i = anchors[r]
+        for pos in range(start[r], m):
+            j = order[pos]
+            wp = pw[i] * pw[j] * aw[i]
+            slack = max(1.0 - (f[i] - f[j]), 0.0)
+            fraction = slack if power == 2 else min(slack / (2.0 * epsilon), 1.0)
+            alpha[first[r] + pos - start[r]] = C * wp * fraction if wp > 0.0 else 0.0
+
+
+@njit(cache=True, nogil=True)
 def _dual_sums(sp, alpha, C, power):
     """(Σ α_p, Σ α_p² / (C w_p) over w_p > 0 for the 2-norm, else 0), in pair order."""
     anchors, first, start, order, pw, aw = sp[:6]
@@ -247,8 +262,16 @@ class SortedDCD:
         """The structure's arrays as the compiled passes take them."""
         return self.structure.arrays
 
-    def starting_point(self, alpha0: np.ndarray | None) -> np.ndarray:
-        """α = 0, or ``alpha0`` copied and clipped into the box."""
+    def starting_point(self, alpha0: np.ndarray | None,
+                       from_scores: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+        """α = 0, or ``alpha0`` copied and clipped into the box, or the dual point read off the
+        scores f of ``from_scores = (f, ε)`` (see ``dcd_solve``)."""
+        if from_scores is not None:
+            alpha = np.empty(self.structure.n_pairs)
+            f, epsilon = from_scores
+            _start_from_scores(self.arrays, np.ascontiguousarray(f, dtype=np.float64), self.C, self.power,
+                               float(epsilon), alpha)
+            return alpha
         if alpha0 is None:
             return np.zeros(self.structure.n_pairs)
         alpha = np.array(alpha0, dtype=np.float64, copy=True)
@@ -285,7 +308,8 @@ class SortedDCD:
 
 def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, linear: bool, tol: float,
                      max_iter: int, shrinking: bool = True, alpha0: np.ndarray | None = None,
-                     random_state: int | None = None, time_limit: float | None = None,
+                     from_scores: tuple[np.ndarray, float] | None = None, random_state: int | None = None,
+                     time_limit: float | None = None,
                      verbose: bool = False) -> tuple[SortedDCD, np.ndarray, np.ndarray, int, str, float]:
     """:func:`aucopt.svm._dcd.dcd_solve` over a sorted pair set, its pairs never listed.
 
@@ -299,7 +323,7 @@ def dcd_solve_sorted(data: np.ndarray, pairs: PairSet, C: float, power: int, *, 
     data = np.ascontiguousarray(data, dtype=np.float64)
     solver = SortedDCD(data, SortedPairs(pairs), float(C), int(power), linear=bool(linear))
     index = solver.active_index()
-    alpha = solver.starting_point(alpha0)
+    alpha = solver.starting_point(alpha0, from_scores)
     epoch_order = EpochOrder(index, np.random.default_rng(random_state))
     scores: list[np.ndarray] = []
 

@@ -337,10 +337,11 @@ def test_sorted_dcd_equals_the_list_solver(name, kernel, power, shrinking):
     data = X if kernel == "linear" else rbf_kernel(X, gamma=0.3)
     C = 0.05
     alpha0 = np.random.default_rng(1).uniform(0.0, 2 * C, len(i))  # a warm start, clipped by both
+    scores = np.random.default_rng(2).normal(size=len(X))  # a start read off scores, by both
     options = dict(linear=kernel == "linear", tol=1e-8, max_iter=20_000, shrinking=shrinking, random_state=3)
-    for start in (None, alpha0):
-        a, c, n_iter, status, gap = dcd_solve(data, i, j, w, C, power, alpha0=start, **options)
-        solver, a2, c2, n_iter2, status2, gap2 = dcd_solve_sorted(data, pairs, C, power, alpha0=start, **options)
+    for start in ({}, {"alpha0": alpha0}, {"from_scores": (scores, 0.3)}):
+        a, c, n_iter, status, gap = dcd_solve(data, i, j, w, C, power, **start, **options)
+        solver, a2, c2, n_iter2, status2, gap2 = dcd_solve_sorted(data, pairs, C, power, **start, **options)
         assert status == status2 == "optimal"
         np.testing.assert_array_equal(a2, a)
         np.testing.assert_array_equal(c2, c)
@@ -353,8 +354,7 @@ def test_sorted_dcd_equals_the_list_solver(name, kernel, power, shrinking):
         keep = a > 1e-8 * C
         np.testing.assert_array_equal(support, np.column_stack([i[keep], j[keep]]))
         np.testing.assert_array_equal(values, a[keep])
-    if start is not None:  # the caller's starting point is left as it was
-        assert alpha0.max() > C
+    assert alpha0.max() > C  # the caller's starting point is left as it was
 
 
 @pytest.mark.parametrize("power", [1, 2])
@@ -379,6 +379,42 @@ def test_estimator_dcd_on_sorted_and_listed_pairs_agrees(power):
         for got, ref in zip(runs[0].support(1e-8), runs[1].support(1e-8), strict=True):
             np.testing.assert_array_equal(got, ref)
         assert runs[0].message(1e-8, None) == ""
+
+
+# ============================================================================ the start of a linear kernel
+def test_the_start_read_off_scores_is_the_smoothed_hinges_slope_or_the_squared_hinges_slack():
+    from aucopt.svm._dcd import start_fraction
+
+    z = np.array([-1.0, 0.99, 1.0, 2.0])
+    np.testing.assert_allclose(start_fraction(z, 1, 0.01), [1.0, 0.5, 0.0, 0.0])  # in the box [0, 1]
+    np.testing.assert_allclose(start_fraction(z, 2, 0.01), [2.0, 0.01, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("target", ["bipartite", "survival"])
+def test_a_linear_kernel_starts_from_newtons_smoothed_primal(monkeypatch, target):
+    """With a linear kernel, dual coordinate descent starts from the pair duals of the smoothed
+    hinge's primal optimum (Newton on X): on a degenerate dual (5 features, C = 100) it converges in
+    a fraction of the epochs it needs from α = 0, to the QP's optimum (Clarabel)."""
+    import aucopt.svm._aucsvm as aucsvm_module
+
+    rng = np.random.default_rng(0)
+    if target == "bipartite":
+        X, y = make_classification(n_samples=200, n_features=5, flip_y=0.05, random_state=0)
+        Est = AUCSVM
+    else:
+        X = rng.normal(size=(200, 5))
+        y = survival_target(rng.random(200) < 0.7, rng.exponential(np.exp(-X[:, 0])))
+        Est = SurvivalAUCSVM
+    params = dict(kernel="linear", C=100.0, method="dcd", tol=1e-8)
+    started = Est(**params).fit(X, y)
+    qp = Est(kernel="linear", C=100.0, method="full", solver="clarabel", solver_options=TIGHT_CLARABEL).fit(X, y)
+    assert started.solve_result_.status == "optimal"
+    assert started.objective_ == pytest.approx(qp.objective_, rel=1e-7)
+    assert started.dual_objective_ == pytest.approx(qp.dual_objective_, rel=1e-7)
+    monkeypatch.setattr(aucsvm_module, "_newton_start", lambda *args: None)  # from α = 0
+    cold = Est(**params).fit(X, y)
+    assert cold.objective_ == pytest.approx(qp.objective_, rel=1e-7)
+    assert started.n_iter_ * 4 <= cold.n_iter_, (started.n_iter_, cold.n_iter_)
 
 
 # ============================================================================ a stalled active set
