@@ -21,12 +21,10 @@ About 2 minutes a version on 2 cores.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-import time
 import warnings
+
+from _harness import measure_version, print_fit_row, print_versions
 
 
 def cases():
@@ -74,21 +72,7 @@ def run_all(only: list[str]) -> None:
         if only and name not in only:
             continue
         for C in Cs:
-            start = time.perf_counter()
-            fit = Est(C=C, method="dcd", kernel=kernel, random_state=0).fit(X, y)
-            seconds = time.perf_counter() - start
-            gap = (fit.objective_ + fit.dual_objective_) / abs(fit.objective_)
-            print(json.dumps({"case": f"{name} C={C:g}", "seconds": seconds, "epochs": int(fit.n_iter_),
-                              "status": str(fit.solve_result_.status), "gap": gap}), flush=True)
-
-
-def measure(path: str | None, only: list[str]) -> dict:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.path.abspath(path) + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, __file__, "--one", *only], capture_output=True, text=True, env=env,
-                         check=True, cwd=os.path.dirname(os.path.abspath(__file__)))
-    return {row["case"]: row for row in map(json.loads, out.stdout.strip().splitlines())}
+            print_fit_row(f"{name} C={C:g}", Est(C=C, method="dcd", kernel=kernel, random_state=0), X, y)
 
 
 def main() -> None:
@@ -100,14 +84,10 @@ def main() -> None:
     if args.one is not None:
         run_all(args.one)
         return
-    before = measure(args.before, args.only) if args.before else {}
-    after = measure(None, args.only)
-    print(f"{'case':16s} {'before':>28s} {'after':>28s} {'before/after':>12s}")
-    for case, row in after.items():
-        old = before.get(case)
-        cell = lambda r: f"{r['seconds']:6.2f} s {r['epochs']:7,d} {r['status'][:4]} {r['gap']:8.1e}"  # noqa: E731
-        ratio = f"{old['seconds'] / row['seconds']:12.2f}" if old else ""
-        print(f"{case:16s} {cell(old) if old else '':>28s} {cell(row):>28s} {ratio}")
+    before = measure_version(__file__, args.only, args.before) if args.before else {}
+    after = measure_version(__file__, args.only, None)
+    print_versions(before, after,
+                   lambda r: f"{r['seconds']:6.2f} s {r['epochs']:7,d} {r['status'][:4]} {r['gap']:8.1e}", 28, 16)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,10 @@ About 3 minutes for the current code; the code before stops at the time limit on
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
-import time
 import warnings
+
+from _harness import measure_version, print_fit_row, print_versions
 
 
 def cases():
@@ -64,22 +62,8 @@ def run_all(time_limit: float) -> None:
     SurvivalAUCSVM(method="dcd", kernel="linear").fit(X0, survival_target(X0[:, 1] > 0, np.exp(X0[:, 0])))
     for name, X, y, Est, Cs in cases():
         for C in Cs:
-            start = time.perf_counter()
-            fit = Est(C=C, method="dcd", kernel="linear", random_state=0,
-                      solver_options={"time_limit": time_limit}).fit(X, y)
-            seconds = time.perf_counter() - start
-            gap = (fit.objective_ + fit.dual_objective_) / abs(fit.objective_)
-            print(json.dumps({"case": f"{name} C={C:g}", "seconds": seconds, "epochs": int(fit.n_iter_),
-                              "status": str(fit.solve_result_.status), "gap": gap}), flush=True)
-
-
-def measure(path: str | None, time_limit: float) -> dict:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = os.path.abspath(path) + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, __file__, "--one", str(time_limit)], capture_output=True, text=True,
-                         env=env, check=True, cwd=os.path.dirname(os.path.abspath(__file__)))
-    return {row["case"]: row for row in map(json.loads, out.stdout.strip().splitlines())}
+            print_fit_row(f"{name} C={C:g}", Est(C=C, method="dcd", kernel="linear", random_state=0,
+                                                 solver_options={"time_limit": time_limit}), X, y)
 
 
 def main() -> None:
@@ -91,14 +75,10 @@ def main() -> None:
     if args.one is not None:
         run_all(float(args.one))
         return
-    before = measure(args.before, args.time_limit) if args.before else {}
-    after = measure(None, args.time_limit)
-    print(f"{'case':18s} {'before':>38s} {'after':>38s} {'before/after':>12s}")
-    for case, row in after.items():
-        old = before.get(case)
-        cell = lambda r: f"{r['seconds']:7.2f} s {r['epochs']:7,d} {r['status'][:15]:>15s} {r['gap']:8.1e}"  # noqa: E731
-        ratio = f"{old['seconds'] / row['seconds']:12.1f}" if old else ""
-        print(f"{case:18s} {cell(old) if old else '':>38s} {cell(row):>38s} {ratio}")
+    before = measure_version(__file__, [args.time_limit], args.before) if args.before else {}
+    after = measure_version(__file__, [args.time_limit], None)
+    print_versions(before, after,
+                   lambda r: f"{r['seconds']:7.2f} s {r['epochs']:7,d} {r['status'][:15]:>15s} {r['gap']:8.1e}", 38)
 
 
 if __name__ == "__main__":
