@@ -160,9 +160,9 @@ def newton_solve(M: Any, pairs: PairSet, alpha: float, *, loss: str = "squared_h
     gap_tol : float, default=None
         ``loss="squared_hinge"`` only: stop when the relative duality gap ‖∇F‖₂² / (2αF) is at
         most ``gap_tol`` (in place of the tests of ``tol``), or, not converged, when ‖∇F‖² has
-        not halved in 3 iterations (rounding level). For this loss the
-        dual point α_ij = (2/N) w_ij max(0, 1 − z_ij) read off the scores has the dual objective
-        D with F − D = ‖∇F‖₂² / (2α), so the test certifies (F − F*) / F ≤ ``gap_tol``.
+        not halved in 3 iterations (rounding level). For this loss the dual point
+        α_ij = (2/N) w_ij max(0, 1 − z_ij) read off the scores has the dual objective D with
+        F − D = ‖∇F‖₂² / (2α), so the test certifies (F − F*) / F ≤ ``gap_tol``.
 
     Returns
     -------
