@@ -179,12 +179,23 @@ def dual_objective(alpha, w, C, power, c, f):
     return 0.5 * float(c @ f) + 0.5 * ridge - total
 
 
+@njit(cache=True, nogil=True)
 def start_fraction(z, power, epsilon):
     """α_p / (C w_p) of the dual point read off a pair's score difference z: for the squared hinge
     (``power=2``) max(0, 1 − z), the pair dual at the primal optimum; for the hinge the ε-smoothed
-    hinge's slope min(1, max(0, (1 − z) / (2ε))), in the box [0, 1]. Scalar or array."""
-    slack = np.maximum(1.0 - z, 0.0)
-    return slack if power == 2 else np.minimum(slack / (2.0 * epsilon), 1.0)
+    hinge's slope min(1, max(0, (1 − z) / (2ε))), in the box [0, 1]. The one formula of both
+    solvers' starts (the sorted solver's pass calls it too)."""
+    slack = max(1.0 - z, 0.0)
+    return slack if power == 2 else min(slack / (2.0 * epsilon), 1.0)
+
+
+@njit(cache=True, nogil=True)
+def _start_from_scores(i, j, w, f, C, power, epsilon):
+    """α_p = C w_p · :func:`start_fraction` (f_i − f_j) over the listed pairs."""
+    alpha = np.empty(i.shape[0])
+    for p in range(i.shape[0]):
+        alpha[p] = C * w[p] * start_fraction(f[i[p]] - f[j[p]], power, epsilon)
+    return alpha
 
 
 def _starting_point(alpha0, w, C, power, from_scores=None, i=None, j=None):
@@ -192,7 +203,7 @@ def _starting_point(alpha0, w, C, power, from_scores=None, i=None, j=None):
     ``from_scores = (f, ε)``, C w_p · :func:`start_fraction` of the pairs' score differences."""
     if from_scores is not None:
         f, epsilon = from_scores
-        return C * w * start_fraction(f[i] - f[j], power, epsilon)
+        return _start_from_scores(i, j, w, np.ascontiguousarray(f, dtype=np.float64), C, power, float(epsilon))
     if alpha0 is None:
         return np.zeros(w.shape[0])
     alpha = np.maximum(np.asarray(alpha0, dtype=np.float64), 0.0)

@@ -27,7 +27,7 @@ import numpy as np
 from .._numba import njit
 from .._validation import check_time_limit
 from ..pairs import PairSet
-from ._dcd import _bound_and_gradient, _projected_gradient, run_epochs
+from ._dcd import _bound_and_gradient, _projected_gradient, run_epochs, start_fraction
 from ._dcd_polish import apply_alpha, restricted_optimum
 from ._permute import EpochOrder
 from ._prefetch import DISTANCE, prefetch
@@ -196,17 +196,14 @@ def _clip_start(sp, alpha, C, power):
 
 @njit(cache=True, nogil=True)
 def _start_from_scores(sp, f, C, power, epsilon, alpha):
-    """α_p = C w_p · ``_dcd.start_fraction`` (f_i − f_j) in place, in pair order (0 where w_p = 0)."""
+    """α_p = C w_p · :func:`~aucopt.svm._dcd.start_fraction` (f_i − f_j) in place, in pair order."""
     anchors, first, start, order, pw, aw = sp[:6]
     m = order.shape[0]
     for r in range(anchors.shape[0]):
         i = anchors[r]
         for pos in range(start[r], m):
             j = order[pos]
-            wp = pw[i] * pw[j] * aw[i]
-            slack = max(1.0 - (f[i] - f[j]), 0.0)
-            fraction = slack if power == 2 else min(slack / (2.0 * epsilon), 1.0)
-            alpha[first[r] + pos - start[r]] = C * wp * fraction if wp > 0.0 else 0.0
+            alpha[first[r] + pos - start[r]] = C * (pw[i] * pw[j] * aw[i]) * start_fraction(f[i] - f[j], power, epsilon)
 
 
 @njit(cache=True, nogil=True)

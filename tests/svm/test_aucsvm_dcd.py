@@ -385,9 +385,9 @@ def test_estimator_dcd_on_sorted_and_listed_pairs_agrees(power):
 def test_the_start_read_off_scores_is_the_smoothed_hinges_slope_or_the_squared_hinges_slack():
     from aucopt.svm._dcd import start_fraction
 
-    z = np.array([-1.0, 0.99, 1.0, 2.0])
-    np.testing.assert_allclose(start_fraction(z, 1, 0.01), [1.0, 0.5, 0.0, 0.0])  # in the box [0, 1]
-    np.testing.assert_allclose(start_fraction(z, 2, 0.01), [2.0, 0.01, 0.0, 0.0])
+    z = [-1.0, 0.99, 1.0, 2.0]
+    np.testing.assert_allclose([start_fraction(v, 1, 0.01) for v in z], [1.0, 0.5, 0.0, 0.0])  # in the box [0, 1]
+    np.testing.assert_allclose([start_fraction(v, 2, 0.01) for v in z], [2.0, 0.01, 0.0, 0.0])
 
 
 @pytest.mark.parametrize("target", ["bipartite", "survival"])
