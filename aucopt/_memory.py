@@ -724,7 +724,8 @@ def check_aucsvm(X: Any, pairs: Any, *, method: str, kernel: str, loss: str, sol
     refuse(need, max_bytes, what,
            lambda: aucsvm_routes(n, P, d, per_row, loss=loss, solver=solver, survival=survival,
                                  max_bytes=max_bytes, exclude=exclude, factor_nnz=factor_nnz)
-           if name == "linear" or method != "full" else kernel_ranker_routes(n, survival, max_bytes=max_bytes))
+           if name == "linear" or method not in ("full", "dcd")
+           else kernel_ranker_routes(n, survival, max_bytes=max_bytes))
 
 
 def _dcd_what(n: int, P: int, kernel: str, *, listed: bool) -> str:

@@ -47,7 +47,7 @@ smoothing   survival   500     75,149     3.5
 ==========  =========  ======  =========  ===========================================
 
 * The AUC-SVM's dual coordinate descent (``AUCSVM(method="dcd")``, what ``method="auto"`` takes
-  for a non-linear kernel above 20,000 pairs) grows with the number of pairs P and, steeply, with
+  for the hinge and for a non-linear kernel) grows with the number of pairs P and, steeply, with
   C (a larger C leaves more pair duals free, and each epoch works on more of them):
   ``a · (P / 10⁵)^b`` seconds at the default ``tol`` with (a, b) interpolated in log₁₀ C between
   C = 0.01, 0.1 and 1 (held beyond), and a looser ``tol`` counted as ``(tol / 10⁻⁶)^-0.12`` (the

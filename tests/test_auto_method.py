@@ -171,18 +171,30 @@ def test_chunking_honours_the_time_limit_over_the_whole_run():
 
 # ============================================================================ AUC-SVM
 def test_aucsvm_auto_routes(cancer, monkeypatch):
+    """Dual coordinate descent at every size (for a linear kernel with the squared hinge: the QP up
+    to the threshold, truncated Newton above): the QP's optimum within its own certified gap,
+    against Clarabel's QP solved to 1e-11."""
     X, y = MinMaxScaler().fit_transform(cancer[0]), cancer[1]
-    assert AUCSVM(C=0.1).fit(X, y).method_ == "full"  # rbf, few pairs: the QP
-    small = AUCSVM(C=0.1, kernel="linear").fit(X, y)
-    assert small.method_ == "full"
+    tight = {"tol_gap_abs": 1e-11, "tol_gap_rel": 1e-11, "tol_feas": 1e-11}
+    assert AUCSVM(kernel="linear", loss="squared_hinge").fit(X, y).method_ == "full"
+    for kernel, loss in [("rbf", "hinge"), ("linear", "hinge"), ("rbf", "squared_hinge")]:
+        params = dict(C=10.0, kernel=kernel, loss=loss)
+        auto = AUCSVM(**params).fit(X, y)
+        assert auto.method_ == "dcd" and auto.solve_result_.status == "optimal" and len(auto.support_pairs_)
+        _same_model(auto, AUCSVM(**params, method="dcd").fit(X, y), X)
+        qp = AUCSVM(**params, method="full", solver="clarabel", solver_options=tight).fit(X, y)
+        gap = auto.objective_ + auto.dual_objective_  # a feasible dual point: objective_ - optimum <= gap
+        assert 0 <= gap <= 1e-5 * auto.objective_, (kernel, loss)
+        assert qp.objective_ * (1 - 1e-9) <= auto.objective_ <= qp.objective_ + gap * (1 + 1e-6) + 1e-12, (kernel, loss)
     monkeypatch.setattr(aucopt.svm._aucsvm, "AUCSVM_AUTO_MAX_PAIRS", 50)
-    big = AUCSVM(C=0.1, kernel="linear").fit(X, y)
-    assert big.method_ == "dcd"  # dual coordinate descent on X itself, as for every kernel
-    _same_model(big, AUCSVM(C=0.1, kernel="linear", method="dcd").fit(X, y), X)
-    assert big.objective_ == pytest.approx(small.objective_, rel=1e-7)  # Theorem 2: the same optimum
+    big = AUCSVM(C=0.1, kernel="linear", loss="squared_hinge").fit(X, y)
+    assert big.method_ == "newton"
+    exact = AUCSVM(C=0.1, kernel="linear", loss="squared_hinge", method="dcd", tol=1e-10).fit(X, y)
+    assert big.objective_ == pytest.approx(exact.objective_, rel=1e-9)
+    assert AUCSVM(C=0.1, kernel="linear").fit(X, y).method_ == "dcd"  # the hinge: at every size
     Xs, ys = _survival()
     assert SurvivalAUCSVM(C=0.1, kernel="linear").fit(Xs, ys).method_ == "dcd"
-    assert SurvivalAUCSVM(C=0.1).fit(Xs, ys).method_ == "dcd"  # rbf above the threshold: dual coordinate descent
+    assert SurvivalAUCSVM(C=0.1).fit(Xs, ys).method_ == "dcd"
 
 
 def test_aucsvm_auto_states_its_choice_under_verbose(cancer, capsys):

@@ -294,7 +294,9 @@ def test_the_default_solver_is_auto_and_method_auto_then_takes_the_fast_routes(m
         model = AUCSVM(C=0.01, kernel="linear").fit(X, y)
     assert model.method_ == "dcd"
     small = AUCSVM(C=0.01).fit(X[:40], y[:40])
-    assert small.method_ == "full" and small.solve_result_.solver == "osqp"  # "auto": OSQP for the QP
+    assert small.method_ == "dcd" and small.solve_result_.solver == "dcd"  # at every size
+    qp = AUCSVM(C=0.01, method="full").fit(X[:40], y[:40])
+    assert qp.solve_result_.solver == "osqp"  # "auto": OSQP for the QP
 
 
 @pytest.mark.parametrize("solver", ["osqp", "highs", "clarabel"])

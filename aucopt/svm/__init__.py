@@ -4,8 +4,9 @@
   hinge / squared-hinge pairwise duals as lifted QPs (``method="full"``), the linear liblinear
   route (``method="liblinear"``, Fan et al. 2008), dual coordinate descent over the pairs
   (``method="dcd"``, Hsieh et al. 2008) and the k-means pair reduction (``method="kmeans"``); the
-  default ``method="auto"`` solves the QP up to :data:`AUCSVM_AUTO_MAX_PAIRS` pairs and, above,
-  takes liblinear for a linear kernel and dual coordinate descent for the others;
+  default ``method="auto"`` takes dual coordinate descent, except for a linear kernel with the
+  squared hinge: the QP up to :data:`AUCSVM_AUTO_MAX_PAIRS` pairs, truncated Newton on the primal
+  (``method="newton"``) above;
 * :class:`RankSVM` / :class:`SurvivalRankSVM` — linear RankSVM by truncated Newton on the
   sorted-pair core (Chapelle & Keerthi 2010);
 * :class:`RankRC` / :class:`SurvivalRankRC` — kernel RankSVM with a rare-class basis

@@ -45,6 +45,7 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import SolveResult, Status, check_solver, solve
 from ._aucsvm_dcd import _dcd_data, _DCDRun, _newton_start, _unit_scale
+from ._aucsvm_objective import _certified, _largest_pair_weight, _primal_objective
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
 
@@ -59,11 +60,14 @@ AUCSVM_METHOD_OPTIONS: dict[str, dict[str, list[Any]]] = {
 }
 _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 
-#: ``method="auto"``: the pairwise dual QP up to this many pairs; above, dual coordinate descent
-#: (the same dual). Measured on 2 cores (10 features, OSQP): with a linear kernel 40,000 pairs take
-#: 4 s as a QP, 100,000 pairs over 6 minutes; with an RBF kernel (C from 1e-3 to 10) 20,000 pairs
-#: take 0.9-4.1 s on OSQP and 0.03-0.05 s by dual coordinate descent, 50,000 pairs 2.8-23 s and
-#: 0.04-0.5 s. Below the threshold the QP takes a second or two and is the more accurate at large C.
+#: ``method="auto"`` with ``kernel="linear"`` and ``loss="squared_hinge"``: the pairwise dual QP up to
+#: this many pairs (0.02 to 0.07 s on OSQP for 60 to 140 points; it lists the support pairs), truncated
+#: Newton on the primal above (benchmarks/aucsvm_squared_hinge_routes.py: 250,000 pairs in 9 ms). That
+#: dual (rank d plus a ridge 1/(2C)) is too ill-conditioned for dual coordinate descent: Harrell's pairs
+#: of 140 survival points took it 1.2 s at C = 10 and 8.5 s at C = 100. Every other case takes dual
+#: coordinate descent at every size: on 60 to 280 points (1,700 to 19,600 pairs) 0.01 to 0.3 s where
+#: the QP on OSQP took 0.03 to 31 s (a linear kernel's hinge QP is the slow one, and OSQP often stopped
+#: unconverged there), both within about 1e-6 of the optimum (relative).
 #: With a linear kernel dual coordinate descent is also the better route than liblinear on the pair
 #: differences, the one taken before (benchmarks/aucsvm_linear_routes.py: WDBC, digits and
 #: make_classification, 2 to 64 features, 22,500 to 2.2 million pairs, C from 0.01 to 10): faster on
@@ -71,6 +75,12 @@ _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 #: on 8; at 3,000 points (2.2 million pairs) 33 s against 286 s, and liblinear's pair differences
 #: exceed the default max_bytes there.
 AUCSVM_AUTO_MAX_PAIRS = 20_000
+
+#: ``method="auto"`` takes the QP instead of dual coordinate descent up to ``AUCSVM_AUTO_MAX_PAIRS``
+#: pairs when C times the largest pair weight exceeds this: coordinate steps of O(1) cannot cross a
+#: box that wide, and sums over pair duals that large lose every digit (sample weights of 1e100
+#: overflowed them)
+DCD_MAX_BOX = 1e12
 
 #: the QP backend of ``solver="auto"``
 AUCSVM_DEFAULT_SOLVER = "osqp"
@@ -185,17 +195,20 @@ class _AUCSVMModel(KernelPairRanker):
     def select_method(self, pairs: PairSet, X: Any = None) -> tuple[str, str]:
         """The route ``fit`` takes on these pairs, and why.
 
-        ``method="auto"`` chooses the pairwise dual QP (``"full"``) up to
-        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs. Above, ``kernel="linear"`` with
-        ``loss="squared_hinge"`` takes truncated Newton on the primal (``"newton"``: the same
-        optimum, the pairs never listed, O(n) memory besides X); every other case dual coordinate
-        descent (``"dcd"``, the same dual), in a fraction of the QP's time. With
-        ``kernel="linear"`` that works on X itself (densified when sparse); when it exceeds
-        ``max_bytes`` and liblinear on the pair differences (the same optimum, Brefeld & Scheffer
-        2005, Theorem 2; sparse rows kept sparse) fits, liblinear is taken. A ``solver`` given
-        explicitly (not ``"auto"``) names the QP backend, so ``method="auto"`` then keeps the QP
-        above 20,000 pairs as well, unless the QP exceeds ``max_bytes``: the reason then says
-        that the solver is not used (and ``fit`` warns). An explicit ``method`` is returned as it is.
+        ``method="auto"`` takes dual coordinate descent (``"dcd"``): the pairwise dual of the QP,
+        solved in a fraction of the QP's time at every size (on 60 to 280 points, 1,700 to 19,600
+        pairs, 0.01 to 0.3 s where OSQP took 0.03 to 31 s), to within about 1e-6 of its optimum
+        (relative, at the default ``tol``) as OSQP. With ``kernel="linear"`` that works on X itself
+        (densified when sparse); when it exceeds ``max_bytes`` and liblinear on the pair
+        differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows kept sparse)
+        fits, liblinear is taken. The exception is ``kernel="linear"`` with
+        ``loss="squared_hinge"``, whose dual (rank d plus a small ridge) is too ill-conditioned for
+        coordinate descent: up to ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs the QP (``"full"``, a
+        tenth of a second there), above it truncated Newton on the primal (``"newton"``: the same
+        optimum, the pairs never listed, O(n) memory besides X). A ``solver`` given explicitly (not
+        ``"auto"``) names the QP backend, so ``method="auto"`` then takes the QP (``"full"``) on it,
+        unless the QP exceeds ``max_bytes``: the reason then says that the solver is not used (and
+        ``fit`` warns). An explicit ``method`` is returned as it is.
 
         Parameters
         ----------
@@ -203,8 +216,8 @@ class _AUCSVMModel(KernelPairRanker):
             The training pairs (their number and points).
         X : {array-like, sparse matrix} of shape (n_samples, n_features), default=None
             The training data, for the memory estimates of the routes (the QP when an explicit
-            ``solver`` asks for it above 20,000 pairs; dual coordinate descent against liblinear
-            for ``kernel="linear"``); None assumes that they fit (``fit`` checks the route taken).
+            ``solver`` asks for it; dual coordinate descent against liblinear for
+            ``kernel="linear"``); None assumes that they fit (``fit`` checks the route taken).
 
         Returns
         -------
@@ -219,24 +232,32 @@ class _AUCSVMModel(KernelPairRanker):
         >>> pairs = PairSet.bipartite([1] * 300 + [0] * 300)
         >>> AUCSVM(kernel="rbf").select_method(pairs)[0], AUCSVM(kernel="linear").select_method(pairs)[0]
         ('dcd', 'dcd')
-        >>> small = PairSet.bipartite([1] * 100 + [0] * 100)
-        >>> AUCSVM(kernel="rbf").select_method(small)
-        ('full', "method='auto': the pairwise dual QP (10,000 pairs <= 20,000).")
+        >>> print(AUCSVM(kernel="rbf").select_method(PairSet.bipartite([1] * 100 + [0] * 100))[1])
+        method='auto': dual coordinate descent on the 10,000 pairs (the same dual as the QP;
+        method='full' forces the QP).
+        >>> AUCSVM(kernel="linear", loss="squared_hinge").select_method(pairs)[0]
+        'newton'
 
         A solver given explicitly keeps the QP, which it solves:
 
         >>> print(AUCSVM(kernel="rbf", solver="osqp").select_method(pairs)[1])
-        method='auto': the pairwise dual QP on solver='osqp' as given (90,000 pairs > 20,000; with
+        method='auto': the pairwise dual QP on solver='osqp' as given (90,000 pairs; with
         solver='auto', dual coordinate descent reaches the same optimum, usually in a fraction of
         the time).
         """
         P = pairs.n_pairs
         if self.method != "auto":
             return self.method, f"method={self.method!r} ({P:,} pairs)."
-        if P <= AUCSVM_AUTO_MAX_PAIRS:
-            return "full", f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,})."
         fast, what, dcd_over = "dcd", "dual coordinate descent", None
+        box = float(self.C) * _largest_pair_weight(pairs) if P <= AUCSVM_AUTO_MAX_PAIRS else 0.0
+        if box > DCD_MAX_BOX and self.solver == "auto":
+            return "full", (f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,}; C times "
+                            f"the largest pair weight is {box:.3g}, a box too wide for dual coordinate descent).")
         if self.kernel == "linear" and self.loss == "squared_hinge":
+            if P <= AUCSVM_AUTO_MAX_PAIRS and self.solver == "auto":
+                return "full", (f"method='auto': the pairwise dual QP ({P:,} pairs <= {AUCSVM_AUTO_MAX_PAIRS:,}; a "
+                                "linear kernel's squared-hinge dual is too ill-conditioned for dual coordinate "
+                                "descent; above, truncated Newton on the primal).")
             fast, what = "newton", "truncated Newton on the primal"
         elif self.kernel == "linear" and X is not None:
             dcd_over = self._over_budget(X, pairs, "dcd")
@@ -246,8 +267,8 @@ class _AUCSVMModel(KernelPairRanker):
             over = None if X is None else self._over_budget(X, pairs, "full")
             if over is None:
                 return "full", (f"method='auto': the pairwise dual QP on solver={self.solver!r} as given ({P:,} "
-                                f"pairs > {AUCSVM_AUTO_MAX_PAIRS:,}; with solver='auto', {what} reaches the same "
-                                "optimum, usually in a fraction of the time).")
+                                f"pairs; with solver='auto', {what} reaches the same optimum, usually in a "
+                                "fraction of the time).")
             return fast, (f"method='auto': {what} on the {P:,} pairs; solver={self.solver!r} is not used: the "
                           f"pairwise dual QP needs {format_bytes(over[0])}, over max_bytes={format_bytes(over[1])} "
                           "(raise max_bytes for the QP on that solver, or set solver='auto').")
@@ -256,13 +277,12 @@ class _AUCSVMModel(KernelPairRanker):
                               f"(> {AUCSVM_AUTO_MAX_PAIRS:,}; linear kernel and squared hinge: the dual QP's optimum, "
                               "the pairs never listed; method='full' forces the QP).")
         if fast == "dcd":
-            return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (> {AUCSVM_AUTO_MAX_PAIRS:,}; "
-                           "the same dual as the QP; method='full' forces the QP).")
+            return "dcd", (f"method='auto': dual coordinate descent on the {P:,} pairs (the same dual as the QP; "
+                           "method='full' forces the QP).")
         assert dcd_over is not None  # liblinear only when dual coordinate descent is over max_bytes
-        return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (> {AUCSVM_AUTO_MAX_PAIRS:,} "
-                             f"pairs; the same optimum as the dual QP; dual coordinate descent needs "
-                             f"{format_bytes(dcd_over[0])}, over max_bytes={format_bytes(dcd_over[1])}; "
-                             "method='full' forces the QP).")
+        return "liblinear", (f"method='auto': liblinear on the {P:,} pair differences (the same optimum as the "
+                             f"dual QP; dual coordinate descent needs {format_bytes(dcd_over[0])}, over "
+                             f"max_bytes={format_bytes(dcd_over[1])}; method='full' forces the QP).")
 
     def predicted_seconds(self, method: str, pairs: PairSet) -> float:
         """The seconds the runtime model predicts for one fit of ``method`` on these pairs.
@@ -321,7 +341,7 @@ class _AUCSVMModel(KernelPairRanker):
             return self._solve_newton(X, pairs, C)
         if method == "dcd":
             return self._solve_dcd(X, pairs, kernel, C, power)
-        return self._solve_qp(*self._qp_data(X, pairs, kernel, method), C, power)
+        return self._solve_qp(*self._qp_data(X, pairs, kernel, method), C, power, exact=method == "full")
 
     def _solve_liblinear(self, X: Any, pairs: PairSet, C: float, power: int) -> Solution:
         """``method="liblinear"``: the linear primal on the symmetrized pair differences (Theorem 2)."""
@@ -424,8 +444,9 @@ class _AUCSVMModel(KernelPairRanker):
         basis = None if kernel.precomputed else X
         return basis, kernel_factor(kernel(dense(X) if kernel.precomputed else X)), pairs
 
-    def _solve_qp(self, basis: Any, factor: Any, pairs: PairSet, C: float, power: int) -> Solution:
-        """``method="full"`` or ``"kmeans"``: the lifted pairwise dual QP on ``solver``."""
+    def _solve_qp(self, basis: Any, factor: Any, pairs: PairSet, C: float, power: int, *, exact: bool) -> Solution:
+        """``method="full"`` (``exact``: the solution is certified, see :func:`_certified`) or
+        ``"kmeans"``: the lifted pairwise dual QP on ``solver``."""
         # Solve the dual on the unit-scale kernel K/s with C·s (the same model: scores are equal and
         # the coefficients scale by 1/s): solvers' absolute tolerances then fit the data's scale.
         scale = _kernel_scale(factor)
@@ -446,6 +467,8 @@ class _AUCSVMModel(KernelPairRanker):
         self.problem_size_ = {"variables": problem.n_vars, "rows": problem.n_rows, "nonzeros": problem.nnz}
         u = np.asarray(factor.T @ coef).ravel()  # Lᵀ coef: w in the factor's coordinates
         f = np.asarray(factor @ u).ravel()  # training scores K coef
+        if exact:
+            return _certified(basis, coef, result, f, float(u @ u), self.dual_objective_, pairs, C, power)
         return Solution(basis, coef, result, _primal_objective(f, float(u @ u), pairs, C, power))
 
     def _solve_dcd(self, X: Any, pairs: PairSet, kernel: Kernel, C: float, power: int) -> Solution:
@@ -488,20 +511,13 @@ class _AUCSVMModel(KernelPairRanker):
         self._dcd_dual = alpha
         self.__dict__.pop("problem_size_", None)  # a QP's size from an earlier fit
         # ‖w‖² = coefᵀ K coef = cᵀ (K/s) c / s
-        return Solution(basis, coef, result, _primal_objective(f, float(c @ f) / scale, pairs, C, power))
+        return _certified(basis, coef, result, f, float(c @ f) / scale, self.dual_objective_, pairs, C, power)
 
 
 def _kernel_scale(factor: Any) -> float:
     """The scale s of the dual solved on K/s for K = L Lᵀ: :func:`_unit_scale` of the squared row norms of L."""
     sq = factor.multiply(factor).sum(axis=1) if sp.issparse(factor) else np.einsum("ij,ij->i", factor, factor)
     return _unit_scale(np.asarray(sq).ravel())
-
-
-def _primal_objective(f: np.ndarray, w_sq_norm: float, pairs: PairSet, C: float, power: int) -> float:
-    """½‖w‖² + (C/r) Σ w_ij ξ_ij^r with ξ_ij = max(0, 1 − (f_i − f_j)), r = 1 or 2, from the
-    sorted-pair core (the pairs are not listed)."""
-    loss, _ = pair_loss(pairs, f, "hinge" if power == 1 else "squared_hinge")
-    return 0.5 * w_sq_norm + C / power * loss
 
 
 #: docstring parts shared by AUCSVM and SurvivalAUCSVM (see :func:`aucopt._docstrings.fill_doc`)
@@ -520,10 +536,10 @@ _DOC = dict(
         coef0 : float, default=1.0
             Independent term of the ``"poly"`` kernel.
         method : {"auto", "full", "liblinear", "newton", "dcd", "kmeans"}, default="auto"
-            The algorithm route. ``"auto"``: ``"full"`` up to 20,000 pairs
-            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``); above, ``"newton"`` for ``kernel="linear"``
-            with ``loss="squared_hinge"``, else ``"dcd"`` (the QP's optimum; for
-            ``kernel="linear"``, ``"liblinear"`` when only it fits ``max_bytes``), unless ``solver``
+            The algorithm route. ``"auto"``: ``"dcd"`` (the QP's optimum, in a fraction of its
+            time; for ``kernel="linear"``, ``"liblinear"`` when only it fits ``max_bytes``), except
+            for ``kernel="linear"`` with ``loss="squared_hinge"``: ``"full"`` up to 20,000 pairs
+            (``aucopt.svm.AUCSVM_AUTO_MAX_PAIRS``), ``"newton"`` above; ``"full"`` when ``solver``
             names a QP backend explicitly; stated when ``verbose`` is set and kept in ``method_``
             (see :meth:`select_method`), and announced by a
             :class:`~aucopt.exceptions.SlowFitWarning` when ``"dcd"`` is predicted to take over a
@@ -568,9 +584,9 @@ _DOC = dict(
             ``"clarabel"`` or ``"cvxpy:<NAME>"`` (see :func:`aucopt.available_solvers`); ``"auto"``:
             OSQP, and ``method="auto"`` may take a route without a QP. Not used by
             ``method="liblinear"``, ``"newton"`` or ``"dcd"``. A solver named explicitly is honoured by
-            ``method="auto"``: it keeps the QP above 20,000 pairs too, unless the QP exceeds
-            ``max_bytes``, in which case ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning`
-            saying that the solver is not used (see :meth:`select_method`).
+            ``method="auto"``: it takes the QP, unless the QP exceeds ``max_bytes``, in which case
+            ``fit`` issues a :class:`~aucopt.exceptions.SolverWarning` saying that the solver is
+            not used (see :meth:`select_method`).
         solver_options : dict, default=None
             Raw options passed unchanged to the QP backend (OSQP settings such as
             ``{"polishing": False}``, HiGHS option names such as ``{"presolve": "off"}``, cvxpy

@@ -804,11 +804,11 @@ LOGGED_FITS = [
     ("LPRanker", {"gamma": 1.0, "solver": "clarabel"}, "Clarabel"),
     ("SurvivalLPRanker", {"gamma": 1.0}, "Model status"),
     ("SurvivalLPRanker", {"gamma": 1.0, "method": "chunking", "method_options": {"n_chunks": 2}}, "Model status"),
-    ("AUCSVM", {"C": 0.1}, "OSQP v"),
+    ("AUCSVM", {"C": 0.1, "method": "full"}, "OSQP v"),
     ("AUCSVM", {"C": 0.1, "kernel": "linear", "method": "kmeans", "method_options": {"n_clusters": 5}}, "OSQP v"),
     ("AUCSVM", {"C": 0.1, "solver": "highs"}, "Model status"),
     ("AUCSVM", {"C": 0.1, "kernel": "linear", "method": "liblinear"}, "iter"),
-    ("SurvivalAUCSVM", {"C": 0.1}, "OSQP v"),
+    ("SurvivalAUCSVM", {"C": 0.1, "method": "full"}, "OSQP v"),
 ]
 
 

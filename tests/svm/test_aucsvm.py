@@ -41,6 +41,7 @@ from aucopt import (
     survival_target,
 )
 from aucopt.kernels import kernel_factor
+from aucopt.svm import AUCSVM_AUTO_MAX_PAIRS
 from aucopt.svm._pairwise_linear import kmeans_difference_centers
 
 cp = pytest.importorskip("cvxpy")
@@ -710,11 +711,14 @@ def test_liblinear_takes_tol_and_max_iter(cancer40):
 
 
 def test_memory_budget_names_the_scalable_path(cancer40):
-    """The 40 x 40 kernel factor and its QP, or 40 x 30 pair differences of 30 features: far more
-    than 10 kB; the message names a path that fits instead of the refused one."""
+    """The 40 x 40 kernel matrix and its pair duals, the 40 x 40 kernel factor and its QP, or 40 x 30
+    pair differences of 30 features: far more than 10 kB; the message names a path that fits instead
+    of the refused one (a kernel ranker with a small basis for a non-linear kernel)."""
     X, y = cancer40
-    with pytest.raises(ProblemTooLargeError, match=r"40 x 40 kernel factor and the dual QP.*use RankRC"):
+    with pytest.raises(ProblemTooLargeError, match=r"Dual coordinate descent over .* pairs of 40 points.*use RankRC"):
         AUCSVM(max_bytes=10_000).fit(X, y)
+    with pytest.raises(ProblemTooLargeError, match=r"40 x 40 kernel factor and the dual QP.*use RankRC"):
+        AUCSVM(method="full", max_bytes=10_000).fit(X, y)
     with pytest.raises(ProblemTooLargeError, match=r"liblinear route over .* would need about .*: use ") as info:
         AUCSVM(kernel="linear", method="liblinear", max_bytes=10_000).fit(X, y)
     assert "liblinear" not in str(info.value).split(": use ")[1]
@@ -838,7 +842,8 @@ def test_auto_takes_newton_for_the_linear_squared_hinge_above_the_qp_threshold()
     assert AUCSVM(kernel="rbf", loss="squared_hinge").select_method(pairs)[0] == "dcd"
     assert AUCSVM(**params, solver="osqp").select_method(pairs, X)[0] == "full"
     small = PairSet.bipartite(y[:100])
-    assert AUCSVM(**params).select_method(small)[0] == "full"
+    assert small.n_pairs <= AUCSVM_AUTO_MAX_PAIRS
+    assert AUCSVM(**params).select_method(small)[0] == "full"  # below the threshold: it lists the support pairs
 
 
 def test_newton_stopped_short_of_tol_says_so(cancer60, monkeypatch):

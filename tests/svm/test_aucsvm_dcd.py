@@ -7,6 +7,8 @@ returned α from the training scores.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
@@ -283,13 +285,9 @@ def test_dcd_zero_weight_rows_keep_row_indices():
     np.testing.assert_allclose(dcd.support_vectors_, X[dcd.support_])
 
 
-def test_auto_picks_dcd_above_the_threshold(monkeypatch):
-    import aucopt.svm._aucsvm as module
-
+def test_auto_picks_dcd_at_every_size():
     X, y = _binary(n=40, seed=14)
     Xs, ys = _survival(n=40)
-    assert AUCSVM(C=0.05).fit(X, y).method_ == "full"
-    monkeypatch.setattr(module, "AUCSVM_AUTO_MAX_PAIRS", 100)
     auto = AUCSVM(C=0.05).fit(X, y)
     assert auto.method_ == "dcd" and auto.solve_result_.solver == "dcd"
     assert auto.objective_ == pytest.approx(AUCSVM(C=0.05, method="dcd").fit(X, y).objective_, rel=1e-12)
@@ -649,3 +647,53 @@ def test_the_step_is_priced_as_it_is_solved():
 
     assert woodbury(1000, 20) and not woodbury(30, 20) and not woodbury(1000, None)
     assert polish_work(1000, None) > 100 * polish_work(1000, 20)
+
+
+# ============================================================================ the certificate of the exact routes
+@pytest.mark.parametrize("method", ["dcd", "full"])
+def test_a_large_c_on_separable_data_is_certified_at_the_hard_margin_optimum(method):
+    """Separable data at C = 1e6: each route stops a rounding error short of the support pairs'
+    margins, which C multiplies (the objective was 6 % above the optimum, reported optimal). The
+    best multiple t·w of the solution closes them: the objective is the hard-margin optimum, which
+    Clarabel's QP at C = 10 reaches with every pair dual below C, within the certified gap."""
+    from aucopt.svm._aucsvm_objective import AUCSVM_GAP_TOL
+
+    X, y = _binary(n=60, seed=3)
+    X = X + 3.0 * y[:, None]  # the classes far apart
+    hard = AUCSVM(C=10.0, method="full", solver="clarabel", solver_options=TIGHT_CLARABEL).fit(X, y)
+    assert hard.pair_dual_coef_.max() < 10.0 * (1 - 1e-6)  # no pair at its bound: the hard margin
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SolverWarning)
+        big = AUCSVM(C=1e6, method=method).fit(X, y)
+    gap = (big.objective_ + big.dual_objective_) / big.objective_
+    assert big.solve_result_.status == "optimal" and 0 <= gap <= AUCSVM_GAP_TOL
+    assert big.objective_ == pytest.approx(hard.objective_, rel=AUCSVM_GAP_TOL)
+    assert -big.dual_objective_ <= hard.objective_ * (1 + 1e-9)  # a lower bound of the optimum
+    # the returned model's margins, listed: C Σ ξ_ij is within the gap; and its scores are within the
+    # certified bound of the optimum's: |f_i - f*_i| <= ‖w - w*‖ sqrt(K_ii) <= sqrt(2 (objective_ - LB)), K_ii = 1
+    f = big.decision_function(X)
+    i, j, w = PairSet.bipartite(y).to_arrays(None)
+    assert 1e6 * np.sum(w * np.maximum(0.0, 1.0 - (f[i] - f[j]))) <= AUCSVM_GAP_TOL * big.objective_
+    bound = np.sqrt(2 * (big.objective_ + big.dual_objective_))
+    assert np.max(np.abs(f - hard.decision_function(X))) <= bound + 1e-6
+
+
+def test_a_gap_left_open_is_reported_inaccurate_with_a_warning():
+    """Sample weights of 1e10 (pair weights 1e20) on non-separable survival data: OSQP stops on its
+    residuals with an objective far above its dual bound; the fit says so instead of optimal."""
+    Xs, ys = _survival(n=40)
+    with pytest.warns(SolverWarning, match=r"relative duality gap is .* > 0\.0001"):
+        fit = SurvivalAUCSVM(method="full").fit(Xs, ys, sample_weight=1e10)
+    assert fit.solve_result_.status == "optimal_inaccurate"
+    assert -fit.dual_objective_ <= fit.objective_
+    assert (fit.objective_ + fit.dual_objective_) / fit.objective_ > 1e-4
+
+
+def test_auto_takes_the_qp_when_c_times_the_pair_weights_is_extreme():
+    X, y = _binary(n=40, seed=5)
+    pairs = PairSet.bipartite(y, point_weights=np.full(40, 1e7))  # pair weights 1e14
+    method, reason = AUCSVM().select_method(pairs)
+    assert method == "full" and "a box too wide for dual coordinate descent" in reason
+    assert AUCSVM().select_method(PairSet.bipartite(y, point_weights=np.full(40, 1e5)))[0] == "dcd"
+    fit = AUCSVM().fit(X, y, sample_weight=1e100)
+    assert fit.method_ == "full" and np.isfinite(fit.objective_)
