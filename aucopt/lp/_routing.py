@@ -198,7 +198,8 @@ class RouteChoice:
         if method == "full":
             return _runtime.full_lp_seconds(m, P, pairs.target)
         if method == "smoothing":
-            seconds = _runtime.smoothing_seconds(m, SMOOTHING_TOL if self.tol is None else float(self.tol))
+            seconds = _runtime.smoothing_seconds(m, SMOOTHING_TOL if self.tol is None else float(self.tol),
+                                                 pairs.target)
             return seconds if self._stores_kernel(m) else 4.0 * seconds  # kernel blocks at every step
         return float("nan")
 
