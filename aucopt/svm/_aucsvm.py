@@ -61,13 +61,14 @@ AUCSVM_METHOD_OPTIONS: dict[str, dict[str, list[Any]]] = {
 _LOSS_POWER = {"hinge": 1, "squared_hinge": 2}
 
 #: ``method="auto"`` with ``kernel="linear"`` and ``loss="squared_hinge"``: the pairwise dual QP up to
-#: this many pairs (0.02 to 0.07 s on OSQP for 60 to 140 points; it lists the support pairs), truncated
+#: this many pairs (0.02 to 0.45 s on OSQP for 60 to 280 points; it lists the support pairs), truncated
 #: Newton on the primal above (benchmarks/aucsvm_squared_hinge_routes.py: 250,000 pairs in 9 ms). That
-#: dual (rank d plus a ridge 1/(2C)) is too ill-conditioned for dual coordinate descent: Harrell's pairs
-#: of 140 survival points took it 1.2 s at C = 10 and 8.5 s at C = 100. Every other case takes dual
-#: coordinate descent at every size: on 60 to 280 points (1,700 to 19,600 pairs) 0.01 to 0.3 s where
-#: the QP on OSQP took 0.03 to 31 s (a linear kernel's hinge QP is the slow one, and OSQP often stopped
-#: unconverged there), both within about 1e-6 of the optimum (relative).
+#: dual (rank d plus a ridge 1/(2C)) is too ill-conditioned for dual coordinate descent: 280 points took
+#: it 33 s (bipartite pairs) and 75 s (survival pairs) at C = 100. Every other case takes dual
+#: coordinate descent at every size (benchmarks/aucsvm_small_routes.py: 60 to 280 points, 900 to 23,000
+#: pairs, C from 0.1 to 100): 0.01 to 2.4 s where the QP on OSQP took 0.04 to 14 s with an RBF kernel,
+#: and 0.02 to 0.13 s where it took 0.2 to 155 s with a linear kernel and the hinge (unconverged on 11
+#: of those 24 fits); within 7e-6 and 1.2e-5 of the optimum respectively (relative, bounded by the dual).
 #: With a linear kernel dual coordinate descent is also the better route than liblinear on the pair
 #: differences, the one taken before (benchmarks/aucsvm_linear_routes.py: WDBC, digits and
 #: make_classification, 2 to 64 features, 22,500 to 2.2 million pairs, C from 0.01 to 10): faster on
@@ -196,9 +197,9 @@ class _AUCSVMModel(KernelPairRanker):
         """The route ``fit`` takes on these pairs, and why.
 
         ``method="auto"`` takes dual coordinate descent (``"dcd"``): the pairwise dual of the QP,
-        solved in a fraction of the QP's time at every size (on 60 to 280 points, 1,700 to 19,600
-        pairs, 0.01 to 0.3 s where OSQP took 0.03 to 31 s), to within about 1e-6 of its optimum
-        (relative, at the default ``tol``) as OSQP. With ``kernel="linear"`` that works on X itself
+        solved in a fraction of the QP's time at every size (on 60 to 280 points, 900 to 23,000
+        pairs: 0.01 to 2.4 s where OSQP took 0.04 to 155 s), as close to its optimum as OSQP
+        (within about 1e-5, relative, at the default ``tol``). With ``kernel="linear"`` that works on X itself
         (densified when sparse); when it exceeds ``max_bytes`` and liblinear on the pair
         differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows kept sparse)
         fits, liblinear is taken. The exception is ``kernel="linear"`` with
