@@ -199,17 +199,18 @@ class _AUCSVMModel(KernelPairRanker):
         ``method="auto"`` takes dual coordinate descent (``"dcd"``): the pairwise dual of the QP,
         solved in a fraction of the QP's time at every size (on 60 to 280 points, 900 to 23,000
         pairs: 0.01 to 2.4 s where OSQP took 0.04 to 155 s), as close to its optimum as OSQP
-        (within about 1e-5, relative, at the default ``tol``). With ``kernel="linear"`` that works on X itself
-        (densified when sparse); when it exceeds ``max_bytes`` and liblinear on the pair
-        differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows kept sparse)
-        fits, liblinear is taken. The exception is ``kernel="linear"`` with
-        ``loss="squared_hinge"``, whose dual (rank d plus a small ridge) is too ill-conditioned for
-        coordinate descent: up to ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs the QP (``"full"``, a
-        tenth of a second there), above it truncated Newton on the primal (``"newton"``: the same
-        optimum, the pairs never listed, O(n) memory besides X). A ``solver`` given explicitly (not
-        ``"auto"``) names the QP backend, so ``method="auto"`` then takes the QP (``"full"``) on it,
-        unless the QP exceeds ``max_bytes``: the reason then says that the solver is not used (and
-        ``fit`` warns). An explicit ``method`` is returned as it is.
+        (within about 1e-5, relative, at the default ``tol``). With ``kernel="linear"`` that works
+        on X itself (densified when sparse); when it exceeds ``max_bytes`` and liblinear on the
+        pair differences (the same optimum, Brefeld & Scheffer 2005, Theorem 2; sparse rows kept
+        sparse) fits, liblinear is taken. Two exceptions take the QP (``"full"``) up to
+        ``AUCSVM_AUTO_MAX_PAIRS`` (20,000) pairs: ``kernel="linear"`` with
+        ``loss="squared_hinge"``, whose dual (rank d plus a small ridge) is too ill-conditioned
+        for coordinate descent (above, truncated Newton on the primal, ``"newton"``: the same
+        optimum, the pairs never listed, O(n) memory besides X), and C times the largest pair
+        weight above ``DCD_MAX_BOX`` (1e12), a box too wide for coordinate steps. A ``solver``
+        given explicitly (not ``"auto"``) names the QP backend, so ``method="auto"`` then takes
+        the QP on it, unless the QP exceeds ``max_bytes``: the reason then says that the solver
+        is not used (and ``fit`` warns). An explicit ``method`` is returned as it is.
 
         Parameters
         ----------

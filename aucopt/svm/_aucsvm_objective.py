@@ -22,6 +22,7 @@ from ..solvers import SolveResult, Status
 #: gap (objective_ + dual_objective_) / objective_ is at most this; above, ``optimal_inaccurate``
 AUCSVM_GAP_TOL = 1e-4
 
+
 def _certified(basis: Any, coef: np.ndarray, result: SolveResult, f: np.ndarray, w_sq_norm: float, dual: float,
                pairs: PairSet, C: float, power: int) -> Solution:
     """The solution of an exact route (``"full"``, ``"dcd"``) with its primal objective, reported
@@ -43,8 +44,8 @@ def _certified(basis: Any, coef: np.ndarray, result: SolveResult, f: np.ndarray,
     gap = _relative_gap(objective, dual)
     if gap > AUCSVM_GAP_TOL:
         message = (f"the relative duality gap is {gap:.3g} > {AUCSVM_GAP_TOL:g} (objective {objective:.6g}, dual "
-                   f"bound {-dual:.6g}): the solution may be far from the optimum; a smaller C (or smaller sample "
-                   "weights), or method='full' on solver='clarabel', usually solves it")
+                   f"bound {-dual:.6g}): the solution may be far from the optimum; a tighter tol, or a smaller C (or "
+                   "smaller sample weights), narrows it")
         result = dataclasses.replace(result, status=Status.OPTIMAL_INACCURATE, message=message)
         warn(f"{result.solver} converged on {result.problem_name!r} by its own criterion, but {message}.",
              SolverWarning)
@@ -73,7 +74,7 @@ def _best_multiple(f: np.ndarray, w_sq_norm: float, pairs: PairSet, C: float, po
     """argmin over t ≥ 0 of P(t) = ½ t² ‖w‖² + (C/r) Σ w_ij max(0, 1 − t (f_i − f_j))^r, and P there.
 
     P is convex; its derivative t ‖w‖² + (C/r) cᵀf (c = ∂L/∂f at t f, one pass of the pair core)
-    is non-decreasing, so bisection finds its sign change (80 halvings: t to rounding)."""
+    is non-decreasing, so bisection finds its sign change (60 halvings: t to rounding)."""
     loss = "hinge" if power == 1 else "squared_hinge"
 
     def slope(t: float) -> float:
@@ -82,7 +83,7 @@ def _best_multiple(f: np.ndarray, w_sq_norm: float, pairs: PairSet, C: float, po
     lo, hi = 0.0, 2.0
     while slope(hi) < 0 and hi < 1e12:
         lo, hi = hi, 2.0 * hi
-    for _ in range(80):
+    for _ in range(60):
         mid = 0.5 * (lo + hi)
         if slope(mid) < 0:
             lo = mid
