@@ -29,7 +29,8 @@ Parts (all by default, in this order):
   top 20 % of the 4,000 evaluation customers; then C chosen on a validation third of the training
   rows along a warm-started path, refitted on all of them.
 * ``calibrate`` — the runtime model of ``method="auto"`` (``aucopt._runtime``): the full LP and
-  smoothing on growing problems, measured against the model's predictions; among them the default
+  smoothing on growing problems, measured against the model's predictions; among them the defaults
+  ``LPRanker()`` on ``make_classification`` (20 features, 30 % positives) of 1,000 to 3,000 rows and
   ``SurvivalLPRanker()`` on synthetic proportional-hazards data of 500 to 2,000 subjects.
 
 Data: scikit-learn's WDBC and digits, scikit-survival's WHAS500 and GBSG2 (the ``survival``
@@ -198,6 +199,11 @@ def run_calibration(route: str, kind: str, m: str) -> dict:
     elif kind == "synthetic-survival":  # the default estimator on data of the size of the claim "seconds"
         X, y = synthetic_survival(m)
         model, pairs = SurvivalLPRanker(method=route, max_bytes=None), PairSet.survival(y)
+    elif kind == "classification":  # the default estimator on make_classification, 30 % positives
+        from sklearn.datasets import make_classification
+
+        X, y = make_classification(m, 20, weights=[0.7], flip_y=0.05, random_state=0)
+        model, pairs = LPRanker(method=route, max_bytes=None), PairSet.bipartite(y)
     else:
         from sklearn.preprocessing import minmax_scale
 
@@ -390,6 +396,7 @@ def part_calibrate(limit):
     print(f"{'route':>9} {'target':>18} {'points':>6} {'pairs':>9} | {'seconds':>8} {'predicted':>9} {'ratio':>6}")
     grid = [("full", "bipartite", (250, 350, 500, 700)), ("full", "survival", (200, 300, 400, 500)),
             ("smoothing", "bipartite", (500, 1000, 2000, 5000)), ("smoothing", "survival", (300, 500)),
+            ("smoothing", "classification", (1000, 2000, 3000)),
             ("smoothing", "synthetic-survival", (500, 1000, 1500, 2000))]
     for route, kind, sizes in grid:
         for m in sizes:

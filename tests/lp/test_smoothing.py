@@ -324,6 +324,14 @@ def test_survival_smoothing_is_predicted_with_its_own_constants(monkeypatch):
         ranker.fit(rng.normal(size=(1000, 3)), survival_target(event, time))
 
 
+def test_every_bipartite_fit_measured_over_a_minute_is_announced():
+    """make_classification (20 features, 30 % positives) by smoothing: 57 s at 2,000 rows, 193 s at
+    3,000 (benchmarks/lp_ranker_certified.py --parts calibrate): the model announces the second only."""
+    ranker = LPRanker()
+    seconds = {m: ranker.predicted_seconds("smoothing", PairSet.bipartite(np.arange(m) % 10 < 3)) for m in (2000, 3000)}
+    assert seconds[2000] < aucopt._runtime.SLOW_FIT_SECONDS < seconds[3000]
+
+
 def test_a_kernel_over_the_budget_is_evaluated_in_blocks_and_said_so(monkeypatch):
     X, y = make_classification(n_samples=120, random_state=0)
     pairs = PairSet.bipartite(y)
