@@ -325,7 +325,7 @@ def test_survival_smoothing_is_predicted_with_its_own_constants(monkeypatch):
 
 
 def test_every_bipartite_fit_measured_over_a_minute_is_announced():
-    """make_classification (20 features, 30 % positives) by smoothing: 57 s at 2,000 rows, 193 s at
+    """make_classification (20 features, 30 % positives) by smoothing: 57 s at 2,000 rows, 166 s at
     3,000 (benchmarks/lp_ranker_certified.py --parts calibrate): the model announces the second only."""
     ranker = LPRanker()
     seconds = {m: ranker.predicted_seconds("smoothing", PairSet.bipartite(np.arange(m) % 10 < 3)) for m in (2000, 3000)}
