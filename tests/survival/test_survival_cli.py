@@ -194,16 +194,18 @@ def test_cli_aucsvm_auto_on_many_pairs_takes_the_newton_path_and_says_why(tmp_pa
     assert "aucsvm:newton" in _table(capsys.readouterr().out)
 
 
-def test_cli_aucsvm_auto_on_few_pairs_solves_the_qp_and_says_so(tmp_path, capsys, cv_spy):
+def test_cli_aucsvm_auto_on_few_pairs_solves_the_dual_and_says_so(tmp_path, capsys, cv_spy):
     from aucopt import SurvivalAUCSVM
 
     path = _csv(tmp_path)
     assert main(["survival", "--data", path, "--time", "T", "--event", "E", "--model", "aucsvm", "lpr",
                  "--splits", "2", "--repeats", "1", "--km-png", ""]) == 0
     before = cv_spy["printed_before_cv"]
-    assert f"aucsvm: the pairwise dual QP ({_n_pairs(path):,} comparable pairs <= 200,000)" in before
+    assert (f"aucsvm: the pairwise dual by dual coordinate descent ({_n_pairs(path):,} comparable pairs <= 200,000; "
+            "--method full solves it as a QP)") in before
     assert f"lpr: method='auto': the full LP, one row per pair, exact ({_n_pairs(path):,} pairs; predicted" in before
-    assert isinstance(cv_spy["methods"]["aucsvm"][-1], SurvivalAUCSVM)
+    aucsvm = cv_spy["methods"]["aucsvm"][-1]
+    assert isinstance(aucsvm, SurvivalAUCSVM) and aucsvm.method == "dcd"
     assert cv_spy["methods"]["lpr"][-1].method == "auto"  # each fold chooses, by the same rule
 
 
