@@ -177,7 +177,8 @@ def build_model(name: str, args: argparse.Namespace, pairs: PairSet) -> Pipeline
         model = SurvivalLPRanker(C=args.C, gamma=args.gamma, method=args.method, pair_options=pair_options,
                                  support_threshold=1e-3 if route == "subgradient" else 1e-8)
     elif name == "aucsvm" and route in ("full", "dcd"):
-        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method=route, pair_options=pair_options)
+        model = SurvivalAUCSVM(C=args.svm_C, gamma=args.gamma, method="full" if route == "full" else "dcd",
+                               pair_options=pair_options)
     elif name in ("newton", "aucsvm"):
         model = SurvivalRankSVM(alpha=args.alpha, pair_options=pair_options)
     else:
