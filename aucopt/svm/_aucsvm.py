@@ -207,7 +207,7 @@ class _AUCSVMModel(KernelPairRanker):
         ``loss="squared_hinge"``, whose dual (rank d plus a small ridge) is too ill-conditioned
         for coordinate descent (above, truncated Newton on the primal, ``"newton"``: the same
         optimum, the pairs never listed, O(n) memory besides X), and C times the largest pair
-        weight above ``DCD_MAX_BOX`` (1e12), a box too wide for coordinate steps. A ``solver``
+        weight above 1e12, a box too wide for coordinate steps. A ``solver``
         given explicitly (not ``"auto"``) names the QP backend, so ``method="auto"`` then takes
         the QP on it, unless the QP exceeds ``max_bytes``: the reason then says that the solver
         is not used (and ``fit`` warns). An explicit ``method`` is returned as it is.
@@ -662,6 +662,11 @@ _DOC = dict(
         dual_objective_ : float
             The QP's objective (−objective_ at optimality; for ``method="newton"``, at the pair
             duals α_ij = C w_ij max(0, 1 − z_ij) of the solution). Not set by ``method="liblinear"``.
+            ``method="full"`` and ``"dcd"`` report ``solve_result_.status == "optimal"`` only when
+            the relative duality gap ``(objective_ + dual_objective_) / objective_`` is at most 1e-4
+            (taking, above it, the best multiple t·w of the solution, the same ranking, which
+            closes margins a rounding error short at a large C); a gap still above is reported as
+            ``"optimal_inaccurate"``, with a :class:`~aucopt.exceptions.SolverWarning`.
         solve_result_ : SolveResult
             The backend's result (status, iterations, times).
         n_iter_ : int
