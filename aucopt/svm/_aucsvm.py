@@ -45,7 +45,7 @@ from ..pairs import DEFAULT_MAX_BYTES, PairSet
 from ..pairs.core import pair_loss
 from ..solvers import SolveResult, Status, check_solver, solve
 from ._aucsvm_dcd import _dcd_data, _DCDRun, _newton_start, _unit_scale
-from ._aucsvm_objective import _certified, _largest_pair_weight, _primal_objective
+from ._aucsvm_objective import _certified, _largest_pair_weight, _primal_objective, _relative_gap
 
 __all__ = ["AUCSVM", "SurvivalAUCSVM"]
 
@@ -402,7 +402,7 @@ class _AUCSVMModel(KernelPairRanker):
         residual = w + (0.5 * C) * np.asarray(X.T @ grad, dtype=np.float64).ravel()  # w − Xᵀ Aᵀα
         objective = 0.5 * float(w @ w) + 0.5 * C * squared
         dual = 0.5 * float(residual @ residual) - objective
-        gap = (objective + dual) / objective if objective > 0 else 0.0
+        gap = _relative_gap(objective, dual)
         reached = f"relative duality gap {gap:.3g}, tol={tol:g}"
         if gap <= tol:
             status, message = Status.OPTIMAL, ""
