@@ -12,6 +12,7 @@ also come from partitions of a data set merged exactly (:class:`ClassStats`,
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import Iterable
 from numbers import Integral
@@ -63,6 +64,7 @@ _PROGRESS_BLOCK = 10_000
 
 
 # ============================================================================ estimator
+@functools.cache
 def _load_kernels():
     """The compiled updates (numba is imported with the first fit, not with aucopt)."""
     from . import _onepass_kernels
@@ -70,6 +72,7 @@ def _load_kernels():
     return _onepass_kernels
 
 
+@functools.cache
 def _load_full_kernels():
     """The compiled full-covariance streams (imported with the first fit, as :func:`_load_kernels`)."""
     from . import _onepass_full
@@ -342,10 +345,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _init_state(self, d):
         tau = self._check_model_params(d)
+        state = 2 * d * (d + _load_full_kernels().scatter_shape(d)[2]) if tau is None else 2 * d * tau
         check_memory(
-            8.0 * 2 * d * (d if tau is None else tau), self.max_bytes,
+            8.0 * state, self.max_bytes,
             f"The OnePassAUC state for {d:,} features "
-            + ("(two d x d covariances)" if tau is None else f"(two d x {tau} sketches)"),
+            + ("(two d x d covariances and their scatter matrices)" if tau is None else f"(two d x {tau} sketches)"),
             "use rank=τ (a rank-τ covariance sketch, O(τd) memory)" if tau is None else "use a lower rank",
         )
         self.rank_ = tau
@@ -368,7 +372,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _clear(self):
         for name in ("coef_", "classes_", "pos_label_", "class_cov_", "class_sketch_", "_rng",
-                     "class_sketch_sum_", "threshold_"):
+                     "class_sketch_sum_", "threshold_", "_class_scatter"):
             self.__dict__.pop(name, None)
 
     def _set_classes(self, classes):
@@ -388,7 +392,8 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         # the given pos_label; move them to their true slot.
         if self._labels and (self._labels[0] == pos) != self._first_slot_is_pos():
             for arr in (self.class_count_, self.class_mean_, self.__dict__.get("class_cov_"),
-                        self.__dict__.get("class_sketch_"), self.__dict__.get("class_sketch_sum_")):
+                        self.__dict__.get("class_sketch_"), self.__dict__.get("class_sketch_sum_"),
+                        self.__dict__.get("_class_scatter")):
                 if arr is not None:
                     arr[[0, 1]] = arr[[1, 0]]  # w is still 0: no step was taken yet
         self.classes_, self.pos_label_ = classes, pos
@@ -398,6 +403,11 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _slots(self, y):
         """Slot (0 = negative, 1 = positive) of every label of a chunk."""
+        if hasattr(self, "classes_"):  # the common case, every label one of classes_: two passes over y
+            neg_label = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
+            pos = y == self.pos_label_
+            if np.count_nonzero(pos) + np.count_nonzero(y == neg_label) == len(y):
+                return pos.astype(np.intp)
         present = unique_labels(y)  # two numeric labels: no sort
         if hasattr(self, "classes_"):
             unknown = present[~np.isin(present, self.classes_)]
@@ -517,6 +527,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         step = n if sparse or (X.flags.c_contiguous and X.flags.writeable) else _COPY_BLOCK
         status = _kernels.OK
         stream = self._stream_kernel(X, slots, weights)
+        full = _load_full_kernels()
+        # the dense full-covariance kernel keeps the classes' scatter matrices between calls: a
+        # stream cut into chunks then takes the same steps, to the last bit, as the stream whole
+        extra = (self._scatter(X.shape[1]),) if stream is full.stream_dense_full else ()
         try:
             for a in range(0, n, max(step, 1)):
                 b = min(a + step, n)
@@ -526,7 +540,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
                 else:
                     rows = (_writeable(X[a:b]),)
                 status = self._stream(stream, rows, X, a, slots[a:b], weights[a:b], R[a:b], alpha, eta,
-                                      auto, state, scalars, counters)
+                                      auto, state, scalars, counters, extra)
                 if status == _kernels.DIVERGED:
                     break
         finally:
@@ -549,13 +563,25 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         ratio = full.moment_ratio(self.class_count_, self.class_mean_, self.class_cov_, X, slots, weights)
         return full.stream_csr_full if ratio <= full.MAX_MOMENT_RATIO else _kernels.stream_csr
 
-    def _stream(self, stream, rows, X, offset, slots, weights, R, alpha, eta, auto, state, scalars, counters):
+    def _scatter(self, d):
+        """The classes' scatter matrices T_k S_k (rows padded), private state of the dense
+        full-covariance kernel; the kernel rebuilds a class's from ``class_cov_`` whenever
+        ``class_cov_`` is not its scatter over its count (set by another kernel, or by hand)."""
+        shape = _load_full_kernels().scatter_shape(d)
+        M = self.__dict__.get("_class_scatter")
+        if M is None or M.shape != shape:
+            M = self._class_scatter = np.zeros(shape)
+        return M
+
+    def _stream(self, stream, rows, X, offset, slots, weights, R, alpha, eta, auto, state, scalars, counters,
+                extra=()):
         """One kernel run over a block; an example weighing more than 32 steps stops it, takes its
         steps in closed form, and the run resumes at the next example."""
         _kernels = _load_kernels()
         start = 0
         while True:
-            status = stream(*rows, slots, weights, R, alpha, eta, auto, *state, scalars, counters, start)
+            status = stream(*rows, slots, weights, R, alpha, eta, auto, *state, scalars, counters, start,
+                            *extra)
             if status != _kernels.CLOSED_FORM:
                 return status
             i = int(counters[1])
@@ -575,9 +601,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self._clear()
         first = not hasattr(self, "coef_")
         sample_weight = sample_weight_for(X, sample_weight)  # refused before any state is set
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
+        if first or not self._validated_already(X):
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
         check_feature_scale(X)  # the step size and the averaged iterate need x**2
-        y = column_or_1d(y, warn=True)
+        y = y if type(y) is np.ndarray and y.ndim == 1 else column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}.")
         if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
@@ -604,6 +631,17 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         if hasattr(self, "classes_"):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
+
+    def _validated_already(self, X):
+        """Whether X is what ``validate_data`` would return unchanged at a later call: a finite
+        float64 ndarray with ``n_features_in_`` columns and no feature names to check. A stream of
+        such chunks skips scikit-learn's general input checks (about 0.2 ms a call); any other X
+        takes them, and with them their errors and warnings."""
+        if not (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
+                and X.shape[1] == self.n_features_in_ and not hasattr(self, "feature_names_in_")):
+            return False
+        with np.errstate(over="ignore", invalid="ignore"):
+            return bool(np.isfinite(X.sum()))  # a finite sum: every entry finite (else the full check)
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None = None,
                     sample_weight: ArrayLike | float | None = None) -> OnePassAUC:

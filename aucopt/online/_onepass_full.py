@@ -2,25 +2,31 @@
 
 Private to :mod:`aucopt.online._onepass`. Same arguments, state and return codes as
 :func:`~aucopt.online._onepass_kernels.stream_dense` / ``stream_csr`` (see that module), which
-remain the kernels of a sketch; a row whose weight is not 1 is handed to the general
-per-row update ``_example`` of that module.
+remain the kernels of a sketch (the dense kernel takes one more, last: the classes' scatter
+matrices); a row whose weight is not 1 is handed to the general per-row update ``_example`` of
+that module.
 
-Where the time goes at d = 22 (ijcnn1), per unit-weight row (CPU time, measured by removing
-one part at a time): the covariance update of the row's class ~70 ns and the product S_o w with
-the other class's covariance ~70 ns (d² multiply-adds each; ~90 ns each before the padding
-below), the O(d) passes ~130 ns (a chain of dependent steps: each waits for the last update of
-w). The general kernel also sums the diagonal of S_o at every step and makes each O(d) pass
-separately. Here:
+Where the time goes at d = 22 (ijcnn1), per unit-weight row: the covariance update of the row's
+class and the product S_o w with the other class's covariance (d² multiply-adds each), and the
+O(d) passes (a chain of dependent steps: each waits for the last update of w). The compiled loops
+over rows of 22 doubles spend much of their time entering and leaving each short row (alias checks,
+remainders), so the dense kernel arranges its d² passes to enter fewer rows:
 
-* dense rows (:func:`stream_dense_full`): tr(S_k) is summed while S_k is updated and kept per
-  class; the O(d) passes are fused (the deviation u with uᵀu and uᵀw; the step with the new
-  score); S_o w is Σ_a S_o[a, :] w_a (S_o is symmetric to the last bit: the general kernel's
-  Sᵀw, term by term), in its own pass (fused with the update it vectorizes worse). The d²
-  passes run over local copies of S_0, S_1 and w whose rows are padded with zeros to a multiple
-  of four doubles: at d = 22 the compiled loops otherwise finish each row in scalar code
-  (16 elements in vector registers, 6 one by one), which made them about 15 % slower. The
-  padding adds exact zeros only, and the arithmetic is the general kernel's, operation for
-  operation: the results are equal bit for bit.
+* dense rows (:func:`stream_dense_full`): each class keeps its scatter matrix M_k = T_k S_k, to
+  which Welford's update adds ((T − 1)/T)·δδᵀ = D Dᵀ with D = √((T − 1)/T)·δ: one fused
+  multiply-add per entry (D_a·D_b, so M stays symmetric to the last bit), where S_k's update
+  takes a multiply and a multiply-add. A class's M is needed only by the other class's steps, so
+  its rows are added when a row of the other class (or a weighted row) comes, or four at a time
+  (:func:`_add_rows`), each entry taking them one after the other: the same operations as row by
+  row, only fewer passes. S_o w = M_o w / T_o with M_o w summed four rows of M_o per pass over the
+  result (:func:`_scatter_product`). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and
+  uᵀw in one; the step with the new score in another), their sums reassociated by the compiler.
+  All d² passes run over rows padded with zeros to a multiple of four doubles (one AVX2 register).
+  The scatter matrices persist between calls (``OnePassAUC._class_scatter``), so a stream cut into
+  chunks takes the same steps to the last bit as the stream whole; a class's is rebuilt from
+  ``class_cov_`` whenever that is not M_k / T_k (the first call, CSR rows streamed in between, a
+  covariance set by hand). The results equal the general kernel's to rounding (about 1e-15
+  relative on ijcnn1; the tests hold them to 1e-12).
 * CSR rows (:func:`stream_csr_full`): the Welford update of S_k is dense (δ = x − c_k has d
   nonzeros), d² per row. Here each class keeps instead its second moment
   M_k = Σ v x xᵀ (a sparse row adds nnz² terms) and S_o w = M_o w / T_o − c_o (c_oᵀ w), with
@@ -44,13 +50,15 @@ from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["MAX_MOMENT_RATIO", "moment_ratio", "stream_csr_full", "stream_dense_full"]
+__all__ = ["MAX_MOMENT_RATIO", "moment_ratio", "scatter_shape", "stream_csr_full", "stream_dense_full"]
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
 #: the d² passes run over rows padded with zeros to a multiple of this many doubles (one AVX2
 #: register): the compiled loops then have no scalar remainder
 _LANES = 4
+#: the dense kernel adds the rows of one class to its scatter matrix this many at a time
+_GROUP = 4
 #: the CSR kernel's uncentred second moments are used while max E[x²] / max Var[x] stays below this
 #: (about 3 of the 16 digits lost to cancellation, far below the 1e-12 the results are held to)
 MAX_MOMENT_RATIO = 1e3
@@ -58,20 +66,12 @@ MAX_MOMENT_RATIO = 1e3
 
 # ============================================================================ dense rows
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _trace(S):  # pragma: no cover - compiled
-    """tr(S), summed in the order of the diagonal (as the general kernel does)."""
+def _trace(M):  # pragma: no cover - compiled
+    """tr(M), summed in the order of the diagonal."""
     total = 0.0
-    for a in range(S.shape[0]):
-        total += S[a, a]
+    for a in range(M.shape[0]):
+        total += M[a, a]
     return total
-
-
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _traces(cov):  # pragma: no cover - compiled
-    out = np.empty(2)
-    for k in range(2):
-        out[k] = _trace(cov[k])
-    return out
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
@@ -80,98 +80,171 @@ def _padded(d):  # pragma: no cover - compiled
     return (d + _LANES - 1) // _LANES * _LANES
 
 
+def scatter_shape(d: int) -> tuple[int, int, int]:
+    """The shape of the two classes' scatter matrices of :func:`stream_dense_full` (rows padded)."""
+    return (2, d, (d + _LANES - 1) // _LANES * _LANES)
+
+
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _copy_rows(source, target, d):  # pragma: no cover - compiled
-    """target[k, a, :d] = source[k, a, :d] for the two classes (padded ↔ unpadded covariances)."""
+def _sync_scatter(count, cov, M):  # pragma: no cover - compiled
+    """M_k ← T_k S_k for a class whose covariance is not M_k / T_k (the first call, or S_k set by
+    another kernel or by hand); M_k as it stands otherwise, to the last bit."""
+    d = cov.shape[1]
     for k in range(2):
+        T = count[k]
+        same = True
         for a in range(d):
             for b in range(d):
-                target[k, a, b] = source[k, a, b]
+                if (M[k, a, b] / T if T > 0.0 else M[k, a, b]) != cov[k, a, b]:
+                    same = False
+        if not same:
+            M[k] = 0.0
+            for a in range(d):
+                for b in range(d):
+                    M[k, a, b] = cov[k, a, b] * T if T > 0.0 else 0.0
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _scatter_to_covariance(k, count, M, cov):  # pragma: no cover - compiled
+    """S_k = M_k / T_k (left as it is for an empty class)."""
+    T = count[k]
+    if T > 0.0:
+        for a in range(cov.shape[1]):
+            for b in range(cov.shape[2]):
+                cov[k, a, b] = M[k, a, b] / T
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
+def _add_rows(Mk, D, n, d):  # pragma: no cover - compiled
+    """M_k ← M_k + Σ_t D[t] D[t]ᵀ over the first n ≤ ``_GROUP`` rows of D, each entry taking the
+    rows one after the other (r ← r + D[t, a]·D[t, b], one fused multiply-add each): the same
+    operations, so the same bits, whether the rows come four at a time or one by one."""
+    width = Mk.shape[1]
+    if n == _GROUP:
+        d0, d1, d2, d3 = D[0], D[1], D[2], D[3]
+        for a in range(d):
+            a0, a1, a2, a3 = d0[a], d1[a], d2[a], d3[a]
+            row = Mk[a]
+            for b in range(width):
+                row[b] = (((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]) + a3 * d3[b]
+    else:
+        for t in range(n):
+            dt = D[t]
+            for a in range(d):
+                at = dt[a]
+                row = Mk[a]
+                for b in range(width):
+                    row[b] = row[b] + at * dt[b]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
+def _scatter_product(Mo, w, h, d):  # pragma: no cover - compiled
+    """h = M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric), four rows of M_o per pass over h."""
+    width = Mo.shape[1]
+    for b in range(width):
+        h[b] = 0.0
+    a = 0
+    while a + 4 <= d:
+        w0, w1, w2, w3 = w[a], w[a + 1], w[a + 2], w[a + 3]
+        r0, r1, r2, r3 = Mo[a], Mo[a + 1], Mo[a + 2], Mo[a + 3]
+        for b in range(width):
+            h[b] = h[b] + ((r0[b] * w0 + r1[b] * w1) + (r2[b] * w2 + r3[b] * w3))
+        a += 4
+    while a < d:
+        wa = w[a]
+        row = Mo[a]
+        for b in range(width):
+            h[b] = h[b] + row[b] * wa
+        a += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
 def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, sketch, sketch_sum,  # noqa: C901, PLR0915 - one row's passes written out, sharing locals
-                      coef, coef_avg, scalars, counters, start):  # pragma: no cover  # long: one fused row update
-    """Stream the rows ``start:`` of a dense C-contiguous X (full covariances; see the module docstring)."""
+                      coef, coef_avg, scalars, counters, start, M):  # pragma: no cover  # long: one fused row update
+    """Stream the rows ``start:`` of a dense C-contiguous X (full covariances through the classes'
+    scatter matrices ``M``, shape :func:`scatter_shape`; see the module docstring)."""
     n, d = X.shape
-    width = _padded(d)  # the row length of the d² passes
-    padded = np.zeros((2, d, width))  # S_0, S_1 with zero columns d:width (copied back on return)
-    _copy_rows(cov, padded, d)
+    width = M.shape[2]
+    _sync_scatter(count, cov, M)
+    trace = np.empty(2)  # tr(M_0), tr(M_1), as of the rows added to them
+    for k in range(2):
+        trace[k] = _trace(M[k])
     w = np.zeros(width)  # the iterate, padded with zeros (copied back on return)
     w[:d] = coef
-    diff = np.zeros(width)
-    g = np.zeros(width)
+    D = np.zeros((_GROUP, width))  # the pending rows √((T − 1)/T)·δ of class `pending` (zero padding)
+    pending = 0
+    n_pending = 0
+    h = np.zeros(width)
     u = np.empty(d)
+    diff = np.empty(d)
+    g = np.empty(d)
     v = np.empty(0)
     r = np.empty(0)
-    trace = _traces(cov)  # tr(S_0), tr(S_1), kept up to date
+    no_sketch = np.empty((2, d, 0))
+    no_sums = np.empty((2, 0))
     status = OK
     counters[1] = n
     for i in range(start, n):
         x = X[i]
         k = slots[i]
         o = 1 - k
-        if weights[i] != 1.0:  # weighted Welford update and ⌊v⌋ + 1 steps: the general update
-            _copy_rows(padded, cov, d)
+        weight = weights[i]
+        if n_pending > 0 and (pending != k or n_pending == _GROUP or weight != 1.0):
+            _add_rows(M[pending], D, n_pending, d)
+            trace[pending] = _trace(M[pending])
+            n_pending = 0
+        if weight != 1.0:  # weighted Welford update and ⌊v⌋ + 1 steps: the general update
+            _scatter_to_covariance(0, count, M, cov)
+            _scatter_to_covariance(1, count, M, cov)
             coef[:] = w[:d]
-            status = _example(x, k, weights[i], r, alpha, eta, auto, count, mean, cov, sketch, sketch_sum,
-                              coef, coef_avg, scalars, counters, diff[:d], u, g[:d], v)
-            _copy_rows(cov, padded, d)
+            status = _example(x, k, weight, r, alpha, eta, auto, count, mean, cov, no_sketch, no_sums,
+                              coef, coef_avg, scalars, counters, diff, u, g, v)
+            T = count[k]
+            for a in range(d):
+                for b in range(d):
+                    M[k, a, b] = cov[k, a, b] * T
+            trace[k] = _trace(M[k])
             w[:d] = coef
             if status != OK:
                 counters[1] = i
-                return status
-            trace[k] = _trace(cov[k])
+                break
             continue
         mk = mean[k]
-        for a in range(d):
-            diff[a] = x[a] - mk[a]
+        mo = mean[o]
         count[k] += 1.0
         T = count[k]
-        for a in range(d):
-            mk[a] += diff[a] / T
-        keep, new = (T - 1.0) / T, (T - 1.0) / (T * T)
-        ck = padded[k]
-        co = padded[o]
-        trace_k = 0.0
-        for a in range(d):  # S_k ← keep·S_k + new·δδᵀ, and tr(S_k) on the way (in the order of a)
-            da = diff[a]
-            rk = ck[a]
-            for b in range(width):  # the padding stays 0 (δ is 0 there)
-                rk[b] = rk[b] * keep + new * (da * diff[b])
-            trace_k += rk[a]
-        trace[k] = trace_k
-        if count[o] == 0.0:  # no step while the other class is empty
-            continue
-        for a in range(width):
-            g[a] = 0.0
-        for a in range(d):  # g = S_o w as Σ_a S_o[a, :] w_a (S_o is symmetric: the general kernel's Sᵀw)
-            wa = w[a]
-            ro = co[a]
-            for b in range(width):
-                g[b] += ro[b] * wa
-        sign = 2.0 * k - 1.0
-        mo = mean[o]
+        root = math.sqrt((T - 1.0) / T)  # M_k gains (x − c_old)(x − c_new)ᵀ = ((T − 1)/T)·δδᵀ
+        Dt = D[n_pending]
         uu = 0.0
         uw = 0.0
-        for a in range(d):
-            ua = x[a] - mo[a]
+        for a in range(d):  # δ, the mean of class k, u = x − c_o, uᵀu and uᵀw in one pass
+            xa = x[a]
+            da = xa - mk[a]
+            mk[a] += da / T
+            Dt[a] = root * da
+            ua = xa - mo[a]
             u[a] = ua
             uu += ua * ua
             uw += ua * w[a]
+        pending = k
+        n_pending += 1
+        if count[o] == 0.0:  # no step while the other class is empty
+            continue
+        _scatter_product(M[o], w, h, d)  # S_o w = M_o w / T_o (class o has no pending rows)
+        inv = 1.0 / count[o]
         if auto:  # the scale-free step 1/L, L the running maximum of α + ‖u‖² + tr(S_o)
-            bound = alpha + uu + trace[o]
+            bound = alpha + uu + trace[o] * inv
             if bound > scalars[1]:
                 scalars[1] = bound
-        L = scalars[1]
+            step = 1.0 / scalars[1]
+        else:
+            step = eta
+        sign = 2.0 * k - 1.0
         score = 0.0
         for a in range(d):
-            ga = alpha * w[a] - sign * u[a] + u[a] * uw + g[a]
-            if auto:
-                w[a] -= ga / L
-            else:
-                w[a] -= eta * ga
-            score += u[a] * w[a]
+            ua = u[a]
+            w[a] -= step * (alpha * w[a] - sign * ua + ua * uw + h[a] * inv)
+            score += ua * w[a]
         if counters[0] < _INT64_MAX:
             counters[0] += 1
         scalars[0] += 1.0
@@ -180,10 +253,13 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
             counters[1] = i
             status = DIVERGED
             break
-        total = scalars[0]
+        share = 1.0 / scalars[0]
         for a in range(d):
-            coef_avg[a] += (w[a] - coef_avg[a]) / total
-    _copy_rows(padded, cov, d)
+            coef_avg[a] += (w[a] - coef_avg[a]) * share
+    if n_pending > 0:
+        _add_rows(M[pending], D, n_pending, d)
+    _scatter_to_covariance(0, count, M, cov)
+    _scatter_to_covariance(1, count, M, cov)
     coef[:] = w[:d]
     return status
 

@@ -300,13 +300,40 @@ def test_partial_fit_validates_again_only_a_parameter_set_anew(monkeypatch):
     assert len(checks) == 3
 
 
+def test_later_chunks_are_checked_as_the_first():
+    """A later chunk that is a finite float64 ndarray of the fitted width skips scikit-learn's
+    general input checks; any other chunk takes them, with their errors and warnings, and a
+    refused chunk leaves the state as it was."""
+    pd = pytest.importorskip("pandas")
+    X, y = _stream(n=60, d=4)
+    ref = OnePassAUC().partial_fit(X[:30], y[:30], classes=[-1, 1]).partial_fit(X[30:], y[30:])
+    est = OnePassAUC().partial_fit(X[:30], y[:30], classes=[-1, 1])
+    nan, inf = X[30:33].copy(), X[30:33].copy()
+    nan[1, 2], inf[2, 0] = np.nan, -np.inf
+    huge = np.full((2, 4), 1e308)  # a sum that overflows: the general check (then the scale check) decides
+    for bad, labels, match in ((nan, y[30:33], "NaN"), (inf, y[30:33], "infinity"),
+                               (X[30:40, :3], y[30:40], "3 features"), (np.empty((0, 4)), y[:0], "0 sample"),
+                               (huge, y[30:32], "overflow")):
+        with pytest.raises(ValueError, match=match):
+            est.partial_fit(bad, labels)
+    with pytest.raises(ValueError, match="not in classes"):
+        est.partial_fit(X[30:33], np.array([1, 2, -1]))
+    est.partial_fit(X[30:].tolist(), y[30:].tolist())  # lists: the general checks, the same rows
+    for name in ("coef_", "coef_avg_", "class_cov_", "class_mean_"):
+        np.testing.assert_array_equal(getattr(est, name), getattr(ref, name), err_msg=name)
+    named = OnePassAUC().partial_fit(pd.DataFrame(X[:30], columns=list("abcd")), y[:30], classes=[-1, 1])
+    with pytest.warns(UserWarning, match="feature names"):
+        named.partial_fit(X[30:], y[30:])
+
+
 def test_memory_budget_raises_before_allocating():
     from aucopt.exceptions import ProblemTooLargeError
 
     X, y = _stream(n=30, d=7)
     with pytest.raises(ProblemTooLargeError, match="rank=") as info:
         OnePassAUC(max_bytes=500).fit(X, y)
-    assert info.value.nbytes == 8 * 2 * 7 * 7 and info.value.max_bytes == 500
+    # two 7 x 7 covariances and their scatter matrices (rows padded to 8 doubles)
+    assert info.value.nbytes == 8 * 2 * 7 * (7 + 8) and info.value.max_bytes == 500
     with pytest.raises(ProblemTooLargeError, match="lower rank"):
         OnePassAUC(rank=5, max_bytes=500).fit(X, y)
     OnePassAUC(rank=3, max_bytes=500).fit(X, y)  # 2·7·3 floats = 336 bytes fit

@@ -8,6 +8,7 @@ models must agree to rounding.
 """
 
 import itertools
+import pickle
 
 import numpy as np
 import pytest
@@ -112,10 +113,11 @@ def test_compiled_core_equals_reference(stream):
     _assert_models_agree(got, want)
     if hasattr(want, "classes_"):
         _close(got.threshold_, want.threshold_, "threshold_", 1e-10)
-    # the general kernels (every fit's before the full-covariance kernels): dense rows bit for bit,
-    # CSR rows (second moments) to rounding
+    # the general kernels (every fit's before the full-covariance kernels): with a sketch bit for
+    # bit; full covariances to rounding (dense rows through the classes' scatter matrices, CSR rows
+    # through their second moments)
     before = _fit_chunks(GeneralKernelOnePassAUC(**params), Xin, y, weights, cuts, classes)
-    if sparse and got.rank_ is None:
+    if got.rank_ is None:
         _assert_models_agree(got, before)
     else:
         _assert_models_equal(got, before)
@@ -200,7 +202,36 @@ def test_csr_with_duplicate_and_unsorted_indices_equals_its_dense_form():
     want = OnePassAUC(eta0=0.05).fit(dense, y)
     _assert_models_agree(got, want)
     _assert_models_agree(got, ReferenceOnePassAUC(eta0=0.05).fit(dense, y))
-    _assert_models_equal(GeneralKernelOnePassAUC(eta0=0.05).fit(X, y), want)
+    general = GeneralKernelOnePassAUC(eta0=0.05)
+    _assert_models_equal(general.fit(X, y), GeneralKernelOnePassAUC(eta0=0.05).fit(dense, y))
+
+
+def test_dense_scatter_matrices_follow_the_covariances_set_elsewhere():
+    """The dense kernel keeps the classes' scatter matrices between calls (a stream cut into chunks
+    takes the same steps to the last bit) and rebuilds a class's from ``class_cov_`` whenever it is
+    not theirs: a covariance set by hand, replaced or changed in place, and CSR rows in between."""
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((300, 6))
+    y = np.where(rng.random(300) < 0.3, 1, -1)
+    whole = OnePassAUC().fit(X, y)
+    head = OnePassAUC().partial_fit(X[:100], y[:100], classes=[-1, 1])
+    copied = pickle.loads(pickle.dumps(head))  # a pickled copy continues bit for bit
+    _assert_models_equal(copied.partial_fit(X[100:], y[100:]), whole)
+    for change in ("replaced", "in place"):
+        hand = pickle.loads(pickle.dumps(head))
+        if change == "replaced":
+            hand.class_cov_ = hand.class_cov_ * 2.0
+        else:
+            hand.class_cov_[0] *= 2.0
+        general = GeneralKernelOnePassAUC()
+        general.__dict__.update(pickle.loads(pickle.dumps(hand)).__dict__)
+        hand.partial_fit(X[100:], y[100:])
+        _assert_models_agree(hand, general.partial_fit(X[100:], y[100:]))
+        assert np.abs(hand.coef_ - whole.coef_).max() > 1e-6 * np.abs(whole.coef_).max(), change
+    mixed = OnePassAUC()
+    for (a, b), csr in (((0, 90), False), ((90, 200), True), ((200, 300), False)):
+        mixed.partial_fit(sp.csr_matrix(X[a:b]) if csr else X[a:b], y[a:b], classes=[-1, 1])
+    _assert_models_agree(mixed, ReferenceOnePassAUC().fit(X, y))
 
 
 def _kernel_names(monkeypatch):
@@ -238,7 +269,8 @@ def test_csr_second_moments_equal_the_general_kernel_with_weights(monkeypatch, e
 
 def test_csr_with_large_offsets_keeps_the_welford_update(monkeypatch):
     """A CSR column far from zero against its spread: the uncentred moments would lose digits, so
-    the rows take the general kernel (Welford updates), bit for bit the dense rows' results."""
+    the rows take the general kernel (Welford updates): bit for bit the general kernel's dense
+    rows, and the dense rows' scatter matrices to rounding."""
     rng = np.random.default_rng(7)
     X = rng.standard_normal((200, 4))
     X[:, 0] += 1e4
@@ -246,7 +278,8 @@ def test_csr_with_large_offsets_keeps_the_welford_update(monkeypatch):
     names = _kernel_names(monkeypatch)
     got = OnePassAUC().fit(sp.csr_matrix(X), y)
     assert names == ["stream_csr"]
-    _assert_models_equal(got, OnePassAUC().fit(X, y))
+    _assert_models_equal(got, GeneralKernelOnePassAUC().fit(X, y))
+    _assert_models_agree(got, OnePassAUC().fit(X, y))
 
 
 def test_moment_ratio_is_the_digits_at_stake():
