@@ -16,7 +16,11 @@ kernels; the rows/s of process CPU time in brackets, as the machine may be share
 * **limit**: a bare compiled loop (numba) over the same rows doing only the d² multiply-adds
   every exact full-covariance update needs (over rows padded as the kernels'): for dense rows a
   rank-one update of one d × d matrix and a product with the other (2d²); for CSR rows the
-  product alone (d²: the second moments take nnz² per row).
+  product alone (d²: the second moments take nnz² per row). For dense rows a second line does the
+  same work arranged as the dense kernel arranges it (rows added to a scatter matrix four at a
+  time, one fused multiply-add per entry and row; the product four matrix rows per pass);
+* **--before DIR**: OnePassAUC of an earlier copy of the package (``DIR/aucopt``) streaming the
+  same chunks, in a fresh process of the same run, and the speed-up against it.
 
 The ratio column is rows/s divided by SGD's rows/s measured in the same run. The test AUC and
 coef_avg_ of OnePassAUC are compared with the "before" model and with the per-example numpy
@@ -33,7 +37,7 @@ Data (``aucopt.datasets.get_data_dir``: ``$AUCOPT_DATA`` or ``shared/data`` besi
 A data set whose files are missing is skipped with a line naming them.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/onepass_throughput.py [--datasets ijcnn1 a9a] [--repeats 5]
-    (also --chunk-size 10000)
+    (also --chunk-size 10000, --before /tmp/aucopt-before)
 
 About two minutes on 2 cores.
 """
@@ -167,7 +171,94 @@ def limit_loops():
     return dense, product
 
 
-def measure(name, data_dir, chunk_size, repeats):
+def arranged_loop():
+    """The dense limit loop's d² work arranged as the dense kernel arranges it (see the docstring)."""
+    from numba import njit
+
+    @njit(nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
+    def arranged(X, C, g):  # the dense kernel's arrangement: C[0] += D Dᵀ four rows at a time, g = C[1] x
+        n, d = X.shape
+        width = C.shape[2]
+        D = np.zeros((4, width))
+        for i in range(n):
+            t = i % 4
+            for a in range(d):
+                D[t, a] = X[i, a] / n
+            if t == 3:
+                d0, d1, d2, d3 = D[0], D[1], D[2], D[3]
+                for a in range(d):
+                    a0, a1, a2, a3 = d0[a], d1[a], d2[a], d3[a]
+                    row = C[0, a]
+                    for b in range(width):
+                        row[b] = (((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]) + a3 * d3[b]
+            x = D[t]
+            for b in range(width):
+                g[b] = 0.0
+            for a in range(0, d - 3, 4):
+                x0, x1, x2, x3 = x[a], x[a + 1], x[a + 2], x[a + 3]
+                r0, r1, r2, r3 = C[1, a], C[1, a + 1], C[1, a + 2], C[1, a + 3]
+                for b in range(width):
+                    g[b] = g[b] + ((r0[b] * x0 + r1[b] * x1) + (r2[b] * x2 + r3[b] * x3))
+            for a in range(d - d % 4, d):
+                xa = x[a]
+                row = C[1, a]
+                for b in range(width):
+                    g[b] = g[b] + row[b] * xa
+        return g[0]
+
+    return arranged
+
+
+def rate_probe(name, data_dir, chunk_size, repeats):
+    """Run in a fresh process (``--before``: an earlier aucopt first on the import path): the
+    rows/s (wall, CPU) of OnePassAUC streaming the in-memory chunks, as JSON on stdout."""
+    from aucopt.online import OnePassAUC
+
+    Xtr, ytr, _, _ = load(name, data_dir)
+    classes = np.unique(ytr)
+    chunks = [(Xtr[a:a + chunk_size], ytr[a:a + chunk_size]) for a in range(0, len(ytr), chunk_size)]
+
+    def streamed():
+        est = OnePassAUC()
+        for Xc, yc in chunks:
+            est.partial_fit(Xc, yc, classes=classes)
+
+    print(json.dumps(best_rate(streamed, len(ytr), repeats)))
+
+
+def before_rate(root, name, data_dir, chunk_size, repeats):
+    """:func:`rate_probe` with ``root`` (a folder holding an earlier ``aucopt`` package) first on
+    the import path."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, __file__, "--rate-probe", name, data_dir, str(chunk_size),
+                           str(repeats)], env=env, check=True, capture_output=True, text=True)
+    return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def print_rates(name, n, d, dense, chunk_size, rates):
+    """The table of rows/s (wall, CPU) and their ratios to SGD's."""
+    kind = "dense" if dense else "CSR"
+    print(f"\n{name}: {n:,} training rows x {d} features ({kind} in memory), chunks of {chunk_size:,} rows")
+    print(f"  {'':<44}{'rows/s':>12}{'(CPU)':>14}{'/ SGD':>8}")
+    labels = {"SGD memory": "SGDClassifier.partial_fit, memory", "before memory": "OnePassAUC before (general kernels)",
+              "after memory": "OnePassAUC after", "limit": "limit: bare loop of the d² multiply-adds",
+              "limit arranged": "limit: the same, arranged as the kernel's",
+              "SGD file": "SGDClassifier.partial_fit, file", "after file": "OnePassAUC after, file",
+              "reading": "reading the file alone", "earlier memory": "OnePassAUC of --before, memory"}
+    for key, label in labels.items():
+        if key not in rates:
+            continue
+        wall, cpu = rates[key]
+        peer = rates["SGD file" if key in ("SGD file", "after file", "reading") else "SGD memory"][0]
+        print(f"  {label:<44}{wall:>12,.0f}{f'({cpu:,.0f})':>14}{wall / peer:>8.2f}")
+    print(f"  speed-up after / before (memory): {rates['after memory'][0] / rates['before memory'][0]:.2f}x "
+          f"(CPU {rates['after memory'][1] / rates['before memory'][1]:.2f}x)")
+    if "earlier memory" in rates:
+        print(f"  speed-up after / --before (memory): {rates['after memory'][0] / rates['earlier memory'][0]:.2f}x "
+              f"(CPU {rates['after memory'][1] / rates['earlier memory'][1]:.2f}x)")
+
+
+def measure(name, data_dir, chunk_size, repeats, earlier=None):
     import scipy.sparse as sp
     from sklearn.linear_model import SGDClassifier
 
@@ -206,6 +297,7 @@ def measure(name, data_dir, chunk_size, repeats):
             pass
 
     dense_loop, product_loop = limit_loops()
+    arranged = arranged_loop()
     rows = np.ascontiguousarray(Xtr if dense else Xtr[:4096].toarray())
     width = (d + 3) // 4 * 4  # rows padded as the kernels' (aucopt.online._onepass_full)
     if dense:
@@ -220,10 +312,14 @@ def measure(name, data_dir, chunk_size, repeats):
         "before memory": best_rate(lambda: streamed(GeneralKernelOnePassAUC), n, repeats),
         "after memory": best_rate(lambda: streamed(OnePassAUC), n, repeats),
         "limit": best_rate(limit, n, repeats),
+        **({"limit arranged": best_rate(lambda: arranged(rows, np.zeros((2, d, width)), np.zeros(width)),
+                                        n, repeats)} if dense else {}),
         "SGD file": best_rate(sgd_file, n, repeats),
         "after file": best_rate(onepass_file, n, repeats),
         "reading": best_rate(read_only, n, repeats),
     }
+    if earlier:
+        rates["earlier memory"] = before_rate(earlier, name, data_dir, chunk_size, repeats)
     after, before = streamed(OnePassAUC), streamed(GeneralKernelOnePassAUC)
     start = time.perf_counter()
     reference = streamed(ReferenceOnePassAUC)
@@ -233,19 +329,7 @@ def measure(name, data_dir, chunk_size, repeats):
         return max(np.abs(getattr(model, k) - getattr(other, k)).max() / np.abs(getattr(other, k)).max()
                    for k in ("coef_", "coef_avg_", "class_cov_"))
 
-    kind = "dense" if dense else "CSR"
-    print(f"\n{name}: {n:,} training rows x {d} features ({kind} in memory), chunks of {chunk_size:,} rows")
-    print(f"  {'':<44}{'rows/s':>12}{'(CPU)':>14}{'/ SGD':>8}")
-    labels = {"SGD memory": "SGDClassifier.partial_fit, memory", "before memory": "OnePassAUC before (general kernels)",
-              "after memory": "OnePassAUC after", "limit": "limit: bare loop of the d² multiply-adds",
-              "SGD file": "SGDClassifier.partial_fit, file", "after file": "OnePassAUC after, file",
-              "reading": "reading the file alone"}
-    for key, label in labels.items():
-        wall, cpu = rates[key]
-        peer = rates["SGD file" if key in ("SGD file", "after file", "reading") else "SGD memory"][0]
-        print(f"  {label:<44}{wall:>12,.0f}{f'({cpu:,.0f})':>14}{wall / peer:>8.2f}")
-    print(f"  speed-up after / before (memory): {rates['after memory'][0] / rates['before memory'][0]:.2f}x "
-          f"(CPU {rates['after memory'][1] / rates['before memory'][1]:.2f}x)")
+    print_rates(name, n, d, dense, chunk_size, rates)
     print(f"  numpy per-example reference (memory): {reference_rate:,.0f} rows/s")
     print(f"  test AUC: after {roc_auc(yte, after.decision_function(Xte)):.6f}, "
           f"before {roc_auc(yte, before.decision_function(Xte)):.6f}, "
@@ -259,10 +343,16 @@ def main():
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
     parser.add_argument("--chunk-size", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--before", default=None,
+                        help="folder holding an earlier aucopt package: its OnePassAUC in the same run, for ratios")
     parser.add_argument("--compile-probe", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--rate-probe", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.compile_probe:
         return compile_probe()
+    if args.rate_probe:
+        name, data_dir, chunk_size, repeats = args.rate_probe
+        return rate_probe(name, data_dir, int(chunk_size), int(repeats))
 
     cold, warm = compile_times()
     print("First calls in a fresh process (seconds; numba cache folder empty, then warm):")
@@ -282,7 +372,7 @@ def main():
         except FileNotFoundError as exc:
             print(f"\n{name}: skipped, {exc}")
             continue
-        measure(name, data_dir, args.chunk_size, args.repeats)
+        measure(name, data_dir, args.chunk_size, args.repeats, args.before)
 
 
 if __name__ == "__main__":
