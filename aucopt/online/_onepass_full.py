@@ -303,21 +303,14 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
     """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric;
-    no reduction in the inner loop, which vectorizes). ``g`` has M's padded row length (its
-    entries from d on are left 0)."""
+    four rows of M_o per pass over g, as the dense kernel's :func:`_scatter_product`). ``g`` has
+    M's padded row length (its entries from d on are left 0)."""
     d = w.shape[0]
-    Mo = M[o]
-    width = Mo.shape[1]  # M's rows are padded with zeros (see stream_csr_full)
     c = mean[o]
-    for b in range(width):
-        g[b] = 0.0
+    _scatter_product(M[o], w, g, d)  # M's rows are padded with zeros (see stream_csr_full)
     cw = 0.0
     for a in range(d):
-        wa = w[a]
-        cw += c[a] * wa
-        row = Mo[a]
-        for b in range(width):
-            g[b] += row[b] * wa
+        cw += c[a] * w[a]
     inv = 1.0 / count[o]
     for b in range(d):
         g[b] = g[b] * inv - c[b] * cw
