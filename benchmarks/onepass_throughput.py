@@ -19,8 +19,10 @@ kernels; the rows/s of process CPU time in brackets, as the machine may be share
   product alone (d²: the second moments take nnz² per row). For dense rows a second line does the
   same work arranged as the dense kernel arranges it (rows added to a scatter matrix four at a
   time, one fused multiply-add per entry and row; the product four matrix rows per pass);
-* **--before DIR**: OnePassAUC of an earlier copy of the package (``DIR/aucopt``) streaming the
-  same chunks, in a fresh process of the same run, and the speed-up against it.
+* **--before DIR**: OnePassAUC of an earlier copy of the package (``DIR/aucopt``) and of this one
+  streaming the same chunks from memory, each in fresh processes taken in turn three times (the
+  best of each), and the speed-up: this machine's speed changes over tens of seconds, so one
+  probe of each would compare two periods.
 
 The ratio column is rows/s divided by SGD's rows/s measured in the same run. The test AUC and
 coef_avg_ of OnePassAUC are compared with the "before" model and with the per-example numpy
@@ -226,13 +228,26 @@ def rate_probe(name, data_dir, chunk_size, repeats):
     print(json.dumps(best_rate(streamed, len(ytr), repeats)))
 
 
-def before_rate(root, name, data_dir, chunk_size, repeats):
-    """:func:`rate_probe` with ``root`` (a folder holding an earlier ``aucopt`` package) first on
-    the import path."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+def probe_rate(root, name, data_dir, chunk_size, repeats):
+    """:func:`rate_probe` in a fresh process, with ``root`` (a folder holding an earlier ``aucopt``
+    package) first on the import path unless it is None."""
+    env = dict(os.environ)
+    if root:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, __file__, "--rate-probe", name, data_dir, str(chunk_size),
                            str(repeats)], env=env, check=True, capture_output=True, text=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def before_rates(root, name, data_dir, chunk_size, repeats, rounds=3):
+    """The best rows/s (wall, CPU) of this OnePassAUC and of the one under ``root``, each in fresh
+    processes taken in turn ``rounds`` times: this machine's speed changes over tens of seconds,
+    and a fresh process's over its placement, so one probe of each would compare two periods."""
+    now, earlier = [], []
+    for _ in range(rounds):
+        now.append(probe_rate(None, name, data_dir, chunk_size, repeats))
+        earlier.append(probe_rate(root, name, data_dir, chunk_size, repeats))
+    return max(now), max(earlier)
 
 
 def print_rates(name, n, d, dense, chunk_size, rates):
@@ -244,7 +259,8 @@ def print_rates(name, n, d, dense, chunk_size, rates):
               "after memory": "OnePassAUC after", "limit": "limit: bare loop of the d² multiply-adds",
               "limit arranged": "limit: the same, arranged as the kernel's",
               "SGD file": "SGDClassifier.partial_fit, file", "after file": "OnePassAUC after, file",
-              "reading": "reading the file alone", "earlier memory": "OnePassAUC of --before, memory"}
+              "reading": "reading the file alone", "now fresh": "OnePassAUC after, memory, fresh processes",
+              "earlier memory": "OnePassAUC of --before, the same"}
     for key, label in labels.items():
         if key not in rates:
             continue
@@ -254,8 +270,9 @@ def print_rates(name, n, d, dense, chunk_size, rates):
     print(f"  speed-up after / before (memory): {rates['after memory'][0] / rates['before memory'][0]:.2f}x "
           f"(CPU {rates['after memory'][1] / rates['before memory'][1]:.2f}x)")
     if "earlier memory" in rates:
-        print(f"  speed-up after / --before (memory): {rates['after memory'][0] / rates['earlier memory'][0]:.2f}x "
-              f"(CPU {rates['after memory'][1] / rates['earlier memory'][1]:.2f}x)")
+        print(f"  speed-up after / --before (memory, fresh processes): "
+              f"{rates['now fresh'][0] / rates['earlier memory'][0]:.2f}x "
+              f"(CPU {rates['now fresh'][1] / rates['earlier memory'][1]:.2f}x)")
 
 
 def measure(name, data_dir, chunk_size, repeats, earlier=None):
@@ -319,7 +336,7 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
         "reading": best_rate(read_only, n, repeats),
     }
     if earlier:
-        rates["earlier memory"] = before_rate(earlier, name, data_dir, chunk_size, repeats)
+        rates["now fresh"], rates["earlier memory"] = before_rates(earlier, name, data_dir, chunk_size, repeats)
     after, before = streamed(OnePassAUC), streamed(GeneralKernelOnePassAUC)
     start = time.perf_counter()
     reference = streamed(ReferenceOnePassAUC)

@@ -567,10 +567,12 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         """The classes' scatter matrices T_k S_k (rows padded), private state of the dense
         full-covariance kernel; the kernel rebuilds a class's from ``class_cov_`` whenever
         ``class_cov_`` is not its scatter over its count (set by another kernel, or by hand)."""
-        shape = _load_full_kernels().scatter_shape(d)
+        full = _load_full_kernels()
         M = self.__dict__.get("_class_scatter")
-        if M is None or M.shape != shape:
-            M = self._class_scatter = np.zeros(shape)
+        if M is None or M.shape != full.scatter_shape(d):
+            M = self._class_scatter = full.aligned_scatter(d)
+        elif M.ctypes.data % 64:  # e.g. unpickled: the same values, on a cache line
+            M = self._class_scatter = full.aligned_scatter(d, M)
         return M
 
     def _stream(self, stream, rows, X, offset, slots, weights, R, alpha, eta, auto, state, scalars, counters,

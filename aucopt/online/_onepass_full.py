@@ -50,7 +50,8 @@ from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["MAX_MOMENT_RATIO", "moment_ratio", "scatter_shape", "stream_csr_full", "stream_dense_full"]
+__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "moment_ratio", "scatter_shape", "stream_csr_full",
+           "stream_dense_full"]
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
@@ -83,6 +84,21 @@ def _padded(d):  # pragma: no cover - compiled
 def scatter_shape(d: int) -> tuple[int, int, int]:
     """The shape of the two classes' scatter matrices of :func:`stream_dense_full` (rows padded)."""
     return (2, d, (d + _LANES - 1) // _LANES * _LANES)
+
+
+def aligned_scatter(d: int, M: np.ndarray | None = None) -> np.ndarray:
+    """Scatter matrices for d features whose data start on a cache line (64 bytes), zero or a copy
+    of M: numpy aligns small arrays to 16 bytes only, and rows that start 16 bytes into a line make
+    every other vector load of the d² passes straddle two lines (measured 2.2 against 3.5 M rows/s on
+    ijcnn1). Arrays made by the compiled kernels are aligned by numba."""
+    shape = scatter_shape(d)
+    size = shape[0] * shape[1] * shape[2]
+    buf = np.zeros(size + 8)
+    start = (-buf.ctypes.data % 64) // 8
+    out = buf[start:start + size].reshape(shape)
+    if M is not None:
+        out[...] = M
+    return out
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)

@@ -217,6 +217,7 @@ def test_dense_scatter_matrices_follow_the_covariances_set_elsewhere():
     head = OnePassAUC().partial_fit(X[:100], y[:100], classes=[-1, 1])
     copied = pickle.loads(pickle.dumps(head))  # a pickled copy continues bit for bit
     _assert_models_equal(copied.partial_fit(X[100:], y[100:]), whole)
+    assert copied._class_scatter.ctypes.data % 64 == 0  # on a cache line, unpickled or not
     for change in ("replaced", "in place"):
         hand = pickle.loads(pickle.dumps(head))
         if change == "replaced":
