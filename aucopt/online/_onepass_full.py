@@ -153,9 +153,10 @@ def _add_rows(Mk, D, n, d):  # pragma: no cover - compiled
                     row[b] = row[b] + at * dt[b]
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"}, inline="always")
 def _scatter_product(Mo, w, h, d):  # pragma: no cover - compiled
-    """h = M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric), four rows of M_o per pass over h."""
+    """h = M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric), four rows of M_o per pass over h (inlined
+    into its callers, compiled with their flags: 5-8 % of a row at d = 5 to 22 was the call)."""
     width = Mo.shape[1]
     for b in range(width):
         h[b] = 0.0
@@ -316,7 +317,7 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
 def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
     """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric;
     four rows of M_o per pass over g, as the dense kernel's :func:`_scatter_product`). ``g`` has
