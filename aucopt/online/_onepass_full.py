@@ -88,9 +88,9 @@ def scatter_shape(d: int) -> tuple[int, int, int]:
 
 def aligned_scatter(d: int, M: np.ndarray | None = None) -> np.ndarray:
     """Scatter matrices for d features whose data start on a cache line (64 bytes), zero or a copy
-    of M: numpy aligns small arrays to 16 bytes only, and rows that start 16 bytes into a line make
-    every other vector load of the d² passes straddle two lines (measured 2.2 against 3.5 M rows/s on
-    ijcnn1). Arrays made by the compiled kernels are aligned by numba."""
+    of M. numpy aligns small arrays to 16 bytes only; a start off the line makes vector loads of the
+    d² passes straddle two lines (a start 8 bytes in: 2.2 against 3.4-3.6 M rows/s on ijcnn1). The
+    arrays the compiled kernels make are aligned by numba (32 bytes)."""
     shape = scatter_shape(d)
     size = shape[0] * shape[1] * shape[2]
     buf = np.zeros(size + 8)
