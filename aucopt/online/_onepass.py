@@ -139,8 +139,10 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
         instead of a random draw, for reproducible experiments; implies ``rank`` = its number
         of columns.
     max_bytes : float or None, default=2147483648
-        Memory budget (bytes, default 2 GiB) of the state (2d² or 2dτ float64 numbers); a
-        larger state raises :class:`~aucopt.exceptions.ProblemTooLargeError` before any work.
+        Memory budget (bytes, default 2 GiB) of the state (with full covariances 2d² float64
+        numbers and about as many for their working copies, the classes' scatter matrices; with
+        a sketch 2dτ); a larger state raises :class:`~aucopt.exceptions.ProblemTooLargeError`
+        before any work.
         None: no limit.
     verbose : int, default=0
         0: silent; ≥ 1: a progress bar over the examples streamed by ``fit`` (or by one
@@ -250,12 +252,14 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     on a machine compiles them, which takes a few seconds (the closed form of a heavy weight is
     compiled the first time one occurs), and the machine code is cached on disk for later
     processes. Dense rows give the same iterates whether streamed at once or in chunks, bit for
-    bit. Without a sketch, sparse rows update each class's second moment Σ v x xᵀ (nnz² terms
-    instead of the d² of a centred update) and the covariance is recovered as M/T − c cᵀ, so
-    they agree with the dense rows to rounding (covariances to about 1e-14, iterates to about
-    1e-12 relative on a9a); a sparse X whose features lie far from zero against their spread
-    (max E[x²] / max Var[x] above 1000), where that cancellation would cost digits, takes the
-    dense rows' centred updates instead.
+    bit. Without a sketch, dense rows update each class's scatter matrix T S (kept between
+    calls, rebuilt from ``class_cov_`` when that was set otherwise; the iterates agree with
+    updates of S itself to about 1e-14 relative on ijcnn1), and sparse rows update each class's
+    second moment Σ v x xᵀ (nnz² terms instead of the d² of a centred update) and the covariance
+    is recovered as M/T − c cᵀ, so they agree with the dense rows to rounding (covariances to
+    about 1e-14, iterates to about 1e-12 relative on a9a); a sparse X whose features lie far
+    from zero against their spread (max E[x²] / max Var[x] above 1000), where that cancellation
+    would cost digits, takes the dense rows' centred updates instead.
 
     References
     ----------
