@@ -24,7 +24,8 @@ kernels; the rows/s of process CPU time in brackets, as the machine may be share
   best of each), and the speed-up: this machine's speed changes over tens of seconds, so one
   probe of each would compare two periods.
 
-The ratio column is rows/s divided by SGD's rows/s measured in the same run. The test AUC and
+The in-memory rows (and, apart, the file rows) take their timed calls in turn, one call of each
+per round. The ratio column is rows/s divided by SGD's rows/s measured in the same run. The test AUC and
 coef_avg_ of OnePassAUC are compared with the "before" model and with the per-example numpy
 implementation kept as a test oracle (tests/online/reference_onepass.py), fitted on the same data.
 
@@ -115,9 +116,20 @@ def load(name, data_dir):
 def best_rate(run, n_rows, repeats):
     """(rows/s of wall time, rows/s of CPU time) of the fastest of ``repeats`` calls of ``run``
     (after one warm-up call)."""
-    run()
-    times = [_timed(run) for _ in range(repeats)]
-    return n_rows / min(t[0] for t in times), n_rows / min(t[1] for t in times)
+    return best_rates({"run": run}, n_rows, repeats)["run"]
+
+
+def best_rates(runs, n_rows, repeats):
+    """:func:`best_rate` of every run of the dict ``runs``, their calls taken in turn (one call of
+    each, ``repeats`` times): this machine's speed changes over tens of seconds, and runs timed one
+    after the other would each see another period."""
+    for run in runs.values():
+        run()
+    times = {name: [] for name in runs}
+    for _ in range(repeats):
+        for name, run in runs.items():
+            times[name].append(_timed(run))
+    return {name: (n_rows / min(t[0] for t in ts), n_rows / min(t[1] for t in ts)) for name, ts in times.items()}
 
 
 def _timed(run):
@@ -325,15 +337,13 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
             return product_loop(n, rows, np.ones((d, width)), np.zeros(width))
 
     rates = {
-        "SGD memory": best_rate(lambda: streamed(lambda: SGDClassifier(random_state=0)), n, repeats),
-        "before memory": best_rate(lambda: streamed(GeneralKernelOnePassAUC), n, repeats),
-        "after memory": best_rate(lambda: streamed(OnePassAUC), n, repeats),
-        "limit": best_rate(limit, n, repeats),
-        **({"limit arranged": best_rate(lambda: arranged(rows, np.zeros((2, d, width)), np.zeros(width)),
-                                        n, repeats)} if dense else {}),
-        "SGD file": best_rate(sgd_file, n, repeats),
-        "after file": best_rate(onepass_file, n, repeats),
-        "reading": best_rate(read_only, n, repeats),
+        **best_rates({"SGD memory": lambda: streamed(lambda: SGDClassifier(random_state=0)),
+                      "before memory": lambda: streamed(GeneralKernelOnePassAUC),
+                      "after memory": lambda: streamed(OnePassAUC),
+                      "limit": limit,
+                      **({"limit arranged": lambda: arranged(rows, np.zeros((2, d, width)), np.zeros(width))}
+                         if dense else {})}, n, repeats),
+        **best_rates({"SGD file": sgd_file, "after file": onepass_file, "reading": read_only}, n, repeats),
     }
     if earlier:
         rates["now fresh"], rates["earlier memory"] = before_rates(earlier, name, data_dir, chunk_size, repeats)
@@ -367,6 +377,9 @@ def main():
     args = parser.parse_args()
     if args.compile_probe:
         return compile_probe()
+    if args.before and not os.path.isfile(os.path.join(args.before, "aucopt", "__init__.py")):
+        # without one the probes would import this aucopt and compare it with itself
+        parser.error(f"--before {args.before}: no aucopt package there (expected {args.before}/aucopt/__init__.py)")
     if args.rate_probe:
         name, data_dir, chunk_size, repeats = args.rate_probe
         return rate_probe(name, data_dir, int(chunk_size), int(repeats))
