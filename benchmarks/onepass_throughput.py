@@ -293,6 +293,7 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
 
     from aucopt.metrics import roc_auc
     from aucopt.online import OnePassAUC, iter_svmlight_chunks
+    from aucopt.online._onepass_full import padded_width
 
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "online"))
     from reference_onepass import GeneralKernelOnePassAUC, ReferenceOnePassAUC
@@ -328,7 +329,7 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
     dense_loop, product_loop = limit_loops()
     arranged = arranged_loop()
     rows = np.ascontiguousarray(Xtr if dense else Xtr[:4096].toarray())
-    width = (d + 3) // 4 * 4  # rows padded as the kernels' (aucopt.online._onepass_full)
+    width = padded_width(d)  # rows padded as the kernels'
     if dense:
         def limit():
             return dense_loop(rows, np.zeros((2, d, width)), np.zeros(width))

@@ -349,7 +349,7 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
 
     def _init_state(self, d):
         tau = self._check_model_params(d)
-        state = 2 * d * (d + _load_full_kernels().scatter_shape(d)[2]) if tau is None else 2 * d * tau
+        state = 2 * d * (d + _load_full_kernels().padded_width(d)) if tau is None else 2 * d * tau
         check_memory(
             8.0 * state, self.max_bytes,
             f"The OnePassAUC state for {d:,} features "

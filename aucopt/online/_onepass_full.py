@@ -50,8 +50,8 @@ from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "moment_ratio", "scatter_shape", "stream_csr_full",
-           "stream_dense_full"]
+__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "moment_ratio", "padded_width", "scatter_shape",
+           "stream_csr_full", "stream_dense_full"]
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
@@ -75,15 +75,17 @@ def _trace(M):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _padded(d):  # pragma: no cover - compiled
-    """d rounded up to a multiple of ``_LANES``."""
+def padded_width(d: int) -> int:
+    """d rounded up to a multiple of ``_LANES``: the row length of the d² passes."""
     return (d + _LANES - 1) // _LANES * _LANES
+
+
+_padded = njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)(padded_width)
 
 
 def scatter_shape(d: int) -> tuple[int, int, int]:
     """The shape of the two classes' scatter matrices of :func:`stream_dense_full` (rows padded)."""
-    return (2, d, (d + _LANES - 1) // _LANES * _LANES)
+    return (2, d, padded_width(d))
 
 
 def aligned_scatter(d: int, M: np.ndarray | None = None) -> np.ndarray:
@@ -115,9 +117,16 @@ def _sync_scatter(count, cov, M):  # pragma: no cover - compiled
                     same = False
         if not same:
             M[k] = 0.0
-            for a in range(d):
-                for b in range(d):
-                    M[k, a, b] = cov[k, a, b] * T if T > 0.0 else 0.0
+            _covariance_to_scatter(k, count, cov, M)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _covariance_to_scatter(k, count, cov, M):  # pragma: no cover - compiled
+    """M_k = T_k S_k over the d columns (zero for an empty class; the padding columns left as they are)."""
+    T = count[k]
+    for a in range(cov.shape[1]):
+        for b in range(cov.shape[2]):
+            M[k, a, b] = cov[k, a, b] * T if T > 0.0 else 0.0
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
@@ -176,7 +185,7 @@ def _scatter_product(Mo, w, h, d):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
-def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, sketch, sketch_sum,  # noqa: C901, PLR0915 - one row's passes written out, sharing locals
+def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, sketch, sketch_sum,  # noqa: PLR0915 - one row's passes written out, sharing locals
                       coef, coef_avg, scalars, counters, start, M):  # pragma: no cover  # long: one fused row update
     """Stream the rows ``start:`` of a dense C-contiguous X (full covariances through the classes'
     scatter matrices ``M``, shape :func:`scatter_shape`; see the module docstring)."""
@@ -216,10 +225,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
             coef[:] = w[:d]
             status = _example(x, k, weight, r, alpha, eta, auto, count, mean, cov, no_sketch, no_sums,
                               coef, coef_avg, scalars, counters, diff, u, g, v)
-            T = count[k]
-            for a in range(d):
-                for b in range(d):
-                    M[k, a, b] = cov[k, a, b] * T
+            _covariance_to_scatter(k, count, cov, M)
             trace[k] = _trace(M[k])
             w[:d] = coef
             if status != OK:
