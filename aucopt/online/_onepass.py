@@ -31,6 +31,7 @@ from .._validation import (
     Count,
     binary_labels,
     check_feature_scale,
+    check_magnitude_scale,
     check_point_weights,
     check_weight_underflow,
     unique_labels,
@@ -607,9 +608,12 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self._clear()
         first = not hasattr(self, "coef_")
         sample_weight = sample_weight_for(X, sample_weight)  # refused before any state is set
-        if first or not self._validated_already(X):
+        magnitude = None if first else self._checked_magnitude(X)
+        if magnitude is None:
             X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=first)
-        check_feature_scale(X)  # the step size and the averaged iterate need x**2
+            check_feature_scale(X)  # the step size and the averaged iterate need x**2
+        else:
+            check_magnitude_scale(magnitude, X.shape)
         y = y if type(y) is np.ndarray and y.ndim == 1 else column_or_1d(y, warn=True)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}.")
@@ -638,16 +642,20 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
             self.threshold_ = float(self._w() @ (self.class_mean_[0] + self.class_mean_[1]) / 2)
         return self
 
-    def _validated_already(self, X):
-        """Whether X is what ``validate_data`` would return unchanged at a later call: a finite
-        float64 ndarray with ``n_features_in_`` columns and no feature names to check. A stream of
-        such chunks skips scikit-learn's general input checks (about 0.2 ms a call); any other X
-        takes them, and with them their errors and warnings."""
+    def _checked_magnitude(self, X):
+        """The largest ``|x|`` of X when X is what ``validate_data`` would return unchanged at a later
+        call: a C-contiguous finite float64 ndarray with ``n_features_in_`` columns and no feature
+        names to check; None otherwise. One compiled pass finds both the magnitude and that every
+        entry is finite, where scikit-learn's general input checks, the finiteness and the
+        magnitude took about 0.2 ms a call and three passes over X (a quarter of the time of a
+        10,000-row call on 22 features). Any other X takes those checks, with their errors and
+        warnings."""
         if not (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2 and X.shape[0] > 0
-                and X.shape[1] == self.n_features_in_ and not hasattr(self, "feature_names_in_")):
-            return False
-        with np.errstate(over="ignore", invalid="ignore"):
-            return bool(np.isfinite(X.sum()))  # a finite sum: every entry finite (else the full check)
+                and X.shape[1] == self.n_features_in_ and X.flags.c_contiguous
+                and not hasattr(self, "feature_names_in_")):
+            return None
+        magnitude = _load_full_kernels().largest_magnitude(X)
+        return magnitude if np.isfinite(magnitude) else None
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None = None,
                     sample_weight: ArrayLike | float | None = None) -> OnePassAUC:

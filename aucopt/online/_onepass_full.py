@@ -21,7 +21,9 @@ remainders), so the dense kernel arranges its d² passes to enter fewer rows:
   row, only fewer passes. S_o w = M_o w / T_o with M_o w summed four rows of M_o per pass over the
   result (:func:`_scatter_product`). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and
   uᵀw in one; the step with the new score in another), their sums reassociated by the compiler.
-  All d² passes run over rows padded with zeros to a multiple of four doubles (one AVX2 register).
+  All passes run over rows padded with zeros to a multiple of four doubles (one AVX2 register):
+  the d² passes over M's rows, the O(d) passes over padded copies of the iterate, its average,
+  the means and the row (at d = 22, a scalar remainder of 6 entries per pass otherwise).
   The scatter matrices persist between calls (``OnePassAUC._class_scatter``), so a stream cut into
   chunks takes the same steps to the last bit as the stream whole; a class's is rebuilt from
   ``class_cov_`` whenever that is not M_k / T_k (the first call, CSR rows streamed in between, a
@@ -50,7 +52,7 @@ from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "moment_ratio", "padded_width", "scatter_shape",
+__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "largest_magnitude", "moment_ratio", "padded_width", "scatter_shape",
            "stream_csr_full", "stream_dense_full"]
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
@@ -59,13 +61,31 @@ _INT64_MAX = np.iinfo(np.int64).max
 #: register): the compiled loops then have no scalar remainder
 _LANES = 4
 #: the dense kernel adds the rows of one class to its scatter matrix this many at a time
-_GROUP = 4
+_GROUP = 4  # (the passes of _add_rows are written out for 1 to 4 rows)
 #: the CSR kernel's uncentred second moments are used while max E[x²] / max Var[x] stays below this
 #: (about 3 of the 16 digits lost to cancellation, far below the 1e-12 the results are held to)
 MAX_MOMENT_RATIO = 1e3
 
 
 # ============================================================================ dense rows
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _largest_magnitude_bits(X):  # pragma: no cover - compiled
+    """The largest of the bit patterns of |x| over a C-contiguous X, as an integer: for float64
+    these order as the values, with inf above every finite value and NaN above inf."""
+    bits = X.reshape(-1).view(np.int64)
+    top = 0
+    for i in range(bits.shape[0]):
+        b = bits[i] & 0x7FFFFFFFFFFFFFFF
+        top = b if b > top else top
+    return top
+
+
+def largest_magnitude(X: np.ndarray) -> float:
+    """The largest ``|x|`` of a C-contiguous float64 X, in one pass: inf or NaN when an entry is
+    not finite (NaN when one is NaN)."""
+    return float(np.array([_largest_magnitude_bits(X)], dtype=np.int64).view(np.float64)[0])
+
+
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _trace(M):  # pragma: no cover - compiled
     """tr(M), summed in the order of the diagonal."""
@@ -143,23 +163,37 @@ def _scatter_to_covariance(k, count, M, cov):  # pragma: no cover - compiled
 def _add_rows(Mk, D, n, d):  # pragma: no cover - compiled
     """M_k ← M_k + Σ_t D[t] D[t]ᵀ over the first n ≤ ``_GROUP`` rows of D, each entry taking the
     rows one after the other (r ← r + D[t, a]·D[t, b], one fused multiply-add each): the same
-    operations, so the same bits, whether the rows come four at a time or one by one."""
+    operations, so the same bits, whether the rows come four at a time or one by one. Each count
+    of rows has its own pass (a loop over the rows inside it would cost a pass over M per row)."""
     width = Mk.shape[1]
-    if n == _GROUP:
-        d0, d1, d2, d3 = D[0], D[1], D[2], D[3]
+    d0 = D[0]
+    if n == 4:
+        d1, d2, d3 = D[1], D[2], D[3]
         for a in range(d):
             a0, a1, a2, a3 = d0[a], d1[a], d2[a], d3[a]
             row = Mk[a]
             for b in range(width):
                 row[b] = (((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]) + a3 * d3[b]
+    elif n == 3:
+        d1, d2 = D[1], D[2]
+        for a in range(d):
+            a0, a1, a2 = d0[a], d1[a], d2[a]
+            row = Mk[a]
+            for b in range(width):
+                row[b] = ((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]
+    elif n == 2:
+        d1 = D[1]
+        for a in range(d):
+            a0, a1 = d0[a], d1[a]
+            row = Mk[a]
+            for b in range(width):
+                row[b] = (row[b] + a0 * d0[b]) + a1 * d1[b]
     else:
-        for t in range(n):
-            dt = D[t]
-            for a in range(d):
-                at = dt[a]
-                row = Mk[a]
-                for b in range(width):
-                    row[b] = row[b] + at * dt[b]
+        for a in range(d):
+            a0 = d0[a]
+            row = Mk[a]
+            for b in range(width):
+                row[b] = row[b] + a0 * d0[b]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"}, inline="always")
@@ -184,6 +218,30 @@ def _scatter_product(Mo, w, h, d):  # pragma: no cover - compiled
         a += 1
 
 
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _weighted_row(x, k, weight, alpha, eta, auto, count, mean, cov, coef, coef_avg, scalars, counters, M, trace, w,
+                  avg, means, work):  # pragma: no cover - compiled
+    """A row whose weight is not 1 (weighted Welford update and ⌊v⌋ + 1 steps) by the general update
+    ``_example``: the state is copied out of :func:`stream_dense_full`'s padded vectors and scatter
+    matrices first, and back after."""
+    d = mean.shape[1]
+    _scatter_to_covariance(0, count, M, cov)
+    _scatter_to_covariance(1, count, M, cov)
+    coef[:] = w[:d]
+    coef_avg[:] = avg[:d]
+    mean[:, :] = means[:, :d]
+    diff, u, g = work
+    none = np.empty(0)
+    status = _example(x, k, weight, none, alpha, eta, auto, count, mean, cov, np.empty((2, d, 0)), np.empty((2, 0)),
+                      coef, coef_avg, scalars, counters, diff, u, g, none)
+    _covariance_to_scatter(k, count, cov, M)
+    trace[k] = _trace(M[k])
+    w[:d] = coef
+    avg[:d] = coef_avg
+    means[:, :d] = mean
+    return status
+
+
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
 def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, sketch, sketch_sum,  # noqa: PLR0915 - one row's passes written out, sharing locals
                       coef, coef_avg, scalars, counters, start, M):  # pragma: no cover  # long: one fused row update
@@ -192,22 +250,22 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
     n, d = X.shape
     width = M.shape[2]
     _sync_scatter(count, cov, M)
-    trace = np.empty(2)  # tr(M_0), tr(M_1), as of the rows added to them
-    for k in range(2):
-        trace[k] = _trace(M[k])
-    w = np.zeros(width)  # the iterate, padded with zeros (copied back on return)
+    trace = np.array([_trace(M[0]), _trace(M[1])])  # tr(M_0), tr(M_1), as of the rows added to them
+    # the iterate, its average, the means and the row, padded with zeros to the width of M's rows
+    # (copied back on return): every O(d) pass then runs whole vectors, with no scalar remainder
+    w = np.zeros(width)
     w[:d] = coef
+    avg = np.zeros(width)
+    avg[:d] = coef_avg
+    means = np.zeros((2, width))
+    means[:, :d] = mean
+    xp = np.zeros(width)
     D = np.zeros((_GROUP, width))  # the pending rows √((T − 1)/T)·δ of class `pending` (zero padding)
     pending = 0
     n_pending = 0
     h = np.zeros(width)
-    u = np.empty(d)
-    diff = np.empty(d)
-    g = np.empty(d)
-    v = np.empty(0)
-    r = np.empty(0)
-    no_sketch = np.empty((2, d, 0))
-    no_sums = np.empty((2, 0))
+    u = np.zeros(width)
+    work = (np.empty(d), np.empty(d), np.empty(d))  # the general update's work vectors
     status = OK
     counters[1] = n
     for i in range(start, n):
@@ -220,30 +278,26 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
             trace[pending] = _trace(M[pending])
             n_pending = 0
         if weight != 1.0:  # weighted Welford update and ⌊v⌋ + 1 steps: the general update
-            _scatter_to_covariance(0, count, M, cov)
-            _scatter_to_covariance(1, count, M, cov)
-            coef[:] = w[:d]
-            status = _example(x, k, weight, r, alpha, eta, auto, count, mean, cov, no_sketch, no_sums,
-                              coef, coef_avg, scalars, counters, diff, u, g, v)
-            _covariance_to_scatter(k, count, cov, M)
-            trace[k] = _trace(M[k])
-            w[:d] = coef
+            status = _weighted_row(x, k, weight, alpha, eta, auto, count, mean, cov, coef, coef_avg, scalars,
+                                   counters, M, trace, w, avg, means, work)
             if status != OK:
                 counters[1] = i
                 break
             continue
-        mk = mean[k]
-        mo = mean[o]
+        for a in range(d):
+            xp[a] = x[a]
+        mk = means[k]
+        mo = means[o]
         count[k] += 1.0
         T = count[k]
         root = math.sqrt((T - 1.0) / T)  # M_k gains (x − c_old)(x − c_new)ᵀ = ((T − 1)/T)·δδᵀ
         Dt = D[n_pending]
         uu = 0.0
         uw = 0.0
-        for a in range(d):  # δ, the mean of class k, u = x − c_o, uᵀu and uᵀw in one pass
-            xa = x[a]
+        for a in range(width):  # δ, the mean of class k, u = x − c_o, uᵀu and uᵀw in one pass
+            xa = xp[a]
             da = xa - mk[a]
-            mk[a] += da / T
+            mk[a] += da / T  # (a division: the general kernel's means, to the last bit)
             Dt[a] = root * da
             ua = xa - mo[a]
             u[a] = ua
@@ -264,7 +318,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
             step = eta
         sign = 2.0 * k - 1.0
         score = 0.0
-        for a in range(d):
+        for a in range(width):
             ua = u[a]
             w[a] -= step * (alpha * w[a] - sign * ua + ua * uw + h[a] * inv)
             score += ua * w[a]
@@ -277,13 +331,15 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
             status = DIVERGED
             break
         share = 1.0 / scalars[0]
-        for a in range(d):
-            coef_avg[a] += (w[a] - coef_avg[a]) * share
+        for a in range(width):
+            avg[a] += (w[a] - avg[a]) * share
     if n_pending > 0:
         _add_rows(M[pending], D, n_pending, d)
     _scatter_to_covariance(0, count, M, cov)
     _scatter_to_covariance(1, count, M, cov)
     coef[:] = w[:d]
+    coef_avg[:] = avg[:d]
+    mean[:, :] = means[:, :d]
     return status
 
 

@@ -301,19 +301,22 @@ def test_partial_fit_validates_again_only_a_parameter_set_anew(monkeypatch):
 
 
 def test_later_chunks_are_checked_as_the_first():
-    """A later chunk that is a finite float64 ndarray of the fitted width skips scikit-learn's
-    general input checks; any other chunk takes them, with their errors and warnings, and a
-    refused chunk leaves the state as it was."""
+    """A later chunk that is a C-contiguous finite float64 ndarray of the fitted width skips
+    scikit-learn's general input checks (one compiled pass finds its largest magnitude and that it
+    is finite); any other chunk takes them, with their errors and warnings, and a refused chunk
+    leaves the state as it was."""
     pd = pytest.importorskip("pandas")
     X, y = _stream(n=60, d=4)
     ref = OnePassAUC().partial_fit(X[:30], y[:30], classes=[-1, 1]).partial_fit(X[30:], y[30:])
     est = OnePassAUC().partial_fit(X[:30], y[:30], classes=[-1, 1])
     nan, inf = X[30:33].copy(), X[30:33].copy()
     nan[1, 2], inf[2, 0] = np.nan, -np.inf
-    huge = np.full((2, 4), 1e308)  # a sum that overflows: the general check (then the scale check) decides
+    huge = np.full((2, 4), 1e308)  # finite entries whose squares overflow: the scale check decides
+    tiny = np.full((2, 4), 1e-200)  # ... or underflow
     for bad, labels, match in ((nan, y[30:33], "NaN"), (inf, y[30:33], "infinity"),
+                               (np.asfortranarray(nan), y[30:33], "NaN"),  # not C-contiguous: the general checks
                                (X[30:40, :3], y[30:40], "3 features"), (np.empty((0, 4)), y[:0], "0 sample"),
-                               (huge, y[30:32], "overflow")):
+                               (huge, y[30:32], "overflow"), (tiny, y[30:32], "underflow")):
         with pytest.raises(ValueError, match=match):
             est.partial_fit(bad, labels)
     with pytest.raises(ValueError, match="not in classes"):
