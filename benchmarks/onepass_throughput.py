@@ -17,8 +17,9 @@ kernels; the rows/s of process CPU time in brackets, as the machine may be share
   every exact full-covariance update needs (over rows padded as the kernels'): for dense rows a
   rank-one update of one d × d matrix and a product with the other (2d²); for CSR rows the
   product alone (d²: the second moments take nnz² per row). For dense rows a second line does the
-  same work arranged as the dense kernel arranges it (rows added to a scatter matrix four at a
-  time, one fused multiply-add per entry and row; the product four matrix rows per pass);
+  same work with the dense kernel's vectorized passes (``aucopt.online._simd``: rows added to a
+  scatter matrix four at a time, one fused multiply-add per entry and row, and the product with
+  up to 24 result columns in registers per pass down the matrix);
 * **--before DIR**: OnePassAUC of an earlier copy of the package (``DIR/aucopt``) and of this one
   streaming the same chunks from memory, each in fresh processes taken in turn three times (the
   best of each), and the speed-up: this machine's speed changes over tens of seconds, so one
@@ -189,8 +190,10 @@ def arranged_loop():
     """The dense limit loop's d² work arranged as the dense kernel arranges it (see the docstring)."""
     from numba import njit
 
-    @njit(nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
-    def arranged(X, C, g):  # the dense kernel's arrangement: C[0] += D Dᵀ four rows at a time, g = C[1] x
+    from aucopt.online._simd import add_rows, scatter_product
+
+    @njit(nogil=True, error_model="numpy", boundscheck=False)
+    def arranged(X, C, g):  # the dense kernel's passes: C[0] += D Dᵀ four rows at a time, g = C[1] x
         n, d = X.shape
         width = C.shape[2]
         D = np.zeros((4, width))
@@ -199,25 +202,8 @@ def arranged_loop():
             for a in range(d):
                 D[t, a] = X[i, a] / n
             if t == 3:
-                d0, d1, d2, d3 = D[0], D[1], D[2], D[3]
-                for a in range(d):
-                    a0, a1, a2, a3 = d0[a], d1[a], d2[a], d3[a]
-                    row = C[0, a]
-                    for b in range(width):
-                        row[b] = (((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]) + a3 * d3[b]
-            x = D[t]
-            for b in range(width):
-                g[b] = 0.0
-            for a in range(0, d - 3, 4):
-                x0, x1, x2, x3 = x[a], x[a + 1], x[a + 2], x[a + 3]
-                r0, r1, r2, r3 = C[1, a], C[1, a + 1], C[1, a + 2], C[1, a + 3]
-                for b in range(width):
-                    g[b] = g[b] + ((r0[b] * x0 + r1[b] * x1) + (r2[b] * x2 + r3[b] * x3))
-            for a in range(d - d % 4, d):
-                xa = x[a]
-                row = C[1, a]
-                for b in range(width):
-                    g[b] = g[b] + row[b] * xa
+                add_rows(C[0], D, 4, d)
+            scatter_product(C[1], D[t], g, d)
         return g[0]
 
     return arranged

@@ -17,9 +17,10 @@ remainders), so the dense kernel arranges its d² passes to enter fewer rows:
   multiply-add per entry (D_a·D_b, so M stays symmetric to the last bit), where S_k's update
   takes a multiply and a multiply-add. A class's M is needed only by the other class's steps, so
   its rows are added when a row of the other class (or a weighted row) comes, or four at a time
-  (:func:`_add_rows`), each entry taking them one after the other: the same operations as row by
-  row, only fewer passes. S_o w = M_o w / T_o with M_o w summed four rows of M_o per pass over the
-  result (:func:`_scatter_product`). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and
+  (:data:`aucopt.online._simd.add_rows`), each entry taking them one after the other: the same operations as row by
+  row, only fewer passes. S_o w = M_o w / T_o, with M_o w taken by an explicitly vectorized
+  product (:func:`aucopt.online._simd.scatter_product`: up to 24 result columns in registers per
+  pass down M_o's rows; 35 against 70-100 ns at d = 22). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and
   uᵀw in one; the step with the new score in another), their sums reassociated by the compiler.
   All passes run over rows padded with zeros to a multiple of four doubles (one AVX2 register):
   the d² passes over M's rows, the O(d) passes over padded copies of the iterate, its average,
@@ -48,6 +49,7 @@ import numpy as np
 
 from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
+from ._simd import GROUP, add_rows, scatter_product
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -57,11 +59,9 @@ __all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "largest_magnitude", "moment_r
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
-#: the d² passes run over rows padded with zeros to a multiple of this many doubles (one AVX2
-#: register): the compiled loops then have no scalar remainder
-_LANES = 4
-#: the dense kernel adds the rows of one class to its scatter matrix this many at a time
-_GROUP = 4  # (the passes of _add_rows are written out for 1 to 4 rows)
+#: the passes run over rows padded with zeros to a multiple of this many doubles (one AVX2
+#: register): the vectorized d² passes need it, and the O(d) loops then have no scalar remainder
+_LANES = 4  # (the dense kernel adds the rows of one class to its scatter matrix GROUP at a time)
 #: the CSR kernel's uncentred second moments are used while max E[x²] / max Var[x] stays below this
 #: (about 3 of the 16 digits lost to cancellation, far below the 1e-12 the results are held to)
 MAX_MOMENT_RATIO = 1e3
@@ -159,65 +159,6 @@ def _scatter_to_covariance(k, count, M, cov):  # pragma: no cover - compiled
                 cov[k, a, b] = M[k, a, b] / T
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
-def _add_rows(Mk, D, n, d):  # pragma: no cover - compiled
-    """M_k ← M_k + Σ_t D[t] D[t]ᵀ over the first n ≤ ``_GROUP`` rows of D, each entry taking the
-    rows one after the other (r ← r + D[t, a]·D[t, b], one fused multiply-add each): the same
-    operations, so the same bits, whether the rows come four at a time or one by one. Each count
-    of rows has its own pass (a loop over the rows inside it would cost a pass over M per row)."""
-    width = Mk.shape[1]
-    d0 = D[0]
-    if n == 4:
-        d1, d2, d3 = D[1], D[2], D[3]
-        for a in range(d):
-            a0, a1, a2, a3 = d0[a], d1[a], d2[a], d3[a]
-            row = Mk[a]
-            for b in range(width):
-                row[b] = (((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]) + a3 * d3[b]
-    elif n == 3:
-        d1, d2 = D[1], D[2]
-        for a in range(d):
-            a0, a1, a2 = d0[a], d1[a], d2[a]
-            row = Mk[a]
-            for b in range(width):
-                row[b] = ((row[b] + a0 * d0[b]) + a1 * d1[b]) + a2 * d2[b]
-    elif n == 2:
-        d1 = D[1]
-        for a in range(d):
-            a0, a1 = d0[a], d1[a]
-            row = Mk[a]
-            for b in range(width):
-                row[b] = (row[b] + a0 * d0[b]) + a1 * d1[b]
-    else:
-        for a in range(d):
-            a0 = d0[a]
-            row = Mk[a]
-            for b in range(width):
-                row[b] = row[b] + a0 * d0[b]
-
-
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"}, inline="always")
-def _scatter_product(Mo, w, h, d):  # pragma: no cover - compiled
-    """h = M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric), four rows of M_o per pass over h (inlined
-    into its callers, compiled with their flags: 5-8 % of a row at d = 5 to 22 was the call)."""
-    width = Mo.shape[1]
-    for b in range(width):
-        h[b] = 0.0
-    a = 0
-    while a + 4 <= d:
-        w0, w1, w2, w3 = w[a], w[a + 1], w[a + 2], w[a + 3]
-        r0, r1, r2, r3 = Mo[a], Mo[a + 1], Mo[a + 2], Mo[a + 3]
-        for b in range(width):
-            h[b] = h[b] + ((r0[b] * w0 + r1[b] * w1) + (r2[b] * w2 + r3[b] * w3))
-        a += 4
-    while a < d:
-        wa = w[a]
-        row = Mo[a]
-        for b in range(width):
-            h[b] = h[b] + row[b] * wa
-        a += 1
-
-
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _weighted_row(x, k, weight, alpha, eta, auto, count, mean, cov, coef, coef_avg, scalars, counters, M, trace, w,
                   avg, means, work):  # pragma: no cover - compiled
@@ -260,7 +201,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
     means = np.zeros((2, width))
     means[:, :d] = mean
     xp = np.zeros(width)
-    D = np.zeros((_GROUP, width))  # the pending rows √((T − 1)/T)·δ of class `pending` (zero padding)
+    D = np.zeros((GROUP, width))  # the pending rows √((T − 1)/T)·δ of class `pending` (zero padding)
     pending = 0
     n_pending = 0
     h = np.zeros(width)
@@ -273,8 +214,8 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
         k = slots[i]
         o = 1 - k
         weight = weights[i]
-        if n_pending > 0 and (pending != k or n_pending == _GROUP or weight != 1.0):
-            _add_rows(M[pending], D, n_pending, d)
+        if n_pending > 0 and (pending != k or n_pending == GROUP or weight != 1.0):
+            add_rows(M[pending], D, n_pending, d)
             trace[pending] = _trace(M[pending])
             n_pending = 0
         if weight != 1.0:  # weighted Welford update and ⌊v⌋ + 1 steps: the general update
@@ -307,7 +248,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
         n_pending += 1
         if count[o] == 0.0:  # no step while the other class is empty
             continue
-        _scatter_product(M[o], w, h, d)  # S_o w = M_o w / T_o (class o has no pending rows)
+        scatter_product(M[o], w, h, d)  # S_o w = M_o w / T_o (class o has no pending rows)
         inv = 1.0 / count[o]
         if auto:  # the scale-free step 1/L, L the running maximum of α + ‖u‖² + tr(S_o)
             bound = alpha + uu + trace[o] * inv
@@ -334,7 +275,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
         for a in range(width):
             avg[a] += (w[a] - avg[a]) * share
     if n_pending > 0:
-        _add_rows(M[pending], D, n_pending, d)
+        add_rows(M[pending], D, n_pending, d)
     _scatter_to_covariance(0, count, M, cov)
     _scatter_to_covariance(1, count, M, cov)
     coef[:] = w[:d]
@@ -382,11 +323,11 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
 def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
     """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric;
-    four rows of M_o per pass over g, as the dense kernel's :func:`_scatter_product`). ``g`` has
-    M's padded row length (its entries from d on are left 0)."""
+    the vectorized product of the dense kernel). ``g`` has M's padded row length (its entries from
+    d on are left 0)."""
     d = w.shape[0]
     c = mean[o]
-    _scatter_product(M[o], w, g, d)  # M's rows are padded with zeros (see stream_csr_full)
+    scatter_product(M[o], w, g, d)  # M's rows are padded with zeros (see stream_csr_full)
     cw = 0.0
     for a in range(d):
         cw += c[a] * w[a]
