@@ -36,8 +36,12 @@ remainders), so the dense kernel arranges its d² passes to enter fewer rows:
   M = T (S + c cᵀ) at entry and S = M / T − c cᵀ at exit (and before any closed-form row).
   This uncentred form loses about log10(max second moment / max variance) digits to
   cancellation, so the caller takes it only when that ratio is small (:func:`moment_ratio`);
-  the means are the same Welford means as the dense rows'. M's rows are padded with zeros as
-  the dense kernel's are (1.19× on a9a, d = 123, the same results bit for bit).
+  the means are the same Welford means as the dense rows'. At d = 123 (a9a) the product S_o w
+  streams M_o (122 KB) from the L2 cache at every step and takes about two thirds of a row's time,
+  so M_k is kept as U, its upper triangle with the diagonal halved (M_k = U + Uᵀ exactly), rows
+  and columns padded with zeros to a multiple of four, and the product reads U's 4 × 4 tiles on
+  and above the diagonal once each (:data:`aucopt.online._simd.symmetric_product`): half the
+  reads, 1.16-1.24× on a9a in one process (in turn), the covariances to the same bits.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ import numpy as np
 
 from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
-from ._simd import GROUP, add_rows, scatter_product
+from ._simd import GROUP, add_rows, scatter_product, symmetric_product
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -287,19 +291,21 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
 # ============================================================================ CSR rows
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_moments(count, mean, cov, M):  # pragma: no cover - compiled
-    """M_k = T_k (S_k + c_k c_kᵀ) (zero for an empty class)."""
+    """M_k = T_k (S_k + c_k c_kᵀ) (zero for an empty class), stored as its upper triangle with the
+    diagonal halved (M_k = U + Uᵀ)."""
     d = mean.shape[1]
     for k in range(2):
         T = count[k]
         for a in range(d):
             ca = mean[k, a]
             for b in range(d):
-                M[k, a, b] = T * (cov[k, a, b] + ca * mean[k, b]) if T > 0.0 else 0.0
+                m = T * (cov[k, a, b] + ca * mean[k, b]) if T > 0.0 else 0.0
+                M[k, a, b] = m if b > a else (0.5 * m if b == a else 0.0)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
-    """S_k = M_k / T_k − c_k c_kᵀ (left as it is for an empty class)."""
+    """S_k = M_k / T_k − c_k c_kᵀ with M_k = U + Uᵀ (left as it is for an empty class)."""
     d = mean.shape[1]
     for k in range(2):
         T = count[k]
@@ -307,27 +313,28 @@ def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
             for a in range(d):
                 ca = mean[k, a]
                 for b in range(d):
-                    cov[k, a, b] = M[k, a, b] / T - ca * mean[k, b]
+                    cov[k, a, b] = (M[k, a, b] + M[k, b, a]) / T - ca * mean[k, b]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
-    """tr(S_o) = Σ_a (M_o[a, a] / T_o − c_a²)."""
+    """tr(S_o) = Σ_a (M_o[a, a] / T_o − c_a²), M_o[a, a] = 2 U[a, a]."""
     inv = 1.0 / count[o]
     total = 0.0
     for a in range(mean.shape[1]):
-        total += M[o, a, a] * inv - mean[o, a] * mean[o, a]
+        total += 2.0 * M[o, a, a] * inv - mean[o, a] * mean[o, a]
     return total
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
-def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
-    """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w as Σ_a M_o[a, :] w_a (M_o is symmetric;
-    the vectorized product of the dense kernel). ``g`` has M's padded row length (its entries from
-    d on are left 0)."""
+def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
+    """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w = (U + Uᵀ) w read from U's tiles on and above
+    the diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, which is read from
+    the L2 cache at every step). ``g`` and ``wp`` (w padded with zeros) have M's padded width."""
     d = w.shape[0]
     c = mean[o]
-    scatter_product(M[o], w, g, d)  # M's rows are padded with zeros (see stream_csr_full)
+    wp[:d] = w  # (wp: zeros from d on)
+    symmetric_product(M[o], wp, g, d)
     cw = 0.0
     for a in range(d):
         cw += c[a] * w[a]
@@ -339,7 +346,8 @@ def _moment_matvec(o, w, count, mean, M, g):  # pragma: no cover - compiled
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _add_row(k, weight, x, cols, vals, count, mean, M, diff):  # pragma: no cover - compiled
     """Class k takes the row x (weight v): the Welford mean of the dense rows, and M_k += v x xᵀ
-    over the row's stored entries (repeated indices add up, as in toarray)."""
+    over the row's stored entries (repeated indices add up, as in toarray), in U: the pairs above
+    the diagonal, and half of each diagonal one (an exact halving: M_k has the same bits as before)."""
     d = x.shape[0]
     mk = mean[k]
     for a in range(d):
@@ -359,12 +367,16 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff):  # pragma: no cove
         a = cols[p]
         va = vals[p] * weight
         for q in range(cols.shape[0]):
-            Mk[a, cols[q]] += va * vals[q]
+            b = cols[q]
+            if a < b:
+                Mk[a, b] += va * vals[q]
+            elif a == b:
+                Mk[a, a] += 0.5 * (va * vals[q])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars, counters, u,
-                  g):  # pragma: no cover - compiled
+                  g, wp):  # pragma: no cover - compiled
     """The step bound, then the steps of a row of class k (weight v ≤ 32 steps: ⌊v⌋ steps of
     size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average)."""
     d = x.shape[0]
@@ -386,7 +398,7 @@ def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg
     fraction = weight - full
     for t in range(n_full + (1 if fraction > 0.0 else 0)):
         step = 1.0 if t < n_full else fraction
-        _moment_matvec(o, coef, count, mean, M, g)
+        _moment_matvec(o, coef, count, mean, M, g, wp)
         uw = 0.0
         for a in range(d):
             uw += u[a] * coef[a]
@@ -414,12 +426,14 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
     classes' second moments (full covariances; see the module docstring)."""
     d = mean.shape[1]
     n = slots.shape[0]
-    M = np.zeros((2, d, _padded(d)))  # rows padded with zeros, as the dense kernel's covariances
+    width = _padded(d)
+    M = np.zeros((2, width, width))  # the upper triangles, halved diagonals, zero padding (module docstring)
     _to_moments(count, mean, cov, M)
     x = np.zeros(d)  # the current row, scattered
     diff = np.empty(d)
     u = np.empty(d)
-    g = np.zeros(M.shape[2])
+    g = np.zeros(width)
+    wp = np.zeros(width)  # the iterate, padded
     status = OK
     for i in range(start, n):
         lo, hi = indptr[i], indptr[i + 1]
@@ -433,10 +447,10 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
             if weight != 1.0 and _needs_closed_form(weight, d, 0):
                 status = CLOSED_FORM  # the bound first: the caller takes the steps in closed form
                 _moment_steps(x, k, 0.0, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars,
-                              counters, u, g)
+                              counters, u, g, wp)
             else:
                 status = _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg,
-                                       scalars, counters, u, g)
+                                       scalars, counters, u, g, wp)
         for p in range(cols.shape[0]):
             x[cols[p]] = 0.0
         if status != OK:

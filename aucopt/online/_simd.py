@@ -36,7 +36,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["BLOCK", "GROUP", "add_rows", "scatter_product"]
+__all__ = ["BLOCK", "GROUP", "add_rows", "scatter_product", "symmetric_product"]
 
 _LANES = 4  # doubles in one vector (an AVX2 register)
 #: the vectors of result columns that one pass down the matrix rows accumulates in registers
@@ -179,3 +179,67 @@ def _add_rows(typingctx, M, D, n, d):  # pragma: no cover - compiled
 #: ``add_rows(M, D, n, d)``, callable from compiled code only: ``M[:d] += Σ_{t < n} D[t, :d, None] D[t]``
 #: row by row (see :func:`_add_rows`)
 add_rows: Any = intrinsic(_add_rows)
+
+
+def _horizontal_sums(builder: ir.IRBuilder, vectors: list) -> ir.Value:
+    """The vector of the four vectors' sums (lane r: the sum of the lanes of ``vectors[r]``)."""
+    out = ir.Constant(_VEC, [0.0] * _LANES)
+    for r, v in enumerate(vectors):
+        lanes = [builder.extract_element(v, ir.Constant(_I32, i)) for i in range(_LANES)]
+        total = builder.fadd(builder.fadd(lanes[0], lanes[1]), builder.fadd(lanes[2], lanes[3]))
+        out = builder.insert_element(out, total, ir.Constant(_I32, r))
+    return out
+
+
+def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
+    """The typing and code of :data:`symmetric_product`: ``h[:W] = (U + Uᵀ) w`` for a C-contiguous
+    float64 ``U`` of shape (≥ W, W), W a multiple of 4, zero below the diagonal in its first d rows'
+    blocks (a symmetric matrix's upper triangle with its diagonal halved) and zero from row d on,
+    and C-contiguous float64 vectors ``w`` and ``h`` (≥ W entries). Only the 4 × 4 tiles on and
+    above the diagonal of the first ⌈d/4⌉ row blocks are read: half the matrix, each tile T
+    entering twice (``h[I] += T w[J]`` and ``h[J] += Tᵀ w[I]``). Other argument types are not typed."""
+    if not (_float64_c(U, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer)):
+        return None
+    signature = types.void(U, w, h, types.int64)
+
+    def codegen(context, builder, sig, args):
+        Uv, wv, hv, dv = args
+        Ua = context.make_array(sig.args[0])(context, builder, Uv)
+        data_w = context.make_array(sig.args[1])(context, builder, wv).data
+        data_h = context.make_array(sig.args[2])(context, builder, hv).data
+        width = cgutils.unpack_tuple(builder, Ua.shape, 2)[1]
+        fma = _fma(builder)
+        four = _const(_LANES)
+        zero = ir.Constant(_VEC, [0.0] * _LANES)
+        n_cols = builder.sdiv(width, four)
+        with cgutils.for_range(builder, n_cols) as loop:
+            builder.store(zero, _vector_at(builder, data_h, builder.mul(loop.index, four)), align=8)
+        n_rows = builder.sdiv(builder.add(dv, _const(_LANES - 1)), four)
+        with cgutils.for_range(builder, n_rows) as rows_loop:
+            a0 = builder.mul(rows_loop.index, four)
+            starts = [builder.mul(builder.add(a0, _const(r)), width) for r in range(_LANES)]
+            w_rows = [_splat(builder, builder.load(builder.gep(data_w, [builder.add(a0, _const(r))])))
+                      for r in range(_LANES)]
+            dots = [cgutils.alloca_once_value(builder, zero) for _ in range(_LANES)]
+            with cgutils.for_range_slice(builder, rows_loop.index, n_cols, _const(1)) as (jb, _):
+                j0 = builder.mul(jb, four)
+                tile = [builder.load(_vector_at(builder, Ua.data, builder.add(start, j0)), align=8) for start in starts]
+                w_cols = builder.load(_vector_at(builder, data_w, j0), align=8)
+                for t, acc in zip(tile, dots, strict=True):
+                    builder.store(builder.call(fma, [t, w_cols, builder.load(acc)]), acc)
+                target = _vector_at(builder, data_h, j0)
+                h_cols = builder.load(target, align=8)
+                for t, wr in zip(tile, w_rows, strict=True):
+                    h_cols = builder.call(fma, [t, wr, h_cols])
+                builder.store(h_cols, target, align=8)
+            target = _vector_at(builder, data_h, a0)
+            sums = _horizontal_sums(builder, [builder.load(acc) for acc in dots])
+            builder.store(builder.fadd(builder.load(target, align=8), sums), target, align=8)
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+#: ``symmetric_product(U, w, h, d)``, callable from compiled code only: ``h[:W] = (U + Uᵀ) w`` from the
+#: tiles on and above the diagonal (see :func:`_symmetric_product`)
+symmetric_product: Any = intrinsic(_symmetric_product)

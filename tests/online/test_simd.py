@@ -5,7 +5,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from aucopt.online._simd import add_rows, scatter_product
+from aucopt.online._simd import add_rows, scatter_product, symmetric_product
 
 
 @njit(cache=False)
@@ -64,3 +64,28 @@ def test_add_rows_adds_the_outer_products_in_row_order(d):
         untouched = M0.copy()
         _add(untouched, D, n, d)
         np.testing.assert_array_equal(untouched, M0)
+
+
+@njit(cache=False)
+def _symmetric(U, w, h, d):
+    symmetric_product(U, w, h, d)
+
+
+@pytest.mark.parametrize("d", [1, 3, 4, 5, 22, 25, 47, 123])
+def test_symmetric_product_is_the_full_matrix_times_w(d):
+    """h = S w for S = U + Uᵀ, U the upper triangle of S with its diagonal halved (rows and columns
+    padded to a multiple of 4 with zeros); entries of h beyond the width untouched."""
+    rng = np.random.default_rng(d)
+    width = (d + 3) // 4 * 4
+    A = rng.standard_normal((d, d))
+    S = A + A.T
+    U = np.zeros((width, width))
+    U[:d, :d] = np.triu(S, 1) + np.diag(np.diag(S)) / 2
+    w = np.zeros(width)
+    w[:d] = rng.standard_normal(d)
+    h = np.full(width + 2, 5.0)
+    _symmetric(U, w, h, d)
+    expected = S @ w[:d]
+    np.testing.assert_allclose(h[:d], expected, rtol=1e-13, atol=1e-13 * np.abs(expected).max())
+    np.testing.assert_array_equal(h[d:width], 0.0)
+    np.testing.assert_array_equal(h[width:], 5.0)
