@@ -280,6 +280,41 @@ def test_version_and_help_import_no_estimator():
 
 
 # ============================================================================ numba's cache
+def test_a_kernel_cache_is_stale_when_a_kernel_module_beside_it_changes(tmp_path):
+    """numba keys a cache on the bytes of its function's own file; aucopt's locators key it on every
+    kernel module of the folder (those that mention njit or intrinsic), so an edit of a compiled
+    helper's module alone (or an upgrade of it alone) compiles the kernels that call it again, while
+    other modules of the folder do not count. Every place the cache may go takes that stamp."""
+    from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator
+
+    from aucopt import _numba
+    from aucopt.online import _onepass_full
+
+    folder = tmp_path / "online"
+    folder.mkdir()
+    kernel, helper, plain = folder / "_kernel.py", folder / "_helper.py", folder / "_plain.py"
+    kernel.write_text("from .._numba import njit\nfrom ._helper import twice\n", encoding="utf-8")
+    helper.write_text("from numba.extending import intrinsic\n", encoding="utf-8")
+    plain.write_text("x = 1\n", encoding="utf-8")
+    stamp = _numba.kernel_sources_stamp(kernel)
+    plain.write_text("x = 22\n", encoding="utf-8")
+    assert _numba.kernel_sources_stamp(kernel) == stamp
+    helper.write_text("from numba.extending import intrinsic\n# changed\n", encoding="utf-8")
+    assert _numba.kernel_sources_stamp(kernel) != stamp
+
+    locators = CacheImpl._locator_classes
+    assert locators.index(_numba.ProvidedDirCacheLocator) == locators.index(UserProvidedCacheLocator) - 1
+    assert locators.index(_numba.SourceCheckoutCacheLocator) == locators.index(InTreeCacheLocator) - 1
+    source = Path(_onepass_full.__file__).resolve()
+    locator = _numba.SourceCheckoutCacheLocator.from_function(_onepass_full.stream_dense_full.py_func, str(source))
+    assert locator is not None  # the tests run from a source checkout
+    assert locator.get_source_stamp() == _numba.kernel_sources_stamp(source.parent / "_simd.py")
+    cache = _onepass_full.stream_dense_full._cache
+    assert isinstance(cache._impl.locator, _numba.SourceCheckoutCacheLocator)
+    assert _numba.SourceCheckoutCacheLocator.from_function(_onepass_full.stream_dense_full.py_func,
+                                                           str(tmp_path / "elsewhere.py")) is None
+
+
 def test_compiled_kernels_cache_beside_the_source_only_in_a_checkout(tmp_path, monkeypatch):
     """A kernel of an installed copy is cached in the user's cache directory, not in the package
     folder (which ``pip uninstall`` would then leave behind); a checkout's stays in ``__pycache__``."""
@@ -291,7 +326,7 @@ def test_compiled_kernels_cache_beside_the_source_only_in_a_checkout(tmp_path, m
         return x + 1
 
     locators = CacheImpl._locator_classes
-    assert locators.index(_numba.InstalledCopyCacheLocator) == locators.index(InTreeCacheLocator) - 1
+    assert locators.index(_numba.InstalledCopyCacheLocator) < locators.index(InTreeCacheLocator)
     checkout = Path(aucopt.__file__).resolve().parent
     assert _numba.InstalledCopyCacheLocator.from_function(kernel, str(checkout / "pairs" / "_sweeps.py")) is None
 

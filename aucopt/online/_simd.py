@@ -22,9 +22,8 @@ Measured on a 2-core AMD EPYC (AVX2): the product in a loop, 35 against 70-100 n
 
 Every sum is taken in a fixed order, so a stream cut into chunks still takes the same steps to the
 last bit. Where the machine has no fused multiply-add instruction, LLVM computes ``llvm.fma`` as
-the C library's ``fma`` does (correct, slower). numba's cache of a kernel that calls these is
-keyed on the kernel's own file: after editing this one, touch ``_onepass_full.py`` (or clear its
-``__pycache__``) so that the kernels are compiled again.
+the C library's ``fma`` does (correct, slower). An edit of this module compiles the kernels that
+call it again: aucopt keys their cache on every kernel module of the folder (:mod:`aucopt._numba`).
 """
 
 from __future__ import annotations
