@@ -113,17 +113,18 @@ def _rows_block(builder: ir.IRBuilder, fma: ir.Function, M: ir.Value, width: ir.
 
 
 def _blocks(builder: ir.IRBuilder, width: ir.Value, n_vectors: int, emit: Any) -> None:
-    """``emit(col, k)`` over the columns in blocks of ``n_vectors`` vectors, then the remaining
-    vectors one block of k < n_vectors."""
+    """``emit(col, k)`` over the columns in blocks of ``n_vectors`` vectors, then over the remaining
+    vectors one at a time (one more copy of the pass, not one per remainder: the kernels' compile
+    time grows with every copy)."""
     span = _LANES * n_vectors
     n_blocks = builder.sdiv(width, _const(span))
     with cgutils.for_range(builder, n_blocks) as loop:
         emit(builder.mul(loop.index, _const(span)), n_vectors)
-    rest = builder.sdiv(builder.srem(width, _const(span)), _const(_LANES))
-    col = builder.mul(n_blocks, _const(span))
-    for k in range(1, n_vectors):
-        with builder.if_then(builder.icmp_signed("==", rest, _const(k))):
-            emit(col, k)
+    if n_vectors > 1:
+        start = builder.mul(n_blocks, _const(span))
+        rest = builder.sdiv(builder.srem(width, _const(span)), _const(_LANES))
+        with cgutils.for_range(builder, rest) as loop:
+            emit(builder.add(start, builder.mul(loop.index, _const(_LANES))), 1)
 
 
 def _fma(builder: ir.IRBuilder) -> ir.Function:
