@@ -249,18 +249,18 @@ class OnePassAUC(BinaryRankerMixin, BaseEstimator):
     all by 2 is streaming every row twice, which changes the one-pass iterate (not the class
     statistics or the batch minimizer).
 
-    **Compiled updates.** The per-example updates run in compiled code (numba): the first fit
-    on a machine compiles them, which takes a few seconds (the closed form of a heavy weight is
-    compiled the first time one occurs), and the machine code is cached on disk for later
-    processes. Dense rows give the same iterates whether streamed at once or in chunks, bit for
-    bit. Without a sketch, dense rows update each class's scatter matrix T S (kept between
-    calls, rebuilt from ``class_cov_`` when that was set otherwise; the iterates agree with
-    updates of S itself to about 1e-14 relative on ijcnn1), and sparse rows update each class's
-    second moment Σ v x xᵀ (nnz² terms instead of the d² of a centred update) and the covariance
-    is recovered as M/T − c cᵀ, so they agree with the dense rows to rounding (covariances to
-    about 1e-14, iterates to about 1e-12 relative on a9a); a sparse X whose features lie far
-    from zero against their spread (max E[x²] / max Var[x] above 1000), where that cancellation
-    would cost digits, takes the dense rows' centred updates instead.
+    **Compiled updates.** The per-example updates run in compiled code (numba): the first fit on a
+    machine compiles them, which takes about 25 s for dense rows and 12 s for sparse rows on a
+    2-core machine (the closed form of a heavy weight is compiled the first time one occurs), and
+    the machine code is cached on disk for later processes. Dense rows give the same iterates
+    whether streamed at once or in chunks, bit for bit. Without a sketch, dense rows update each
+    class's scatter matrix T S (kept between calls, rebuilt from ``class_cov_`` when that was set
+    otherwise; the iterates agree with updates of S itself to about 1e-14 relative on ijcnn1), and
+    sparse rows update each class's second moment Σ v x xᵀ (nnz² terms instead of the d² of a
+    centred update) and the covariance is recovered as M/T − c cᵀ, so they agree with the dense rows
+    to rounding (covariances to about 1e-14, iterates to about 1e-12 relative on a9a); a sparse X
+    whose features lie far from zero against their spread (max E[x²] / max Var[x] above 1000), where
+    that cancellation would cost digits, takes the dense rows' centred updates instead.
 
     References
     ----------
