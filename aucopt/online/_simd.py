@@ -135,26 +135,38 @@ def _float64_c(ty: Any, ndim: int) -> bool:
     return isinstance(ty, types.Array) and ty.dtype == types.float64 and ty.ndim == ndim and ty.layout == "C"
 
 
+def _product_signature(M: Any, w: Any, h: Any, d: Any) -> Any:
+    """The signature of a product ``(M, w, h, d)``: a 2-D and two 1-D C-contiguous float64 arrays and
+    an integer; None (not typed) for other arguments."""
+    if _float64_c(M, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer):
+        return types.void(M, w, h, types.int64)
+    return None
+
+
+def _arguments(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> tuple:
+    """The width of the first argument (a 2-D array) and every argument as the passes take it: an
+    array's data pointer, an integer as it is."""
+    values = [context.make_array(ty)(context, builder, value) if isinstance(ty, types.Array) else value
+              for ty, value in zip(sig.args, args, strict=True)]
+    width = cgutils.unpack_tuple(builder, values[0].shape, 2)[1]
+    return width, [value.data if isinstance(ty, types.Array) else value
+                   for ty, value in zip(sig.args, values, strict=True)]
+
+
 def _scatter_product(typingctx, M, w, h, d):  # pragma: no cover - compiled
     """The typing and code of :data:`scatter_product`: ``h[:W] = Σ_{a < d} M[a, :] w[a]`` for a
     C-contiguous float64 ``M`` of shape (≥ d, W), W a multiple of 4 (rows padded with zeros), and
     C-contiguous float64 vectors ``w`` (≥ d entries) and ``h`` (≥ W entries). With M symmetric over
     its first d columns, ``h[:d] = M[:d, :d] w[:d]``. Other argument types are not typed (None)."""
-    if not (_float64_c(M, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer)):
-        return None
-    signature = types.void(M, w, h, types.int64)
-
     def codegen(context, builder, sig, args):
-        Mv, wv, hv, dv = args
-        Ma = context.make_array(sig.args[0])(context, builder, Mv)
-        data_w = context.make_array(sig.args[1])(context, builder, wv).data
-        data_h = context.make_array(sig.args[2])(context, builder, hv).data
-        width = cgutils.unpack_tuple(builder, Ma.shape, 2)[1]
+        width, (data_M, data_w, data_h, d_value) = _arguments(context, builder, sig, args)
         fma = _fma(builder)
-        _blocks(builder, width, BLOCK, lambda col, k: _block(builder, fma, Ma.data, width, data_w, data_h, dv, col, k))
+        _blocks(builder, width, BLOCK, lambda col, k: _block(builder, fma, data_M, width, data_w, data_h, d_value,
+                                                              col, k))
         return context.get_dummy_value()
 
-    return signature, codegen
+    signature = _product_signature(M, w, h, d)
+    return None if signature is None else (signature, codegen)
 
 
 #: ``scatter_product(M, w, h, d)``, callable from compiled code only: ``h[:W] = Σ_{a < d} M[a, :] w[a]``
@@ -173,15 +185,12 @@ def _add_rows(typingctx, M, D, n, d):  # pragma: no cover - compiled
     signature = types.void(M, D, types.int64, types.int64)
 
     def codegen(context, builder, sig, args):
-        Mv, Dv, nv, dv = args
-        Ma = context.make_array(sig.args[0])(context, builder, Mv)
-        data_D = context.make_array(sig.args[1])(context, builder, Dv).data
-        width = cgutils.unpack_tuple(builder, Ma.shape, 2)[1]
+        width, (data_M, data_D, n_value, d_value) = _arguments(context, builder, sig, args)
         fma = _fma(builder)
         for n in range(1, GROUP + 1):
-            with builder.if_then(builder.icmp_signed("==", nv, _const(n))):
+            with builder.if_then(builder.icmp_signed("==", n_value, _const(n))):
                 _blocks(builder, width, _ROW_BLOCK[n],
-                        lambda col, k, n=n: _rows_block(builder, fma, Ma.data, width, data_D, n, dv, col, k))
+                        lambda col, k, n=n: _rows_block(builder, fma, data_M, width, data_D, n, d_value, col, k))
         return context.get_dummy_value()
 
     return signature, codegen
@@ -209,23 +218,15 @@ def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
     and C-contiguous float64 vectors ``w`` and ``h`` (≥ W entries). Only the 4 × 4 tiles on and
     above the diagonal of the first ⌈d/4⌉ row blocks are read: half the matrix, each tile T
     entering twice (``h[I] += T w[J]`` and ``h[J] += Tᵀ w[I]``). Other argument types are not typed."""
-    if not (_float64_c(U, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer)):
-        return None
-    signature = types.void(U, w, h, types.int64)
-
     def codegen(context, builder, sig, args):
-        Uv, wv, hv, dv = args
-        Ua = context.make_array(sig.args[0])(context, builder, Uv)
-        data_w = context.make_array(sig.args[1])(context, builder, wv).data
-        data_h = context.make_array(sig.args[2])(context, builder, hv).data
-        width = cgutils.unpack_tuple(builder, Ua.shape, 2)[1]
+        width, (data_U, data_w, data_h, d_value) = _arguments(context, builder, sig, args)
         fma = _fma(builder)
         four = _const(_LANES)
         zero = ir.Constant(_VEC, [0.0] * _LANES)
         n_cols = builder.sdiv(width, four)
         with cgutils.for_range(builder, n_cols) as loop:
             builder.store(zero, _vector_at(builder, data_h, builder.mul(loop.index, four)), align=8)
-        n_rows = builder.sdiv(builder.add(dv, _const(_LANES - 1)), four)
+        n_rows = builder.sdiv(builder.add(d_value, _const(_LANES - 1)), four)
         with cgutils.for_range(builder, n_rows) as rows_loop:
             a0 = builder.mul(rows_loop.index, four)
             starts = [builder.mul(builder.add(a0, _const(r)), width) for r in range(_LANES)]
@@ -234,7 +235,7 @@ def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
             dots = [cgutils.alloca_once_value(builder, zero) for _ in range(_LANES)]
             with cgutils.for_range_slice(builder, rows_loop.index, n_cols, _const(1)) as (jb, _):
                 j0 = builder.mul(jb, four)
-                tile = [builder.load(_vector_at(builder, Ua.data, builder.add(start, j0)), align=8) for start in starts]
+                tile = [builder.load(_vector_at(builder, data_U, builder.add(start, j0)), align=8) for start in starts]
                 w_cols = builder.load(_vector_at(builder, data_w, j0), align=8)
                 for t, acc in zip(tile, dots, strict=True):
                     builder.store(builder.call(fma, [t, w_cols, builder.load(acc)]), acc)
@@ -248,7 +249,8 @@ def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
             builder.store(builder.fadd(builder.load(target, align=8), sums), target, align=8)
         return context.get_dummy_value()
 
-    return signature, codegen
+    signature = _product_signature(U, w, h, d)
+    return None if signature is None else (signature, codegen)
 
 
 #: ``symmetric_product(U, w, h, d)``, callable from compiled code only: ``h[:W] = (U + Uᵀ) w`` from the
