@@ -8,27 +8,29 @@ that module.
 
 Where the time goes at d = 22 (ijcnn1), per unit-weight row: the covariance update of the row's
 class and the product S_o w with the other class's covariance (d² multiply-adds each), and the
-O(d) passes (a chain of dependent steps: each waits for the last update of w). The compiled loops
-over rows of 22 doubles spend much of their time entering and leaving each short row (alias checks,
-remainders), so the dense kernel arranges its d² passes to enter fewer rows:
+O(d) passes (a chain of dependent steps: each waits for the last update of w). numba's loops over
+rows of 22 doubles spend much of their time entering and leaving each short row (alias checks,
+remainders), so the d² passes are intrinsics that emit vector code (:mod:`aucopt.online._simd`),
+and the dense kernel arranges them to enter fewer rows:
 
 * dense rows (:func:`stream_dense_full`): each class keeps its scatter matrix M_k = T_k S_k, to
   which Welford's update adds ((T − 1)/T)·δδᵀ = D Dᵀ with D = √((T − 1)/T)·δ: one fused
   multiply-add per entry (D_a·D_b, so M stays symmetric to the last bit), where S_k's update
   takes a multiply and a multiply-add. A class's M is needed only by the other class's steps, so
   its rows are added when a row of the other class (or a weighted row) comes, or four at a time
-  (:data:`aucopt.online._simd.add_rows`), each entry taking them one after the other: the same operations as row by
-  row, only fewer passes. S_o w = M_o w / T_o, with M_o w taken by an explicitly vectorized
-  product (:func:`aucopt.online._simd.scatter_product`: up to 24 result columns in registers per
-  pass down M_o's rows; 35 against 70-100 ns at d = 22). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and
-  uᵀw in one; the step with the new score in another), their sums reassociated by the compiler.
-  All passes run over rows padded with zeros to a multiple of four doubles (one AVX2 register):
-  the d² passes over M's rows, the O(d) passes over padded copies of the iterate, its average,
-  the means and the row (at d = 22, a scalar remainder of 6 entries per pass otherwise).
+  (:data:`~aucopt.online._simd.add_rows`, the block of each row held in registers), each entry
+  taking them one after the other: the same operations as row by row, only fewer passes.
+  S_o w = M_o w / T_o, with up to 24 columns of M_o w held in registers per pass down M_o's rows
+  (:data:`~aucopt.online._simd.scatter_product`: 35 against 70-100 ns at d = 22 for numba's
+  loops). The O(d) passes are fused (δ, the mean, u = x − c_o, uᵀu and uᵀw in one; the step with
+  the new score in another), their sums reassociated by the compiler. All passes run over rows
+  padded with zeros to a multiple of four doubles (one AVX2 register): the d² passes over M's
+  rows, the O(d) passes over padded copies of the iterate, its average, the means and the row
+  (at d = 22, a scalar remainder of 6 entries per pass otherwise).
   The scatter matrices persist between calls (``OnePassAUC._class_scatter``), so a stream cut into
   chunks takes the same steps to the last bit as the stream whole; a class's is rebuilt from
   ``class_cov_`` whenever that is not M_k / T_k (the first call, CSR rows streamed in between, a
-  covariance set by hand). The results equal the general kernel's to rounding (about 1e-15
+  covariance set by hand). The results equal the general kernel's to rounding (about 1e-14
   relative on ijcnn1; the tests hold them to 1e-12).
 * CSR rows (:func:`stream_csr_full`): the Welford update of S_k is dense (δ = x − c_k has d
   nonzeros), d² per row. Here each class keeps instead its second moment
@@ -41,7 +43,7 @@ remainders), so the dense kernel arranges its d² passes to enter fewer rows:
   so M_k is kept as U, its upper triangle with the diagonal halved (M_k = U + Uᵀ exactly), rows
   and columns padded with zeros to a multiple of four, and the product reads U's 4 × 4 tiles on
   and above the diagonal once each (:data:`aucopt.online._simd.symmetric_product`): half the
-  reads, 1.16-1.24× on a9a in one process (in turn), the covariances to the same bits.
+  reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (
 _INT64_MAX = np.iinfo(np.int64).max
 #: the passes run over rows padded with zeros to a multiple of this many doubles (one AVX2
 #: register): the vectorized d² passes need it, and the O(d) loops then have no scalar remainder
-_LANES = 4  # (the dense kernel adds the rows of one class to its scatter matrix GROUP at a time)
+_LANES = 4
 #: the CSR kernel's uncentred second moments are used while max E[x²] / max Var[x] stays below this
 #: (about 3 of the 16 digits lost to cancellation, far below the 1e-12 the results are held to)
 MAX_MOMENT_RATIO = 1e3

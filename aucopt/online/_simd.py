@@ -7,18 +7,24 @@ group of rows): at d = 22 each is a few vector operations between a loop entry, 
 runtime checks that the written array does not overlap the others, and a store and reload, so the
 loops ran at about a quarter of the machine's multiply-add rate. numba keeps scalar accumulators
 in registers but does not vectorize them (they spill to the stack), and it offers no vector type;
-so both passes are intrinsics that emit LLVM IR with ``<4 x double>`` values:
+so the passes are intrinsics that emit LLVM IR with ``<4 x double>`` values:
 
 * :data:`scatter_product` (h = Σ_a M[a] w[a]): for each block of up to 24 result columns, one pass
   down the matrix rows adds ``M[a, block]·w[a]`` into up to six vector registers (twice: even and
   odd rows) with fused multiply-adds, and the block is stored once;
 * :data:`add_rows` (M[a] += Σ_t D[t, a] D[t]): for each block of columns, the n ≤ 4 rows of D are
   held in registers while a pass down M's rows updates the block, each entry taking the rows in
-  order, one fused multiply-add each, as the numba loop did (the same bits).
+  order, one fused multiply-add each, as the numba loop did (the same bits);
+* :data:`symmetric_product` (h = (U + Uᵀ) w, U a symmetric matrix's upper triangle with its
+  diagonal halved): the 4 × 4 tiles on and above the diagonal are read once each, each entering
+  twice (``h[I] += T w[J]`` into four vector registers, summed across at the end of the row
+  block, and ``h[J] += Tᵀ w[I]``).
 
-Measured on a 2-core AMD EPYC (AVX2): the product in a loop, 35 against 70-100 ns at d = 22,
-13 against 25-29 ns at d = 5, 1.4 against 2.4 µs at d = 123; the dense kernel on ijcnn1 (d = 22),
-135 against 204 ns a row with both (in one process, in turn).
+Measured on a 2-core AMD EPYC (AVX2), against numba's loops: the product in a loop, 35 against
+70-100 ns at d = 22, 13 against 25-29 ns at d = 5, 1.4 against 2.4 µs at d = 123; the dense kernel
+on ijcnn1 (d = 22), 126 against 199 ns a row with both (in one process, in turn; 1.5-1.6× in four
+such runs). :data:`symmetric_product` reads half of a symmetric matrix (the CSR kernel's second
+moments, 122 KB at d = 123, read from the L2 cache at every step): about 1.2× on a9a.
 
 Every sum is taken in a fixed order, so a stream cut into chunks still takes the same steps to the
 last bit. Where the machine has no fused multiply-add instruction, LLVM computes ``llvm.fma`` as
