@@ -148,6 +148,27 @@ def test_compiled_core_on_breast_cancer_equals_reference(eta0, rank):
         _assert_models_agree(got, want, rtol=1e-10)
 
 
+@pytest.mark.parametrize("d", [23, 24, 25, 49, 53])
+def test_vectorized_passes_at_widths_of_several_blocks(d):
+    """Feature counts whose padded rows take whole blocks of the vectorized passes and remainders
+    (the hypothesis streams above have d ≤ 7, one partial block): dense and CSR rows equal the
+    general kernels to 1e-12, and a stream cut into chunks equals the stream whole bit for bit
+    (dense) or to rounding (CSR, whose moments are rebuilt at each call)."""
+    rng = np.random.default_rng(d)
+    n = 400
+    y = np.where(rng.random(n) < 0.2, 1, -1)  # runs of negatives: flushes of 1 to 4 rows
+    X = rng.standard_normal((n, d)) * 0.5 + 0.3 * (y == 1)[:, None]
+    X[rng.random((n, d)) < 0.6] = 0.0
+    for Xin in (X, sp.csr_matrix(X)):
+        whole = OnePassAUC(alpha=1e-3).fit(Xin, y)
+        _assert_models_agree(whole, GeneralKernelOnePassAUC(alpha=1e-3).fit(Xin, y))
+        chunks = _fit_chunks(OnePassAUC(alpha=1e-3), Xin, y, None, [37, 200, 201], [-1, 1])
+        if sp.issparse(Xin):
+            _assert_models_agree(chunks, whole)
+        else:
+            _assert_models_equal(chunks, whole)
+
+
 def test_divergence_is_raised_with_the_same_message_and_state():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((200, 5)) * 30
