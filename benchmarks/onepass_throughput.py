@@ -114,6 +114,19 @@ def load(name, data_dir):
     return Xtr, ytr, Xte, yte
 
 
+def in_chunks(X, y, chunk_size):
+    """The (X, y) chunks of ``chunk_size`` rows that every learner streams from memory."""
+    return [(X[a:a + chunk_size], y[a:a + chunk_size]) for a in range(0, len(y), chunk_size)]
+
+
+def streamed(cls, chunks, classes):
+    """A new ``cls()`` given the chunks by ``partial_fit``, in order."""
+    est = cls()
+    for Xc, yc in chunks:
+        est.partial_fit(Xc, yc, classes=classes)
+    return est
+
+
 def best_rate(run, n_rows, repeats):
     """(rows/s of wall time, rows/s of CPU time) of the fastest of ``repeats`` calls of ``run``
     (after one warm-up call)."""
@@ -215,15 +228,8 @@ def rate_probe(name, data_dir, chunk_size, repeats):
     from aucopt.online import OnePassAUC
 
     Xtr, ytr, _, _ = load(name, data_dir)
-    classes = np.unique(ytr)
-    chunks = [(Xtr[a:a + chunk_size], ytr[a:a + chunk_size]) for a in range(0, len(ytr), chunk_size)]
-
-    def streamed():
-        est = OnePassAUC()
-        for Xc, yc in chunks:
-            est.partial_fit(Xc, yc, classes=classes)
-
-    print(json.dumps(best_rate(streamed, len(ytr), repeats)))
+    chunks, classes = in_chunks(Xtr, ytr, chunk_size), np.unique(ytr)
+    print(json.dumps(best_rate(lambda: streamed(OnePassAUC, chunks, classes), len(ytr), repeats)))
 
 
 def probe_rate(root, name, data_dir, chunk_size, repeats):
@@ -288,14 +294,7 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
     path = os.path.join(data_dir, train)
     Xtr, ytr, Xte, yte = load(name, data_dir)
     n = len(ytr)
-    classes = np.unique(ytr)
-    chunks = [(Xtr[a:a + chunk_size], ytr[a:a + chunk_size]) for a in range(0, n, chunk_size)]
-
-    def streamed(cls):
-        est = cls()
-        for Xc, yc in chunks:
-            est.partial_fit(Xc, yc, classes=classes)
-        return est
+    chunks, classes = in_chunks(Xtr, ytr, chunk_size), np.unique(ytr)
 
     def onepass_file():
         return OnePassAUC().fit(iter_svmlight_chunks(path, chunk_size, d, zero_based=zero_based))
@@ -324,9 +323,9 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
             return product_loop(n, rows, np.ones((d, width)), np.zeros(width))
 
     rates = {
-        **best_rates({"SGD memory": lambda: streamed(lambda: SGDClassifier(random_state=0)),
-                      "before memory": lambda: streamed(GeneralKernelOnePassAUC),
-                      "after memory": lambda: streamed(OnePassAUC),
+        **best_rates({"SGD memory": lambda: streamed(lambda: SGDClassifier(random_state=0), chunks, classes),
+                      "before memory": lambda: streamed(GeneralKernelOnePassAUC, chunks, classes),
+                      "after memory": lambda: streamed(OnePassAUC, chunks, classes),
                       "limit": limit,
                       **({"limit arranged": lambda: arranged(rows, np.zeros((2, d, width)), np.zeros(width))}
                          if dense else {})}, n, repeats),
@@ -334,9 +333,9 @@ def measure(name, data_dir, chunk_size, repeats, earlier=None):
     }
     if earlier:
         rates["now fresh"], rates["earlier memory"] = before_rates(earlier, name, data_dir, chunk_size, repeats)
-    after, before = streamed(OnePassAUC), streamed(GeneralKernelOnePassAUC)
+    after, before = streamed(OnePassAUC, chunks, classes), streamed(GeneralKernelOnePassAUC, chunks, classes)
     start = time.perf_counter()
-    reference = streamed(ReferenceOnePassAUC)
+    reference = streamed(ReferenceOnePassAUC, chunks, classes)
     reference_rate = n / (time.perf_counter() - start)
 
     def gap(model, other):

@@ -60,8 +60,8 @@ from ._simd import GROUP, add_rows, scatter_product, symmetric_product
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "largest_magnitude", "moment_ratio", "padded_width", "scatter_shape",
-           "stream_csr_full", "stream_dense_full"]
+__all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "finite_largest_magnitude", "moment_ratio", "padded_width",
+           "scatter_shape", "stream_csr_full", "stream_dense_full"]
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
@@ -86,10 +86,12 @@ def _largest_magnitude_bits(X):  # pragma: no cover - compiled
     return top
 
 
-def largest_magnitude(X: np.ndarray) -> float:
-    """The largest ``|x|`` of a C-contiguous float64 X, in one pass: inf or NaN when an entry is
-    not finite (NaN when one is NaN)."""
-    return float(np.array([_largest_magnitude_bits(X)], dtype=np.int64).view(np.float64)[0])
+def finite_largest_magnitude(X: np.ndarray) -> float | None:
+    """The largest ``|x|`` of a C-contiguous float64 X when every entry is finite, else None: one
+    compiled pass, where :func:`aucopt._validation.largest_magnitude` (numpy, kept free of numba for
+    the estimators that need none) and a finiteness check take three."""
+    magnitude = float(np.array([_largest_magnitude_bits(X)], dtype=np.int64).view(np.float64)[0])
+    return magnitude if math.isfinite(magnitude) else None
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
@@ -166,6 +168,25 @@ def _scatter_to_covariance(k, count, M, cov):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _pad(coef, coef_avg, mean, w, avg, means):  # pragma: no cover - compiled
+    """The iterate, its average and the means into :func:`stream_dense_full`'s padded copies (their
+    padding left as it is: zero)."""
+    d = coef.shape[0]
+    w[:d] = coef
+    avg[:d] = coef_avg
+    means[:, :d] = mean
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+def _unpad(w, avg, means, coef, coef_avg, mean):  # pragma: no cover - compiled
+    """The padded copies of :func:`stream_dense_full` back into the caller's iterate, average and means."""
+    d = coef.shape[0]
+    coef[:] = w[:d]
+    coef_avg[:] = avg[:d]
+    mean[:, :] = means[:, :d]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _weighted_row(x, k, weight, alpha, eta, auto, count, mean, cov, coef, coef_avg, scalars, counters, M, trace, w,
                   avg, means, work):  # pragma: no cover - compiled
     """A row whose weight is not 1 (weighted Welford update and ⌊v⌋ + 1 steps) by the general update
@@ -174,18 +195,14 @@ def _weighted_row(x, k, weight, alpha, eta, auto, count, mean, cov, coef, coef_a
     d = mean.shape[1]
     _scatter_to_covariance(0, count, M, cov)
     _scatter_to_covariance(1, count, M, cov)
-    coef[:] = w[:d]
-    coef_avg[:] = avg[:d]
-    mean[:, :] = means[:, :d]
+    _unpad(w, avg, means, coef, coef_avg, mean)
     diff, u, g = work
     none = np.empty(0)
     status = _example(x, k, weight, none, alpha, eta, auto, count, mean, cov, np.empty((2, d, 0)), np.empty((2, 0)),
                       coef, coef_avg, scalars, counters, diff, u, g, none)
     _covariance_to_scatter(k, count, cov, M)
     trace[k] = _trace(M[k])
-    w[:d] = coef
-    avg[:d] = coef_avg
-    means[:, :d] = mean
+    _pad(coef, coef_avg, mean, w, avg, means)
     return status
 
 
@@ -200,12 +217,8 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
     trace = np.array([_trace(M[0]), _trace(M[1])])  # tr(M_0), tr(M_1), as of the rows added to them
     # the iterate, its average, the means and the row, padded with zeros to the width of M's rows
     # (copied back on return): every O(d) pass then runs whole vectors, with no scalar remainder
-    w = np.zeros(width)
-    w[:d] = coef
-    avg = np.zeros(width)
-    avg[:d] = coef_avg
-    means = np.zeros((2, width))
-    means[:, :d] = mean
+    w, avg, means = np.zeros(width), np.zeros(width), np.zeros((2, width))
+    _pad(coef, coef_avg, mean, w, avg, means)
     xp = np.zeros(width)
     D = np.zeros((GROUP, width))  # the pending rows √((T − 1)/T)·δ of class `pending` (zero padding)
     pending = 0
@@ -284,9 +297,7 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
         add_rows(M[pending], D, n_pending, d)
     _scatter_to_covariance(0, count, M, cov)
     _scatter_to_covariance(1, count, M, cov)
-    coef[:] = w[:d]
-    coef_avg[:] = avg[:d]
-    mean[:, :] = means[:, :d]
+    _unpad(w, avg, means, coef, coef_avg, mean)
     return status
 
 
