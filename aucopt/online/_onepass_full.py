@@ -43,7 +43,12 @@ and the dense kernel arranges them to enter fewer rows:
   so M_k is kept as U, its upper triangle with the diagonal halved (M_k = U + Uᵀ exactly), rows
   and columns padded with zeros to a multiple of four, and the product reads U's 4 × 4 tiles on
   and above the diagonal once each (:data:`aucopt.online._simd.symmetric_product`): half the
-  reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits.
+  reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits. Around
+  the product: the other class's trace (in the step bound) is kept and computed again only after
+  that class took rows, the sums of a step's O(d) passes may be reassociated (so they vectorize),
+  and a row with increasing column indices (scipy's canonical form) adds each pair a < b of M_k
+  once instead of testing all nnz² pairs. That is 1.2–1.3× more on a9a (the kernel alone 1,928
+  against 2,341 ns a row, in turn in one process; 2e-15 relative from the code before).
 """
 
 from __future__ import annotations
@@ -339,7 +344,7 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract"})
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
 def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
     """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w = (U + Uᵀ) w read from U's tiles on and above
     the diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, which is read from
@@ -357,10 +362,11 @@ def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _add_row(k, weight, x, cols, vals, count, mean, M, diff):  # pragma: no cover - compiled
+def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma: no cover - compiled
     """Class k takes the row x (weight v): the Welford mean of the dense rows, and M_k += v x xᵀ
     over the row's stored entries (repeated indices add up, as in toarray), in U: the pairs above
-    the diagonal, and half of each diagonal one (an exact halving: M_k has the same bits as before)."""
+    the diagonal, and half of each diagonal one (an exact halving: M_k has the same bits as before).
+    Its trace is then out of date (``traces[k]``: NaN)."""
     d = x.shape[0]
     mk = mean[k]
     for a in range(d):
@@ -375,11 +381,24 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff):  # pragma: no cove
         after = count[k]
         for a in range(d):
             mk[a] += diff[a] * weight / after
+    traces[k] = np.nan
     Mk = M[k]
-    for p in range(cols.shape[0]):
+    nnz = cols.shape[0]
+    increasing = True
+    for p in range(1, nnz):
+        increasing &= cols[p - 1] < cols[p]
+    if increasing:  # (scipy's canonical format) each pair a < b once, from p < q: the same products
+        for p in range(nnz):
+            a = cols[p]
+            va = vals[p] * weight
+            Mk[a, a] += 0.5 * (va * vals[p])
+            for q in range(p + 1, nnz):
+                Mk[a, cols[q]] += va * vals[q]
+        return
+    for p in range(nnz):
         a = cols[p]
         va = vals[p] * weight
-        for q in range(cols.shape[0]):
+        for q in range(nnz):
             b = cols[q]
             if a < b:
                 Mk[a, b] += va * vals[q]
@@ -387,11 +406,12 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff):  # pragma: no cove
                 Mk[a, a] += 0.5 * (va * vals[q])
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
 def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars, counters, u,
-                  g, wp):  # pragma: no cover - compiled
+                  g, wp, traces):  # pragma: no cover - compiled
     """The step bound, then the steps of a row of class k (weight v ≤ 32 steps: ⌊v⌋ steps of
-    size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average)."""
+    size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average). The other class's
+    trace is computed again only after that class took rows (``traces``)."""
     d = x.shape[0]
     o = 1 - k
     sign = 2.0 * k - 1.0
@@ -402,7 +422,9 @@ def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg
         u[a] = ua
         uu += ua * ua
     if auto:
-        bound = alpha + uu + _moment_trace(o, count, mean, M)
+        if math.isnan(traces[o]):
+            traces[o] = _moment_trace(o, count, mean, M)
+        bound = alpha + uu + traces[o]
         if bound > scalars[1]:
             scalars[1] = bound
         eta = 1.0 / scalars[1]
@@ -447,6 +469,7 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
     u = np.empty(d)
     g = np.zeros(width)
     wp = np.zeros(width)  # the iterate, padded
+    traces = np.full(2, np.nan)  # tr(S_k), NaN when class k took rows since
     status = OK
     for i in range(start, n):
         lo, hi = indptr[i], indptr[i + 1]
@@ -455,15 +478,15 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
             x[cols[p]] += vals[p]
         k = slots[i]
         weight = weights[i]
-        _add_row(k, weight, x, cols, vals, count, mean, M, diff)
+        _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces)
         if count[1 - k] != 0.0:  # no step while the other class is empty
             if weight != 1.0 and _needs_closed_form(weight, d, 0):
                 status = CLOSED_FORM  # the bound first: the caller takes the steps in closed form
                 _moment_steps(x, k, 0.0, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars,
-                              counters, u, g, wp)
+                              counters, u, g, wp, traces)
             else:
                 status = _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg,
-                                       scalars, counters, u, g, wp)
+                                       scalars, counters, u, g, wp, traces)
         for p in range(cols.shape[0]):
             x[cols[p]] = 0.0
         if status != OK:
