@@ -351,7 +351,8 @@ def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
     the L2 cache at every step). ``g`` and ``wp`` (w padded with zeros) have M's padded width."""
     d = w.shape[0]
     c = mean[o]
-    wp[:d] = w  # (wp: zeros from d on)
+    for a in range(d):  # (wp: zeros from d on)
+        wp[a] = w[a]
     symmetric_product(M[o], wp, g, d)
     cw = 0.0
     for a in range(d):
