@@ -418,7 +418,8 @@ class ClusterDataLostError(RuntimeError):
 
 
 class SolverError(RuntimeError):
-    """A solver returned no usable solution (infeasible, unbounded, numerical failure).
+    """A solver returned no usable solution (infeasible, unbounded, numerical failure, or a time or
+    iteration limit reached before its first point: the message then says which limit to raise).
 
     Parameters
     ----------
@@ -453,7 +454,15 @@ class SolverError(RuntimeError):
 
     def __init__(self, result: SolveResult):
         self.result = result
+        limit = _LIMIT_FIXES.get(str(result.status))  # a limit reached with no point (a point only warns)
         super().__init__(
             f"{result.solver} returned status '{result.status}' on {problem_label(result.problem_name)}"
             + (f": {result.message}" if result.message else "")
+            + (f". It stopped before a first point, so there is no solution to return: {limit}."
+               if limit and getattr(result, "x", None) is None else "")
         )
+
+
+#: what to raise when a solver stopped at a limit before its first point (statuses by value)
+_LIMIT_FIXES = {"time_limit": "raise the time limit (time_limit=seconds, or solver_options={'time_limit': seconds})",
+                "iteration_limit": "raise max_iter"}
