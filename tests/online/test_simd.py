@@ -5,7 +5,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from aucopt.online._simd import add_rows, scatter_product, symmetric_product
+from aucopt.online._simd import add_rows, packed_index, packed_size, scatter_product, symmetric_product
 
 
 @njit(cache=False)
@@ -67,14 +67,31 @@ def test_add_rows_adds_the_outer_products_in_row_order(d):
 
 
 @njit(cache=False)
-def _symmetric(U, w, h, d):
-    symmetric_product(U, w, h, d)
+def _symmetric(P, w, h, d):
+    symmetric_product(P, w, h, d)
+
+
+def _packed(U, d):
+    """U's 4 × 4 tiles on and above the diagonal, row block by row block, each row-major (by slicing)."""
+    nb = (d + 3) // 4
+    return np.concatenate([U[4 * i:4 * i + 4, 4 * j:4 * j + 4].ravel() for i in range(nb) for j in range(i, nb)])
+
+
+@pytest.mark.parametrize("d", [1, 3, 4, 5, 9, 22])
+def test_packed_index_is_where_the_tiles_put_each_entry(d):
+    nb = (d + 3) // 4
+    U = np.arange(16 * nb * nb, dtype=float).reshape(4 * nb, 4 * nb)
+    P = _packed(U, d)
+    assert P.shape == (packed_size(d),)
+    for a in range(4 * nb):
+        for b in range(a, 4 * nb):
+            assert P[packed_index(a, b, nb)] == U[a, b], (a, b)
 
 
 @pytest.mark.parametrize("d", [1, 3, 4, 5, 22, 25, 47, 123])
 def test_symmetric_product_is_the_full_matrix_times_w(d):
     """h = S w for S = U + Uᵀ, U the upper triangle of S with its diagonal halved (rows and columns
-    padded to a multiple of 4 with zeros); entries of h beyond the width untouched."""
+    padded to a multiple of 4 with zeros) in packed tiles; entries of h beyond the width untouched."""
     rng = np.random.default_rng(d)
     width = (d + 3) // 4 * 4
     A = rng.standard_normal((d, d))
@@ -84,7 +101,7 @@ def test_symmetric_product_is_the_full_matrix_times_w(d):
     w = np.zeros(width)
     w[:d] = rng.standard_normal(d)
     h = np.full(width + 2, 5.0)
-    _symmetric(U, w, h, d)
+    _symmetric(_packed(U, d), w, h, d)
     expected = S @ w[:d]
     np.testing.assert_allclose(h[:d], expected, rtol=1e-13, atol=1e-13 * np.abs(expected).max())
     np.testing.assert_array_equal(h[d:width], 0.0)
