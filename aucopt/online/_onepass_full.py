@@ -355,24 +355,6 @@ def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
-def _moment_matvec(o, w, count, mean, M, g, wp):  # pragma: no cover - compiled
-    """g = S_o w = (M_o w) / T_o − c_o (c_oᵀ w), M_o w = (U + Uᵀ) w read from U's packed tiles on
-    and above the diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, which is read
-    from the L2 cache at every step). ``g`` and ``wp`` (w padded with zeros) have the padded width."""
-    d = w.shape[0]
-    c = mean[o]
-    for a in range(d):  # (wp: zeros from d on)
-        wp[a] = w[a]
-    symmetric_product(M[o], wp, g, d)
-    cw = 0.0
-    for a in range(d):
-        cw += c[a] * w[a]
-    inv = 1.0 / count[o]
-    for b in range(d):
-        g[b] = g[b] * inv - c[b] * cw
-
-
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma: no cover - compiled
     """Class k takes the row x (weight v): the Welford mean of the dense rows, and M_k += v x xᵀ
@@ -424,7 +406,12 @@ def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg
                   g, wp, traces):  # pragma: no cover - compiled
     """The step bound, then the steps of a row of class k (weight v ≤ 32 steps: ⌊v⌋ steps of
     size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average). The other class's
-    trace is computed again only after that class took rows (``traces``)."""
+    trace is computed again only after that class took rows (``traces``).
+
+    A step's S_o w = (M_o w) / T_o − c_o (c_oᵀ w) takes M_o w from U's packed tiles on and above the
+    diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, read from the L2 cache at
+    every step) and the rest inside the step's two O(d) passes: the first copies w into ``wp``
+    (padded with zeros) and sums uᵀw and c_oᵀw, the second forms S_o w, the step and the score."""
     d = x.shape[0]
     o = 1 - k
     sign = 2.0 * k - 1.0
@@ -446,15 +433,21 @@ def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg
     fraction = weight - full
     for t in range(n_full + (1 if fraction > 0.0 else 0)):
         step = 1.0 if t < n_full else fraction
-        _moment_matvec(o, coef, count, mean, M, g, wp)
         uw = 0.0
+        cw = 0.0
         for a in range(d):
-            uw += u[a] * coef[a]
+            wa = coef[a]
+            wp[a] = wa
+            uw += u[a] * wa
+            cw += mo[a] * wa
+        symmetric_product(M[o], wp, g, d)  # g = M_o w
+        inv = 1.0 / count[o]
         scale = eta * step
         score = 0.0
         for a in range(d):
-            coef[a] -= scale * (alpha * coef[a] - sign * u[a] + u[a] * uw + g[a])
-            score += u[a] * coef[a]
+            ca = coef[a] - scale * (alpha * coef[a] - sign * u[a] + u[a] * uw + (g[a] * inv - mo[a] * cw))
+            coef[a] = ca
+            score += u[a] * ca
         if counters[0] < _INT64_MAX:
             counters[0] += 1
         scalars[0] += step
