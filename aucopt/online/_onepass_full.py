@@ -62,7 +62,7 @@ import numpy as np
 
 from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
-from ._simd import GROUP, add_rows, packed_index, packed_size, scatter_product, symmetric_product
+from ._simd import _LANES, GROUP, add_rows, packed_index, packed_size, row_blocks, scatter_product, symmetric_product
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -72,9 +72,6 @@ __all__ = ["MAX_MOMENT_RATIO", "aligned_scatter", "finite_largest_magnitude", "m
 
 _DIVERGED = 1e8  # |wᵀ(x − c)| above this means the iteration has diverged (as in _onepass_kernels)
 _INT64_MAX = np.iinfo(np.int64).max
-#: the passes run over rows padded with zeros to a multiple of this many doubles (one AVX2
-#: register): the vectorized d² passes need it, and the O(d) loops then have no scalar remainder
-_LANES = 4
 #: the CSR kernel's uncentred second moments are used while max E[x²] / max Var[x] stays below this
 #: (about 3 of the 16 digits lost to cancellation, far below the 1e-12 the results are held to)
 MAX_MOMENT_RATIO = 1e3
@@ -111,8 +108,9 @@ def _trace(M):  # pragma: no cover - compiled
 
 
 def padded_width(d: int) -> int:
-    """d rounded up to a multiple of ``_LANES``: the row length of the d² passes."""
-    return (d + _LANES - 1) // _LANES * _LANES
+    """d rounded up to a multiple of four (one AVX2 register of doubles): the row length of the d²
+    passes, which need it, and of the O(d) loops' padded vectors, which then have no scalar remainder."""
+    return row_blocks(d) * _LANES
 
 
 _padded = njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)(padded_width)
@@ -309,16 +307,12 @@ def stream_dense_full(X, slots, weights, R, alpha, eta, auto, count, mean, cov, 
 
 
 # ============================================================================ CSR rows
-_at = njit(cache=True, nogil=True, inline="always")(packed_index)
-_packed_size = njit(cache=True, nogil=True)(packed_size)
-
-
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_moments(count, mean, cov, M):  # pragma: no cover - compiled
     """M_k = T_k (S_k + c_k c_kᵀ) (zero for an empty class), stored as U, its upper triangle with the
     diagonal halved (M_k = U + Uᵀ), in packed tiles (``M`` zero on entry)."""
     d = mean.shape[1]
-    nb = (d + 3) // 4
+    nb = row_blocks(d)
     for k in range(2):
         T = count[k]
         if T > 0.0:
@@ -326,21 +320,21 @@ def _to_moments(count, mean, cov, M):  # pragma: no cover - compiled
                 ca = mean[k, a]
                 for b in range(a, d):
                     m = T * (cov[k, a, b] + ca * mean[k, b])
-                    M[k, _at(a, b, nb)] = m if b > a else 0.5 * m
+                    M[k, packed_index(a, b, nb)] = m if b > a else 0.5 * m
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
 def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
     """S_k = M_k / T_k − c_k c_kᵀ with M_k = U + Uᵀ (left as it is for an empty class)."""
     d = mean.shape[1]
-    nb = (d + 3) // 4
+    nb = row_blocks(d)
     for k in range(2):
         T = count[k]
         if T > 0.0:
             for a in range(d):
                 ca = mean[k, a]
                 for b in range(d):
-                    u = M[k, _at(min(a, b), max(a, b), nb)]
+                    u = M[k, packed_index(min(a, b), max(a, b), nb)]
                     cov[k, a, b] = (u + u if a == b else u) / T - ca * mean[k, b]
 
 
@@ -348,10 +342,10 @@ def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
 def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
     """tr(S_o) = Σ_a (M_o[a, a] / T_o − c_a²), M_o[a, a] = 2 U[a, a]."""
     inv = 1.0 / count[o]
-    nb = (mean.shape[1] + 3) // 4
+    nb = row_blocks(mean.shape[1])
     total = 0.0
     for a in range(mean.shape[1]):
-        total += 2.0 * M[o, _at(a, a, nb)] * inv - mean[o, a] * mean[o, a]
+        total += 2.0 * M[o, packed_index(a, a, nb)] * inv - mean[o, a] * mean[o, a]
     return total
 
 
@@ -377,7 +371,7 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
             mk[a] += diff[a] * weight / after
     traces[k] = np.nan
     Mk = M[k]
-    nb = (d + 3) // 4
+    nb = row_blocks(d)
     nnz = cols.shape[0]
     increasing = True
     for p in range(1, nnz):
@@ -386,9 +380,9 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
         for p in range(nnz):
             a = cols[p]
             va = vals[p] * weight
-            Mk[_at(a, a, nb)] += 0.5 * (va * vals[p])
+            Mk[packed_index(a, a, nb)] += 0.5 * (va * vals[p])
             for q in range(p + 1, nnz):
-                Mk[_at(a, cols[q], nb)] += va * vals[q]
+                Mk[packed_index(a, cols[q], nb)] += va * vals[q]
         return
     for p in range(nnz):
         a = cols[p]
@@ -396,9 +390,9 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
         for q in range(nnz):
             b = cols[q]
             if a < b:
-                Mk[_at(a, b, nb)] += va * vals[q]
+                Mk[packed_index(a, b, nb)] += va * vals[q]
             elif a == b:
-                Mk[_at(a, a, nb)] += 0.5 * (va * vals[q])
+                Mk[packed_index(a, a, nb)] += 0.5 * (va * vals[q])
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
@@ -468,7 +462,7 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
     d = mean.shape[1]
     n = slots.shape[0]
     width = _padded(d)
-    M = np.zeros((2, _packed_size(d)))  # the upper triangles, halved diagonals, in packed tiles (module docstring)
+    M = np.zeros((2, packed_size(d)))  # the upper triangles, halved diagonals, in packed tiles (module docstring)
     _to_moments(count, mean, cov, M)
     x = np.zeros(d)  # the current row, scattered
     diff = np.empty(d)

@@ -16,15 +16,15 @@ so the passes are intrinsics that emit LLVM IR with ``<4 x double>`` values:
   held in registers while a pass down M's rows updates the block, each entry taking the rows in
   order, one fused multiply-add each, as the numba loop did (the same bits);
 * :data:`symmetric_product` (h = (U + Uᵀ) w, U a symmetric matrix's upper triangle with its
-  diagonal halved): the 4 × 4 tiles on and above the diagonal are read once each, each entering
-  twice (``h[I] += T w[J]`` into four vector registers, summed across at the end of the row
-  block, and ``h[J] += Tᵀ w[I]``).
+  diagonal halved): the 4 × 4 tiles on and above the diagonal, stored packed row block by row block
+  (:func:`packed_index`), are read once each, in one stream, each entering twice (``h[I] += T w[J]``
+  into four vector registers, summed across at the end of the row block, and ``h[J] += Tᵀ w[I]``).
 
 Measured on a 2-core AMD EPYC (AVX2), against numba's loops: the product in a loop, 35 against
 70-100 ns at d = 22, 13 against 25-29 ns at d = 5, 1.4 against 2.4 µs at d = 123; the dense kernel
 on ijcnn1 (d = 22), 126 against 199 ns a row with both (in one process, in turn; 1.5-1.6× in four
 such runs). :data:`symmetric_product` reads half of a symmetric matrix (the CSR kernel's second
-moments, 122 KB at d = 123, read from the L2 cache at every step): about 1.2× on a9a.
+moments, 63 KB packed at d = 123, read from the L2 cache at every step): about 1.2× on a9a.
 
 Every sum is taken in a fixed order, so a stream cut into chunks still takes the same steps to the
 last bit. Where the machine has no fused multiply-add instruction, LLVM computes ``llvm.fma`` as
@@ -39,9 +39,10 @@ from typing import Any
 import llvmlite.ir as ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
 
-__all__ = ["BLOCK", "GROUP", "add_rows", "packed_index", "packed_size", "scatter_product", "symmetric_product"]
+__all__ = ["BLOCK", "GROUP", "add_rows", "packed_index", "packed_size", "row_blocks", "scatter_product",
+           "symmetric_product"]
 
 _LANES = 4  # doubles in one vector (an AVX2 register)
 #: the vectors of result columns that one pass down the matrix rows accumulates in registers
@@ -141,14 +142,6 @@ def _float64_c(ty: Any, ndim: int) -> bool:
     return isinstance(ty, types.Array) and ty.dtype == types.float64 and ty.ndim == ndim and ty.layout == "C"
 
 
-def _product_signature(M: Any, w: Any, h: Any, d: Any) -> Any:
-    """The signature of a product ``(M, w, h, d)``: a 2-D and two 1-D C-contiguous float64 arrays and
-    an integer; None (not typed) for other arguments."""
-    if _float64_c(M, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer):
-        return types.void(M, w, h, types.int64)
-    return None
-
-
 def _arguments(context: Any, builder: ir.IRBuilder, sig: Any, args: Any) -> tuple:
     """The width of the first argument (its last dimension) and every argument as the passes take it:
     an array's data pointer, an integer as it is."""
@@ -171,8 +164,9 @@ def _scatter_product(typingctx, M, w, h, d):  # pragma: no cover - compiled
                                                               col, k))
         return context.get_dummy_value()
 
-    signature = _product_signature(M, w, h, d)
-    return None if signature is None else (signature, codegen)
+    if _float64_c(M, 2) and _float64_c(w, 1) and _float64_c(h, 1) and isinstance(d, types.Integer):
+        return types.void(M, w, h, types.int64), codegen
+    return None
 
 
 #: ``scatter_product(M, w, h, d)``, callable from compiled code only: ``h[:W] = Σ_{a < d} M[a, :] w[a]``
@@ -223,13 +217,21 @@ def _horizontal_sums(builder: ir.IRBuilder, vectors: list) -> ir.Value:
                         _shuffle(builder, pairs_ab, pairs_cd, [2, 3, 6, 7]))
 
 
+@register_jitable
+def row_blocks(d: int) -> int:
+    """⌈d/4⌉: the blocks of four rows (one vector each) that d rows take, the last padded with zeros."""
+    return (d + _LANES - 1) // _LANES
+
+
+@register_jitable
 def packed_size(d: int) -> int:
     """The length of :data:`symmetric_product`'s packed tiles for d rows and columns: 16 doubles for
-    each of the nb (nb + 1) / 2 tiles on and above the diagonal, nb = ⌈d/4⌉."""
-    nb = (d + _LANES - 1) // _LANES
+    each of the nb (nb + 1) / 2 tiles on and above the diagonal, nb = :func:`row_blocks` (d)."""
+    nb = row_blocks(d)
     return _LANES * _LANES * nb * (nb + 1) // 2
 
 
+@register_jitable
 def packed_index(a: int, b: int, nb: int) -> int:
     """The place of entry (a, b), a ≤ b (or a, b in one diagonal tile), in the packed tiles of
     :data:`symmetric_product`: row block i = a // 4 starts after the tiles of the blocks above it,
