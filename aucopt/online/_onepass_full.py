@@ -38,19 +38,32 @@ and the dense kernel arranges them to enter fewer rows:
   M = T (S + c cᵀ) at entry and S = M / T − c cᵀ at exit (and before any closed-form row).
   This uncentred form loses about log10(max second moment / max variance) digits to
   cancellation, so the caller takes it only when that ratio is small (:func:`moment_ratio`);
-  the means are the same Welford means as the dense rows'. At d = 123 (a9a) the product S_o w
+  the means are Welford means, as the dense rows'. At d = 123 (a9a) the product S_o w
   streams M_o (122 KB) from the L2 cache at every step and takes about two thirds of a row's time,
   so M_k is kept as U, its upper triangle with the diagonal halved (M_k = U + Uᵀ exactly), rows
   and columns padded with zeros to a multiple of four, and the product reads U's 4 × 4 tiles on
   and above the diagonal once each (:data:`aucopt.online._simd.symmetric_product`): half the
   reads, about 1.2× on a9a (in turn in one process), the covariances to the same bits. Only
   those tiles are stored, packed row block by row block (:func:`aucopt.online._simd.packed_index`),
-  so the product reads them in one stream: half the memory, and 1-9 % more. Around
-  the product: the other class's trace (in the step bound) is kept and computed again only after
-  that class took rows, the sums of a step's O(d) passes may be reassociated (so they vectorize),
-  and a row with increasing column indices (scipy's canonical form) adds each pair a < b of M_k
-  once instead of testing all nnz² pairs. That is 1.2–1.3× more on a9a (the kernel alone 1,928
-  against 2,341 ns a row, in turn in one process; 2e-15 relative from the code before).
+  so the product reads them in one stream: half the memory, and 1-9 % more. Around the product
+  (half of a row's time on a9a by the cycle counter; the row's pairs into M_k took 17 %, the O(d)
+  passes 17 % and the trace 4 % before the changes below), each row makes two O(d) passes and
+  one over its stored pairs:
+
+  - the row pass (:func:`_row_pass`): Welford's step of its class's mean (one multiplication by
+    v/T per entry), u = x − c_o and the sums ‖c_k‖², uᵀu, uᵀw, c_oᵀw;
+  - its pairs (:func:`_add_outer`): a row with increasing column indices (scipy's canonical form)
+    adds each pair a < b of M_k once, at its row's place plus the column's offset
+    (:func:`aucopt.online._simd.packed_column`, computed once per row), instead of testing all
+    nnz² pairs and computing each packed index;
+  - the step pass (:func:`_moment_steps`): S_o w, the step, the padded copy of w, the score and
+    the average.
+
+  The step bound's tr(S_o) = tr(M_o) / T_o − ‖c_o‖² takes two sums each class keeps (its
+  diagonal's increments, and ‖c_k‖² from the row pass) instead of a pass over M_o's diagonal, and
+  the passes' sums may be reassociated (so they vectorize). The kernel alone: 1,504–1,555 against
+  1,586–1,631 ns a row for the passes fused, and 1.1× before that for the pairs' offsets, the
+  one-pass mean and the kept sums (in turn in one process); 2e-15 relative from the code before.
 """
 
 from __future__ import annotations
@@ -62,7 +75,17 @@ import numpy as np
 
 from .._numba import njit
 from ._onepass_kernels import CLOSED_FORM, DIVERGED, OK, _example, _needs_closed_form
-from ._simd import _LANES, GROUP, add_rows, packed_index, packed_size, row_blocks, scatter_product, symmetric_product
+from ._simd import (
+    _LANES,
+    GROUP,
+    add_rows,
+    packed_column,
+    packed_index,
+    packed_size,
+    row_blocks,
+    scatter_product,
+    symmetric_product,
+)
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -339,50 +362,62 @@ def _to_covariances(count, mean, M, cov):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _moment_trace(o, count, mean, M):  # pragma: no cover - compiled
-    """tr(S_o) = Σ_a (M_o[a, a] / T_o − c_a²), M_o[a, a] = 2 U[a, a]."""
-    inv = 1.0 / count[o]
-    nb = row_blocks(mean.shape[1])
-    total = 0.0
-    for a in range(mean.shape[1]):
-        total += 2.0 * M[o, packed_index(a, a, nb)] * inv - mean[o, a] * mean[o, a]
-    return total
+def _trace_parts(mean, M, parts):  # pragma: no cover - compiled
+    """``parts[k] = (tr M_k, ‖c_k‖²)``, so that tr(S_k) = tr(M_k) / T_k − ‖c_k‖² (M_k[a, a] = 2 U[a, a])."""
+    d = mean.shape[1]
+    nb = row_blocks(d)
+    for k in range(2):
+        diagonal = 0.0
+        squares = 0.0
+        for a in range(d):
+            diagonal += 2.0 * M[k, packed_index(a, a, nb)]
+            squares += mean[k, a] * mean[k, a]
+        parts[k, 0] = diagonal
+        parts[k, 1] = squares
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"reassoc"})
+def _row_pass(x, mk, share, mo, w, u):  # pragma: no cover - compiled
+    """A row's one O(d) pass before its steps: Welford's step of its class's mean, c_k += (x − c_k)·v/T_k
+    (``share`` = v / T_k), and u = x − c_o; returns ‖c_k‖², uᵀu, uᵀw and c_oᵀw."""
+    squares = uu = uw = cw = 0.0
+    for a in range(x.shape[0]):
+        xa = x[a]
+        ca = mk[a] + (xa - mk[a]) * share
+        mk[a] = ca
+        squares += ca * ca
+        oa = mo[a]
+        ua = xa - oa
+        u[a] = ua
+        uu += ua * ua
+        uw += ua * w[a]
+        cw += oa * w[a]
+    return squares, uu, uw, cw
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False)
-def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma: no cover - compiled
-    """Class k takes the row x (weight v): the Welford mean of the dense rows, and M_k += v x xᵀ
-    over the row's stored entries (repeated indices add up, as in toarray), in U: the pairs above
-    the diagonal, and half of each diagonal one (an exact halving: M_k has the same bits as before).
-    Its trace is then out of date (``traces[k]``: NaN)."""
-    d = x.shape[0]
-    mk = mean[k]
-    for a in range(d):
-        diff[a] = x[a] - mk[a]
-    if weight == 1.0:
-        count[k] += 1.0
-        T = count[k]
-        for a in range(d):
-            mk[a] += diff[a] / T
-    else:
-        count[k] += weight
-        after = count[k]
-        for a in range(d):
-            mk[a] += diff[a] * weight / after
-    traces[k] = np.nan
+def _add_outer(k, weight, cols, vals, M, offsets, parts):  # pragma: no cover - compiled
+    """M_k += v x xᵀ over the row's stored entries (repeated indices add up, as in toarray), in U:
+    the pairs above the diagonal, and half of each diagonal one (an exact halving); tr M_k
+    (``parts[k, 0]``) by the diagonal's increments."""
     Mk = M[k]
-    nb = row_blocks(d)
+    nb = row_blocks(offsets.shape[0])
     nnz = cols.shape[0]
+    diagonal = 0.0
     increasing = True
     for p in range(1, nnz):
         increasing &= cols[p - 1] < cols[p]
     if increasing:  # (scipy's canonical format) each pair a < b once, from p < q: the same products
+        for q in range(nnz):
+            offsets[q] = packed_column(cols[q])
         for p in range(nnz):
-            a = cols[p]
             va = vals[p] * weight
-            Mk[packed_index(a, a, nb)] += 0.5 * (va * vals[p])
+            row = packed_index(cols[p], cols[p], nb) - offsets[p]  # entry (a, b) at row + offsets[b's place]
+            Mk[row + offsets[p]] += 0.5 * (va * vals[p])
+            diagonal += va * vals[p]
             for q in range(p + 1, nnz):
-                Mk[packed_index(a, cols[q], nb)] += va * vals[q]
+                Mk[row + offsets[q]] += va * vals[q]
+        parts[k, 0] += diagonal
         return
     for p in range(nnz):
         a = cols[p]
@@ -393,32 +428,28 @@ def _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces):  # pragma:
                 Mk[packed_index(a, b, nb)] += va * vals[q]
             elif a == b:
                 Mk[packed_index(a, a, nb)] += 0.5 * (va * vals[q])
+                diagonal += va * vals[q]
+    parts[k, 0] += diagonal
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, fastmath={"contract", "reassoc"})
-def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars, counters, u,
-                  g, wp, traces):  # pragma: no cover - compiled
+def _moment_steps(k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars, counters, u, g, wp, parts,
+                  uu, uw, cw):  # pragma: no cover - compiled
     """The step bound, then the steps of a row of class k (weight v ≤ 32 steps: ⌊v⌋ steps of
-    size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average). The other class's
-    trace is computed again only after that class took rows (``traces``).
+    size η and one of (v − ⌊v⌋)·η, each weighing its fraction in the average), from the row pass's
+    u, uᵀu, uᵀw and c_oᵀw. The bound's tr(S_o) = tr(M_o) / T_o − ‖c_o‖² comes from ``parts``.
 
     A step's S_o w = (M_o w) / T_o − c_o (c_oᵀ w) takes M_o w from U's packed tiles on and above the
     diagonal (:data:`aucopt.online._simd.symmetric_product`: half of M_o, read from the L2 cache at
-    every step) and the rest inside the step's two O(d) passes: the first copies w into ``wp``
-    (padded with zeros) and sums uᵀw and c_oᵀw, the second forms S_o w, the step and the score."""
-    d = x.shape[0]
+    every step; ``wp`` is w padded with zeros) and the rest in one O(d) pass, which also updates
+    ``wp``, the score and the average (so a diverged step has entered the average too; the fit
+    then raises)."""
+    d = u.shape[0]
     o = 1 - k
     sign = 2.0 * k - 1.0
     mo = mean[o]
-    uu = 0.0
-    for a in range(d):
-        ua = x[a] - mo[a]
-        u[a] = ua
-        uu += ua * ua
     if auto:
-        if math.isnan(traces[o]):
-            traces[o] = _moment_trace(o, count, mean, M)
-        bound = alpha + uu + traces[o]
+        bound = alpha + uu + (parts[o, 0] / count[o] - parts[o, 1])
         if bound > scalars[1]:
             scalars[1] = bound
         eta = 1.0 / scalars[1]
@@ -427,30 +458,30 @@ def _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg
     fraction = weight - full
     for t in range(n_full + (1 if fraction > 0.0 else 0)):
         step = 1.0 if t < n_full else fraction
-        uw = 0.0
-        cw = 0.0
-        for a in range(d):
-            wa = coef[a]
-            wp[a] = wa
-            uw += u[a] * wa
-            cw += mo[a] * wa
+        if t > 0:  # w moved: its sums again
+            uw = 0.0
+            cw = 0.0
+            for a in range(d):
+                uw += u[a] * coef[a]
+                cw += mo[a] * coef[a]
         symmetric_product(M[o], wp, g, d)  # g = M_o w
         inv = 1.0 / count[o]
         scale = eta * step
+        total = scalars[0] + step
+        share = step / total
         score = 0.0
         for a in range(d):
             ca = coef[a] - scale * (alpha * coef[a] - sign * u[a] + u[a] * uw + (g[a] * inv - mo[a] * cw))
             coef[a] = ca
+            wp[a] = ca
             score += u[a] * ca
+            coef_avg[a] += (ca - coef_avg[a]) * share
         if counters[0] < _INT64_MAX:
             counters[0] += 1
-        scalars[0] += step
+        scalars[0] = total
         if not math.isfinite(score) or abs(score) > _DIVERGED:
             scalars[2] = score
             return DIVERGED
-        share = step / scalars[0]
-        for a in range(d):
-            coef_avg[a] += (coef[a] - coef_avg[a]) * share
     return OK
 
 
@@ -465,11 +496,13 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
     M = np.zeros((2, packed_size(d)))  # the upper triangles, halved diagonals, in packed tiles (module docstring)
     _to_moments(count, mean, cov, M)
     x = np.zeros(d)  # the current row, scattered
-    diff = np.empty(d)
+    offsets = np.empty(d, np.int64)  # a row's packed_column of each stored entry
     u = np.empty(d)
     g = np.zeros(width)
-    wp = np.zeros(width)  # the iterate, padded
-    traces = np.full(2, np.nan)  # tr(S_k), NaN when class k took rows since
+    wp = np.zeros(width)  # the iterate, padded (kept equal to coef by the steps)
+    wp[:d] = coef
+    parts = np.empty((2, 2))  # (tr M_k, ‖c_k‖²) of each class
+    _trace_parts(mean, M, parts)
     status = OK
     for i in range(start, n):
         lo, hi = indptr[i], indptr[i + 1]
@@ -477,16 +510,19 @@ def stream_csr_full(indptr, indices, data, slots, weights, R, alpha, eta, auto, 
         for p in range(cols.shape[0]):
             x[cols[p]] += vals[p]
         k = slots[i]
+        o = 1 - k
         weight = weights[i]
-        _add_row(k, weight, x, cols, vals, count, mean, M, diff, traces)
-        if count[1 - k] != 0.0:  # no step while the other class is empty
+        count[k] += weight
+        parts[k, 1], uu, uw, cw = _row_pass(x, mean[k], weight / count[k], mean[o], coef, u)
+        _add_outer(k, weight, cols, vals, M, offsets, parts)
+        if count[o] != 0.0:  # no step while the other class is empty
             if weight != 1.0 and _needs_closed_form(weight, d, 0):
                 status = CLOSED_FORM  # the bound first: the caller takes the steps in closed form
-                _moment_steps(x, k, 0.0, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars,
-                              counters, u, g, wp, traces)
+                _moment_steps(k, 0.0, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars, counters, u, g,
+                              wp, parts, uu, uw, cw)
             else:
-                status = _moment_steps(x, k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg,
-                                       scalars, counters, u, g, wp, traces)
+                status = _moment_steps(k, weight, alpha, eta, auto, count, mean, M, coef, coef_avg, scalars,
+                                       counters, u, g, wp, parts, uu, uw, cw)
         for p in range(cols.shape[0]):
             x[cols[p]] = 0.0
         if status != OK:

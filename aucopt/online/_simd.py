@@ -41,8 +41,8 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, register_jitable
 
-__all__ = ["BLOCK", "GROUP", "add_rows", "packed_index", "packed_size", "row_blocks", "scatter_product",
-           "symmetric_product"]
+__all__ = ["BLOCK", "GROUP", "add_rows", "packed_column", "packed_index", "packed_size", "row_blocks",
+           "scatter_product", "symmetric_product"]
 
 _LANES = 4  # doubles in one vector (an AVX2 register)
 #: the vectors of result columns that one pass down the matrix rows accumulates in registers
@@ -238,6 +238,14 @@ def packed_index(a: int, b: int, nb: int) -> int:
     16 (i nb − i (i − 1) / 2), its tile j = b // 4 is the (j − i)-th there, and the tile is row-major."""
     i, j = a >> 2, b >> 2
     return _LANES * _LANES * (i * nb - (i * (i - 1)) // 2 + j - i) + ((a & 3) << 2) + (b & 3)
+
+
+@register_jitable
+def packed_column(b: int) -> int:
+    """The part of :func:`packed_index` that depends on b alone: ``packed_index(a, b, nb) =
+    packed_index(a, a, nb) − packed_column(a) + packed_column(b)`` for a ≤ b, so that the pairs of
+    one row a take one addition each."""
+    return _LANES * _LANES * (b >> 2) + (b & 3)
 
 
 def _symmetric_product(typingctx, P, w, h, d):  # pragma: no cover - compiled

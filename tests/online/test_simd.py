@@ -5,7 +5,7 @@ import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from aucopt.online._simd import add_rows, packed_index, packed_size, scatter_product, symmetric_product
+from aucopt.online._simd import add_rows, packed_column, packed_index, packed_size, scatter_product, symmetric_product
 
 
 @njit(cache=False)
@@ -86,6 +86,8 @@ def test_packed_index_is_where_the_tiles_put_each_entry(d):
     for a in range(4 * nb):
         for b in range(a, 4 * nb):
             assert P[packed_index(a, b, nb)] == U[a, b], (a, b)
+            # a row's pairs from its diagonal entry by column offsets (the CSR kernel's update)
+            assert P[packed_index(a, a, nb) - packed_column(a) + packed_column(b)] == U[a, b], (a, b)
 
 
 @pytest.mark.parametrize("d", [1, 3, 4, 5, 22, 25, 47, 123])
