@@ -315,3 +315,9 @@ def test_moment_ratio_is_the_digits_at_stake():
     one_row = moment_ratio(*empty, X[:1], slots[:1], np.ones(1))
     assert one_row == np.inf  # no spread yet
     assert moment_ratio(*empty, sp.csr_matrix((3, 2)), np.zeros(3, dtype=int), np.ones(3)) == 1.0
+    # the same rows with repeated, unsorted indices (row 1 as 1 + 2 at column 0, then column 1)
+    repeated = sp.csr_matrix((np.array([1.0, 1.0, 2.0, 2.0, 2.0, 2.0]), np.array([0, 0, 1, 0, 0, 1]),
+                              np.array([0, 1, 4, 4, 6])), shape=(4, 2))
+    assert not repeated.has_canonical_format
+    assert np.array_equal(repeated.toarray(), X.toarray())
+    assert moment_ratio(*empty, repeated, slots, np.ones(4)) == moment_ratio(*empty, X, slots, np.ones(4))
