@@ -231,7 +231,7 @@ class PairCore:
             nonlocal thresholds
             self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,
                                                 self.plan.apos)
-            thresholds = _sweeps.threshold_lists(self.yA, self.n_uniq, self.shift)
+            thresholds = _sweeps.threshold_lists(self.yA, self.n_uniq, self.shift, self.plan.astart)
 
         if _threads.threaded(m):  # the two halves of the per-block lists, on two threads
             _threads.run_together(by_thresholds, by_points)
@@ -253,7 +253,8 @@ class PairCore:
         self.ranks()
         self.merge = False
         self.shift = _sweeps.block_shift(self.n_uniq) if shift is None else int(shift)
-        self.lists = _sweeps.bucket_lists(self.rank, self.plan.smin, self.yA, self.n_uniq, self.shift)
+        self.lists = _sweeps.bucket_lists(self.rank, self.plan.smin, self.yA, self.n_uniq, self.shift,
+                                          self.plan.astart)
 
     def sweep(self, pieces: Sequence[Piece], mode: int, k_fwd: int, k_adj: int, v: np.ndarray | None = None,
               NA: np.ndarray | None = None, NP: np.ndarray | None = None,
@@ -268,7 +269,7 @@ class PairCore:
             self._merge_sweep(plo, phi, coef, mode, k_fwd, k_adj, v, vec(NA), vec(NP), vec(out), acc)
             return acc
         p = self.plan
-        _sweeps.sweep(p.order, p.aptr, p.apos, p.astart, p.smin, self.rank, self.yA, self.n_uniq, self.shift,
+        _sweeps.sweep(p.order, p.aptr, p.apos, p.smin, self.rank, self.yA, self.n_uniq, self.shift,
                       self.lists, plo, phi, coef, self.g_pos, p.w_pos, p.wa_pos, vec(v), mode, k_fwd, k_adj,
                       vec(NA), vec(NP), vec(out), acc)
         return acc

@@ -300,9 +300,12 @@ def point_lists(rank, smin, n_uniq, shift):
 
 
 @njit(cache=True, nogil=True)
-def threshold_lists(yA, n_uniq, shift):
+def threshold_lists(yA, n_uniq, shift, astart):
     """The fine sweeps' thresholds: those ``y < n_uniq`` by block (in anchor order, i.e. by suffix
-    start) as ``a * n_cuts + c`` with their block-local ranks, as ``(bq_ptr, bq_id, bq_loc)``."""
+    start) as ``a * n_cuts + c`` with their block-local ranks and their anchors' suffix starts
+    (``astart``, per anchor), as ``(bq_ptr, bq_id, bq_loc, bq_start)``: the sweeps then read the
+    starts in list order instead of gathering them by anchor, a cache miss each at 10⁷ points (a
+    loss sweep or a Hessian product on one thread 14-19 % less there, the same sums)."""
     nc, na = yA.shape
     if not shift:  # blocks of one rank: no fine part, no lists
         na = 0
@@ -318,6 +321,7 @@ def threshold_lists(yA, n_uniq, shift):
         bq_ptr[b + 1] += bq_ptr[b]
     bq_id = np.empty(bq_ptr[nb], np.int32)
     bq_loc = np.empty(bq_ptr[nb], np.uint16)
+    bq_start = np.empty(bq_ptr[nb], np.int32)
     fill = bq_ptr[:nb].copy()
     for a in range(na):
         for c in range(nc):
@@ -327,14 +331,15 @@ def threshold_lists(yA, n_uniq, shift):
                 i = fill[b]
                 bq_id[i] = a * nc + c
                 bq_loc[i] = y & mask
+                bq_start[i] = astart[a]
                 fill[b] = i + 1
-    return bq_ptr, bq_id, bq_loc
+    return bq_ptr, bq_id, bq_loc, bq_start
 
 
-def bucket_lists(rank: np.ndarray, smin: int, yA: np.ndarray, n_uniq: int, shift: int) -> tuple:
+def bucket_lists(rank: np.ndarray, smin: int, yA: np.ndarray, n_uniq: int, shift: int, astart: np.ndarray) -> tuple:
     """The per-block lists of the fine sweeps, ``point_lists + threshold_lists`` (both empty for
     ``shift = 0``: with blocks of one rank the coarse parts compute every sum)."""
-    return point_lists(rank, smin, n_uniq, shift) + threshold_lists(yA, n_uniq, shift)
+    return point_lists(rank, smin, n_uniq, shift) + threshold_lists(yA, n_uniq, shift, astart)
 
 
 # ============================================================================ helpers
@@ -378,63 +383,58 @@ def _gather_columns(pos_b, lo, hi, mode, g, w, v, X):
 
 
 @njit(cache=True, nogil=True)
-def _fine_forward_block(pos_b, loc_b, id_b, qloc_b, astart, nc, k, mode, g, w, v, X, starts, tree, UA):
+def _fine_forward_block(pos_b, loc_b, id_b, qloc_b, start_b, k, mode, g, w, v, X, tree, UA):
     """One block of the fine forward part: from the end of the time order, the block's points enter a
     tree over its ranks and each threshold (a, c) stores the sum below it over its anchor's suffix
-    in ``UA[(a * n_cuts + c) * k:][:k]``. Point columns and anchor starts are gathered in chunks
+    (from ``start_b``) in ``UA[(a * n_cuts + c) * k:][:k]``. Point columns are gathered in chunks
     first (independent loads) and then merged."""
     width = tree.shape[0] // k - 1
     tree[:] = 0.0
     p = pos_b.shape[0] - 1
     lo_g = p + 1  # X holds the columns of the points [lo_g, lo_g + _CHUNK)
-    for q_hi in range(id_b.shape[0], 0, -_CHUNK):
-        q_lo = max(0, q_hi - _CHUNK)
-        for i in range(q_lo, q_hi):
-            starts[i - q_lo] = astart[id_b[i] // nc]
-        for i in range(q_hi - 1, q_lo - 1, -1):
-            yl = np.int64(qloc_b[i])
-            if yl == 0:
-                continue
-            while p >= 0 and pos_b[p] >= starts[i - q_lo]:
-                if p < lo_g:
-                    lo_g = max(0, p - _CHUNK + 1)
-                    _gather_columns(pos_b, lo_g, p + 1, mode, g, w, v, X)
-                r = p - lo_g
-                _tree_add(tree, width, k, np.int64(loc_b[p]), (X[r, 0], X[r, 1], X[r, 2], X[r, 3], X[r, 4], X[r, 5]))
-                p -= 1
-            u = _tree_prefix(tree, k, yl)
-            base = np.int64(id_b[i]) * k
-            for col in range(k):
-                UA[base + col] = u[col]
+    for i in range(id_b.shape[0] - 1, -1, -1):
+        yl = np.int64(qloc_b[i])
+        if yl == 0:
+            continue
+        while p >= 0 and pos_b[p] >= start_b[i]:
+            if p < lo_g:
+                lo_g = max(0, p - _CHUNK + 1)
+                _gather_columns(pos_b, lo_g, p + 1, mode, g, w, v, X)
+            r = p - lo_g
+            _tree_add(tree, width, k, np.int64(loc_b[p]), (X[r, 0], X[r, 1], X[r, 2], X[r, 3], X[r, 4], X[r, 5]))
+            p -= 1
+        u = _tree_prefix(tree, k, yl)
+        base = np.int64(id_b[i]) * k
+        for col in range(k):
+            UA[base + col] = u[col]
 
 
 @njit(cache=True, nogil=True)
-def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, astart, nc, plo, phi, coef, k, mode, wa, gA, vA, Y, starts, tree,
-                        NP, out):
+def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, nc, plo, phi, coef, k, mode, wa, gA, vA, Y, tree, NP,
+                        out):
     """One block of the fine adjoint part: in time order, each threshold (a, c) adds its anchor's rows
-    at its block-local rank once the anchor's suffix has started; each point stores the sums at or
-    below its rank in ``out[pos]`` (and ``NP[pos]`` for a second column), plain stores that the
-    coarse part reads in order. The thresholds' rows (from ``wa, gA, vA``, per anchor) and starts are
+    at its block-local rank once the anchor's suffix has started (``start_b``); each point stores the
+    sums at or below its rank in ``out[pos]`` (and ``NP[pos]`` for a second column), plain stores that
+    the coarse part reads in order. The thresholds' rows (from ``wa, gA, vA``, per anchor) are
     gathered in chunks first."""
     width = tree.shape[0] // k - 1
     nq = id_b.shape[0]
     has_vA = vA.shape[0] > 0
     tree[:] = 0.0
     q = 0
-    hi_g = 0  # Y and starts hold the thresholds [hi_g - _CHUNK, hi_g)
+    hi_g = 0  # Y holds the rows of the thresholds [hi_g - _CHUNK, hi_g)
     for i in range(pos_b.shape[0]):
         pos = pos_b[i]
         while q < nq:
             if q >= hi_g:
                 for j in range(q, min(nq, q + _CHUNK)):
                     a = id_b[j] // nc
-                    starts[j - q] = astart[a]
                     Y[j - q, 0], Y[j - q, 1] = _cut_rows(mode, plo, phi, coef, id_b[j] - a * nc, _wt(wa, a), gA[a],
                                                          vA[a] if has_vA else 0.0)
                 hi_g = q + _CHUNK
-            r = q - (hi_g - _CHUNK)
-            if starts[r] > pos:
+            if start_b[q] > pos:
                 break
+            r = q - (hi_g - _CHUNK)
             _tree_add(tree, width, k, np.int64(qloc_b[q]), (Y[r, 0], Y[r, 1], 0.0, 0.0, 0.0, 0.0))
             q += 1
         G = _tree_prefix(tree, k, np.int64(loc_b[i]) + 1)
@@ -444,13 +444,12 @@ def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, astart, nc, plo, phi, coef, 
 
 
 @njit(cache=True, nogil=True)
-def _fine(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v, wa, gA, vA, UA, NP, out):
+def _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v, wa, gA, vA, UA, NP, out):
     """The fine parts of both sweeps, block by block, for the blocks ``b_lo <= b < b_hi``."""
-    bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc = lists
+    bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc, bq_start = lists
     width = 1 << shift
     X = np.empty((_CHUNK, 6))
     Y = np.empty((_CHUNK, 2))
-    starts = np.empty(_CHUNK, np.int64)
     tree_f = np.empty((width + 1) * k_fwd)
     tree_a = np.empty((width + 1) * k_adj)
     for b in range(b_lo, b_hi):
@@ -458,11 +457,12 @@ def _fine(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k_fwd, k_adj, mo
         if q_hi == q_lo or p_hi == p_lo:
             continue
         pos_b, loc_b, id_b, qloc_b = bp_pos[p_lo:p_hi], bp_loc[p_lo:p_hi], bq_id[q_lo:q_hi], bq_loc[q_lo:q_hi]
+        start_b = bq_start[q_lo:q_hi]
         if k_fwd:
-            _fine_forward_block(pos_b, loc_b, id_b, qloc_b, astart, nc, k_fwd, mode, g, w, v, X, starts, tree_f, UA)
+            _fine_forward_block(pos_b, loc_b, id_b, qloc_b, start_b, k_fwd, mode, g, w, v, X, tree_f, UA)
         if k_adj:
-            _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, astart, nc, plo, phi, coef, k_adj, mode, wa, gA, vA, Y,
-                                starts, tree_a, NP, out)
+            _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, nc, plo, phi, coef, k_adj, mode, wa, gA, vA, Y,
+                                tree_a, NP, out)
 
 
 # ============================================================================ coarse part
@@ -617,15 +617,15 @@ def _constant_adjoint(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v, N
 
 
 @njit(cache=True, nogil=True)
-def _fine_forward(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k, mode, g, w, v_pos, UA):
+def _fine_forward(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, mode, g, w, v_pos, UA):
     """The fine part of the forward sweep for the blocks ``b_lo <= b < b_hi``: their sums to ``UA``."""
     none = np.empty(0)
-    _fine(shift, lists, b_lo, b_hi, astart, nc, plo, phi, coef, k, 0, mode, g, w, v_pos, none, none, none, UA, none,
+    _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, 0, mode, g, w, v_pos, none, none, none, UA, none,
           none)
 
 
 @njit(cache=True, nogil=True)
-def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
+def _forward_half(shift, lists, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
                   NA, acc, UA):
     """The forward sweep's coarse part, once its fine part's sums are in ``UA``; returns each anchor's
     term (anchor order). One distinct score: :func:`_constant_forward`."""
@@ -638,7 +638,7 @@ def _forward_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo,
 
 
 @njit(cache=True, nogil=True)
-def _adjoint_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
+def _adjoint_half(shift, lists, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos,
                   NP, out_pos):
     """The adjoint sweep, fine part then coarse part; writes each partner's term to ``out_pos``."""
     if n_uniq == 1:  # one distinct score
@@ -647,7 +647,7 @@ def _adjoint_half(shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo,
     # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
     if shift:  # blocks of one rank (shift 0) have no fine part
         gA, waA, vA = _per_anchor(g, apos), _per_anchor(wa, apos), _per_anchor(v_pos, apos)
-        _fine(shift, lists, 0, lists[0].shape[0] - 1, astart, yA.shape[0], plo, phi, coef, 0, k, mode, g, w, v_pos,
+        _fine(shift, lists, 0, lists[0].shape[0] - 1, yA.shape[0], plo, phi, coef, 0, k, mode, g, w, v_pos,
               waA, gA, vA, np.empty(0), NP, out_pos)
     _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos, NP, out_pos)
 
@@ -666,7 +666,7 @@ def scatter_add(order, out_pos, out, lo, hi):
         out[order[pos]] += out_pos[pos]
 
 
-def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
+def sweep(order, aptr, apos, smin, rank, yA, n_uniq, shift, lists, plo, phi, coef, g, w, wa, v, mode, k_fwd,
           k_adj, NA, NP, out, acc):
     """Forward sweep (``k_fwd`` columns, if > 0) and adjoint sweep (``k_adj``, if > 0).
 
@@ -688,7 +688,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     v_pos = in_time_order(v, order) if v.shape[0] else v
     out_pos = np.zeros(m)
     outA = np.zeros(0)
-    common = (shift, lists, astart, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef)
+    common = (shift, lists, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef)
     nc, nb = yA.shape[0], lists[0].shape[0] - 1
     UA = np.zeros(apos.shape[0] * nc * k_fwd if shift else 0)  # the fine forward sums per anchor and cut
     split = nb  # the fine forward part of the blocks from ``split`` on is done by the adjoint's thread
@@ -697,7 +697,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     def forward() -> None:
         nonlocal outA
         if shift:
-            _fine_forward(shift, lists, 0, split, astart, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
+            _fine_forward(shift, lists, 0, split, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
         if split < nb:
             handed_over.wait()
         outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc, UA)
@@ -705,7 +705,7 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
     def adjoint() -> None:
         try:
             if split < nb:
-                _fine_forward(shift, lists, split, nb, astart, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
+                _fine_forward(shift, lists, split, nb, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
         finally:
             handed_over.set()
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
@@ -719,9 +719,10 @@ def sweep(order, aptr, apos, astart, smin, rank, yA, n_uniq, shift, lists, plo, 
 
 
 #: the share of the fine forward part's points and thresholds that the adjoint sweep's thread takes on
-#: first, when the two sweeps run on two threads: the forward sweep is the longer one by about a
-#: third of its fine part (at 10⁷ survival points: 1.56 s against 1.28 s for the loss, 1.31 s
-#: against 1.00 s for a Hessian product, each alone)
+#: first, when the two sweeps run on two threads. It was chosen when the forward sweep was the longer
+#: one by about a third of its fine part; with the suffix starts in list order the two are about
+#: even (at 10⁷ survival points, each alone: forward 1.9-2.4 s against adjoint 1.7 s for the loss,
+#: 2.0 s against 2.1 s for a Hessian product), and shares of 0, 0.1 and 0.2 measured the same
 HANDOVER = 0.2
 
 
