@@ -220,23 +220,18 @@ class PairCore:
             self.rank, uniq = _sweeps.score_ranks(f_pos)
         self.n_uniq = len(uniq)
         self.shift = _sweeps.block_shift(self.n_uniq)
-        # sums use scores centred by a constant (see _merge_lists; one distinct score: zeros already)
-        if self.n_uniq > 1:
-            f_pos -= 0.5 * (hi + lo)
-        self.g_pos = f_pos
         points: tuple = ()
         thresholds: tuple = ()
 
         def by_points() -> None:
             nonlocal points
-            points = _sweeps.point_lists(self.rank, self.plan.smin, self.n_uniq, self.shift, f_pos)
+            points = _sweeps.point_lists(self.rank, self.plan.smin, self.n_uniq, self.shift)
 
         def by_thresholds() -> None:
             nonlocal thresholds
             self.yA = _sweeps.anchor_thresholds(uniq, np.asarray(self.cuts, dtype=float).reshape(-1), self.rank,
                                                 self.plan.apos)
-            g_anchor = f_pos[self.plan.apos] if self.shift else _EMPTY  # shift 0: no lists
-            thresholds = _sweeps.threshold_lists(self.yA, self.n_uniq, self.shift, self.plan.astart, g_anchor)
+            thresholds = _sweeps.threshold_lists(self.yA, self.n_uniq, self.shift, self.plan.astart)
 
         if _threads.threaded(m):  # the two halves of the per-block lists, on two threads
             _threads.run_together(by_thresholds, by_points)
@@ -244,6 +239,10 @@ class PairCore:
             by_thresholds()
             by_points()
         self.lists = points + thresholds
+        # sums use scores centred by a constant (see _merge_lists; one distinct score: zeros already)
+        if self.n_uniq > 1:
+            f_pos -= 0.5 * (hi + lo)
+        self.g_pos = f_pos
         self._ranked = True
         return self
 
@@ -255,7 +254,7 @@ class PairCore:
         self.merge = False
         self.shift = _sweeps.block_shift(self.n_uniq) if shift is None else int(shift)
         self.lists = _sweeps.bucket_lists(self.rank, self.plan.smin, self.yA, self.n_uniq, self.shift,
-                                          self.plan.astart, self.g_pos, self.plan.apos)
+                                          self.plan.astart)
 
     def sweep(self, pieces: Sequence[Piece], mode: int, k_fwd: int, k_adj: int, v: np.ndarray | None = None,
               NA: np.ndarray | None = None, NP: np.ndarray | None = None,

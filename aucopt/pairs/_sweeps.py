@@ -275,11 +275,9 @@ def anchor_thresholds(uniq, cuts, rank, apos):
 
 
 @njit(cache=True, nogil=True)
-def point_lists(rank, smin, n_uniq, shift, g):
+def point_lists(rank, smin, n_uniq, shift):
     """The fine sweeps' points: the positions ``>= smin`` by block of their rank (in time order) with
-    their block-local ranks and their (centred) scores ``g``, as ``(bp_ptr, bp_pos, bp_loc, bp_g)``:
-    the sweeps that read the scores (the loss, the line derivatives) then read them in list order
-    instead of gathering them by position, a cache miss each at 10⁷ points."""
+    their block-local ranks, as ``(bp_ptr, bp_pos, bp_loc)``."""
     m = rank.shape[0] if shift else smin  # shift 0: blocks of one rank, no fine part, no lists
     nb = (n_uniq >> shift) + 1 if shift else 0
     mask = (1 << shift) - 1
@@ -290,7 +288,6 @@ def point_lists(rank, smin, n_uniq, shift, g):
         bp_ptr[b + 1] += bp_ptr[b]
     bp_pos = np.empty(bp_ptr[nb], np.int32)
     bp_loc = np.empty(bp_ptr[nb], np.uint16)
-    bp_g = np.empty(bp_ptr[nb])
     fill = bp_ptr[:nb].copy()
     for pos in range(smin, m):
         r = rank[pos]
@@ -298,19 +295,17 @@ def point_lists(rank, smin, n_uniq, shift, g):
         i = fill[b]
         bp_pos[i] = pos
         bp_loc[i] = r & mask
-        bp_g[i] = g[pos]
         fill[b] = i + 1
-    return bp_ptr, bp_pos, bp_loc, bp_g
+    return bp_ptr, bp_pos, bp_loc
 
 
 @njit(cache=True, nogil=True)
-def threshold_lists(yA, n_uniq, shift, astart, g_anchor):
+def threshold_lists(yA, n_uniq, shift, astart):
     """The fine sweeps' thresholds: those ``y < n_uniq`` by block (in anchor order, i.e. by suffix
-    start) as ``a * n_cuts + c`` with their block-local ranks, their anchors' suffix starts and
-    scores (``astart``, ``g_anchor``: per anchor), as ``(bq_ptr, bq_id, bq_loc, bq_start, bq_g)``:
-    the sweeps then read them in list order instead of gathering them by anchor, a cache miss each
-    at 10⁷ points (the starts alone: a loss sweep or a Hessian product on one thread 14-19 % less
-    there, the same sums)."""
+    start) as ``a * n_cuts + c`` with their block-local ranks and their anchors' suffix starts
+    (``astart``, per anchor), as ``(bq_ptr, bq_id, bq_loc, bq_start)``: the sweeps then read the
+    starts in list order instead of gathering them by anchor, a cache miss each at 10⁷ points (a
+    loss sweep or a Hessian product on one thread 14-19 % less there, the same sums)."""
     nc, na = yA.shape
     if not shift:  # blocks of one rank: no fine part, no lists
         na = 0
@@ -327,7 +322,6 @@ def threshold_lists(yA, n_uniq, shift, astart, g_anchor):
     bq_id = np.empty(bq_ptr[nb], np.int32)
     bq_loc = np.empty(bq_ptr[nb], np.uint16)
     bq_start = np.empty(bq_ptr[nb], np.int32)
-    bq_g = np.empty(bq_ptr[nb])
     fill = bq_ptr[:nb].copy()
     for a in range(na):
         for c in range(nc):
@@ -338,17 +332,14 @@ def threshold_lists(yA, n_uniq, shift, astart, g_anchor):
                 bq_id[i] = a * nc + c
                 bq_loc[i] = y & mask
                 bq_start[i] = astart[a]
-                bq_g[i] = g_anchor[a]
                 fill[b] = i + 1
-    return bq_ptr, bq_id, bq_loc, bq_start, bq_g
+    return bq_ptr, bq_id, bq_loc, bq_start
 
 
-def bucket_lists(rank: np.ndarray, smin: int, yA: np.ndarray, n_uniq: int, shift: int, astart: np.ndarray,
-                 g: np.ndarray, apos: np.ndarray) -> tuple:
-    """The per-block lists of the fine sweeps, ``point_lists + threshold_lists`` for the scores ``g``
-    in time order (both empty for ``shift = 0``: with blocks of one rank the coarse parts compute
-    every sum)."""
-    return point_lists(rank, smin, n_uniq, shift, g) + threshold_lists(yA, n_uniq, shift, astart, g[apos])
+def bucket_lists(rank: np.ndarray, smin: int, yA: np.ndarray, n_uniq: int, shift: int, astart: np.ndarray) -> tuple:
+    """The per-block lists of the fine sweeps, ``point_lists + threshold_lists`` (both empty for
+    ``shift = 0``: with blocks of one rank the coarse parts compute every sum)."""
+    return point_lists(rank, smin, n_uniq, shift) + threshold_lists(yA, n_uniq, shift, astart)
 
 
 # ============================================================================ helpers
@@ -382,18 +373,17 @@ _CHUNK = 4096  # rows of the gather buffers (a block with many tied scores is ga
 
 
 @njit(cache=True, nogil=True)
-def _gather_columns(pos_b, g_b, lo, hi, mode, w, v, X):
-    """``X[:hi - lo]``: the columns of the points ``pos_b[lo:hi]``, scores ``g_b[lo:hi]`` (a tight loop
-    of independent loads)."""
+def _gather_columns(pos_b, lo, hi, mode, g, w, v, X):
+    """``X[:hi - lo]``: the columns of the points ``pos_b[lo:hi]`` (a tight loop of independent loads)."""
     has_v = v.shape[0] > 0
     for i in range(lo, hi):
         pos = pos_b[i]
         X[i - lo, 0], X[i - lo, 1], X[i - lo, 2], X[i - lo, 3], X[i - lo, 4], X[i - lo, 5] = _columns(
-            mode, _wt(w, pos), g_b[i], v[pos] if has_v else 0.0)
+            mode, _wt(w, pos), g[pos], v[pos] if has_v else 0.0)
 
 
 @njit(cache=True, nogil=True)
-def _fine_forward_block(pos_b, loc_b, g_b, id_b, qloc_b, start_b, k, mode, w, v, X, tree, UA):
+def _fine_forward_block(pos_b, loc_b, id_b, qloc_b, start_b, k, mode, g, w, v, X, tree, UA):
     """One block of the fine forward part: from the end of the time order, the block's points enter a
     tree over its ranks and each threshold (a, c) stores the sum below it over its anchor's suffix
     (from ``start_b``) in ``UA[(a * n_cuts + c) * k:][:k]``. Point columns are gathered in chunks
@@ -409,7 +399,7 @@ def _fine_forward_block(pos_b, loc_b, g_b, id_b, qloc_b, start_b, k, mode, w, v,
         while p >= 0 and pos_b[p] >= start_b[i]:
             if p < lo_g:
                 lo_g = max(0, p - _CHUNK + 1)
-                _gather_columns(pos_b, g_b, lo_g, p + 1, mode, w, v, X)
+                _gather_columns(pos_b, lo_g, p + 1, mode, g, w, v, X)
             r = p - lo_g
             _tree_add(tree, width, k, np.int64(loc_b[p]), (X[r, 0], X[r, 1], X[r, 2], X[r, 3], X[r, 4], X[r, 5]))
             p -= 1
@@ -420,13 +410,13 @@ def _fine_forward_block(pos_b, loc_b, g_b, id_b, qloc_b, start_b, k, mode, w, v,
 
 
 @njit(cache=True, nogil=True)
-def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, gq_b, nc, plo, phi, coef, k, mode, wa, vA, Y, tree, NP,
+def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, nc, plo, phi, coef, k, mode, wa, gA, vA, Y, tree, NP,
                         out):
     """One block of the fine adjoint part: in time order, each threshold (a, c) adds its anchor's rows
     at its block-local rank once the anchor's suffix has started (``start_b``); each point stores the
     sums at or below its rank in ``out[pos]`` (and ``NP[pos]`` for a second column), plain stores that
-    the coarse part reads in order. The thresholds' rows (from their anchors' scores ``gq_b`` and
-    ``wa, vA``, per anchor) are gathered in chunks first."""
+    the coarse part reads in order. The thresholds' rows (from ``wa, gA, vA``, per anchor) are
+    gathered in chunks first."""
     width = tree.shape[0] // k - 1
     nq = id_b.shape[0]
     has_vA = vA.shape[0] > 0
@@ -439,7 +429,7 @@ def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, gq_b, nc, plo, phi,
             if q >= hi_g:
                 for j in range(q, min(nq, q + _CHUNK)):
                     a = id_b[j] // nc
-                    Y[j - q, 0], Y[j - q, 1] = _cut_rows(mode, plo, phi, coef, id_b[j] - a * nc, _wt(wa, a), gq_b[j],
+                    Y[j - q, 0], Y[j - q, 1] = _cut_rows(mode, plo, phi, coef, id_b[j] - a * nc, _wt(wa, a), gA[a],
                                                          vA[a] if has_vA else 0.0)
                 hi_g = q + _CHUNK
             if start_b[q] > pos:
@@ -454,9 +444,9 @@ def _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, gq_b, nc, plo, phi,
 
 
 @njit(cache=True, nogil=True)
-def _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k_fwd, k_adj, mode, w, v, wa, vA, UA, NP, out):
+def _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k_fwd, k_adj, mode, g, w, v, wa, gA, vA, UA, NP, out):
     """The fine parts of both sweeps, block by block, for the blocks ``b_lo <= b < b_hi``."""
-    bp_ptr, bp_pos, bp_loc, bp_g, bq_ptr, bq_id, bq_loc, bq_start, bq_g = lists
+    bp_ptr, bp_pos, bp_loc, bq_ptr, bq_id, bq_loc, bq_start = lists
     width = 1 << shift
     X = np.empty((_CHUNK, 6))
     Y = np.empty((_CHUNK, 2))
@@ -469,10 +459,10 @@ def _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k_fwd, k_adj, mode, w, v
         pos_b, loc_b, id_b, qloc_b = bp_pos[p_lo:p_hi], bp_loc[p_lo:p_hi], bq_id[q_lo:q_hi], bq_loc[q_lo:q_hi]
         start_b = bq_start[q_lo:q_hi]
         if k_fwd:
-            _fine_forward_block(pos_b, loc_b, bp_g[p_lo:p_hi], id_b, qloc_b, start_b, k_fwd, mode, w, v, X, tree_f, UA)
+            _fine_forward_block(pos_b, loc_b, id_b, qloc_b, start_b, k_fwd, mode, g, w, v, X, tree_f, UA)
         if k_adj:
-            _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, bq_g[q_lo:q_hi], nc, plo, phi, coef, k_adj, mode,
-                                wa, vA, Y, tree_a, NP, out)
+            _fine_adjoint_block(pos_b, loc_b, id_b, qloc_b, start_b, nc, plo, phi, coef, k_adj, mode, wa, gA, vA, Y,
+                                tree_a, NP, out)
 
 
 # ============================================================================ coarse part
@@ -627,10 +617,11 @@ def _constant_adjoint(smin, aptr, apos, yA, plo, phi, coef, mode, g, w, wa, v, N
 
 
 @njit(cache=True, nogil=True)
-def _fine_forward(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, mode, w, v_pos, UA):
+def _fine_forward(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, mode, g, w, v_pos, UA):
     """The fine part of the forward sweep for the blocks ``b_lo <= b < b_hi``: their sums to ``UA``."""
     none = np.empty(0)
-    _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, 0, mode, w, v_pos, none, none, UA, none, none)
+    _fine(shift, lists, b_lo, b_hi, nc, plo, phi, coef, k, 0, mode, g, w, v_pos, none, none, none, UA, none,
+          none)
 
 
 @njit(cache=True, nogil=True)
@@ -655,9 +646,9 @@ def _adjoint_half(shift, lists, smin, rank, aptr, apos, yA, n_uniq, plo, phi, co
         return
     # per-anchor copies (anchor order) for the fine adjoint: one random access per threshold
     if shift:  # blocks of one rank (shift 0) have no fine part
-        waA, vA = _per_anchor(wa, apos), _per_anchor(v_pos, apos)
-        _fine(shift, lists, 0, lists[0].shape[0] - 1, yA.shape[0], plo, phi, coef, 0, k, mode, w, v_pos, waA, vA,
-              np.empty(0), NP, out_pos)
+        gA, waA, vA = _per_anchor(g, apos), _per_anchor(wa, apos), _per_anchor(v_pos, apos)
+        _fine(shift, lists, 0, lists[0].shape[0] - 1, yA.shape[0], plo, phi, coef, 0, k, mode, g, w, v_pos,
+              waA, gA, vA, np.empty(0), NP, out_pos)
     _adjoint_coarse(shift, smin, rank, aptr, apos, yA, n_uniq, plo, phi, coef, k, mode, g, w, wa, v_pos, NP, out_pos)
 
 
@@ -706,7 +697,7 @@ def sweep(order, aptr, apos, smin, rank, yA, n_uniq, shift, lists, plo, phi, coe
     def forward() -> None:
         nonlocal outA
         if shift:
-            _fine_forward(shift, lists, 0, split, nc, plo, phi, coef, k_fwd, mode, w, v_pos, UA)
+            _fine_forward(shift, lists, 0, split, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
         if split < nb:
             handed_over.wait()
         outA = _forward_half(*common, k_fwd, mode, g, w, wa, v_pos, NA, acc, UA)
@@ -714,7 +705,7 @@ def sweep(order, aptr, apos, smin, rank, yA, n_uniq, shift, lists, plo, phi, coe
     def adjoint() -> None:
         try:
             if split < nb:
-                _fine_forward(shift, lists, split, nb, nc, plo, phi, coef, k_fwd, mode, w, v_pos, UA)
+                _fine_forward(shift, lists, split, nb, nc, plo, phi, coef, k_fwd, mode, g, w, v_pos, UA)
         finally:
             handed_over.set()
         _adjoint_half(*common, k_adj, mode, g, w, wa, v_pos, NP, out_pos)
@@ -737,7 +728,7 @@ HANDOVER = 0.2
 
 def _handover(lists: tuple, share: float) -> int:
     """The first block of the last ``share`` of the fine forward work (the blocks' points plus thresholds)."""
-    work = lists[0] + lists[4]  # cumulative points + thresholds before each block
+    work = lists[0] + lists[3]  # cumulative points + thresholds before each block
     return int(np.searchsorted(work, (1.0 - share) * work[-1]))
 
 
