@@ -396,6 +396,15 @@ def _row_pass(x, mk, share, mo, w, u):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, inline="always")
+def _increasing(cols):  # pragma: no cover - compiled
+    """Whether a row's column indices increase (scipy's canonical form: no repeated index)."""
+    increasing = True
+    for p in range(1, cols.shape[0]):
+        increasing &= cols[p - 1] < cols[p]
+    return increasing
+
+
+@njit(cache=True, nogil=True, error_model="numpy", boundscheck=False, inline="always")
 def _add_outer(k, weight, cols, vals, M, offsets, parts):  # pragma: no cover - compiled
     """M_k += v x xᵀ over the row's stored entries (repeated indices add up, as in toarray), in U:
     the pairs above the diagonal, and half of each diagonal one (an exact halving); tr M_k
@@ -404,10 +413,7 @@ def _add_outer(k, weight, cols, vals, M, offsets, parts):  # pragma: no cover - 
     nb = row_blocks(offsets.shape[0])  # offsets: d entries
     nnz = cols.shape[0]
     diagonal = 0.0
-    increasing = True
-    for p in range(1, nnz):
-        increasing &= cols[p - 1] < cols[p]
-    if increasing:  # (scipy's canonical format) each pair a < b once, from p < q: the same products
+    if _increasing(cols):  # each pair a < b once, from p < q: the same products
         for q in range(nnz):
             offsets[q] = packed_column(cols[q])
         for p in range(nnz):
@@ -552,10 +558,7 @@ def _row_sums(indptr, indices, data, slots, weights, d):  # pragma: no cover - c
         k = slots[i]
         v = weights[i]
         totals[k] += v
-        increasing = True
-        for p in range(indptr[i] + 1, indptr[i + 1]):
-            increasing &= indices[p - 1] < indices[p]
-        if increasing:
+        if _increasing(indices[indptr[i]:indptr[i + 1]]):
             for p in range(indptr[i], indptr[i + 1]):
                 a = indices[p]
                 first[k, a] += v * data[p]
