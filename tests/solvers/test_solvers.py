@@ -816,6 +816,8 @@ def test_estimators_honour_a_time_limit(estimator, solver):
                 break
             except SolverError as exc:  # then the error says so and how to get one
                 assert "stopped before a first point" in str(exc) and "raise the time limit" in str(exc)
+    else:
+        pytest.fail(f"{estimator} on {solver} left no point within {TIME_LIMITS[-1]} s")
     assert est.solve_result_.status == Status.TIME_LIMIT
     assert any(issubclass(w.category, SolverWarning) and "time_limit" in str(w.message) for w in caught)
     assert np.all(np.isfinite(est.decision_function(X)))
